@@ -1,0 +1,34 @@
+"""ddlc — a DDL deparse-and-translate compiler for GaussDB/openGauss JDDL.
+
+>>> import ddlc
+>>> ddlc.translate('{"fmt": "DROP TABLE %{t}D", "t": {"objname": "t", "schemaname": "s"}}').sql
+'DROP TABLE s.t;\\n'
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+__all__ = ["translate", "translate_many", "Translation", "Options", "DdlcError", "Diagnostic", "__version__"]
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .api import Options, Translation, translate, translate_many
+    from .diagnostics import Diagnostic
+    from .errors import DdlcError
+
+
+def __getattr__(name: str) -> Any:  # lazy: `import ddlc` stays cheap
+    if name in ("translate", "translate_many", "Translation", "Options"):
+        from . import api
+
+        return getattr(api, name)
+    if name == "DdlcError":
+        from .errors import DdlcError
+
+        return DdlcError
+    if name == "Diagnostic":
+        from .diagnostics import Diagnostic
+
+        return Diagnostic
+    raise AttributeError(f"module 'ddlc' has no attribute {name!r}")

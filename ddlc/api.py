@@ -1,0 +1,164 @@
+"""Library entry points: ``translate`` one document, ``translate_many`` a stream of them.
+
+No I/O happens here beyond what the caller hands in; nothing heavy is imported at module load.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .diagnostics import E_INTERNAL, Diagnostic
+from .errors import DdlcError
+from .frontend.documents import Document, as_document, read_documents
+
+TARGETS: dict[str, str] = {
+    "gaussdb": "ddlc.backends.gaussdb",
+}
+MODES = ("canonical", "raw")
+ON_UNSUPPORTED = ("warn", "error", "comment")
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Translation options (the CLI flags of ``ddlc translate``)."""
+
+    mode: str = "canonical"  # gaussdb target: canonical | raw
+    validate: bool = False  # check every tree against grammars/ first (costs ~0.3 ms/KB)
+    default_schema: str = "public"
+    schema_map: tuple[tuple[str, str], ...] = ()
+    on_unsupported: str = "warn"
+
+    @classmethod
+    def of(cls, **kw: Any) -> Options:
+        unknown = set(kw) - set(cls.__dataclass_fields__)
+        if unknown:
+            raise TypeError(f"unknown option(s): {', '.join(sorted(unknown))}")
+        if "schema_map" in kw:
+            sm = kw["schema_map"]
+            kw["schema_map"] = tuple((sm.items() if isinstance(sm, Mapping) else sm) or ())
+        opts = cls(**kw)
+        if opts.mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {opts.mode!r}")
+        if opts.on_unsupported not in ON_UNSUPPORTED:
+            raise ValueError(f"on_unsupported must be one of {', '.join(ON_UNSUPPORTED)}")
+        return opts
+
+
+@dataclass(frozen=True, slots=True)
+class Translation:
+    """The result for one input document."""
+
+    index: int
+    document: str  # label: "file.jsonl:3", "file.json[2]", "<input>"
+    target: str
+    statements: tuple[str, ...] = ()  # without their terminating ";"
+    owner: str | None = None
+    diagnostics: tuple[Diagnostic, ...] = ()
+    error: DdlcError | None = None
+    source: str = "<input>"
+    line: int = 1
+    comments: tuple[str, ...] = field(default=())  # "-- ..." lines for --on-unsupported comment
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    @property
+    def sql(self) -> str:
+        """The statements as a script: each ends with ``;`` and a newline."""
+        parts = [c + "\n" for c in self.comments]
+        parts.extend(s + ";\n" for s in self.statements)
+        return "".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "document": self.document,
+            "source": self.source,
+            "line": self.line,
+            "target": self.target,
+            "sql": list(self.statements),
+            "owner": self.owner,
+            "diagnostics": [d.to_dict() for d in self.diagnostics],
+            "error": None if self.error is None else self.error.to_dict(),
+        }
+
+
+def strip_terminator(text: str) -> str:
+    """Drop a statement's own terminating ``;`` (views and functions arrive with one)."""
+    stripped = text.rstrip()
+    if stripped.endswith(";"):
+        return stripped[:-1]
+    return text
+
+
+def _backend(target: str):
+    try:
+        module = TARGETS[target]
+    except KeyError:
+        raise ValueError(f"unknown target {target!r}; choose one of {', '.join(TARGETS)}") from None
+    return importlib.import_module(module)
+
+
+def translate_document(doc: Document, target: str, options: Options) -> Translation:
+    """Translate one already-read document; errors are captured in the result."""
+    base = dict(index=doc.index, document=doc.label, target=target, source=doc.source, line=doc.line)
+    if doc.error is not None:
+        return Translation(error=doc.error, **base)
+    try:
+        if options.validate and doc.tree is not None:
+            from .frontend.schema import validate
+
+            problems = validate(doc.tree, document=doc.label)
+            if problems:
+                first = problems[0]
+                if len(problems) > 1:
+                    first.message += f" (and {len(problems) - 1} more violation(s); see ddlc validate)"
+                raise first
+        backend = _backend(target)
+        out = backend.translate(doc, options)
+        return Translation(
+            statements=tuple(strip_terminator(s) for s in out.statements),
+            owner=out.owner,
+            diagnostics=out.diagnostics,
+            comments=out.comments,
+            **base,
+        )
+    except DdlcError as exc:
+        exc.with_document(doc.label)
+        return Translation(error=exc, **base)
+    except RecursionError:
+        err = DdlcError("tree nested too deeply", code="DDLC-E004", document=doc.label)
+        return Translation(error=err, **base)
+    except Exception as exc:  # a bug: report it as data, keep going
+        err = DdlcError(f"internal error: {type(exc).__name__}: {exc}", code=E_INTERNAL, document=doc.label)
+        return Translation(error=err, **base)
+
+
+def translate(doc: Any, target: str = "gaussdb", **options: Any) -> Translation:
+    """Translate one document (str, bytes, or a parsed mapping). Raises DdlcError when it fails."""
+    opts = Options.of(**options)
+    _backend(target)  # unknown target -> ValueError before any work
+    result = translate_document(as_document(doc), target, opts)
+    if result.error is not None:
+        raise result.error
+    return result
+
+
+def translate_many(docs: Iterable[Any] | str | bytes, target: str = "gaussdb", **options: Any) -> Iterator[Translation]:
+    """Translate a stream of documents lazily; a failing document yields a result with ``error``.
+
+    ``docs`` is an iterable of documents (str/bytes/mappings, one document each) or one str/bytes
+    holding any multi-document input form (JSON lines, a JSON array, decoding output).
+    """
+    opts = Options.of(**options)
+    _backend(target)
+    if isinstance(docs, str | bytes):
+        for doc in read_documents(docs):
+            yield translate_document(doc, target, opts)
+        return
+    for i, item in enumerate(docs):
+        yield translate_document(as_document(item, index=i, source=f"<input {i}>"), target, opts)

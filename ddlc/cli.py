@@ -1,0 +1,117 @@
+"""The ``ddlc`` command line: a thin layer over :mod:`ddlc.api`.
+
+Exit codes: 0 every document translated (or valid); 1 some documents failed (the others are still
+printed); 2 usage error. Errors go to stderr, one line each, coloured only on a terminal.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+
+import click
+
+from . import __version__
+
+_COLOR_ERR = None
+
+
+def _err_color() -> bool:
+    global _COLOR_ERR
+    if _COLOR_ERR is None:
+        _COLOR_ERR = sys.stderr.isatty()
+    return _COLOR_ERR
+
+
+def _report(kind: str, text: str) -> None:
+    colour = {"error": "red", "warning": "yellow", "note": "cyan", "info": "blue"}.get(kind)
+    prefix = f"{kind}:"
+    if _err_color() and colour:
+        prefix = click.style(prefix, fg=colour, bold=True)
+    sys.stderr.write(f"{prefix} {text}\n")
+
+
+def _inputs(inputs: tuple[str, ...]) -> Iterable:
+    from .frontend.documents import read_inputs
+
+    return read_inputs(inputs or ("-",), stdin=sys.stdin)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="ddlc")
+def main() -> None:
+    """ddlc — translate GaussDB/openGauss JDDL (logical decoding of DDL) into DDL text.
+
+    Inputs are files or - (stdin): a JDDL tree, a {"JDDL": ...} or {"TDDL": ...} envelope,
+    JSON lines, a JSON array, or logical-decoding output. The form is detected automatically.
+    """
+
+
+@main.command()
+@click.option("--to", "target", type=click.Choice(["gaussdb"]), default="gaussdb", show_default=True,
+              help="Target dialect.")
+@click.option("--mode", type=click.Choice(["canonical", "raw"]), default="canonical", show_default=True,
+              help="gaussdb: canonical TDDL text, or raw byte-exact openGauss expansion.")
+@click.option("--format", "fmt", type=click.Choice(["sql", "json"]), default="sql", show_default=True,
+              help="sql: a script; json: one JSON object per line per document.")
+@click.option("--validate", is_flag=True, help="Check each tree against grammars/ before translating.")
+@click.argument("inputs", nargs=-1, type=click.Path(allow_dash=True, dir_okay=False))
+def translate(target: str, mode: str, fmt: str, validate: bool, inputs: tuple[str, ...]) -> None:
+    """Translate documents to TARGET DDL."""
+    from .api import Options, translate_document
+
+    options = Options.of(mode=mode, validate=validate)
+    out = sys.stdout
+    failed = 0
+    if fmt == "json":
+        import orjson
+
+        write = out.buffer.write if hasattr(out, "buffer") else None
+    for doc in _inputs(inputs):
+        result = translate_document(doc, target, options)
+        if fmt == "json":
+            line = orjson.dumps(result.to_dict()) + b"\n"
+            if write is not None:
+                write(line)
+            else:
+                out.write(line.decode())
+        else:
+            out.write(result.sql)
+        for d in result.diagnostics:
+            if fmt == "sql":
+                _report(d.severity.value, f"{result.document}: {d.jsonpath}: {d.message} [{d.code}]")
+        if result.error is not None:
+            failed += 1
+            _report("error", str(result.error))
+    out.flush()
+    sys.exit(1 if failed else 0)
+
+
+@main.command()
+@click.argument("inputs", nargs=-1, type=click.Path(allow_dash=True, dir_okay=False))
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing on success.")
+def validate(inputs: tuple[str, ...], quiet: bool) -> None:
+    """Check documents against the JSON Schemas in grammars/ (every violation, with its path)."""
+    from .frontend.schema import validate as check
+
+    total = bad = 0
+    for doc in _inputs(inputs):
+        total += 1
+        if doc.error is not None:
+            bad += 1
+            _report("error", str(doc.error))
+            continue
+        if doc.tree is None:  # TDDL text: nothing to validate
+            continue
+        problems = check(doc.tree, document=doc.label)
+        if problems:
+            bad += 1
+            for p in problems:
+                _report("error", str(p))
+    if not quiet:
+        sys.stderr.write(f"{total - bad} of {total} document(s) valid\n")
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

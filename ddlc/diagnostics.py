@@ -1,0 +1,157 @@
+"""Diagnostics: data, never logs.
+
+Every diagnostic carries a stable code from :data:`CODES`. Families:
+
+* ``DDLC-E###`` — the input is wrong (the document fails; other documents go on);
+* ``DDLC-W###`` — the target cannot express something (a documented loss);
+* ``DDLC-N###`` — ddlc does not do it yet (ours to fix);
+* ``DDLC-I###`` — information (a clause was rewritten without loss, a follow-up classified).
+
+``docs/diagnostics.md`` is generated from :data:`CODES` (``python -m tools.gen_docs``).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from .errors import PathPart, jsonpath
+
+
+class Severity(str, enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    NOTE = "note"
+    INFO = "info"
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    code: str
+    severity: Severity
+    title: str
+    explanation: str
+    example: str = ""
+
+
+CODES: dict[str, Code] = {}
+
+
+def register(code: str, severity: Severity, title: str, explanation: str, example: str = "") -> str:
+    if code in CODES:
+        raise ValueError(f"diagnostic code {code} registered twice")
+    family = code.split("-")[1][0]
+    expected = {"E": Severity.ERROR, "W": Severity.WARNING, "N": Severity.NOTE, "I": Severity.INFO}
+    if expected[family] is not severity:
+        raise ValueError(f"{code}: family {family} needs severity {expected[family].value}")
+    CODES[code] = Code(code, severity, title, explanation, example)
+    return code
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    code: str
+    message: str
+    path: tuple[PathPart, ...] = ()
+    target: str | None = None
+    pass_name: str | None = None
+    document: str | None = None
+    # Source text of a dropped clause, for ``--on-unsupported comment``.
+    dropped_text: str | None = field(default=None, compare=False)
+
+    @property
+    def severity(self) -> Severity:
+        return CODES[self.code].severity
+
+    @property
+    def jsonpath(self) -> str:
+        return jsonpath(self.path)
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {
+            "code": self.code,
+            "severity": self.severity.value,
+            "message": self.message,
+            "path": self.jsonpath,
+        }
+        if self.target is not None:
+            out["target"] = self.target
+        if self.pass_name is not None:
+            out["pass"] = self.pass_name
+        if self.document is not None:
+            out["document"] = self.document
+        return out
+
+    def __str__(self) -> str:
+        where = f"{self.document}: " if self.document else ""
+        return f"{where}{self.jsonpath}: {self.severity.value}: {self.message} [{self.code}]"
+
+
+S = Severity
+
+# ---- input errors (the document fails) -------------------------------------------------
+E_JSON = register(
+    "DDLC-E001", S.ERROR, "Malformed JSON",
+    "The document is not valid JSON (or not valid UTF-8). The other documents of the input are still translated.",
+    '{"fmt": "CREATE TABLE',
+)
+E_SHAPE = register(
+    "DDLC-E002", S.ERROR, "Not a JDDL document",
+    "The JSON value is not a JDDL tree (an object with a string `fmt`), a `{\"JDDL\": tree}` envelope "
+    "or a `{\"TDDL\": \"text\"}` envelope.",
+    '[1, 2, 3]',
+)
+E_EXPAND = register(
+    "DDLC-E003", S.ERROR, "Template expansion failed",
+    "Expanding a `fmt` template failed exactly where openGauss's `deparse_ddl_json_to_string` raises an "
+    "error: a missing element, a value of the wrong JSON type for its conversion, an unterminated or "
+    "invalid conversion specifier, or a non-array value for `%{name:sep}s`. The message is the server's, "
+    "the path points at the offending value and the fmt being expanded is quoted.",
+    '{"fmt": "CREATE TABLE %{identity}D"}  ->  element "identity" not found',
+)
+E_DEPTH = register(
+    "DDLC-E004", S.ERROR, "Tree nested too deeply",
+    "The tree is nested deeper than ddlc's bound (256 levels); real deparser trees are at most ~8 deep.",
+)
+E_SCHEMA = register(
+    "DDLC-E005", S.ERROR, "Schema violation",
+    "The document does not match the JSON Schema in `grammars/` (reported by `ddlc validate`, "
+    "`ddlc check` and `translate --validate`).",
+    '{"fmt": 42}',
+)
+E_INPUT = register(
+    "DDLC-E006", S.ERROR, "Unreadable input",
+    "An input file could not be opened or decoded, or a decoding-output frame is truncated.",
+)
+E_BUILD = register(
+    "DDLC-E007", S.ERROR, "Malformed statement tree",
+    "The tree expands, but a value the statement needs is missing or has the wrong form for its kind "
+    "(for example a partition clause that does not parse).",
+)
+E_PARTITION = register(
+    "DDLC-E008", S.ERROR, "Invalid START/END/EVERY partition list",
+    "Expanding START/END/EVERY range partitions failed with the same error the database raises "
+    "(gap or overlap, step too big or too small, MAXVALUE in an EVERY clause, unsupported key type...).",
+    "PARTITION p1 START(1) END(100) EVERY(101)  ->  partition step is too big for partition \"p1\".",
+)
+E_UNSUPPORTED = register(
+    "DDLC-E009", S.ERROR, "Unsupported clause refused",
+    "With `--on-unsupported error`, a clause the target cannot take fails the document instead of being "
+    "dropped with a warning.",
+)
+E_INTERNAL = register(
+    "DDLC-E900", S.ERROR, "Internal error",
+    "A bug in ddlc. Please report it with the document that triggered it.",
+)
+
+# ---- information ---------------------------------------------------------------------
+I_OWNER = register(
+    "DDLC-I001", S.INFO, "Statement owner",
+    "The `myowner` key names the role that ran the statement. It is reported as the statement's owner "
+    "and never printed in the DDL, exactly as the server does.",
+)
+I_TDDL = register(
+    "DDLC-I002", S.INFO, "TDDL text passed through",
+    "A `{\"TDDL\": ...}` document carries DDL text, not a tree; it is passed through to the GaussDB "
+    "target unchanged (blank runs collapsed in canonical mode).",
+)

@@ -1,0 +1,286 @@
+"""The JDDL template expander: an exact re-implementation of openGauss's
+``deparse_ddl_json_to_string`` (``ddljson.cpp``), see ``jddl-shapes.md`` §1.
+
+``expand(tree)`` gives the server's text byte for byte (``raw`` mode, blank runs included);
+``ddlc.quoting.canonicalize`` turns it into canonical GaussDB text. Errors are the server's
+messages as one :class:`~ddlc.errors.DdlcError` carrying the JSON path of the offending value and
+the ``fmt`` being expanded.
+
+Both key dialects are read: ``objname``/``object_name``, ``schemaname``/``schema_name``,
+``typename``/``type_name`` (and ``attrname``/``attr_name``/``attribute_name``) inside ``%D``/``%T``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any
+
+from ..diagnostics import E_DEPTH, E_EXPAND
+from ..errors import DdlcError, Path
+from ..quoting import quote_ident, quote_literal
+
+MAX_DEPTH = 256
+
+# A parsed fmt is a tuple of tokens: a literal ``str`` or a spec tuple
+# ``(name, sep_or_None, conv)``; a parse error becomes ``(None, message, None)`` at its position so
+# that errors surface in the same order as on the server (left to right).
+_Spec = tuple[str | None, str | None, str | None]
+_CACHE: dict[str, tuple[str | _Spec, ...]] = {}
+_CONVERSIONS = frozenset("IDTLsn")
+
+
+def _parse_fmt(fmt: str) -> tuple[str | _Spec, ...]:
+    toks = _CACHE.get(fmt)
+    if toks is not None:
+        return toks
+    out: list[str | _Spec] = []
+    buf: list[str] = []
+    i, n = 0, len(fmt)
+    while i < n:
+        j = fmt.find("%", i)
+        if j < 0:
+            buf.append(fmt[i:])
+            break
+        buf.append(fmt[i:j])
+        i = j + 1
+        if i >= n:
+            out.append("".join(buf))
+            buf.clear()
+            out.append((None, "unterminated format specifier", None))
+            break
+        c = fmt[i]
+        if c == "%":
+            buf.append("%")
+            i += 1
+            continue
+        if buf:
+            out.append("".join(buf))
+            buf.clear()
+        if c != "{":
+            out.append((None, "missing conversion name in conversion specifier", None))
+            break
+        close = fmt.find("}", i + 1)
+        if close < 0:
+            out.append((None, "unterminated format specifier", None))
+            break
+        inner = fmt[i + 1 : close]
+        colon = inner.find(":")
+        if colon < 0:
+            name, sep = inner, None
+        else:
+            name, sep = inner[:colon], inner[inner.rfind(":") + 1 :]
+        if close + 1 >= n:
+            out.append((None, "unterminated format specifier", None))
+            break
+        conv = fmt[close + 1]
+        if conv not in _CONVERSIONS:
+            out.append((None, f'invalid conversion specifier "{conv}"', None))
+            break
+        out.append((name, sep, conv))
+        i = close + 2
+    if buf:
+        out.append("".join(buf))
+    toks = tuple(t for t in out if t != "")
+    if len(_CACHE) < 4096:
+        _CACHE[fmt] = toks
+    return toks
+
+
+def _jsonb_type(v: Any) -> int:
+    if v is None:
+        return 0
+    if isinstance(v, bool):
+        return 3
+    if isinstance(v, str):
+        return 1
+    if isinstance(v, int | float | Decimal):
+        return 2
+    return 18  # arrays and objects inside a document are binary containers
+
+
+_KIND = {"I": "string", "D": "struct", "T": "struct", "L": "string", "s": "string or struct", "n": "numeric"}
+
+
+def numeric_out(v: int | float | Decimal) -> str:
+    """The server's numeric output for ``%n`` (a value below 1 loses its leading zero)."""
+    if isinstance(v, int):
+        return str(v)
+    d = v if isinstance(v, Decimal) else Decimal(repr(v))
+    text = format(d, "f")
+    if text.startswith("0."):
+        text = text[1:]
+    elif text.startswith("-0."):
+        text = "-" + text[2:]
+    return text
+
+
+def _member(obj: Mapping[str, Any], *names: str) -> Any:
+    for name in names:
+        if name in obj:
+            return obj[name]
+    return _MISSING
+
+
+_MISSING = object()
+
+
+class _Expander:
+    __slots__ = ("document",)
+
+    def __init__(self, document: str | None) -> None:
+        self.document = document
+
+    def fail(self, message: str, path: Path, fmt: str | None) -> DdlcError:
+        return DdlcError(message, code=E_EXPAND, path=path, document=self.document, fmt=fmt)
+
+    def expand(self, obj: Mapping[str, Any], path: Path, depth: int, out: list[str]) -> None:
+        if depth > MAX_DEPTH:
+            raise DdlcError(
+                f"tree nested deeper than {MAX_DEPTH} levels", code=E_DEPTH, path=path,
+                document=self.document,
+            )
+        fmt = obj.get("fmt", _MISSING)
+        if fmt is _MISSING:
+            raise self.fail('missing element "fmt" in JSON object', path, None)
+        if not isinstance(fmt, str):
+            raise self.fail('element "fmt" is not of type string', path + ("fmt",), None)
+        for tok in _parse_fmt(fmt):
+            if type(tok) is str:
+                out.append(tok)
+                continue
+            name, sep, conv = tok  # type: ignore[misc]
+            if name is None:
+                raise self.fail(sep, path + ("fmt",), fmt)  # type: ignore[arg-type]
+            value = obj.get(name, _MISSING)
+            vpath = path + (name,)
+            if value is _MISSING:
+                raise self.fail(f'element "{name}" not found', vpath, fmt)
+            if sep is None:
+                self.convert(value, conv, name, vpath, fmt, depth, out)
+                continue
+            if not isinstance(value, list):
+                raise self.fail(f'element "{name}" is not a JSON array', vpath, fmt)
+            first = True
+            for idx, elem in enumerate(value):
+                if isinstance(elem, dict):
+                    present = elem.get("present", True)
+                    if present is False:
+                        continue
+                    if present is not True:
+                        raise self.fail(
+                            'element "present" is not of type boolean', vpath + (idx, "present"), fmt
+                        )
+                if not first:
+                    out.append(sep)
+                first = False
+                self.convert(elem, conv, name, vpath + (idx,), fmt, depth, out)
+
+    def convert(
+        self, v: Any, conv: str, name: str, path: Path, fmt: str, depth: int, out: list[str]
+    ) -> None:
+        if conv == "s":
+            if type(v) is str:
+                out.append(v)
+                return
+            if isinstance(v, dict):
+                present = v.get("present", True)
+                if present is False:
+                    return
+                if present is not True:
+                    raise self.fail('element "present" is not of type boolean', path + ("present",), fmt)
+                try:
+                    self.expand(v, path, depth + 1, out)
+                except RecursionError:
+                    raise DdlcError(
+                        "tree nested too deeply", code=E_DEPTH, path=path, document=self.document
+                    ) from None
+                return
+            if isinstance(v, list):  # the server looks for "fmt" in it
+                raise self.fail('missing element "fmt" in JSON object', path, fmt)
+        elif conv == "I":
+            if type(v) is str:
+                out.append(quote_ident(v))
+                return
+        elif conv == "L":
+            if type(v) is str:
+                out.append(quote_literal(v))
+                return
+        elif conv == "D":
+            if isinstance(v, dict):
+                out.append(self.dotted(v, path, fmt))
+                return
+        elif conv == "T":
+            if isinstance(v, dict):
+                out.append(self.typename(v, path, fmt))
+                return
+        elif conv == "n":
+            if isinstance(v, int | float | Decimal) and not isinstance(v, bool):
+                out.append(numeric_out(v))
+                return
+        raise self.fail(
+            f'expected JSON {_KIND[conv]} for %{conv} element "{name}", got {_jsonb_type(v)}', path, fmt
+        )
+
+    def _string(self, v: Mapping[str, Any], names: tuple[str, ...], path: Path, fmt: str, required: bool):
+        for key in names:
+            if key in v:
+                val = v[key]
+                if type(val) is not str:
+                    raise self.fail(f'element "{names[0]}" is not of type string', path + (key,), fmt)
+                return val
+        if required:
+            raise self.fail(f'missing element "{names[0]}" in JSON object', path, fmt)
+        return None
+
+    def dotted(self, v: Mapping[str, Any], path: Path, fmt: str) -> str:
+        schema = self._string(v, _SCHEMA, path, fmt, False)
+        objname = self._string(v, _OBJNAME, path, fmt, True)
+        attr = self._string(v, _ATTR, path, fmt, False)
+        text = quote_ident(objname)
+        if schema is not None:
+            text = quote_ident(schema) + "." + text
+        if attr is not None:
+            text += "." + quote_ident(attr)
+        return text
+
+    def typename(self, v: Mapping[str, Any], path: Path, fmt: str) -> str:
+        schema = self._string(v, _SCHEMA, path, fmt, False)
+        tname = self._string(v, _TYPENAME, path, fmt, True)
+        if "typarray" not in v:
+            raise self.fail("missing typarray element", path, fmt)
+        arr = v["typarray"]
+        if type(arr) is not bool:
+            raise self.fail('element "typarray" is not of type boolean', path + ("typarray",), fmt)
+        typmod = self._string(v, ("typmod",), path, fmt, False) or ""
+        if schema is None:
+            text = quote_ident(tname)
+        elif schema == "":
+            text = tname
+        else:
+            text = quote_ident(schema) + "." + quote_ident(tname)
+        text += typmod
+        if arr:
+            text += "[]"
+        return text
+
+
+_SCHEMA = ("schemaname", "schema_name")
+_OBJNAME = ("objname", "object_name")
+_TYPENAME = ("typename", "type_name")
+_ATTR = ("attrname", "attr_name", "attribute_name")
+
+
+def expand(tree: Mapping[str, Any], *, document: str | None = None, path: Path = ()) -> str:
+    """Expand a JDDL tree exactly as openGauss does (raw text)."""
+    if not isinstance(tree, dict):
+        raise DdlcError("a JDDL tree must be a JSON object", code=E_EXPAND, path=path, document=document)
+    out: list[str] = []
+    _Expander(document).expand(tree, path, 0, out)
+    return "".join(out)
+
+
+def owner_of(tree: Mapping[str, Any]) -> str | None:
+    """The ``myowner`` key, as the server reports it (only a top-level string counts)."""
+    owner = tree.get("myowner")
+    return owner if isinstance(owner, str) else None

@@ -1,0 +1,1 @@
+"""Typed, immutable intermediate representation of DDL statements."""

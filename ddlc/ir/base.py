@@ -1,0 +1,80 @@
+"""Base of every IR node: frozen, slotted dataclasses with an origin.
+
+Conventions (see docs/architecture.md):
+
+* every node class is ``@node`` (a frozen, slotted, keyword-only-origin dataclass);
+* closed vocabularies are :class:`enum.Enum` subclasses, collections are tuples;
+* ``origin`` is the path of the JSON value the node was built from (``("table_elements",
+  "elements", 1)``); a node made by a pass inherits the origin of what it replaces;
+* :func:`to_json` writes ``"@"``-tagged dicts so pass goldens diff cleanly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Iterator
+from typing import Any, TypeVar
+
+from ..errors import Path
+
+T = TypeVar("T")
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Node:
+    origin: Path = ()
+
+
+N = TypeVar("N", bound=Node)
+
+
+def node(cls: type[N]) -> type[N]:
+    """Decorator: make ``cls`` a frozen, slotted dataclass node."""
+    return dataclasses.dataclass(frozen=True, slots=True)(cls)
+
+
+def replace(n: N, **changes: Any) -> N:
+    return dataclasses.replace(n, **changes)
+
+
+def children(n: Node) -> Iterator[Node]:
+    for f in dataclasses.fields(n):
+        v = getattr(n, f.name)
+        if isinstance(v, Node):
+            yield v
+        elif isinstance(v, tuple):
+            for item in v:
+                if isinstance(item, Node):
+                    yield item
+
+
+def walk(n: Node) -> Iterator[Node]:
+    """Pre-order traversal of ``n`` and every node below it."""
+    stack = [n]
+    while stack:
+        cur = stack.pop()
+        yield cur
+        stack.extend(reversed(list(children(cur))))
+
+
+def to_json(v: Any, *, with_origin: bool = False) -> Any:
+    """JSON-ready form of a node tree: dicts tagged with ``"@": ClassName``."""
+    if isinstance(v, Node):
+        out: dict[str, Any] = {"@": type(v).__name__}
+        for f in dataclasses.fields(v):
+            if f.name == "origin" and not with_origin:
+                continue
+            val = getattr(v, f.name)
+            if f.name == "origin":
+                out["origin"] = list(val)
+                continue
+            out[f.name] = to_json(val, with_origin=with_origin)
+        return out
+    if isinstance(v, enum.Enum):
+        return v.value
+    if isinstance(v, tuple | list):
+        return [to_json(x, with_origin=with_origin) for x in v]
+    if isinstance(v, dict):
+        return {k: to_json(x, with_origin=with_origin) for k, x in v.items()}
+    return v

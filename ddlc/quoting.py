@@ -1,0 +1,123 @@
+"""Identifier and literal quoting on the GaussDB/openGauss side, and canonical whitespace.
+
+* :func:`quote_ident` is openGauss's ``quote_identifier`` (ruleutils): a name stays bare only if it
+  matches ``[a-z_][a-z0-9_]*`` and is not a RESERVED, COL_NAME or TYPE_FUNC_NAME keyword of
+  openGauss's ``kwlist.h`` (``ddlc/data/opengauss_keywords.tsv``).
+* :func:`quote_literal` is the expander's ``%L``: ``'s'`` unless the string holds ``'`` or ``\\``,
+  then a dollar quote whose tag grows through the cyclic suffix ``_XYZZYX_``.
+* :func:`canonicalize` is canonical GaussDB text (``canonical-form.md``): blank runs collapsed to one
+  space outside quotes and dollar-quoted bodies, ends trimmed.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+
+_SAFE = re.compile(r"[a-z_][a-z0-9_]*\Z")
+
+
+@lru_cache(maxsize=1)
+def opengauss_keywords() -> dict[str, str]:
+    """keyword -> category (RESERVED_KEYWORD, COL_NAME_KEYWORD, TYPE_FUNC_NAME_KEYWORD, UNRESERVED_KEYWORD)."""
+    text = resources.files("ddlc.data").joinpath("opengauss_keywords.tsv").read_text("utf-8")
+    out: dict[str, str] = {}
+    for line in text.splitlines()[1:]:
+        if line:
+            word, cat = line.split("\t")
+            out[word] = cat
+    return out
+
+
+@lru_cache(maxsize=1)
+def _forced() -> frozenset[str]:
+    return frozenset(w for w, c in opengauss_keywords().items() if c != "UNRESERVED_KEYWORD")
+
+
+def ident_is_bare(name: str) -> bool:
+    """True when openGauss writes ``name`` without quotes."""
+    return _SAFE.match(name) is not None and name not in _forced()
+
+
+def quote_ident(name: str) -> str:
+    if _SAFE.match(name) is not None and name not in _forced():
+        return name
+    return '"' + name.replace('"', '""') + '"'
+
+
+_SUFFIX = "_XYZZYX_"
+
+
+def quote_literal(value: str) -> str:
+    """The expander's ``%L``: never escapes, switches to dollar quoting instead."""
+    if "'" not in value and "\\" not in value:
+        return "'" + value + "'"
+    tag = "$"
+    i = 0
+    while tag in value:
+        tag += _SUFFIX[i % len(_SUFFIX)]
+        i += 1
+    tag += "$"
+    return tag + value + tag
+
+
+_WS = " \t\r\n\f\v"
+
+
+def _is_ident_char(c: str) -> bool:
+    return c.isalnum() or c == "_" or c == "$"
+
+
+_DOLLAR_TAG = re.compile(r"\$([A-Za-z_\x80-\U0010ffff][A-Za-z0-9_\x80-\U0010ffff]*)?\$")
+_SPECIAL = re.compile(r"['\"$\s]")
+
+
+def canonicalize(text: str) -> str:
+    """Collapse blank runs outside quotes/dollar bodies to one space and trim the ends."""
+    if _SPECIAL.search(text) is None:
+        return text
+    out: list[str] = []
+    n = len(text)
+    i = 0
+    pending_space = False
+    while i < n:
+        c = text[i]
+        if c in _WS:
+            pending_space = True
+            i += 1
+            continue
+        if pending_space:
+            if out:
+                out.append(" ")
+            pending_space = False
+        if c == "'" or c == '"':
+            j = i + 1
+            while True:
+                k = text.find(c, j)
+                if k < 0:  # unterminated: keep the rest verbatim
+                    j = n
+                    break
+                if k + 1 < n and text[k + 1] == c:
+                    j = k + 2
+                    continue
+                j = k + 1
+                break
+            out.append(text[i:j])
+            i = j
+            continue
+        if c == "$" and (i == 0 or not _is_ident_char(text[i - 1])):
+            m = _DOLLAR_TAG.match(text, i)
+            if m is not None:
+                tag = m.group(0)
+                k = text.find(tag, m.end())
+                j = n if k < 0 else k + len(tag)
+                out.append(text[i:j])
+                i = j
+                continue
+        # plain run up to the next special character
+        m = _SPECIAL.search(text, i + 1)
+        j = n if m is None else m.start()
+        out.append(text[i:j])
+        i = j
+    return "".join(out)
