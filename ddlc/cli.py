@@ -37,9 +37,23 @@ def _inputs(inputs: tuple[str, ...]) -> Iterable:
     return read_inputs(inputs or ("-",), stdin=sys.stdin)
 
 
+def main() -> None:
+    """Console entry point: never a traceback, whatever happens."""
+    try:
+        cli.main(prog_name="ddlc")
+    except BrokenPipeError:  # e.g. `ddlc translate big.jsonl | head`
+        sys.stderr.close()
+        sys.exit(1)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except Exception as exc:  # a bug in ddlc: one line, exit 1
+        _report("error", f"internal error: {type(exc).__name__}: {exc} [DDLC-E900]")
+        sys.exit(1)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="ddlc")
-def main() -> None:
+def cli() -> None:
     """ddlc — translate GaussDB/openGauss JDDL (logical decoding of DDL) into DDL text.
 
     Inputs are files or - (stdin): a JDDL tree, a {"JDDL": ...} or {"TDDL": ...} envelope,
@@ -47,7 +61,7 @@ def main() -> None:
     """
 
 
-@main.command()
+@cli.command()
 @click.option("--to", "target", type=click.Choice(["gaussdb"]), default="gaussdb", show_default=True,
               help="Target dialect.")
 @click.option("--mode", type=click.Choice(["canonical", "raw"]), default="canonical", show_default=True,
@@ -87,7 +101,7 @@ def translate(target: str, mode: str, fmt: str, validate: bool, inputs: tuple[st
     sys.exit(1 if failed else 0)
 
 
-@main.command()
+@cli.command()
 @click.argument("inputs", nargs=-1, type=click.Path(allow_dash=True, dir_okay=False))
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing on success.")
 def validate(inputs: tuple[str, ...], quiet: bool) -> None:

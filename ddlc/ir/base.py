@@ -34,6 +34,15 @@ def node(cls: type[N]) -> type[N]:
     return dataclasses.dataclass(frozen=True, slots=True)(cls)
 
 
+def layout_field() -> Any:
+    """The ``layout`` field of nodes built from a JDDL object: that object's ``fmt``.
+
+    Formatting only (which optional slots the server left blank); None for nodes made by passes,
+    which are written in the deparser's default form.
+    """
+    return dataclasses.field(default=None, kw_only=True)
+
+
 def replace(n: N, **changes: Any) -> N:
     return dataclasses.replace(n, **changes)
 

@@ -1,0 +1,3 @@
+"""GaussDB emitters: alter statements."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""GaussDB emitters: comment statements."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""GaussDB emitters: drop statements."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""GaussDB emitters: event statements."""
+
+from __future__ import annotations

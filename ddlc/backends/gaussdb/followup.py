@@ -1,0 +1,3 @@
+"""GaussDB emitters: followup statements."""
+
+from __future__ import annotations

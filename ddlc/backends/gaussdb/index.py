@@ -1,0 +1,3 @@
+"""GaussDB emitters: index statements."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""GaussDB emitters: misc statements."""
+
+from __future__ import annotations

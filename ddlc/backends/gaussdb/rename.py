@@ -1,0 +1,3 @@
+"""GaussDB emitters: rename statements."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""GaussDB emitters: routine statements."""
+
+from __future__ import annotations

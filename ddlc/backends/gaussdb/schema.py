@@ -1,0 +1,3 @@
+"""GaussDB emitters: schema statements."""
+
+from __future__ import annotations

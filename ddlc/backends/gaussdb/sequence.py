@@ -1,0 +1,3 @@
+"""GaussDB emitters: sequence statements."""
+
+from __future__ import annotations

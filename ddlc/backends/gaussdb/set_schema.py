@@ -1,0 +1,3 @@
+"""GaussDB emitters: set_schema statements."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""GaussDB emitters: table statements."""
+
+from __future__ import annotations

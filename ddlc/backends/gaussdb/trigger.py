@@ -1,0 +1,3 @@
+"""GaussDB emitters: trigger statements."""
+
+from __future__ import annotations

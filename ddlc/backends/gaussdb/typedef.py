@@ -1,0 +1,3 @@
+"""GaussDB emitters: CREATE TYPE statements."""
+
+from __future__ import annotations

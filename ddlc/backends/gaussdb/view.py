@@ -1,0 +1,3 @@
+"""GaussDB emitters: view statements."""
+
+from __future__ import annotations

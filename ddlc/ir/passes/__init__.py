@@ -1,0 +1,53 @@
+"""Normalizing passes: pure functions ``(statement, ctx) -> (statement, diagnostics)``.
+
+The order is the one :data:`PIPELINE` tuple. Every pass is idempotent (running it twice changes
+nothing) and never mutates its input (IR nodes are frozen).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...diagnostics import Diagnostic
+from ..statement import Statement
+
+
+@dataclass(frozen=True, slots=True)
+class PassContext:
+    target: str = "gaussdb"
+    default_schema: str = "public"
+    schema_map: Mapping[str, str] = field(default_factory=dict)
+    on_unsupported: str = "warn"
+    document: str | None = None
+    catalog: Any = None  # ddlc.ir.catalog.Catalog built by replaying the stream, when available
+
+    @classmethod
+    def of(cls, options: Any, *, target: str, document: str | None = None, catalog: Any = None) -> PassContext:
+        return cls(
+            target=target,
+            default_schema=getattr(options, "default_schema", "public"),
+            schema_map=dict(getattr(options, "schema_map", ()) or ()),
+            on_unsupported=getattr(options, "on_unsupported", "warn"),
+            document=document,
+            catalog=catalog,
+        )
+
+
+Pass = Callable[[Statement, PassContext], tuple[Statement, list[Diagnostic]]]
+
+
+def _passes() -> tuple[Pass, ...]:
+    return PIPELINE
+
+
+PIPELINE: tuple[Pass, ...] = ()
+
+
+def run_pipeline(stmt: Statement, ctx: PassContext) -> tuple[Statement, list[Diagnostic]]:
+    diags: list[Diagnostic] = []
+    for p in PIPELINE:
+        stmt, more = p(stmt, ctx)
+        diags.extend(more)
+    return stmt, diags

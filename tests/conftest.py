@@ -1,0 +1,27 @@
+"""Shared test helpers: golden-case discovery and paths."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "fixtures"
+CASES = FIXTURES / "cases"
+ORACLE = FIXTURES / "oracle"
+
+
+def ddlc_command() -> list[str]:
+    """The real console script next to this interpreter (installed by `pip install -e .`)."""
+    script = Path(sys.executable).with_name("ddlc")
+    if not script.exists():
+        raise RuntimeError(f"console script {script} missing: run `pip install -e .` (see README)")
+    return [str(script)]
+
+
+def case_dirs() -> list[Path]:
+    return sorted(p.parent for p in CASES.rglob("input.json"))
+
+
+def case_id(p: Path) -> str:
+    return str(p.relative_to(CASES))
