@@ -1,0 +1,1 @@
+"""Real database engines started by the test suite itself (no external services)."""
