@@ -61,20 +61,46 @@ def cli() -> None:
     """
 
 
+def _schema_map(ctx, param, values):
+    out = []
+    for v in values:
+        src, sep, dst = v.partition("=")
+        if not sep or not src or not dst:
+            raise click.BadParameter(f"expected SRC=DST, got {v!r}")
+        out.append((src, dst))
+    return tuple(out)
+
+
+def _common(fn):
+    fn = click.argument("inputs", nargs=-1, type=click.Path(allow_dash=True, dir_okay=False))(fn)
+    fn = click.option("--on-unsupported", type=click.Choice(["warn", "error", "comment"]), default="warn",
+                      show_default=True, help="What to do with a clause the target cannot take.")(fn)
+    fn = click.option("--schema-map", multiple=True, callback=_schema_map, metavar="SRC=DST",
+                      help="Rename a schema everywhere (repeatable).")(fn)
+    fn = click.option("--default-schema", default="public", show_default=True,
+                      help="Schema for names the input left unqualified.")(fn)
+    return fn
+
+
+TARGET_CHOICES = ["gaussdb"]
+
+
 @cli.command()
-@click.option("--to", "target", type=click.Choice(["gaussdb"]), default="gaussdb", show_default=True,
+@click.option("--to", "target", type=click.Choice(TARGET_CHOICES), default="gaussdb", show_default=True,
               help="Target dialect.")
 @click.option("--mode", type=click.Choice(["canonical", "raw"]), default="canonical", show_default=True,
               help="gaussdb: canonical TDDL text, or raw byte-exact openGauss expansion.")
 @click.option("--format", "fmt", type=click.Choice(["sql", "json"]), default="sql", show_default=True,
               help="sql: a script; json: one JSON object per line per document.")
 @click.option("--validate", is_flag=True, help="Check each tree against grammars/ before translating.")
-@click.argument("inputs", nargs=-1, type=click.Path(allow_dash=True, dir_okay=False))
-def translate(target: str, mode: str, fmt: str, validate: bool, inputs: tuple[str, ...]) -> None:
+@_common
+def translate(target: str, mode: str, fmt: str, validate: bool, default_schema: str,
+              schema_map: tuple[tuple[str, str], ...], on_unsupported: str, inputs: tuple[str, ...]) -> None:
     """Translate documents to TARGET DDL."""
     from .api import Options, translate_document
 
-    options = Options.of(mode=mode, validate=validate)
+    options = Options.of(mode=mode, validate=validate, default_schema=default_schema,
+                         schema_map=schema_map, on_unsupported=on_unsupported)
     out = sys.stdout
     failed = 0
     if fmt == "json":
@@ -98,6 +124,31 @@ def translate(target: str, mode: str, fmt: str, validate: bool, inputs: tuple[st
             failed += 1
             _report("error", str(result.error))
     out.flush()
+    sys.exit(1 if failed else 0)
+
+
+@cli.command()
+@click.option("--to", "target", type=click.Choice(TARGET_CHOICES), default="gaussdb", show_default=True,
+              help="Target whose capability table the passes apply.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@_common
+def explain(target: str, fmt: str, default_schema: str, schema_map: tuple[tuple[str, str], ...],
+            on_unsupported: str, inputs: tuple[str, ...]) -> None:
+    """Print the IR and the diagnostics of each document."""
+    import orjson
+
+    from .api import Options
+    from .explain import explain_document, render_text
+
+    options = Options.of(default_schema=default_schema, schema_map=schema_map, on_unsupported=on_unsupported)
+    failed = 0
+    for doc in _inputs(inputs):
+        report = explain_document(doc, options, target)
+        failed += report["error"] is not None
+        if fmt == "json":
+            sys.stdout.write(orjson.dumps(report).decode() + "\n")
+        else:
+            sys.stdout.write(render_text(report))
     sys.exit(1 if failed else 0)
 
 

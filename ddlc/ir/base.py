@@ -87,3 +87,24 @@ def to_json(v: Any, *, with_origin: bool = False) -> Any:
     if isinstance(v, dict):
         return {k: to_json(x, with_origin=with_origin) for k, x in v.items()}
     return v
+
+
+def transform(n: N, fn: Any) -> N:
+    """Rebuild ``n`` bottom-up: children first, then ``fn(node) -> node`` on each node.
+
+    Subtrees that ``fn`` leaves unchanged are shared, not copied (passes stay allocation-light).
+    """
+    changes: dict[str, Any] = {}
+    for f in dataclasses.fields(n):
+        v = getattr(n, f.name)
+        if isinstance(v, Node):
+            nv = transform(v, fn)
+            if nv is not v:
+                changes[f.name] = nv
+        elif isinstance(v, tuple) and v and any(isinstance(x, Node) for x in v):
+            items = tuple(transform(x, fn) if isinstance(x, Node) else x for x in v)
+            if any(a is not b for a, b in zip(items, v, strict=True)):
+                changes[f.name] = items
+    if changes:
+        n = dataclasses.replace(n, **changes)
+    return fn(n)

@@ -38,11 +38,11 @@ class PassContext:
 Pass = Callable[[Statement, PassContext], tuple[Statement, list[Diagnostic]]]
 
 
-def _passes() -> tuple[Pass, ...]:
-    return PIPELINE
+from .drop_unsupported import drop_unsupported  # noqa: E402
+from .map_schemas import map_schemas  # noqa: E402
+from .qualify_names import qualify_names  # noqa: E402
 
-
-PIPELINE: tuple[Pass, ...] = ()
+PIPELINE: tuple[Pass, ...] = (qualify_names, map_schemas, drop_unsupported)
 
 
 def run_pipeline(stmt: Statement, ctx: PassContext) -> tuple[Statement, list[Diagnostic]]:

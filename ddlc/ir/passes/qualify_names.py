@@ -1,0 +1,49 @@
+"""qualify_names: every object gets a schema.
+
+From the tree when it has one, else ``--default-schema`` (default ``public``). Covers the names in
+the IR (``QualifiedName``: tables, FK targets, index and trigger tables, OWNED BY, DROP/COMMENT
+identities, which the builders parsed from their text) and the object references inside
+pre-rendered SQL (relations in view queries and FK definitions, ``nextval('seq')`` literals),
+rewritten through pglast only when something is unqualified.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...diagnostics import Diagnostic, Severity, register
+from ..base import replace, transform
+from ..names import Expr, QualifiedName
+from ..sqltext import rewrite_schemas
+
+N_UNPARSED_REF = register(
+    "DDLC-N501", Severity.NOTE, "References inside SQL text not checked",
+    "A pre-rendered SQL fragment (query, default, constraint) that may reference objects could not be "
+    "parsed by pglast, so unqualified references inside it were not qualified or mapped. The text is "
+    "kept as it is.",
+)
+
+_MAY_REFERENCE = re.compile(r"\b(nextval|currval|setval|REFERENCES|SELECT|FROM|JOIN)\b", re.I)
+
+
+def qualify_names(stmt, ctx):
+    default = ctx.default_schema
+    diags: list[Diagnostic] = []
+
+    def unqualified(schema: str | None, name: str) -> str | None:
+        return default if schema is None else None
+
+    def fn(node):
+        t = type(node)
+        if t is QualifiedName and node.schema is None:
+            return replace(node, schema=default)
+        if t is Expr and _MAY_REFERENCE.search(node.text):
+            new = rewrite_schemas(node.text, unqualified)
+            if new is None:
+                diags.append(Diagnostic(N_UNPARSED_REF, "SQL text not parsed; references inside it left as written",
+                                        node.origin, document=ctx.document, pass_name="qualify_names"))
+            elif new is not node.text:
+                return replace(node, text=new)
+        return node
+
+    return transform(stmt, fn), diags
