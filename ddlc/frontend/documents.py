@@ -14,12 +14,33 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import json
+import re
+from decimal import Decimal
+
 import orjson
 
 from ..diagnostics import E_INPUT, E_JSON, E_SHAPE
 from ..errors import DdlcError
 
 _EMPTY: Mapping[str, object] = {}
+
+# A JSON number whose text a float would not keep (``2.50``, ``1e3``): such documents are parsed
+# with Decimal so that ``%n`` prints the server's digits. Strings may match too; that only costs speed.
+_INEXACT = re.compile(rb"[0-9]\.[0-9]*0(?![0-9])|[0-9][eE][-+]?[0-9]|[0-9]{19}")
+
+
+def loads(data: bytes) -> Any:
+    """Parse one JSON text; numbers keep their exact digits when a float would lose them."""
+    if _INEXACT.search(data) is None:
+        try:
+            return orjson.loads(data)
+        except orjson.JSONDecodeError:
+            pass  # maybe only an integer beyond 64 bits, which the standard parser takes
+    try:
+        return json.loads(data, parse_float=Decimal)
+    except (ValueError, RecursionError):
+        return orjson.loads(data)  # raises orjson.JSONDecodeError with its precise message
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +75,8 @@ def classify(value: Any, *, index: int, source: str, label: str, line: int = 1,
             err = DdlcError('"TDDL" must hold a string (the DDL text)', code=E_SHAPE,
                             path=("TDDL",), document=label)
             return Document(index, source, label, line, error=err, meta=meta)
-        msg = 'not a JDDL document: expected an object with "fmt", or a "JDDL" or "TDDL" envelope'
+        # the server's own words for an object without "fmt"
+        msg = 'missing element "fmt" in JSON object'
     else:
         msg = f"not a JDDL document: expected a JSON object, got {_json_kind(value)}"
     return Document(index, source, label, line, error=DdlcError(msg, code=E_SHAPE, document=label),
@@ -103,7 +125,7 @@ def read_documents(data: bytes | str, source: str = "<input>", *, start: int = 0
             return
     if head in (b"{", b"["):
         try:
-            value = orjson.loads(data)
+            value = loads(data)
         except orjson.JSONDecodeError:
             value = _NOT_ONE
         if value is not _NOT_ONE:
@@ -121,7 +143,7 @@ def read_documents(data: bytes | str, source: str = "<input>", *, start: int = 0
         if not raw.strip():
             continue
         try:
-            parsed.append((lineno, orjson.loads(raw), None))
+            parsed.append((lineno, loads(raw), None))
             any_ok = True
         except orjson.JSONDecodeError as exc:
             parsed.append((lineno, None, exc))
@@ -149,7 +171,7 @@ def _from_payload(payload: str, kind: str, index: int, source: str, label: str, 
     if kind == "text":
         return Document(index, source, label, line, tddl=payload, meta=meta)
     try:
-        value = orjson.loads(payload)
+        value = loads(payload.encode("utf-8"))
     except orjson.JSONDecodeError as exc:
         return Document(index, source, label, line, error=_json_error(exc, label), meta=meta)
     return classify(value, index=index, source=source, label=label, line=line, meta=meta)

@@ -1,0 +1,185 @@
+"""Reading JDDL objects for the builders: both key dialects, precise JSON paths in errors."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...diagnostics import E_BUILD, Diagnostic
+from ...errors import DdlcError, Path
+from ...ir.names import Expr, QualifiedName, TypeName
+
+# openGauss spelling -> every spelling a reader accepts (GaussDB's documented names first-class,
+# the others tolerated as the reference §9 suggests).
+ALIASES: dict[str, tuple[str, ...]] = {
+    "objname": ("objname", "object_name"),
+    "schemaname": ("schemaname", "schema_name"),
+    "typename": ("typename", "type_name"),
+    "attrname": ("attrname", "attr_name", "attribute_name"),
+    "coltype": ("coltype", "column_type"),
+    "newname": ("newname", "new_name"),
+    "objidentity": ("objidentity", "object_identity"),
+    "objtype": ("objtype", "object_type"),
+}
+
+_MISSING: Any = object()
+
+
+@dataclass(slots=True)
+class BuildContext:
+    """Per-document state of a build: where we are, and the diagnostics found on the way."""
+
+    document: str | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def diag(self, code: str, message: str, path: Path, **kw: Any) -> None:
+        self.diagnostics.append(Diagnostic(code, message, path, document=self.document, **kw))
+
+    def error(self, message: str, path: Path) -> DdlcError:
+        return DdlcError(message, code=E_BUILD, path=path, document=self.document)
+
+
+class Obj:
+    """A JDDL object (``dict``) with its path; every accessor reports wrong shapes precisely."""
+
+    __slots__ = ("d", "path", "ctx")
+
+    def __init__(self, d: Mapping[str, Any], path: Path, ctx: BuildContext) -> None:
+        self.d = d
+        self.path = path
+        self.ctx = ctx
+
+    # -- raw access ---------------------------------------------------------------------
+    def key(self, name: str) -> str | None:
+        """The spelling of ``name`` present in this object (dialect aware), or None."""
+        for k in ALIASES.get(name, (name,)):
+            if k in self.d:
+                return k
+        return None
+
+    def has(self, name: str) -> bool:
+        return self.key(name) is not None
+
+    def raw(self, name: str, default: Any = _MISSING) -> Any:
+        k = self.key(name)
+        if k is None:
+            if default is _MISSING:
+                raise self.ctx.error(f'element "{name}" not found', self.path + (name,))
+            return default
+        return self.d[k]
+
+    def at(self, name: str) -> Path:
+        return self.path + (self.key(name) or name,)
+
+    @property
+    def fmt(self) -> str:
+        f = self.d.get("fmt")
+        return f if isinstance(f, str) else ""
+
+    @property
+    def present(self) -> bool:
+        return self.d.get("present", True) is not False
+
+    # -- typed access -------------------------------------------------------------------
+    def str(self, name: str, default: Any = _MISSING) -> str:
+        v = self.raw(name, default)
+        if v is default and default is not _MISSING:
+            return v
+        if not isinstance(v, str):
+            raise self.ctx.error(f'element "{name}" must be a string', self.at(name))
+        return v
+
+    def opt_str(self, name: str) -> str | None:
+        """A string member; None when absent or empty."""
+        v = self.raw(name, None)
+        if v is None or v == "":
+            return None
+        if not isinstance(v, str):
+            raise self.ctx.error(f'element "{name}" must be a string', self.at(name))
+        return v
+
+    def flag(self, name: str, word: str | None = None) -> bool:
+        """A keyword member such as ``if_not_exists`` ("" or "IF NOT EXISTS") as a bool."""
+        v = self.raw(name, "")
+        if isinstance(v, dict):
+            return v.get("present", True) is not False
+        if not isinstance(v, str):
+            raise self.ctx.error(f'element "{name}" must be a string', self.at(name))
+        return bool(v.strip()) if word is None else v.strip().upper() == word
+
+    def obj(self, name: str) -> Obj:
+        v = self.raw(name)
+        if not isinstance(v, dict):
+            raise self.ctx.error(f'element "{name}" must be an object', self.at(name))
+        return Obj(v, self.at(name), self.ctx)
+
+    def opt_obj(self, name: str) -> Obj | None:
+        """A nested clause object; None when absent or ``"present": false``."""
+        v = self.raw(name, None)
+        if v is None:
+            return None
+        if not isinstance(v, dict):
+            raise self.ctx.error(f'element "{name}" must be an object', self.at(name))
+        if v.get("present", True) is False:
+            return None
+        return Obj(v, self.at(name), self.ctx)
+
+    def items(self, name: str) -> Iterator[Obj | Any]:
+        """Elements of an array member (objects wrapped, ``present: false`` ones skipped)."""
+        v = self.raw(name, None)
+        if v is None:
+            return
+        if not isinstance(v, list):
+            raise self.ctx.error(f'element "{name}" must be an array', self.at(name))
+        base = self.at(name)
+        for i, e in enumerate(v):
+            if isinstance(e, dict):
+                if e.get("present", True) is False:
+                    continue
+                yield Obj(e, base + (i,), self.ctx)
+            else:
+                yield e
+
+    def strings(self, name: str) -> tuple[str, ...]:
+        out = []
+        for i, e in enumerate(self.items(name)):
+            if not isinstance(e, str):
+                raise self.ctx.error(f'elements of "{name}" must be strings', self.at(name) + (i,))
+            out.append(e)
+        return tuple(out)
+
+    def qname(self, name: str) -> QualifiedName:
+        return read_qname(self.obj(name))
+
+    def opt_qname(self, name: str) -> QualifiedName | None:
+        o = self.opt_obj(name)
+        return None if o is None else read_qname(o)
+
+    def typename(self, name: str) -> TypeName:
+        return read_type(self.obj(name))
+
+    def expr(self, name: str) -> Expr:
+        return Expr(self.str(name), origin=self.at(name))
+
+
+def read_qname(o: Obj) -> QualifiedName:
+    schema = o.raw("schemaname", None)
+    attr = o.raw("attrname", None)
+    for key, v in (("schemaname", schema), ("attrname", attr)):
+        if v is not None and not isinstance(v, str):
+            raise o.ctx.error(f'element "{key}" is not of type string', o.at(key))
+    return QualifiedName(o.str("objname"), schema, attr, origin=o.path)
+
+
+def read_type(o: Obj) -> TypeName:
+    schema = o.raw("schemaname", None)
+    if schema is not None and not isinstance(schema, str):
+        raise o.ctx.error('element "schemaname" is not of type string', o.at("schemaname"))
+    arr = o.raw("typarray", False)
+    if not isinstance(arr, bool):
+        raise o.ctx.error('element "typarray" is not of type boolean', o.at("typarray"))
+    typmod = o.raw("typmod", "")
+    if not isinstance(typmod, str):
+        raise o.ctx.error('element "typmod" is not of type string', o.at("typmod"))
+    return TypeName(o.str("typename"), schema, typmod, arr, origin=o.path)
