@@ -1,0 +1,277 @@
+"""JSON Schema validation of JDDL documents against ``grammars/``.
+
+``grammars/jddl.schema.json`` describes the generic tree (nodes, ``%D`` names, ``%T`` types and the
+shared clause shapes, in both key dialects) and the ``{"JDDL": tree}`` / ``{"TDDL": "text"}``
+envelopes; ``grammars/statements/<kind>.schema.json`` adds the shape of each statement kind of the
+reference catalogue (``jddl-shapes.md`` §5). The root schema picks the statement schema from the
+leading words of ``fmt``, exactly as :func:`statement_kind` does (§6).
+
+``jsonschema`` is imported lazily, on the first :func:`validate` call: importing this module costs
+nothing but a few compiled regular expressions.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from ..diagnostics import E_SCHEMA
+from ..errors import DdlcError, PathPart
+
+__all__ = ["GRAMMARS", "KINDS", "MAX_DEPTH", "ROOT_ID", "statement_kind", "validate", "validator"]
+
+ROOT_ID = "https://ddlc.dev/grammars/v1/jddl.schema.json"
+
+
+def _grammars_dir() -> Path:
+    here = Path(__file__).resolve()
+    repo = here.parents[2] / "grammars"  # source checkout / editable install
+    if repo.is_dir():
+        return repo
+    return here.parents[1] / "grammars"  # a wheel that ships the schemas inside the package
+
+
+GRAMMARS = _grammars_dir()
+
+# Statement kinds by the leading words of ``fmt`` (reference §6). The patterns are mutually
+# exclusive and are the very ones the schemas use: ``statements/<kind>.schema.json`` constrains
+# ``fmt`` with it and the root schema dispatches on it (a test keeps the three in step).
+KINDS: tuple[tuple[str, str], ...] = (
+    ("create_table", r"^CREATE %\{persistence\}s TABLE "),
+    ("alter_table", r"^ALTER %\{objtype\}s %\{only\}s "),
+    ("alter_table_followup", r"^(?:ALTER TABLE %\{only\}s |UPDATE |DECLARE\s)"),
+    ("drop", r"^DROP %\{objtype\}s "),
+    ("create_index", r"^CREATE %\{unique\}s INDEX "),
+    ("create_sequence", r"^CREATE %\{persistence\}s %\{large\}s SEQUENCE "),
+    ("alter_sequence", r"^ALTER %\{large\}s SEQUENCE "),
+    ("create_view", r"^CREATE %\{or_replace\}s %\{persistence\}s VIEW "),
+    ("create_function", r"^%\{function\}s"),
+    ("alter_function", r"^ALTER (?:FUNCTION|PROCEDURE) "),
+    ("create_trigger", r"^CREATE %\{definer\}s "),
+    ("create_schema", r"^CREATE SCHEMA "),
+    ("alter_schema", r"^ALTER SCHEMA %\{schemaname\}I"),
+    ("comment", r"^COMMENT ON "),
+    (
+        "rename",
+        r"^(?:ALTER %\{objtype\}s (?:%\{if_exists\}s )?%\{identity\}D RENAME "
+        r"|ALTER (?:TABLE|TYPE) %\{identity\}D RENAME |ALTER SCHEMA %\{identity\}I RENAME "
+        r"|RENAME TABLE )",
+    ),
+    ("set_schema", r"^ALTER %\{objtype\}s %\{identity\}s SET SCHEMA "),
+    ("create_type", r"^CREATE TYPE "),
+    ("event", r"^(?:CREATE %\{definer_opt\}s EVENT |ALTER %\{definer_opt\}s EVENT |DROP EVENT )"),
+    ("newpub", r"^NEWPUB "),
+)
+_COMPILED = tuple((kind, re.compile(pattern)) for kind, pattern in KINDS)
+
+
+def _unwrap(tree: Any) -> Any:
+    """The tree inside a ``{"JDDL": tree}`` envelope; anything else unchanged."""
+    if isinstance(tree, Mapping) and "fmt" not in tree and "JDDL" in tree:
+        return tree["JDDL"]
+    return tree
+
+
+def statement_kind(tree: Mapping) -> str | None:
+    """The statement kind of a tree (or ``JDDL`` envelope): the stem of its statement schema.
+
+    ``"create_table"``, ``"alter_table"``, ``"alter_table_followup"``, ... as listed in
+    :data:`KINDS`; ``None`` for a TDDL envelope, a non-tree or an ``fmt`` no kind starts with.
+    """
+    tree = _unwrap(tree)
+    if not isinstance(tree, Mapping):
+        return None
+    fmt = tree.get("fmt")
+    if not isinstance(fmt, str):
+        return None
+    for kind, rx in _COMPILED:
+        if rx.search(fmt):
+            return kind
+    return None
+
+
+# --------------------------------------------------------------------------- the validator
+
+_LOCK = threading.Lock()
+_VALIDATOR: Any = None
+
+MAX_DEPTH = 256  # as the expander's bound; real deparser trees are under 10 levels deep
+_FRAMES_PER_LEVEL = 32  # Python frames jsonschema spends per object level, with margin
+
+
+def _load_schemas() -> dict[str, dict[str, Any]]:
+    schemas: dict[str, dict[str, Any]] = {}
+    for path in sorted(GRAMMARS.rglob("*.schema.json")):
+        contents = json.loads(path.read_text(encoding="utf-8"))
+        schemas[contents["$id"]] = contents
+    if ROOT_ID not in schemas:
+        raise FileNotFoundError(f"root schema {ROOT_ID} not found under {GRAMMARS}")
+    return schemas
+
+
+def validator() -> Any:
+    """The cached ``Draft202012Validator`` for the root schema (all schema files registered)."""
+    global _VALIDATOR
+    if _VALIDATOR is None:
+        with _LOCK:
+            if _VALIDATOR is None:
+                from jsonschema import Draft202012Validator
+                from referencing import Registry, Resource
+                from referencing.jsonschema import DRAFT202012
+
+                schemas = _load_schemas()
+                registry = Registry().with_resources(
+                    (uri, Resource.from_contents(s, default_specification=DRAFT202012))
+                    for uri, s in schemas.items()
+                )
+                _VALIDATOR = Draft202012Validator(schemas[ROOT_ID], registry=registry.crawl())
+    return _VALIDATOR
+
+
+def validate(tree: Mapping, *, document: str | None = None) -> list[DdlcError]:
+    """Every schema violation of a tree (or envelope), sorted by path; ``[]`` when valid.
+
+    Paths are relative to the value given: inside the tree for a bare tree, starting with
+    ``"JDDL"`` for an envelope. Each violation is a :class:`DdlcError` with code ``E_SCHEMA``.
+    """
+    from jsonschema.exceptions import best_match
+
+    depth, deepest = _depth(tree)
+    if depth > MAX_DEPTH:
+        return [DdlcError(f"tree nested deeper than {MAX_DEPTH} levels", code=E_SCHEMA,
+                          path=deepest, document=document)]
+    try:
+        with _stack_for(depth):
+            raw = list(validator().iter_errors(tree))
+    except RecursionError:
+        return [DdlcError("tree nested too deeply to validate", code=E_SCHEMA, document=document)]
+    leaves = [best_match([e]) if e.context else e for e in raw]  # anyOf/oneOf: the closest branch
+    # The generic tree schema and a statement schema may both reject one value; the statement
+    # schema's complaint is the more specific one, so the generic one goes.
+    specific = {(tuple(e.absolute_path), _family(e)) for e in leaves if not _is_generic(e)}
+    found: dict[tuple[tuple[PathPart, ...], str], DdlcError] = {}
+    for err in leaves:
+        path = tuple(err.absolute_path)
+        if _is_generic(err) and (path, _family(err)) in specific:
+            continue
+        message = _message(err)
+        found.setdefault(
+            (path, message), DdlcError(message, code=E_SCHEMA, path=path, document=document)
+        )
+    return [found[k] for k in sorted(found, key=_sort_key)]
+
+
+_GENERIC_TITLES = frozenset({"JDDL node", "member value"})
+
+
+def _is_generic(err: Any) -> bool:
+    return isinstance(err.schema, Mapping) and err.schema.get("title") in _GENERIC_TITLES
+
+
+def _family(err: Any) -> str:
+    """Keywords that all say "this value is the wrong one" count as one complaint."""
+    return "value" if err.validator in ("type", "enum", "const", "pattern") else err.validator
+
+
+def _depth(tree: Any) -> tuple[int, tuple[PathPart, ...]]:
+    """Object nesting depth (counted like the expander does), and a path to the deepest object."""
+    best: tuple[int, tuple[PathPart, ...]] = (0, ())
+    stack: list[tuple[Any, int, tuple[PathPart, ...]]] = [(tree, 0, ())]
+    while stack:
+        value, level, path = stack.pop()
+        if isinstance(value, Mapping):
+            level += 1
+            if level > best[0]:
+                best = (level, path)
+                if level > MAX_DEPTH:
+                    break
+            stack.extend((child, level, path + (key,)) for key, child in value.items())
+        elif isinstance(value, list):
+            stack.extend((child, level, path + (i,)) for i, child in enumerate(value))
+    return best
+
+
+@contextmanager
+def _stack_for(depth: int) -> Iterator[None]:
+    """Raise the recursion limit for the rare deep tree; real trees never need it."""
+    needed = 200 + depth * _FRAMES_PER_LEVEL
+    old = sys.getrecursionlimit()
+    if needed <= old:
+        yield
+        return
+    sys.setrecursionlimit(needed)
+    try:
+        yield
+    finally:
+        if sys.getrecursionlimit() == needed:
+            sys.setrecursionlimit(old)
+
+
+def _sort_key(item: tuple[tuple[PathPart, ...], str]) -> tuple[tuple[tuple[int, Any], ...], str]:
+    path, message = item
+    return tuple((1, p) if isinstance(p, str) else (0, p) for p in path), message
+
+
+# --------------------------------------------------------------------------- messages
+
+_JSON_TYPE = {
+    "string": "a string", "number": "a number", "integer": "an integer", "boolean": "a boolean",
+    "array": "an array", "object": "an object", "null": "null",
+}
+
+
+def _show(value: Any, limit: int = 60) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _kind_of(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"
+
+
+def _where(err: Any) -> str:
+    title = err.schema.get("title") if isinstance(err.schema, Mapping) else None
+    return f" ({title})" if title else ""
+
+
+def _message(err: Any) -> str:
+    kw, expected, inst = err.validator, err.validator_value, err.instance
+    if kw == "required":
+        missing = [k for k in expected if isinstance(inst, Mapping) and k not in inst]
+        named = next((k for k in missing if repr(k) in err.message), missing[0] if missing else "?")
+        return f'missing member "{named}"{_where(err)}'
+    if kw == "type":
+        wanted = [expected] if isinstance(expected, str) else list(expected)
+        names = [_JSON_TYPE.get(t, t) for t in wanted]
+        text = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+        msg = f"expected {text}, got {_kind_of(inst)}"
+        if isinstance(inst, bool):
+            msg += ' (booleans are only allowed in "present" and "typarray")'
+        elif inst is None:
+            msg += ' (null is only allowed inside a not-present object, "present": false)'
+        return msg + _where(err)
+    if kw == "enum":
+        return f"{_show(inst)} is not one of {', '.join(_show(v) for v in expected)}{_where(err)}"
+    if kw == "const":
+        return f"expected {_show(expected)}, got {_show(inst)}{_where(err)}"
+    if kw == "pattern":
+        return f"{_show(inst)} does not match {expected!r}{_where(err)}"
+    if kw == "minItems":
+        return f"expected at least {expected} element(s), got {len(inst)}{_where(err)}"
+    return err.message
