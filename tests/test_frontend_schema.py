@@ -20,10 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 GRAMMARS = ROOT / "grammars"
 STATEMENTS = GRAMMARS / "statements"
 REFERENCE_TREES = Path(__file__).with_name("data") / "reference_trees.jsonl"
-_LOCAL_ORACLE = ROOT / "fixtures" / "oracle"
-_SHARED_ORACLE = Path("/work/shared/fixtures/oracle")
-ORACLE_DIR = _LOCAL_ORACLE if any(_LOCAL_ORACLE.glob("*.json")) else _SHARED_ORACLE
-ORACLES = sorted(ORACLE_DIR.glob("*.json"))
+ORACLES = sorted((ROOT / "fixtures" / "oracle").glob("*.json"))
 
 
 def _reference() -> list[dict]:
