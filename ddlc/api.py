@@ -70,7 +70,8 @@ class Translation:
     def sql(self) -> str:
         """The statements as a script: each ends with ``;`` and a newline."""
         parts = [c + "\n" for c in self.comments]
-        parts.extend(s + ";\n" for s in self.statements)
+        # a block closed by gsql's "/" (packages, anonymous blocks) takes no ";"
+        parts.extend(s + ("\n" if s.endswith("/") else ";\n") for s in self.statements)
         return "".join(parts)
 
     def to_dict(self) -> dict[str, Any]:

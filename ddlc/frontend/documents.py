@@ -108,34 +108,35 @@ def read_documents(data: bytes | str, source: str = "<input>", *, start: int = 0
         data = data[3:]
     index = start
     head = data.lstrip()[:1]
-    if head not in (b"{", b"[", b""):
+    whole: Any = _NOT_ONE
+    if head in (b"{", b"["):
+        try:
+            whole = loads(data)
+        except orjson.JSONDecodeError:
+            whole = _NOT_ONE
+    if whole is _NOT_ONE and head != b"":
         from . import streams  # decoding output: only imported when needed
 
-        kind = streams.sniff(data)
-        if kind is not None:
+        if streams.sniff(data) is not None:
             for rec in streams.iter_records(data, source):
                 if isinstance(rec, DdlcError):
-                    label = rec.document or source
-                    yield Document(index, source, label, error=rec)
+                    yield Document(index, source, rec.document or source, error=rec)
+                elif rec.meta.get("aborted"):
+                    continue  # the transaction rolled back: its DDL never happened
                 else:
                     label = f"{source}:{rec.line}" if rec.line else f"{source}@{rec.offset}"
                     yield _from_payload(rec.payload, rec.kind, index, source, label, rec.line,
                                         rec.meta)
                 index += 1
             return
-    if head in (b"{", b"["):
-        try:
-            value = loads(data)
-        except orjson.JSONDecodeError:
-            value = _NOT_ONE
-        if value is not _NOT_ONE:
-            if isinstance(value, list):
-                for i, item in enumerate(value):
-                    yield classify(item, index=index, source=source, label=f"{source}[{i}]")
-                    index += 1
-            else:
-                yield classify(value, index=index, source=source, label=source)
-            return
+    if whole is not _NOT_ONE:
+        if isinstance(whole, list):
+            for i, item in enumerate(whole):
+                yield classify(item, index=index, source=source, label=f"{source}[{i}]")
+                index += 1
+        else:
+            yield classify(whole, index=index, source=source, label=source)
+        return
     # JSON lines: one document per line, each broken line reported on its own
     parsed: list[tuple[int, Any, Exception | None]] = []
     any_ok = False
