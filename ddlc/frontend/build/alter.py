@@ -1,0 +1,3 @@
+"""Builders: alter statements (in progress)."""
+
+from __future__ import annotations

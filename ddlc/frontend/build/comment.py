@@ -1,0 +1,3 @@
+"""Builders: comment statements (in progress)."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Builders: drop statements (in progress)."""
+
+from __future__ import annotations

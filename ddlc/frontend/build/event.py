@@ -1,0 +1,3 @@
+"""Builders: event statements (in progress)."""
+
+from __future__ import annotations

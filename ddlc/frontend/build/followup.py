@@ -1,0 +1,3 @@
+"""Builders: followup statements (in progress)."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Builders: index statements (in progress)."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Builders: misc statements (in progress)."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Builders: rename statements (in progress)."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Builders: routine statements (in progress)."""
+
+from __future__ import annotations

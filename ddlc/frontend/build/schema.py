@@ -1,0 +1,3 @@
+"""Builders: schema statements (in progress)."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Builders: sequence statements (in progress)."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Builders: set_schema statements (in progress)."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Builders: table statements (in progress)."""
+
+from __future__ import annotations

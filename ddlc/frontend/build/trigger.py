@@ -1,0 +1,3 @@
+"""Builders: trigger statements (in progress)."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Builders: typedef statements (in progress)."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Builders: view statements (in progress)."""
+
+from __future__ import annotations
