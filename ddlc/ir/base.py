@@ -89,20 +89,24 @@ def to_json(v: Any, *, with_origin: bool = False) -> Any:
     return v
 
 
-def transform(n: N, fn: Any) -> N:
+def transform(n: N, fn: Any, skip: frozenset[tuple[str, str]] = frozenset()) -> N:
     """Rebuild ``n`` bottom-up: children first, then ``fn(node) -> node`` on each node.
 
     Subtrees that ``fn`` leaves unchanged are shared, not copied (passes stay allocation-light).
+    ``skip`` names ``(ClassName, field)`` pairs whose subtrees are left alone.
     """
     changes: dict[str, Any] = {}
+    cls = type(n).__name__
     for f in dataclasses.fields(n):
+        if skip and (cls, f.name) in skip:
+            continue
         v = getattr(n, f.name)
         if isinstance(v, Node):
-            nv = transform(v, fn)
+            nv = transform(v, fn, skip)
             if nv is not v:
                 changes[f.name] = nv
         elif isinstance(v, tuple) and v and any(isinstance(x, Node) for x in v):
-            items = tuple(transform(x, fn) if isinstance(x, Node) else x for x in v)
+            items = tuple(transform(x, fn, skip) if isinstance(x, Node) else x for x in v)
             if any(a is not b for a, b in zip(items, v, strict=True)):
                 changes[f.name] = items
     if changes:

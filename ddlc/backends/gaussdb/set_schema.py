@@ -1,3 +1,19 @@
-"""GaussDB emitters: set_schema statements."""
+"""GaussDB emitters: ALTER ... SET SCHEMA."""
 
 from __future__ import annotations
+
+from typing import Any
+
+from ...ir.drop import kind_of_objtype
+from ...ir.rename import SetSchema
+from . import Writer, emits
+from .drop import fit, identity_text
+
+
+@emits(SetSchema)
+def set_schema(n: SetSchema, w: Writer) -> dict[str, Any]:
+    return fit(n.layout, "ALTER %{objtype}s %{identity}s SET SCHEMA %{newschema}I", {
+        "objtype": n.objtype,
+        "identity": identity_text(n.identity, n.identity_text, kind_of_objtype(n.objtype)),
+        "newschema": n.new_schema,
+    })

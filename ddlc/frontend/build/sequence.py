@@ -1,3 +1,110 @@
-"""Builders: sequence statements (in progress)."""
+"""Builders: CREATE SEQUENCE and ALTER SEQUENCE (reference §3.7, §5.6)."""
 
 from __future__ import annotations
+
+import re
+
+from ...ir.sequence import AlterSequence, CreateSequence, Persistence, SeqClause, SeqOption
+from . import shape
+from ._read import Obj, read_qname
+from .drop import keyword
+
+_TAGS = {
+    "cache": SeqClause.CACHE,
+    "cycle": SeqClause.CYCLE,
+    "seqincrement": SeqClause.INCREMENT,
+    "increment": SeqClause.INCREMENT,
+    "minvalue": SeqClause.MINVALUE,
+    "maxvalue": SeqClause.MAXVALUE,
+    "start": SeqClause.START,
+    "restart": SeqClause.RESTART,
+    "owned": SeqClause.OWNED,
+    "order": SeqClause.ORDER,
+    "as": SeqClause.AS,
+}
+_VALUED = frozenset({SeqClause.CACHE, SeqClause.INCREMENT, SeqClause.MINVALUE, SeqClause.MAXVALUE,
+                     SeqClause.START, SeqClause.RESTART})
+_DECIMAL = re.compile(r"-?[0-9]+\Z")
+_AS = re.compile(r"\s*AS\s")
+
+
+def persistence(o: Obj) -> Persistence:
+    v = o.str("persistence", "")
+    try:
+        return Persistence(v)
+    except ValueError:
+        words = ", ".join(repr(p.value) for p in Persistence)
+        raise o.ctx.error(f'element "persistence" must be one of {words}, not {v!r}', o.at("persistence")) from None
+
+
+def _option(o: Obj) -> SeqOption:
+    tag = o.raw("clause", None)
+    if tag is None:
+        if not _AS.match(o.fmt):
+            raise o.ctx.error('sequence option without "clause" (only the AS element has none)', o.path)
+        clause = SeqClause.AS
+    else:
+        if not isinstance(tag, str) or tag not in _TAGS:
+            raise o.ctx.error(f"unknown sequence option clause {tag!r}", o.at("clause"))
+        clause = _TAGS[tag]
+    value: str | None = None
+    no = False
+    owner = type_ = None
+    if clause in _VALUED:
+        value = o.str("value")
+        if not _DECIMAL.match(value):
+            raise o.ctx.error(f"sequence option value {value!r} is not a decimal integer", o.at("value"))
+    elif clause is SeqClause.CYCLE:
+        no = keyword(o, "no", "NO")
+    elif clause is SeqClause.ORDER:
+        v = o.str("order")
+        if v not in ("ORDER", "NOORDER"):
+            raise o.ctx.error(f'element "order" must be "ORDER" or "NOORDER", not {v!r}', o.at("order"))
+        no = v == "NOORDER"
+    elif clause is SeqClause.OWNED:
+        if o.present:
+            owner = o.qname("owner")
+        elif o.raw("owner", None) is not None:
+            raise o.ctx.error('a not-present OWNED BY element must have "owner": null', o.at("owner"))
+    else:
+        type_ = o.qname("identity")
+    return SeqOption(clause, value, no, owner, type_, origin=o.path, layout=o.fmt)
+
+
+def _options(o: Obj) -> tuple[SeqOption, ...]:
+    raw = o.raw("definition")
+    if not isinstance(raw, list):
+        raise o.ctx.error('element "definition" must be an array', o.at("definition"))
+    out = []
+    base = o.at("definition")
+    for i, e in enumerate(raw):
+        if not isinstance(e, dict):
+            raise o.ctx.error("sequence options must be objects", base + (i,))
+        el = Obj(e, base + (i,), o.ctx)
+        if not el.present and e.get("clause") != "owned":
+            raise o.ctx.error("only the OWNED BY element may be not present", el.path)
+        out.append(_option(el))
+    return tuple(out)
+
+
+@shape("create_sequence", r"CREATE %\{persistence\}s %\{large\}s SEQUENCE ")
+def build_create_sequence(o: Obj) -> CreateSequence:
+    return CreateSequence(
+        identity=read_qname(o.obj("identity")),
+        options=_options(o),
+        persistence=persistence(o),
+        large=keyword(o, "large", "LARGE"),
+        origin=o.path,
+        layout=o.fmt,
+    )
+
+
+@shape("alter_sequence", r"ALTER %\{large\}s SEQUENCE ")
+def build_alter_sequence(o: Obj) -> AlterSequence:
+    return AlterSequence(
+        identity=read_qname(o.obj("identity")),
+        options=_options(o),
+        large=keyword(o, "large", "LARGE"),
+        origin=o.path,
+        layout=o.fmt,
+    )

@@ -24,6 +24,7 @@ W_UNMAPPED_TEXT = register(
 # Plain ``str`` fields that hold a schema name, by IR class name (classes live in their families).
 SCHEMA_FIELDS: dict[str, tuple[str, ...]] = {
     "CreateSchema": ("name",),
+    "SchemaName": ("name",),
     "AlterSchemaBlockchain": ("name",),
     "AlterSchemaCharset": ("name",),
     "RenameSchema": ("identity", "new_name", "newname"),

@@ -23,6 +23,11 @@ N_UNPARSED_REF = register(
     "kept as it is.",
 )
 
+# Catalog objects the server always qualifies and that are not user objects: never defaulted.
+NOT_USER_OBJECTS = frozenset({("IndexKey", "opclass"), ("IndexKey", "collation"), ("ColumnDef", "collation"),
+                              ("AlterColumnType", "collation"), ("ModifyColumn", "collation"),
+                              ("ChangeColumn", "collation")})
+
 _MAY_REFERENCE = re.compile(r"\b(nextval|currval|setval|REFERENCES|SELECT|FROM|JOIN)\b", re.I)
 
 
@@ -46,4 +51,4 @@ def qualify_names(stmt, ctx):
                 return replace(node, text=new)
         return node
 
-    return transform(stmt, fn), diags
+    return transform(stmt, fn, NOT_USER_OBJECTS), diags

@@ -1,0 +1,112 @@
+"""SqlWriter: the one place where spacing and quoting of emitted SQL is decided.
+
+Emitters hand it tokens (keywords, names, literals, punctuation); it joins them with single spaces,
+except after ``(`` and before ``)`` / ``,``, and quotes identifiers by the target's keyword table.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from functools import lru_cache
+
+_SAFE = re.compile(r"[a-z_][a-z0-9_]*\Z")
+
+
+@lru_cache(maxsize=1)
+def _pg_forced() -> frozenset[str]:
+    """PostgreSQL keywords that force quoting (every category but unreserved), from pglast."""
+    from pglast import keywords
+
+    return frozenset(keywords.RESERVED_KEYWORDS | keywords.COL_NAME_KEYWORDS | keywords.TYPE_FUNC_NAME_KEYWORDS)
+
+
+def pg_ident(name: str) -> str:
+    """PostgreSQL's quote_ident: bare only for [a-z_][a-z0-9_]* that is not a non-unreserved keyword."""
+    if _SAFE.match(name) is not None and name not in _pg_forced():
+        return name
+    return '"' + name.replace('"', '""') + '"'
+
+
+def pg_literal(value: str) -> str:
+    """A standard_conforming_strings literal (backslashes are literal, quotes doubled)."""
+    if "\x00" in value:
+        from ..errors import DdlcError
+
+        raise DdlcError("a string with a NUL character cannot be written as a PostgreSQL literal", code="DDLC-E007")
+    return "'" + value.replace("'", "''") + "'"
+
+
+class Raw(str):
+    """Text written verbatim (pre-rendered SQL, already-quoted names)."""
+
+
+class SqlWriter:
+    """Collects tokens of one statement and renders them with canonical spacing."""
+
+    __slots__ = ("_toks", "_ident")
+
+    def __init__(self, ident: Callable[[str], str] = pg_ident) -> None:
+        self._toks: list[str] = []
+        self._ident = ident
+
+    # tokens ------------------------------------------------------------------------------
+    def kw(self, *words: str) -> SqlWriter:
+        self._toks.extend(words)
+        return self
+
+    def raw(self, text: str) -> SqlWriter:
+        if text:
+            self._toks.append(text)
+        return self
+
+    def ident(self, name: str) -> SqlWriter:
+        self._toks.append(self._ident(name))
+        return self
+
+    def name(self, *parts: str | None) -> SqlWriter:
+        """A dotted name; None parts are skipped."""
+        self._toks.append(".".join(self._ident(p) for p in parts if p is not None))
+        return self
+
+    def lit(self, value: str) -> SqlWriter:
+        self._toks.append(pg_literal(value))
+        return self
+
+    def open(self) -> SqlWriter:
+        self._toks.append("(")
+        return self
+
+    def close(self) -> SqlWriter:
+        self._toks.append(")")
+        return self
+
+    def comma(self) -> SqlWriter:
+        self._toks.append(",")
+        return self
+
+    def each(self, items: Iterable, fn: Callable[[SqlWriter, object], object], sep: str = ",") -> SqlWriter:
+        first = True
+        for item in items:
+            if not first:
+                self._toks.append(sep)
+            first = False
+            fn(self, item)
+        return self
+
+    def paren_list(self, items: Iterable, fn: Callable[[SqlWriter, object], object]) -> SqlWriter:
+        return self.open().each(items, fn).close()
+
+    # output ------------------------------------------------------------------------------
+    def text(self) -> str:
+        out: list[str] = []
+        prev = ""
+        for t in self._toks:
+            if out and not (prev.endswith("(") or t in (")", ",") or t.startswith(")")):
+                out.append(" ")
+            out.append(t)
+            prev = t
+        return "".join(out)
+
+    def __str__(self) -> str:
+        return self.text()
