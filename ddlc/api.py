@@ -16,6 +16,7 @@ from .frontend.documents import Document, as_document, read_documents
 
 TARGETS: dict[str, str] = {
     "gaussdb": "ddlc.backends.gaussdb",
+    "postgres": "ddlc.backends.postgres",
 }
 MODES = ("canonical", "raw")
 ON_UNSUPPORTED = ("warn", "error", "comment")
@@ -30,6 +31,7 @@ class Options:
     default_schema: str = "public"
     schema_map: tuple[tuple[str, str], ...] = ()
     on_unsupported: str = "warn"
+    pretty: bool = False  # postgres: pretty-print statements with pglast
 
     @classmethod
     def of(cls, **kw: Any) -> Options:
@@ -104,8 +106,12 @@ def _backend(target: str):
     return importlib.import_module(module)
 
 
-def translate_document(doc: Document, target: str, options: Options) -> Translation:
-    """Translate one already-read document; errors are captured in the result."""
+def translate_document(doc: Document, target: str, options: Options, catalog: Any = None) -> Translation:
+    """Translate one already-read document; errors are captured in the result.
+
+    ``catalog`` (:class:`ddlc.ir.catalog.Catalog`) is the state of the stream so far; targets
+    that need history (PostgreSQL partitions) consult it and record the statement into it.
+    """
     base = dict(index=doc.index, document=doc.label, target=target, source=doc.source, line=doc.line)
     if doc.error is not None:
         return Translation(error=doc.error, **base)
@@ -120,7 +126,7 @@ def translate_document(doc: Document, target: str, options: Options) -> Translat
                     first.message += f" (and {len(problems) - 1} more violation(s); see ddlc validate)"
                 raise first
         backend = _backend(target)
-        out = backend.translate(doc, options)
+        out = backend.translate(doc, options, catalog) if catalog is not None else backend.translate(doc, options)
         return Translation(
             statements=tuple(strip_terminator(s) for s in out.statements),
             owner=out.owner,
@@ -155,11 +161,14 @@ def translate_many(docs: Iterable[Any] | str | bytes, target: str = "gaussdb", *
     ``docs`` is an iterable of documents (str/bytes/mappings, one document each) or one str/bytes
     holding any multi-document input form (JSON lines, a JSON array, decoding output).
     """
+    from .ir.catalog import Catalog
+
     opts = Options.of(**options)
     _backend(target)
+    catalog = Catalog()  # the stream's history: earlier statements inform later ones
     if isinstance(docs, str | bytes):
         for doc in read_documents(docs):
-            yield translate_document(doc, target, opts)
+            yield translate_document(doc, target, opts, catalog)
         return
     for i, item in enumerate(docs):
-        yield translate_document(as_document(item, index=i, source=f"<input {i}>"), target, opts)
+        yield translate_document(as_document(item, index=i, source=f"<input {i}>"), target, opts, catalog)

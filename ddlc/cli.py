@@ -82,7 +82,7 @@ def _common(fn):
     return fn
 
 
-TARGET_CHOICES = ["gaussdb"]
+TARGET_CHOICES = ["gaussdb", "postgres"]
 
 
 @cli.command()
@@ -93,14 +93,17 @@ TARGET_CHOICES = ["gaussdb"]
 @click.option("--format", "fmt", type=click.Choice(["sql", "json"]), default="sql", show_default=True,
               help="sql: a script; json: one JSON object per line per document.")
 @click.option("--validate", is_flag=True, help="Check each tree against grammars/ before translating.")
+@click.option("--pretty", is_flag=True, help="postgres: pretty-print each statement (pglast).")
 @_common
-def translate(target: str, mode: str, fmt: str, validate: bool, default_schema: str,
+def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, default_schema: str,
               schema_map: tuple[tuple[str, str], ...], on_unsupported: str, inputs: tuple[str, ...]) -> None:
     """Translate documents to TARGET DDL."""
     from .api import Options, translate_document
+    from .ir.catalog import Catalog
 
     options = Options.of(mode=mode, validate=validate, default_schema=default_schema,
-                         schema_map=schema_map, on_unsupported=on_unsupported)
+                         schema_map=schema_map, on_unsupported=on_unsupported, pretty=pretty)
+    catalog = Catalog()
     out = sys.stdout
     failed = 0
     if fmt == "json":
@@ -108,7 +111,7 @@ def translate(target: str, mode: str, fmt: str, validate: bool, default_schema: 
 
         write = out.buffer.write if hasattr(out, "buffer") else None
     for doc in _inputs(inputs):
-        result = translate_document(doc, target, options)
+        result = translate_document(doc, target, options, catalog)
         if fmt == "json":
             line = orjson.dumps(result.to_dict()) + b"\n"
             if write is not None:

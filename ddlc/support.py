@@ -12,7 +12,7 @@ import re
 
 from .ir.statement import Opaque, Statement
 
-TARGET_MODULES = {"gaussdb": "ddlc.backends.gaussdb"}
+TARGET_MODULES = {"gaussdb": "ddlc.backends.gaussdb", "postgres": "ddlc.backends.postgres"}
 
 
 def targets() -> list[str]:
@@ -44,7 +44,7 @@ def cell(target: str, cls: type) -> str:
     mod = importlib.import_module(TARGET_MODULES[target])
     emitters = mod.load()
     caps = _capabilities(target)
-    if cls in getattr(caps, "REFUSED", {}):
+    if cls in getattr(mod, "REFUSED", {}):
         return "❌"
     if cls not in emitters:
         return "❌"

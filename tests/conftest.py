@@ -25,3 +25,26 @@ def case_dirs() -> list[Path]:
 
 def case_id(p: Path) -> str:
     return str(p.relative_to(CASES))
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """A real PostgreSQL server for the whole test session (installed and started if needed)."""
+    from engines.postgres import PostgresServer
+
+    server = PostgresServer()
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture()
+def pg_db(pg_server):
+    """A connection to a fresh, empty database."""
+    name = pg_server.fresh_database()
+    conn = pg_server.connect(name)
+    yield conn
+    conn.close()

@@ -10,15 +10,7 @@ import pytest
 from .postgres import PostgresServer
 
 
-@pytest.fixture(scope="session")
-def pg_server():
-    server = PostgresServer()
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
+# pg_server: the session-wide server fixture of tests/conftest.py
 
 def test_server_is_recent_enough(pg_server):
     assert pg_server.version() >= 150000

@@ -105,7 +105,7 @@ def emit(stmt: Node, *, mode: str = "canonical") -> str:
     return text if mode == "raw" else canonicalize(text)
 
 
-def translate(doc: Document, options) -> Output:
+def translate(doc: Document, options, catalog=None) -> Output:
     if doc.tddl is not None:
         text = doc.tddl if options.mode == "raw" else canonicalize(doc.tddl)
         return Output((text,))

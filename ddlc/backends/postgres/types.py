@@ -1,0 +1,89 @@
+"""GaussDB catalog types -> PostgreSQL types (the backend's TYPE_MAP)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ...diagnostics import Severity, register
+from ...ir.names import TypeName
+from ..writer import pg_ident
+
+W_TYPE_APPROX = register(
+    "DDLC-W602", Severity.WARNING, "Type mapped to a wider PostgreSQL type",
+    "The GaussDB type has no exact PostgreSQL counterpart; the column gets the closest type that holds "
+    "every value (for example int16 -> numeric(39,0), hash16 -> bytea). Range checks the GaussDB type "
+    "enforced are not reproduced.",
+    "pg_catalog.int16 -> numeric(39,0)",
+)
+I_TYPE_RENAMED = register(
+    "DDLC-I601", Severity.INFO, "Type renamed for PostgreSQL",
+    "A GaussDB-only type name was replaced by the PostgreSQL type with the same values "
+    "(varchar2 -> varchar, clob -> text, blob/raw -> bytea, smalldatetime -> timestamp(0), "
+    "int1 -> smallint: GaussDB's tinyint is unsigned 0..255, which smallint holds).",
+)
+
+# name -> (PostgreSQL spelling, keep typmod?, diagnostic code or None)
+TYPE_MAP: dict[str, tuple[str, bool, str | None]] = {
+    "int1": ("smallint", False, I_TYPE_RENAMED),
+    "tinyint": ("smallint", False, I_TYPE_RENAMED),
+    "int2": ("smallint", False, None),
+    "int4": ("integer", False, None),
+    "int8": ("bigint", False, None),
+    "int16": ("numeric(39,0)", False, W_TYPE_APPROX),
+    "float4": ("real", False, None),
+    "float8": ("double precision", False, None),
+    "binary_double": ("double precision", False, I_TYPE_RENAMED),
+    "numeric": ("numeric", True, None),
+    "number": ("numeric", True, I_TYPE_RENAMED),
+    "decimal": ("numeric", True, None),
+    "varchar": ("varchar", True, None),
+    "varchar2": ("varchar", True, I_TYPE_RENAMED),
+    "nvarchar2": ("varchar", True, I_TYPE_RENAMED),
+    "nvarchar": ("varchar", True, I_TYPE_RENAMED),
+    "bpchar": ("bpchar", True, None),
+    "char": ("char", True, None),
+    "nchar": ("char", True, I_TYPE_RENAMED),
+    "text": ("text", False, None),
+    "clob": ("text", False, I_TYPE_RENAMED),
+    "blob": ("bytea", False, I_TYPE_RENAMED),
+    "raw": ("bytea", False, I_TYPE_RENAMED),
+    "bytea": ("bytea", False, None),
+    "byteawithoutorderwithequalcol": ("bytea", False, I_TYPE_RENAMED),
+    "byteawithoutordercol": ("bytea", False, I_TYPE_RENAMED),
+    "smalldatetime": ("timestamp(0) without time zone", False, I_TYPE_RENAMED),
+    "date": ("date", False, None),
+    "timestamp": ("timestamp", True, None),
+    "timestamptz": ("timestamptz", True, None),
+    "time": ("time", True, None),
+    "timetz": ("timetz", True, None),
+    "interval": ("interval", True, None),
+    "bool": ("boolean", False, None),
+    "hash16": ("bytea", False, W_TYPE_APPROX),
+    "hash32": ("bytea", False, W_TYPE_APPROX),
+}
+
+
+def map_type(t: TypeName, e: Any) -> str:
+    if t.schema == "":  # SQL-standard spelling with its modifier inside (TIMESTAMP(0) without time zone)
+        text = t.name + t.typmod
+    elif t.schema in (None, "pg_catalog") and t.name in TYPE_MAP:
+        pg, keep, code = TYPE_MAP[t.name]
+        text = pg + (t.typmod if keep else "")
+        if t.name == "bpchar" and t.typmod:
+            text = "character" + t.typmod
+        if code is not None:
+            e.diag(code, f"type {t.name} written as {pg}", t.origin)
+    elif t.schema == "pg_catalog":
+        text = pg_ident(t.name) + t.typmod
+    elif t.schema is None:
+        text = pg_ident(t.name) + t.typmod
+    else:
+        text = pg_ident(t.schema) + "." + pg_ident(t.name) + t.typmod
+    if t.array:
+        text += "[]"
+    return text
+
+
+__all__: list[str] = ["map_type", "TYPE_MAP"]
+_unused: Callable | None = None
