@@ -1,3 +1,3 @@
-"""Builders: misc statements (in progress)."""
+"""Builders: misc statements."""
 
 from __future__ import annotations

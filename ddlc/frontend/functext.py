@@ -1,0 +1,480 @@
+"""The CREATE FUNCTION text scanner (reference §5.8): ``pg_get_functiondef`` output and GaussDB TDDL.
+
+:func:`parse_function_text` reads a whole CREATE FUNCTION/PROCEDURE statement with a careful
+hand-written scanner (quotes, dollar quotes, nested parentheses, comments) into a
+:class:`~ddlc.ir.routine.CreateFunction`, in both header styles:
+
+* PostgreSQL: ``CREATE OR REPLACE FUNCTION s.f(a integer)\\n RETURNS integer\\n LANGUAGE plpgsql\\n
+  <options>\\n[ SET x TO v\\n]AS $function$<body>$function$;\\n`` (also the one-line GaussDB TDDL
+  form ``... AS ' body ';`` with options before or after the body);
+* Oracle: ``... f(<argument text as the user wrote it>)\\n RETURN integer <options>\\nAS <body>;\\n``
+  and procedures ``CREATE OR REPLACE PROCEDURE s.p(...)\\n<options>AS <body>;\\n``.
+
+:func:`crosscheck` compares a PostgreSQL-style reading with pglast's, once the openGauss-only words
+are blanked out (pglast is imported lazily).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from ..errors import Path
+from ..ir.names import QualifiedName
+from ..ir.routine import (
+    ArgMode, CreateFunction, FunctionArg, FunctionOptions, FunctionReturn, FunctionStyle, NullInput, Security,
+    SetOption, Volatility,
+)
+from .sqlscan import ScanError, Tok, dollar_tag_at, ident_value, is_ident, skip_space, split_top, string_value, token_at
+
+class FunctionTextError(ValueError):
+    def __init__(self, message: str, pos: int) -> None:
+        super().__init__(f"{message} (at offset {pos})")
+        self.pos = pos
+
+
+@dataclass(slots=True)
+class FunctionTextSpans:
+    """Where things are in the text: the name (for renames) and openGauss-only words."""
+
+    name: tuple[int, int] = (0, 0)
+    og_only: list[tuple[int, int]] = field(default_factory=list)
+
+
+_CLAUSE_WORDS = frozenset(
+    "LANGUAGE WINDOW IMMUTABLE STABLE VOLATILE STRICT CALLED RETURNS SECURITY EXTERNAL AUTHID LEAKPROOF NOT "
+    "FENCED SHIPPABLE PACKAGE COST ROWS SET PARALLEL_ENABLE PARALLEL PIPELINED DETERMINISTIC COMMENT AS IS "
+    "TRANSFORM SUPPORT".split()
+)
+_MULTIWORD_TYPES = frozenset("DOUBLE CHARACTER CHAR NATIONAL NCHAR BIT TIME TIMESTAMP INTERVAL".split())
+_TYPE_CONT = frozenset("PRECISION VARYING WITH WITHOUT CHARACTER CHAR DAY HOUR MINUTE SECOND YEAR MONTH TO".split())
+_MODES = {"IN": ArgMode.IN, "OUT": ArgMode.OUT, "INOUT": ArgMode.INOUT, "VARIADIC": ArgMode.VARIADIC}
+
+
+class _Cursor:
+    __slots__ = ("text", "pos")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+
+    def peek(self, ahead: int = 0) -> Tok | None:
+        pos = self.pos
+        tok = None
+        for _ in range(ahead + 1):
+            pos = skip_space(self.text, pos)
+            if pos >= len(self.text):
+                return None
+            tok = token_at(self.text, pos)
+            pos = tok.end
+        return tok
+
+    def take(self) -> Tok:
+        tok = self.peek()
+        if tok is None:
+            raise FunctionTextError("unexpected end of text", len(self.text))
+        self.pos = tok.end
+        return tok
+
+    def words(self, *words: str) -> bool:
+        """Consume the keyword sequence ``words`` if it comes next."""
+        for i, w in enumerate(words):
+            t = self.peek(i)
+            if t is None or t.upper != w:
+                return False
+        for _ in words:
+            self.take()
+        return True
+
+    def need(self, *words: str) -> Tok:
+        t = self.take()
+        if t.upper not in words:
+            raise FunctionTextError(f"expected {' or '.join(words)}, found {t.text!r}", t.start)
+        return t
+
+    def until_clause(self) -> list[Tok]:
+        """Tokens up to the next depth-0 clause keyword or ``;``."""
+        out: list[Tok] = []
+        depth = 0
+        while True:
+            t = self.peek()
+            if t is None:
+                break
+            if depth == 0 and (t.upper in _CLAUSE_WORDS or (t.kind == "punct" and t.text == ";")):
+                break
+            if t.kind == "punct" and t.text in "([":
+                depth += 1
+            elif t.kind == "punct" and t.text in ")]":
+                depth -= 1
+            out.append(self.take())
+        return out
+
+
+def _span_text(text: str, toks: list[Tok]) -> str:
+    return text[toks[0].start:toks[-1].end] if toks else ""
+
+
+def _parse_arg(text: str, toks: list[Tok]) -> FunctionArg:
+    if not toks:
+        raise FunctionTextError("empty argument", 0)
+    default = None
+    for j, t in enumerate(toks):
+        if t.upper == "DEFAULT" or (t.kind == "op" and t.text in (":=", "=")):
+            if j + 1 >= len(toks):
+                raise FunctionTextError("DEFAULT without a value", t.start)
+            default = _span_text(text, toks[j + 1:])
+            toks = toks[:j]
+            break
+    i, mode = 0, None
+
+    def mode_at(k: int) -> tuple[ArgMode | None, int]:
+        if k < len(toks) and toks[k].upper in _MODES and k + 1 < len(toks):
+            if toks[k].upper == "IN" and toks[k + 1].upper == "OUT" and k + 2 < len(toks):
+                return ArgMode.INOUT, k + 2
+            return _MODES[toks[k].upper], k + 1
+        return None, k
+
+    mode, i = mode_at(0)
+    name = None
+    if i + 1 < len(toks) and is_ident(toks[i]) and is_ident(toks[i + 1]):
+        multi = toks[i].kind == "word" and toks[i].upper in _MULTIWORD_TYPES and toks[i + 1].upper in _TYPE_CONT
+        if not multi:
+            name = ident_value(toks[i])
+            i += 1
+            if mode is None:
+                mode, i = mode_at(i)  # Oracle order: name [IN|OUT|IN OUT] type
+    if i >= len(toks):
+        raise FunctionTextError("argument without a type", toks[0].start)
+    return FunctionArg(_span_text(text, toks[i:]), name, mode, default)
+
+
+def _parse_args(text: str, toks: list[Tok]) -> tuple[FunctionArg, ...]:
+    if not toks:
+        return ()
+    return tuple(_parse_arg(text, part) for part in split_top(toks))
+
+
+def _paren_tokens(c: _Cursor) -> list[Tok]:
+    """Tokens between the ``(`` just consumed and its matching ``)`` (consumed too)."""
+    out: list[Tok] = []
+    depth = 1
+    while True:
+        t = c.take()
+        if t.kind == "punct" and t.text in "([":
+            depth += 1
+        elif t.kind == "punct" and t.text in ")]":
+            depth -= 1
+            if depth == 0:
+                return out
+        out.append(t)
+
+
+def _parse_return(text: str, toks: list[Tok]) -> FunctionReturn:
+    if not toks:
+        raise FunctionTextError("missing return type", 0)
+    if toks[0].upper == "SETOF" and len(toks) > 1:
+        return FunctionReturn(_span_text(text, toks[1:]), setof=True)
+    if toks[0].upper == "TABLE" and len(toks) > 2 and toks[1].text == "(" and toks[-1].text == ")":
+        return FunctionReturn("", setof=True, table=_parse_args(text, toks[2:-1]))
+    return FunctionReturn(_span_text(text, toks))
+
+
+def _number(c: _Cursor) -> str:
+    t = c.take()
+    sign = ""
+    if t.kind == "op" and t.text in "+-":
+        sign, t = t.text, c.take()
+    if t.kind != "number":
+        raise FunctionTextError(f"number expected, found {t.text!r}", t.start)
+    return sign + t.text
+
+
+def _oracle_body_end(text: str, start: int) -> int:
+    end = len(text.rstrip())
+    if end > start and text[end - 1] == "/":
+        end = len(text[:end - 1].rstrip())
+    if end > start and text[end - 1] == ";":
+        end -= 1
+    return max(end, start)
+
+
+def parse_function_text(text: str, origin: Path = ()) -> tuple[CreateFunction, FunctionTextSpans]:
+    """Read a CREATE FUNCTION/PROCEDURE statement text (raises FunctionTextError)."""
+    try:
+        return _parse(text, origin)
+    except ScanError as e:
+        raise FunctionTextError(str(e), e.pos) from None
+    except (ValueError, IndexError) as e:
+        if isinstance(e, FunctionTextError):
+            raise
+        raise FunctionTextError(str(e), 0) from None
+
+
+def _parse(text: str, origin: Path) -> tuple[CreateFunction, FunctionTextSpans]:
+    c = _Cursor(text)
+    spans = FunctionTextSpans()
+    c.need("CREATE")
+    or_replace = c.words("OR", "REPLACE")
+    definer = None
+    t = c.peek()
+    if t is not None and t.upper == "DEFINER":
+        start = t.start
+        c.take()
+        eq = c.take()
+        if eq.text != "=":
+            raise FunctionTextError("expected = after DEFINER", eq.start)
+        p = skip_space(text, c.pos)
+        if p < len(text) and text[p] == '"':
+            tok = token_at(text, p)
+            definer, c.pos = ident_value(tok), tok.end
+        else:
+            m = re.compile(r"\S+").match(text, p)
+            if m is None:
+                raise FunctionTextError("DEFINER without a user", p)
+            definer, c.pos = m.group(0), m.end()
+        spans.og_only.append((start, c.pos))
+    is_procedure = c.need("FUNCTION", "PROCEDURE").upper == "PROCEDURE"
+    first = c.take()
+    if not is_ident(first):
+        raise FunctionTextError("function name expected", first.start)
+    parts = [ident_value(first)]
+    last = first
+    while (d := c.peek()) is not None and d.text == "." and d.kind == "punct":
+        c.take()
+        last = c.take()
+        if not is_ident(last):
+            raise FunctionTextError("identifier expected after '.'", last.start)
+        parts.append(ident_value(last))
+    spans.name = (first.start, last.end)
+    if len(parts) > 3:
+        raise FunctionTextError("too many name parts", first.start)
+    package = parts[1] if len(parts) == 3 else None
+    name = QualifiedName(parts[-1], parts[0] if len(parts) > 1 else None, origin=origin)
+    open_ = c.peek()
+    if open_ is not None and open_.text == "(" and open_.kind == "punct":
+        c.take()
+        arguments = _parse_args(text, _paren_tokens(c))
+    elif is_procedure:
+        arguments = ()  # TDDL may write ``CREATE PROCEDURE p AS ...`` without a list
+    else:
+        raise FunctionTextError("expected (", len(text) if open_ is None else open_.start)
+
+    returns: FunctionReturn | None = None
+    oracle_return = False
+    language = None
+    opts: dict[str, Any] = {}
+    sets: list[SetOption] = []
+    probin = None
+    body: str | None = None
+    body_tag: str | None = None
+
+    def og(start: int) -> None:
+        spans.og_only.append((start, c.pos))
+
+    while True:
+        t = c.peek()
+        if t is None:
+            break
+        u, start = t.upper, t.start
+        if t.kind == "punct" and t.text == ";":
+            c.take()
+            rest = text[c.pos:].strip()
+            if rest not in ("", "/"):
+                raise FunctionTextError("text after the final ;", c.pos)
+            break
+        if t.kind == "op" and t.text == "/" and not text[t.end:].strip():
+            break
+        if u == "RETURNS" and c.words("RETURNS", "NULL", "ON", "NULL", "INPUT"):
+            opts["null_input"] = NullInput.RETURNS_NULL
+        elif u in ("RETURNS", "RETURN") and returns is None:
+            c.take()
+            oracle_return = u == "RETURN"
+            returns = _parse_return(text, c.until_clause())
+        elif u == "LANGUAGE":
+            c.take()
+            lt = c.take()
+            if lt.kind == "string":
+                language = string_value(lt)
+            elif is_ident(lt):
+                language = ident_value(lt)
+            else:
+                raise FunctionTextError("language name expected", lt.start)
+        elif u == "WINDOW":
+            c.take()
+            opts["window"] = True
+        elif u in ("IMMUTABLE", "STABLE", "VOLATILE"):
+            c.take()
+            opts["volatility"] = Volatility(u.lower())
+        elif u == "STRICT":
+            c.take()
+            opts["null_input"] = NullInput.STRICT
+        elif c.words("CALLED", "ON", "NULL", "INPUT"):
+            opts["null_input"] = NullInput.CALLED
+        elif u in ("SECURITY", "EXTERNAL"):
+            c.words("EXTERNAL")
+            c.need("SECURITY")
+            opts["security"] = Security.DEFINER if c.need("DEFINER", "INVOKER").upper == "DEFINER" else Security.INVOKER
+        elif u == "AUTHID":
+            c.take()
+            w = c.need("DEFINER", "CURRENT_USER").upper
+            opts["security"] = Security.AUTHID_DEFINER if w == "DEFINER" else Security.AUTHID_CURRENT_USER
+            og(start)
+        elif u == "LEAKPROOF" or c.words("NOT", "LEAKPROOF"):
+            if u == "LEAKPROOF":
+                c.take()
+            opts["leakproof"] = u == "LEAKPROOF"
+        elif u in ("FENCED", "SHIPPABLE") or (u == "NOT" and (n := c.peek(1)) is not None and n.upper in ("FENCED", "SHIPPABLE")):
+            neg = c.words("NOT")
+            w = c.take().upper
+            opts["fenced" if w == "FENCED" else "shippable"] = not neg
+            og(start)
+        elif u in ("PACKAGE", "PIPELINED", "DETERMINISTIC"):
+            c.take()
+            opts[u.lower()] = True
+            og(start)
+        elif u == "COST":
+            c.take()
+            opts["cost"] = _number(c)
+        elif u == "ROWS":
+            c.take()
+            opts["rows"] = _number(c)
+        elif u == "PARALLEL_ENABLE":
+            c.take()
+            after = c.pos
+            n = c.peek()
+            if n is not None and n.text == "(":
+                c.take()
+                _paren_tokens(c)
+            opts["parallel_enable"] = text[after:c.pos].strip()
+            og(start)
+        elif u == "PARALLEL":
+            c.take()
+            opts["parallel"] = ident_value(c.take())
+        elif u == "COMMENT":
+            c.take()
+            s = c.take()
+            if s.kind != "string":
+                raise FunctionTextError("COMMENT needs a string", s.start)
+            opts["comment"] = string_value(s)
+            og(start)
+        elif u == "SET":
+            c.take()
+            sname = c.take()
+            if not is_ident(sname):
+                raise FunctionTextError("setting name expected", sname.start)
+            if c.words("FROM", "CURRENT"):
+                sets.append(SetOption(ident_value(sname), None))
+                continue
+            op = c.take()
+            if not (op.upper == "TO" or op.text == "="):
+                raise FunctionTextError("expected TO or =", op.start)
+            value = _span_text(text, c.until_clause())
+            if not value:
+                raise FunctionTextError("SET without a value", op.end)
+            sets.append(SetOption(ident_value(sname), value))
+        elif u in ("AS", "IS") and body is None:
+            c.take()
+            p = c.pos
+            while p < len(text) and text[p].isspace():
+                p += 1
+            if p < len(text) and (dollar_tag_at(text, p) is not None or text[p] == "'"
+                                  or (text[p] in "eE" and text.startswith("'", p + 1))):
+                lit = token_at(text, p)
+                c.pos = lit.end
+                n = c.peek()
+                if n is not None and n.text == "," and n.kind == "punct":
+                    c.take()
+                    probin = string_value(lit)
+                    lit = c.take()
+                    if lit.kind not in ("string", "dollar"):
+                        raise FunctionTextError("second AS literal expected", lit.start)
+                body = string_value(lit)
+                body_tag = dollar_tag_at(lit.text, 0) if lit.kind == "dollar" else "'"
+            else:
+                start_body = c.pos + 1 if c.pos < len(text) and text[c.pos].isspace() else c.pos
+                end_body = _oracle_body_end(text, start_body)
+                body = text[start_body:end_body]
+                c.pos = len(text)
+                break
+        else:
+            raise FunctionTextError(f"unexpected {t.text!r} in the function header", t.start)
+    if body is None:
+        raise FunctionTextError("no AS body", len(text))
+    if is_procedure and returns is not None:
+        raise FunctionTextError("a procedure with a return type", 0)
+    style = FunctionStyle.ORACLE if oracle_return or body_tag is None else FunctionStyle.POSTGRES
+    stmt = CreateFunction(
+        text, name, package=package, or_replace=or_replace, definer=definer, is_procedure=is_procedure,
+        arguments=arguments, returns=returns, style=style, language=language, options=FunctionOptions(**opts),
+        set_options=tuple(sets), probin=probin, body=body, body_tag=body_tag, origin=origin,
+    )
+    return stmt, spans
+
+
+# ---- cross-check with pglast ----------------------------------------------------------------
+def crosscheck(stmt: CreateFunction, spans: FunctionTextSpans) -> list[str]:
+    """Fields on which pglast reads the (openGauss words blanked) text differently; [] when it
+    agrees, or when the text is Oracle-style or pglast cannot parse it."""
+    if stmt.style is not FunctionStyle.POSTGRES:
+        return []
+    chars = list(stmt.text)
+    for a, b in spans.og_only:
+        chars[a:b] = " " * (b - a)
+    try:
+        import pglast
+
+        parsed = pglast.parse_sql("".join(chars))
+    except Exception:  # GaussDB-only syntax left, or a type pglast's grammar lacks
+        return []
+    if len(parsed) != 1 or type(parsed[0].stmt).__name__ != "CreateFunctionStmt":
+        return ["statement kind"]
+    f = parsed[0].stmt
+    out: list[str] = []
+    names = [s.sval for s in f.funcname]
+    want = [p for p in (stmt.name.schema, stmt.package, stmt.name.name) if p is not None]
+    if names != want:
+        out.append("name")
+    params = [p for p in (f.parameters or ()) if p.mode.value != "t"]
+    table = [p for p in (f.parameters or ()) if p.mode.value == "t"]
+    modes = {"o": ArgMode.OUT, "b": ArgMode.INOUT, "v": ArgMode.VARIADIC}
+    if len(params) != len(stmt.arguments):
+        out.append("arguments")
+    else:
+        for p, a in zip(params, stmt.arguments, strict=True):
+            if (p.name or None) != a.name or modes.get(p.mode.value) != (a.mode if a.mode is not ArgMode.IN else None) \
+                    or (p.defexpr is not None) != (a.default is not None):
+                out.append(f"argument {a.name or a.type}")
+    if stmt.returns is not None and f.returnType is not None and bool(f.returnType.setof) != stmt.returns.setof:
+        out.append("setof")
+    if stmt.returns is not None and len(table) != len(stmt.returns.table):
+        out.append("returns table")
+    o = {d.defname: d.arg for d in f.options or ()}
+    sval = lambda v: getattr(v, "sval", None)  # noqa: E731
+    if "language" in o and sval(o["language"]) != stmt.language:
+        out.append("language")
+    if "as" in o:
+        as_ = [s.sval for s in o["as"]]
+        if as_[-1] != stmt.body or (len(as_) > 1 and as_[0] != stmt.probin):
+            out.append("body")
+    opts = stmt.options
+    if "volatility" in o and sval(o["volatility"]) != (opts.volatility.value if opts.volatility else None):
+        out.append("volatility")
+    if "strict" in o and (opts.null_input is None or bool(o["strict"].boolval) != opts.null_input.strict):
+        out.append("strict")
+    if "security" in o and (opts.security is None or bool(o["security"].boolval) != opts.security.definer):
+        out.append("security")
+    for key in ("cost", "rows"):
+        if key in o:
+            v = getattr(o[key], "ival", None)
+            v = getattr(o[key], "fval", None) if v is None else v
+            mine = getattr(opts, key)
+            if mine is None or Decimal(str(v)) != Decimal(mine):
+                out.append(key)
+    if [d.arg.name for d in f.options or () if d.defname == "set"] != [s.name for s in stmt.set_options]:
+        out.append("set")
+    return out
+
+
+__all__ = ["FunctionTextError", "FunctionTextSpans", "parse_function_text", "crosscheck"]

@@ -1,0 +1,540 @@
+"""TDDL recovery: GaussDB's canonical DDL text -> a typed IR statement.
+
+GaussDB sends the statement kinds openGauss has no tree for (reference §5.18, §9) as TDDL text.
+:func:`recover_tddl` builds typed nodes (:mod:`ddlc.ir.misc`, :mod:`ddlc.ir.routine`, the
+sequence IR for LARGE SEQUENCE) from that text so that other targets can translate them. It
+parses with pglast after blanking out the GaussDB-only words it understands (``INCREMENTAL``,
+``REINDEX ... PARTITION p``, ``FORCE``, ``LARGE``), keeping positions, so query texts are sliced
+out of the original untouched. Packages, database statements and ALTER MATERIALIZED VIEW are
+read with ddlc's own scanner; function texts with the CREATE FUNCTION header scanner.
+
+Anything else comes back as an :class:`~ddlc.ir.statement.Opaque` with a note (never dropped,
+never a crash): ``UNPARSED`` when the text does not parse, ``NO_SHAPE`` for a kind this module
+does not recover (a plain CREATE TABLE, for instance, is the table family's).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from ..diagnostics import Diagnostic, Severity, register
+from ..ir.misc import (
+    AlterDatabase, AlterMatView, CreateDatabase, CreateMatView, CreateTableAs, DdlAction, DropDatabase, DropMatView,
+    DropRoutine, Grant, GrantRole, Package, Reindex, ReindexKind, RefreshMatView, RoutineRef, Truncate,
+    TruncateTarget, WithOption,
+)
+from ..ir.names import Expr, QualifiedName, TypeName
+from ..ir.routine import (
+    AlterFunction, FunctionAction, FunctionActionKind, NullInput, RoutineKind, RoutineSignature, Security, Volatility,
+)
+from ..ir.statement import Opaque, OpaqueReason, Statement
+from ..quoting import quote_ident
+from .build._read import BuildContext
+from .sqlscan import ScanError, Tok, is_ident, read_qualified, tokens
+
+N_TDDL_UNPARSED = register(
+    "DDLC-N404", Severity.NOTE, "TDDL statement not parsed",
+    "A GaussDB TDDL statement of a kind ddlc recovers could not be parsed (GaussDB-only syntax pglast "
+    "does not know). It is kept as text: the GaussDB target prints it, other targets report it.",
+    '{"TDDL": "TRUNCATE TABLE public.t PARTITION (p1)"}',
+)
+N_TDDL_KIND = register(
+    "DDLC-N405", Severity.NOTE, "TDDL statement kind not recovered",
+    "ddlc does not build a typed statement from TDDL text of this kind (see reference §5.18 for the kinds "
+    "it does recover). It is kept as text: the GaussDB target prints it, other targets report it.",
+    '{"TDDL": "CREATE ROLE r"}',
+)
+
+
+class _Unparsed(Exception):
+    """The text does not parse (-> Opaque UNPARSED)."""
+
+
+class _NotRecovered(Exception):
+    """A kind (or sub-kind) this module does not build (-> Opaque NO_SHAPE)."""
+
+
+# ---- statement kinds ----------------------------------------------------------------------------
+_KINDS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = tuple(
+    (re.compile(p), k) for p, k in (
+        (r"CREATE (?:OR REPLACE )?(?:DEFINER = \S+ )?(PROCEDURE|FUNCTION)\b", lambda m: "CREATE " + m[1]),
+        (r"CREATE (?:OR REPLACE )?(?:(?:NON)?EDITIONABLE )?PACKAGE( BODY)?\b", lambda m: "CREATE PACKAGE" + (m[1] or "")),
+        (r"(ALTER|DROP) PACKAGE( BODY)?\b", lambda m: f"{m[1]} PACKAGE" + (m[2] or "")),
+        (r"CREATE (?:INCREMENTAL )?MATERIALIZED VIEW\b", "CREATE MATERIALIZED VIEW"),
+        (r"REFRESH (?:INCREMENTAL )?MATERIALIZED VIEW\b", "REFRESH MATERIALIZED VIEW"),
+        (r"(ALTER|DROP) MATERIALIZED VIEW\b", lambda m: f"{m[1]} MATERIALIZED VIEW"),
+        (r"(CREATE|ALTER|DROP) LARGE SEQUENCE\b", lambda m: f"{m[1]} LARGE SEQUENCE"),
+        (r"CREATE (?:(?:GLOBAL |LOCAL )?(?:TEMPORARY|TEMP) |UNLOGGED )?TABLE\b", "CREATE TABLE"),
+        (r"(ALTER|DROP) (FUNCTION|PROCEDURE)\b", lambda m: f"{m[1]} {m[2]}"),
+        (r"(CREATE|ALTER|DROP) DATABASE\b", lambda m: f"{m[1]} DATABASE"),
+        (r"(SELECT|TRUNCATE|REINDEX|GRANT|REVOKE)\b", lambda m: m[1]),
+    )
+)
+
+
+def _head(text: str, limit: int = 10) -> list[Tok]:
+    out: list[Tok] = []
+    try:
+        for t in tokens(text):
+            out.append(t)
+            if len(out) >= limit:
+                break
+    except ScanError:
+        pass
+    return out
+
+
+def statement_kind(text: str) -> str:
+    """The normalized leading words (``CREATE MATERIALIZED VIEW``, ``REINDEX``...), or ``""``."""
+    head = " ".join(t.upper or t.text for t in _head(text))
+    for rx, kind in _KINDS:
+        m = rx.match(head)
+        if m:
+            return kind if isinstance(kind, str) else kind(m)
+    words = head.split()
+    return " ".join(words[:2]) if words[:1] in (["CREATE"], ["ALTER"], ["DROP"]) else " ".join(words[:1])
+
+
+# ---- helpers ---------------------------------------------------------------------------------------
+def _parse(text: str) -> Any:
+    import pglast
+
+    try:
+        stmts = pglast.parse_sql(text)
+    except Exception as e:  # pglast.parser.ParseError
+        raise _Unparsed(str(e)) from None
+    if len(stmts) != 1:
+        raise _Unparsed("not exactly one statement")
+    return stmts[0].stmt
+
+
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    chars = list(text)
+    for a, b in spans:
+        chars[a:b] = " " * (b - a)
+    return "".join(chars)
+
+
+def _qname(rv: Any) -> QualifiedName:
+    if getattr(rv, "catalogname", None):
+        raise _Unparsed("three-part relation names are not supported")
+    return QualifiedName(rv.relname, rv.schemaname)
+
+
+def _names(parts: Any) -> QualifiedName:
+    names = [p.sval for p in parts]
+    if not 1 <= len(names) <= 2:
+        raise _Unparsed("unsupported name")
+    return QualifiedName(names[-1], names[0] if len(names) == 2 else None)
+
+
+def _sql(node: Any) -> str:
+    from pglast.stream import RawStream
+
+    return RawStream()(node)
+
+
+def _typename(t: Any) -> TypeName:
+    names = [n.sval for n in t.names]
+    if t.pct_type or t.setof or len(names) > 2:
+        raise _Unparsed("unsupported argument type")
+    typmod = "(" + ", ".join(_sql(m) for m in t.typmods) + ")" if t.typmods else ""
+    return TypeName(names[-1], names[0] if len(names) == 2 else None, typmod, bool(t.arrayBounds))
+
+
+def _value(v: Any) -> str:
+    for attr in ("ival", "fval", "sval", "boolval"):
+        x = getattr(v, attr, None)
+        if x is not None:
+            return str(x)
+    return _sql(v)
+
+
+def _options(defs: Any) -> tuple[WithOption, ...]:
+    return tuple(WithOption(d.defname, None if d.arg is None else _sql(d.arg)) for d in defs or ())
+
+
+def _query_span(text: str) -> tuple[int, int] | None:
+    """The query of ``... AS query [WITH [NO] DATA][;]``: (start, end) in ``text``, or None."""
+    try:
+        toks = list(tokens(text))
+    except ScanError:
+        return None
+    depth, start = 0, None
+    for i, t in enumerate(toks):
+        if t.kind == "punct" and t.text in "([":
+            depth += 1
+        elif t.kind == "punct" and t.text in ")]":
+            depth -= 1
+        elif depth == 0 and t.upper == "AS" and i + 1 < len(toks):
+            start = i + 1
+            break
+    if start is None:
+        return None
+    end = len(toks)
+    if toks[end - 1].text == ";":
+        end -= 1
+    if end - start > 2 and toks[end - 1].upper == "DATA" and toks[end - 2].upper in ("WITH", "NO"):
+        end -= 3 if toks[end - 2].upper == "NO" else 2
+        if toks[end].upper != "WITH":
+            return None
+    return (toks[start].start, toks[end - 1].end) if end > start else None
+
+
+def _query(text: str, stmt: Any) -> Expr:
+    span = _query_span(text)
+    return Expr(text[span[0]:span[1]] if span else _sql(stmt.query))
+
+
+def _word_span(toks: list[Tok], word: str) -> tuple[int, int] | None:
+    for t in toks:
+        if t.upper == word:
+            return (t.start, t.end)
+    return None
+
+
+# ---- handlers ----------------------------------------------------------------------------------------
+def _create_table(text: str, kind: str) -> Statement:
+    try:
+        s = _parse(text)
+    except _Unparsed:
+        if _query_span(text) is None:
+            raise _NotRecovered("a plain CREATE TABLE (the table family's)") from None
+        raise
+    if type(s).__name__ != "CreateTableAsStmt":
+        raise _NotRecovered("a plain CREATE TABLE (the table family's)")
+    into = s.into
+    persistence = {"u": "UNLOGGED", "t": "TEMPORARY"}.get(into.rel.relpersistence, "")
+    return CreateTableAs(
+        text, _qname(into.rel), _query(text, s), with_data=not into.skipData,
+        columns=tuple(c.sval for c in into.colNames or ()), options=_options(into.options),
+        tablespace=into.tableSpaceName, if_not_exists=bool(s.if_not_exists), persistence=persistence,
+    )
+
+
+def _select(text: str, kind: str) -> Statement:
+    s = _parse(text)
+    into = getattr(s, "intoClause", None)
+    if into is None:
+        raise _NotRecovered("a SELECT without INTO is not DDL")
+    persistence = {"u": "UNLOGGED", "t": "TEMPORARY"}.get(into.rel.relpersistence, "")
+    body = text.rstrip()
+    return CreateTableAs(text, _qname(into.rel), Expr(body[:-1].rstrip() if body.endswith(";") else body),
+                         columns=tuple(c.sval for c in into.colNames or ()), persistence=persistence, select_into=True)
+
+
+def _create_matview(text: str, kind: str) -> Statement:
+    span = _word_span(_head(text, 3), "INCREMENTAL")
+    s = _parse(_blank(text, [span] if span else []))
+    into = s.into
+    return CreateMatView(
+        text, _qname(into.rel), _query(text, s), incremental=span is not None, with_data=not into.skipData,
+        columns=tuple(c.sval for c in into.colNames or ()), options=_options(into.options),
+        tablespace=into.tableSpaceName,
+    )
+
+
+def _refresh_matview(text: str, kind: str) -> Statement:
+    span = _word_span(_head(text, 3), "INCREMENTAL")
+    s = _parse(_blank(text, [span] if span else []))
+    return RefreshMatView(text, _qname(s.relation), incremental=span is not None,
+                          concurrently=bool(s.concurrent), with_data=not s.skipData)
+
+
+def _after_name(text: str, skip: int, flag: tuple[str, ...]) -> tuple[list[str], bool, int]:
+    """Read ``<skip words> [flag words] name``: (name parts, flag seen, end offset of the name)."""
+    toks = _head(text, skip + len(flag) + 8)
+    i, seen = skip, False
+    if flag and [t.upper for t in toks[i:i + len(flag)]] == list(flag):
+        i, seen = i + len(flag), True
+    try:
+        parts, j = read_qualified(toks, i)
+    except ValueError:
+        raise _Unparsed("name expected") from None
+    return parts, seen, toks[j - 1].end
+
+
+def _qual(parts: list[str]) -> QualifiedName:
+    if not 1 <= len(parts) <= 2:
+        raise _Unparsed("unsupported name")
+    return QualifiedName(parts[-1], parts[0] if len(parts) == 2 else None)
+
+
+def _rest(text: str, pos: int) -> str:
+    rest = text[pos:].strip()
+    return rest[:-1].rstrip() if rest.endswith(";") else rest
+
+
+def _alter_matview(text: str, kind: str) -> Statement:
+    parts, if_exists, end = _after_name(text, 3, ("IF", "EXISTS"))
+    action = _rest(text, end)
+    if not action:
+        raise _Unparsed("ALTER MATERIALIZED VIEW without an action")
+    return AlterMatView(text, _qual(parts), action, if_exists)
+
+
+def _drop_matview(text: str, kind: str) -> Statement:
+    s = _parse(text)
+    return DropMatView(text, tuple(_names(o) for o in s.objects), bool(s.missing_ok), s.behavior.value == 1)
+
+
+def _truncate(text: str, kind: str) -> Statement:
+    s = _parse(text)
+    rels = tuple(TruncateTarget(_qname(r), only=not r.inh) for r in s.relations)
+    return Truncate(text, rels, restart_identity=bool(s.restart_seqs), cascade=s.behavior.value == 1)
+
+
+_REINDEX_KINDS = {1: ReindexKind.TABLE, 0: ReindexKind.INDEX, 2: ReindexKind.SCHEMA, 3: ReindexKind.SYSTEM,
+                  4: ReindexKind.DATABASE}
+
+
+def _reindex(text: str, kind: str) -> Statement:
+    try:
+        toks = list(tokens(text))
+    except ScanError as e:
+        raise _Unparsed(str(e)) from None
+    end = len(toks) - (1 if toks and toks[-1].text == ";" else 0)
+    spans, partition, force = [], None, False
+    if end >= 1 and toks[end - 1].upper == "FORCE":
+        spans.append((toks[end - 1].start, toks[end - 1].end))
+        force, end = True, end - 1
+    if end >= 3 and toks[end - 2].upper == "PARTITION" and is_ident(toks[end - 1]):
+        spans.append((toks[end - 2].start, toks[end - 1].end))
+        partition = read_qualified(toks, end - 1)[0][0]
+    s = _parse(_blank(text, spans))
+    rk = _REINDEX_KINDS.get(int(s.kind.value))
+    if rk is None:
+        raise _Unparsed("unknown REINDEX kind")
+    params = {p.defname for p in s.params or ()}
+    name: QualifiedName | str = _qname(s.relation) if s.relation is not None else s.name
+    return Reindex(text, rk, name, partition=partition, concurrently="concurrently" in params,
+                   verbose="verbose" in params, force=force)
+
+
+def _create_routine(text: str, kind: str) -> Statement:
+    from .functext import FunctionTextError, parse_function_text
+
+    try:
+        stmt, _ = parse_function_text(text)
+    except FunctionTextError as e:
+        raise _Unparsed(str(e)) from None
+    return stmt
+
+
+_LIST_GUCS = ("search_path", "datestyle")
+
+
+def _set_action(v: Any) -> FunctionAction:
+    k = v.kind.value
+    if k == 0:  # VAR_SET_VALUE
+        listy = v.name.lower() in _LIST_GUCS
+        vals = [_value(a.val if hasattr(a, "val") else a) for a in v.args or ()]
+        value = ", ".join(quote_ident(x) for x in vals) if listy else ", ".join(vals)
+        return FunctionAction(FunctionActionKind.SET, name=v.name, value=value, list_form=listy)
+    if k == 2:
+        return FunctionAction(FunctionActionKind.SET_FROM_CURRENT, name=v.name)
+    if k in (1, 4):  # SET x TO DEFAULT is RESET x, as the deparser writes it
+        return FunctionAction(FunctionActionKind.RESET, name=v.name)
+    if k == 5:
+        return FunctionAction(FunctionActionKind.RESET_ALL)
+    raise _Unparsed("unsupported SET form")
+
+
+def _number(v: Any) -> int | float:
+    x = getattr(v, "ival", None)
+    if x is None:
+        x = float(v.fval)
+    return x
+
+
+def _alter_routine(text: str, kind: str) -> Statement:
+    s = _parse(text)
+    if type(s).__name__ != "AlterFunctionStmt":
+        raise _NotRecovered("not an ALTER FUNCTION option change (rename, owner, schema...)")
+    f = s.func
+    args = None if f.args_unspecified else tuple(_typename(t) for t in f.objargs or ())
+    actions = []
+    for d in s.actions:
+        a = d.arg
+        if d.defname == "volatility":
+            actions.append(FunctionAction(FunctionActionKind.VOLATILITY, volatility=Volatility(a.sval)))
+        elif d.defname == "strict":
+            ni = NullInput.RETURNS_NULL if a.boolval else NullInput.CALLED
+            actions.append(FunctionAction(FunctionActionKind.NULL_INPUT, null_input=ni))
+        elif d.defname == "security":
+            actions.append(FunctionAction(FunctionActionKind.SECURITY, security=Security.DEFINER if a.boolval else Security.INVOKER))
+        elif d.defname == "leakproof":
+            actions.append(FunctionAction(FunctionActionKind.LEAKPROOF, on=bool(a.boolval)))
+        elif d.defname == "cost":
+            actions.append(FunctionAction(FunctionActionKind.COST, number=_number(a)))
+        elif d.defname == "rows":
+            n = _number(a)
+            actions.append(FunctionAction(FunctionActionKind.ROWS, number=n or None))
+        elif d.defname == "set":
+            actions.append(_set_action(a))
+        elif d.defname == "parallel":
+            actions.append(FunctionAction(FunctionActionKind.PARALLEL, value=a.sval))
+        else:
+            raise _Unparsed(f"unsupported action {d.defname}")
+    rk = RoutineKind.PROCEDURE if kind.endswith("PROCEDURE") else RoutineKind.FUNCTION
+    return AlterFunction(rk, RoutineSignature(_names(f.objname), args), tuple(actions))
+
+
+def _drop_routine(text: str, kind: str) -> Statement:
+    s = _parse(text)
+    refs = tuple(RoutineRef(_names(o.objname), None if o.args_unspecified else tuple(_typename(t) for t in o.objargs or ()))
+                 for o in s.objects)
+    return DropRoutine(text, kind.split()[1], refs, bool(s.missing_ok), s.behavior.value == 1)
+
+
+def _package(text: str, kind: str) -> Statement:
+    action = DdlAction(kind.split()[0])
+    head = [t.upper for t in _head(text, 6)]
+    or_replace = head[1:3] == ["OR", "REPLACE"]
+    skip = 2 + (2 if or_replace else 0) + (1 if len(head) > 2 + 2 * or_replace and head[2 + 2 * or_replace] in ("EDITIONABLE", "NONEDITIONABLE") else 0)
+    is_body = kind.endswith("BODY")
+    skip += 1 if is_body else 0
+    parts, _, _ = _after_name(text, skip, ("IF", "EXISTS") if action is DdlAction.DROP else ())
+    return Package(text, _qual(parts), is_body=is_body, action=action, or_replace=or_replace)
+
+
+def _database(text: str, kind: str) -> Statement:
+    verb = kind.split()[0]
+    flag = {"CREATE": ("IF", "NOT", "EXISTS"), "DROP": ("IF", "EXISTS")}.get(verb, ())
+    parts, seen, end = _after_name(text, 2, flag)
+    if len(parts) != 1:
+        raise _Unparsed("a database name has one part")
+    rest = _rest(text, end)
+    if verb == "CREATE":
+        return CreateDatabase(text, parts[0], seen, rest)
+    if verb == "DROP":
+        if rest:
+            raise _Unparsed("text after the database name")
+        return DropDatabase(text, parts[0], seen)
+    if not rest:
+        raise _Unparsed("ALTER DATABASE without an action")
+    return AlterDatabase(text, parts[0], rest)
+
+
+def _role(r: Any) -> str:
+    if r.roletype.value == 0:
+        return r.rolename
+    return {1: "CURRENT_ROLE", 2: "CURRENT_USER", 3: "SESSION_USER", 4: "PUBLIC"}.get(r.roletype.value, "PUBLIC")
+
+
+_RELATION_OBJTYPES = ("TABLE", "SEQUENCE", "VIEW", "FOREIGN TABLE")
+
+
+def _grant(text: str, kind: str) -> Statement:
+    s = _parse(text)
+    if type(s).__name__ == "GrantRoleStmt":
+        admin = any(o.defname == "admin" and getattr(o.arg, "boolval", True) for o in s.opt or ())
+        return GrantRole(text, not s.is_grant, tuple(r.priv_name for r in s.granted_roles),
+                         tuple(_role(r) for r in s.grantee_roles), admin, s.behavior.value == 1)
+    if type(s).__name__ != "GrantStmt" or s.targtype.value == 2:
+        raise _NotRecovered("not a GRANT/REVOKE on objects (default privileges)")
+    objtype = s.objtype.name.removeprefix("OBJECT_").replace("_", " ")
+    objtype = {"FDW": "FOREIGN DATA WRAPPER", "LARGEOBJECT": "LARGE OBJECT"}.get(objtype, objtype)
+    privs = tuple(
+        (p.priv_name or "ALL").upper() + (" (" + ", ".join(quote_ident(c.sval) for c in p.cols) + ")" if p.cols else "")
+        for p in s.privileges or ()
+    )
+    all_in = s.targtype.value == 1
+    relations: tuple[QualifiedName, ...] = ()
+    objects: tuple[str, ...] = ()
+    if not all_in and objtype in _RELATION_OBJTYPES:
+        relations = tuple(_qname(o) for o in s.objects)
+    else:
+        objects = tuple(quote_ident(o.sval) if type(o).__name__ == "String" else _sql(o) for o in s.objects)
+    return Grant(text, not s.is_grant, privs, objtype, relations, objects, all_in,
+                 tuple(_role(r) for r in s.grantees), bool(s.grant_option), s.behavior.value == 1)
+
+
+def _large_sequence(text: str, kind: str) -> Statement:
+    from ..ir.sequence import AlterSequence, CreateSequence, SeqClause, SeqOption
+
+    span = _word_span(_head(text, 3), "LARGE")
+    s = _parse(_blank(text, [span] if span else []))
+    name = type(s).__name__
+    if name == "DropStmt":
+        from ..ir.drop import Drop, DropObjectType
+
+        if len(s.objects) != 1:
+            raise _Unparsed("a DROP of several sequences")
+        q = _names(s.objects[0])
+        ident = ".".join(quote_ident(p) for p in (q.schema, q.name) if p is not None)
+        return Drop(DropObjectType.LARGE_SEQUENCE, ident, q, if_exists=bool(s.missing_ok),
+                    cascade=s.behavior.value == 1, objtype_text="LARGE SEQUENCE")
+    if getattr(s, "if_not_exists", False) or getattr(s, "missing_ok", False) or getattr(s, "for_identity", False):
+        raise _Unparsed("IF [NOT] EXISTS is not modelled for sequences")
+    simple = {"cache": SeqClause.CACHE, "increment": SeqClause.INCREMENT, "minvalue": SeqClause.MINVALUE,
+              "maxvalue": SeqClause.MAXVALUE, "start": SeqClause.START, "restart": SeqClause.RESTART}
+    opts = []
+    for d in s.options or ():
+        if d.defname in simple:
+            if d.arg is None:
+                raise _Unparsed(f"{d.defname} without a value")
+            opts.append(SeqOption(simple[d.defname], value=_value(d.arg)))
+        elif d.defname == "cycle":
+            opts.append(SeqOption(SeqClause.CYCLE, no=not d.arg.boolval))
+        elif d.defname == "owned_by":
+            parts = [p.sval for p in d.arg]
+            owner = None if parts == ["none"] else QualifiedName(parts[-2], parts[-3] if len(parts) > 2 else None, parts[-1])
+            opts.append(SeqOption(SeqClause.OWNED, owner=owner))
+        elif d.defname == "as":
+            t = _typename(d.arg)
+            opts.append(SeqOption(SeqClause.AS, type=QualifiedName(t.name, t.schema)))
+        else:
+            raise _Unparsed(f"unsupported sequence option {d.defname}")
+    if name == "CreateSeqStmt":
+        from ..ir.sequence import Persistence
+
+        pers = {"u": Persistence.UNLOGGED, "t": Persistence.TEMPORARY}.get(s.sequence.relpersistence, Persistence.PERMANENT)
+        return CreateSequence(_qname(s.sequence), tuple(opts), persistence=pers, large=True)
+    return AlterSequence(_qname(s.sequence), tuple(opts), large=True)
+
+
+_HANDLERS: dict[str, Callable[[str, str], Statement]] = {
+    "CREATE TABLE": _create_table,
+    "SELECT": _select,
+    "CREATE MATERIALIZED VIEW": _create_matview,
+    "REFRESH MATERIALIZED VIEW": _refresh_matview,
+    "ALTER MATERIALIZED VIEW": _alter_matview,
+    "DROP MATERIALIZED VIEW": _drop_matview,
+    "TRUNCATE": _truncate,
+    "REINDEX": _reindex,
+    "CREATE FUNCTION": _create_routine,
+    "CREATE PROCEDURE": _create_routine,
+    "ALTER FUNCTION": _alter_routine,
+    "ALTER PROCEDURE": _alter_routine,
+    "DROP FUNCTION": _drop_routine,
+    "DROP PROCEDURE": _drop_routine,
+    **{f"{v} PACKAGE{b}": _package for v in ("CREATE", "ALTER", "DROP") for b in ("", " BODY")},
+    **{f"{v} LARGE SEQUENCE": _large_sequence for v in ("CREATE", "ALTER", "DROP")},
+    **{f"{v} DATABASE": _database for v in ("CREATE", "ALTER", "DROP")},
+    "GRANT": _grant,
+    "REVOKE": _grant,
+}
+
+
+def recover_tddl(text: str, *, document: str | None = None) -> tuple[Statement, list[Diagnostic]]:
+    """Build the IR of one TDDL statement text (see the module docstring). Never raises on text."""
+    ctx = BuildContext(document)
+    kind = statement_kind(text)
+    handler = _HANDLERS.get(kind)
+    if handler is None:
+        ctx.diag(N_TDDL_KIND, f"TDDL {kind or 'statement'} is not recovered; kept as text", ())
+        return Opaque(text, kind=kind, reason=OpaqueReason.NO_SHAPE), ctx.diagnostics
+    try:
+        return handler(text, kind), ctx.diagnostics
+    except _NotRecovered as e:
+        ctx.diag(N_TDDL_KIND, f"TDDL {kind}: {e}; kept as text", ())
+        return Opaque(text, kind=kind, reason=OpaqueReason.NO_SHAPE), ctx.diagnostics
+    except Exception as e:  # _Unparsed, a scan error, or a parse-tree form not foreseen: keep the text
+        ctx.diag(N_TDDL_UNPARSED, f"TDDL {kind} not parsed ({e}); kept as text", ())
+        return Opaque(text, kind=kind, reason=OpaqueReason.UNPARSED), ctx.diagnostics
+
+
+__all__ = ["recover_tddl", "statement_kind", "N_TDDL_UNPARSED", "N_TDDL_KIND"]
