@@ -121,7 +121,7 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, de
         else:
             out.write(result.sql)
         for d in result.diagnostics:
-            if fmt == "sql":
+            if fmt == "sql" and d.severity.value != "info":
                 _report(d.severity.value, f"{result.document}: {d.jsonpath}: {d.message} [{d.code}]")
         if result.error is not None:
             failed += 1

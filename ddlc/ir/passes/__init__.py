@@ -39,10 +39,11 @@ Pass = Callable[[Statement, PassContext], tuple[Statement, list[Diagnostic]]]
 
 
 from .drop_unsupported import drop_unsupported  # noqa: E402
+from .expand_partitions import expand_partitions  # noqa: E402
 from .map_schemas import map_schemas  # noqa: E402
 from .qualify_names import qualify_names  # noqa: E402
 
-PIPELINE: tuple[Pass, ...] = (qualify_names, map_schemas, drop_unsupported)
+PIPELINE: tuple[Pass, ...] = (expand_partitions, qualify_names, map_schemas, drop_unsupported)
 
 
 def run_pipeline(stmt: Statement, ctx: PassContext) -> tuple[Statement, list[Diagnostic]]:

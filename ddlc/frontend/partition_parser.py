@@ -1,0 +1,618 @@
+"""Recursive-descent parser for GaussDB/openGauss partition clauses (``grammars/partition-clause.ebnf``).
+
+Input is the ``partition_by`` text of a CREATE TABLE tree (openGauss's ``pg_get_partkeydef``
+layout, jddl-shapes.md §5.1) or the same clause written by hand::
+
+    PARTITION BY RANGE (c2) ( PARTITION p1 START(1) END(1000) EVERY(200), PARTITION p2 END(2000) )
+
+The tokenizer is hand written and keeps the source offset of every token, so errors say where
+they are (``expected ")" at position 57 near "TABLESPACE x"``) and every name and value keeps the
+exact text it was written with. Keywords are case-insensitive; unquoted names are folded to lower
+case (ASCII only) and quoted names unescaped, both cut to 63 bytes like the server's lexer.
+
+Entry point: :func:`parse_partition_clause`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..diagnostics import E_BUILD
+from ..errors import DdlcError, PathPart
+from ..ir.partition import (
+    BoundKind,
+    BoundValue,
+    LessThan,
+    ListValues,
+    Partition,
+    PartitionSpec,
+    PartitionStrategy,
+    RangeItem,
+    truncate_identifier,
+)
+
+__all__ = ["parse_partition_clause", "parse_bound_value"]
+
+_WS = " \t\n\r\f\v"
+_OPERATORS = ("+", "-", "*", "/", "%", "||")
+_TYPED_HEADS = {"date", "timestamp", "timestamptz", "time", "timetz", "interval"}
+_INTERVAL_FIELDS = ("year", "month", "day", "hour", "minute", "second")
+
+
+@dataclass(frozen=True, slots=True)
+class _Tok:
+    kind: str  # "ident", "qident", "number", "string", "punct", "eof"
+    text: str  # exact source text
+    pos: int  # 0-based offset of the first character
+    value: str = ""  # ident: folded name; qident/string: unescaped body; punct: the operator
+
+    @property
+    def end(self) -> int:
+        return self.pos + len(self.text)
+
+
+def _fold(name: str) -> str:
+    """The server's downcasing of an unquoted identifier: ASCII letters only."""
+    return "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in name)
+
+
+def _ident_start(c: str) -> bool:
+    return ("a" <= c <= "z") or ("A" <= c <= "Z") or c == "_" or ord(c) >= 0x80
+
+
+def _ident_cont(c: str) -> bool:
+    return _ident_start(c) or c.isdigit() and c.isascii() or c == "$"
+
+
+class _Lexer:
+    """Splits the clause into tokens (whitespace and SQL comments are skipped)."""
+
+    def __init__(self, text: str, fail) -> None:
+        self.text = text
+        self.fail = fail
+
+    def tokens(self) -> list[_Tok]:
+        text, n, i = self.text, len(self.text), 0
+        out: list[_Tok] = []
+        while True:
+            i = self._skip_blank(i)
+            if i >= n:
+                out.append(_Tok("eof", "", n))
+                return out
+            c = text[i]
+            if c == "'" or (c in "eEnN" and text.startswith("'", i + 1)):
+                tok = self._string(i)
+            elif c == '"':
+                tok = self._quoted_ident(i)
+            elif c.isdigit() and c.isascii() or (c == "." and i + 1 < n and text[i + 1].isdigit()):
+                tok = self._number(i)
+            elif _ident_start(c):
+                j = i + 1
+                while j < n and _ident_cont(text[j]):
+                    j += 1
+                tok = _Tok("ident", text[i:j], i, _fold(text[i:j]))
+            elif text.startswith("::", i) or text.startswith("||", i):
+                tok = _Tok("punct", text[i : i + 2], i, text[i : i + 2])
+            elif c in "(),;.+-*/%[]<>=":
+                tok = _Tok("punct", c, i, c)
+            else:
+                self.fail(f"unexpected character {c!r}", i)
+            out.append(tok)
+            i = tok.end
+
+    def _skip_blank(self, i: int) -> int:
+        text, n = self.text, len(self.text)
+        while i < n:
+            if text[i] in _WS:
+                i += 1
+            elif text.startswith("--", i):
+                j = text.find("\n", i)
+                i = n if j < 0 else j + 1
+            elif text.startswith("/*", i):
+                depth, j = 1, i + 2
+                while depth and j < n:
+                    if text.startswith("/*", j):
+                        depth, j = depth + 1, j + 2
+                    elif text.startswith("*/", j):
+                        depth, j = depth - 1, j + 2
+                    else:
+                        j += 1
+                if depth:
+                    self.fail("unterminated comment", i)
+                i = j
+            else:
+                break
+        return i
+
+    def _string(self, i: int) -> _Tok:
+        text, n = self.text, len(self.text)
+        escape = text[i] in "eE"
+        start = i
+        j = i + (1 if text[i] != "'" else 0) + 1  # past the opening quote
+        body: list[str] = []
+        while True:
+            if j >= n:
+                self.fail("unterminated quoted string", start)
+            c = text[j]
+            if c == "'":
+                if text.startswith("''", j):
+                    body.append("'")
+                    j += 2
+                    continue
+                if j + 1 < n and _ident_cont(text[j + 1]) and "'" in text[j + 1 :]:
+                    # openGauss prints bound strings without doubling quotes ('it's'); a quote
+                    # glued to a letter or digit cannot end a literal in valid SQL, so keep it
+                    body.append(c)
+                    j += 1
+                    continue
+                j += 1
+                break
+            if escape and c == "\\" and j + 1 < n:
+                nxt = text[j + 1]
+                body.append({"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f"}.get(nxt, nxt))
+                j += 2
+                continue
+            body.append(c)
+            j += 1
+        return _Tok("string", text[start:j], start, "".join(body))
+
+    def _quoted_ident(self, i: int) -> _Tok:
+        text, n = self.text, len(self.text)
+        j, body = i + 1, []
+        while True:
+            if j >= n:
+                self.fail("unterminated quoted identifier", i)
+            if text[j] == '"':
+                if text.startswith('""', j):
+                    body.append('"')
+                    j += 2
+                    continue
+                j += 1
+                break
+            body.append(text[j])
+            j += 1
+        if not body:
+            self.fail("zero-length delimited identifier", i)
+        return _Tok("qident", text[i:j], i, "".join(body))
+
+    def _number(self, i: int) -> _Tok:
+        text, n = self.text, len(self.text)
+        j = i
+        while j < n and text[j].isdigit() and text[j].isascii():
+            j += 1
+        if j < n and text[j] == "." and not text.startswith("..", j):
+            j += 1
+            while j < n and text[j].isdigit() and text[j].isascii():
+                j += 1
+        if j < n and text[j] in "eE":
+            k = j + 1
+            if k < n and text[k] in "+-":
+                k += 1
+            if k < n and text[k].isdigit():
+                j = k
+                while j < n and text[j].isdigit() and text[j].isascii():
+                    j += 1
+        return _Tok("number", text[i:j], i, text[i:j])
+
+
+class _Parser:
+    def __init__(self, text: str, path: Sequence[PathPart]) -> None:
+        self.src = text
+        self.path = tuple(path)
+        self.toks = _Lexer(text, self._fail_at).tokens()
+        self.i = 0
+
+    # ---- token helpers -------------------------------------------------------------------
+    def _fail_at(self, what: str, pos: int):
+        if pos >= len(self.src):
+            where = f"at position {pos} (end of input)"
+        else:
+            near = self.src[pos : pos + 24].split("\n")[0]
+            where = f'at position {pos} near "{near}"'
+        raise DdlcError(f"{what} {where}", code=E_BUILD, path=self.path, position=pos)
+
+    def fail(self, what: str, tok: _Tok | None = None):
+        self._fail_at(what, (tok or self.peek()).pos)
+
+    def peek(self, k: int = 0) -> _Tok:
+        return self.toks[min(self.i + k, len(self.toks) - 1)]
+
+    def take(self) -> _Tok:
+        tok = self.peek()
+        self.i = min(self.i + 1, len(self.toks) - 1)
+        return tok
+
+    def is_kw(self, word: str, k: int = 0) -> bool:
+        tok = self.peek(k)
+        return tok.kind == "ident" and tok.value == word
+
+    def is_punct(self, ch: str, k: int = 0) -> bool:
+        tok = self.peek(k)
+        return tok.kind == "punct" and tok.value == ch
+
+    def kw(self, *words: str) -> _Tok:
+        first = self.peek()
+        for word in words:
+            if not self.is_kw(word):
+                self.fail(f"expected {word.upper()}")
+            self.take()
+        return first
+
+    def punct(self, ch: str) -> _Tok:
+        if not self.is_punct(ch):
+            self.fail(f'expected "{ch}"')
+        return self.take()
+
+    def slice(self, first: _Tok, last: _Tok) -> str:
+        return self.src[first.pos : last.end]
+
+    # ---- clause -------------------------------------------------------------------------
+    def clause(self) -> PartitionSpec:
+        self.kw("partition", "by")
+        strategy = self.strategy()
+        key, key_text = self.key_list()
+        parts: dict = {}
+        if self.is_kw("interval") and self.is_punct("(", 1):
+            if strategy is not PartitionStrategy.RANGE:
+                self.fail("INTERVAL partitioning needs PARTITION BY RANGE")
+            self.take()
+            self.punct("(")
+            parts["interval"] = self.value()
+            self.punct(")")
+            if self.is_kw("store"):
+                self.kw("store", "in")
+                self.punct("(")
+                names = [self.name()[1]]
+                while self.is_punct(","):
+                    self.take()
+                    names.append(self.name()[1])
+                self.punct(")")
+                parts["store_in"] = tuple(names)
+        if self.is_kw("partitions"):
+            self.take()
+            parts["partitions_num"] = self.count()
+        if self.is_kw("subpartition"):
+            self.kw("subpartition", "by")
+            parts["sub_strategy"] = self.strategy()
+            parts["sub_key"], parts["sub_key_text"] = self.key_list()
+            if len(parts["sub_key"]) != 1:
+                self.fail("SUBPARTITION BY takes exactly one column", self.toks[self.i - 1])
+            if self.is_kw("subpartitions"):
+                self.take()
+                parts["subpartitions_num"] = self.count()
+        partitions: list[Partition] = []
+        has_list = self.is_punct("(")
+        if has_list:
+            self.take()
+            family = [None]  # the item family of the list, set by its first item
+            partitions.append(self.partition(strategy, parts.get("sub_strategy"), family))
+            while self.is_punct(","):
+                self.take()
+                partitions.append(self.partition(strategy, parts.get("sub_strategy"), family))
+            self.punct(")")
+        elif strategy is not PartitionStrategy.HASH or "partitions_num" not in parts:
+            self.fail('expected "("')
+        if self.is_kw("enable") or self.is_kw("disable"):
+            parts["row_movement"] = self.take().value == "enable"
+            self.kw("row", "movement")
+        if self.peek().kind != "eof":
+            self.fail("expected end of partition clause")
+        return PartitionSpec(
+            strategy=strategy,
+            key=key,
+            key_text=key_text,
+            partitions=tuple(partitions),
+            has_list=has_list,
+            origin=self.path,
+            **parts,
+        )
+
+    def strategy(self) -> PartitionStrategy:
+        tok = self.peek()
+        if tok.kind == "ident" and tok.value in ("range", "list", "hash"):
+            self.take()
+            return PartitionStrategy(tok.value.upper())
+        self.fail("expected RANGE, LIST or HASH")
+
+    def count(self) -> int:
+        tok = self.peek()
+        if tok.kind != "number" or not tok.text.isdigit() or int(tok.text) <= 0:
+            self.fail("expected a positive integer")
+        self.take()
+        return int(tok.text)
+
+    def key_list(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        self.punct("(")
+        names, texts = [], []
+        while True:
+            first = self.peek()
+            if first.kind in ("ident", "qident") and (self.is_punct(",", 1) or self.is_punct(")", 1)):
+                value, text = self.name()
+            else:  # an expression key: kept as raw text
+                last = self.balanced_until(",", ")")
+                value = text = self.slice(first, last)
+            names.append(value)
+            texts.append(text)
+            if not self.is_punct(","):
+                break
+            self.take()
+        self.punct(")")
+        return tuple(names), tuple(texts)
+
+    def balanced_until(self, *stops: str) -> _Tok:
+        """Consume tokens up to (not including) a depth-0 stop punctuation; return the last one."""
+        depth, last = 0, None
+        while True:
+            tok = self.peek()
+            if tok.kind == "eof":
+                self.fail('expected ")"')
+            if tok.kind == "punct" and depth == 0 and tok.value in stops:
+                if last is None:
+                    self.fail("expected a value")
+                return last
+            if self.is_punct("("):
+                depth += 1
+            elif self.is_punct(")"):
+                depth -= 1
+            last = self.take()
+
+    def name(self) -> tuple[str, str]:
+        tok = self.peek()
+        if tok.kind == "ident":
+            self.take()
+            return truncate_identifier(tok.value), tok.text
+        if tok.kind == "qident":
+            self.take()
+            return truncate_identifier(tok.value), tok.text
+        self.fail("expected a name")
+
+    # ---- partitions ---------------------------------------------------------------------
+    def partition(self, strategy: PartitionStrategy, sub: PartitionStrategy | None, family: list) -> Partition:
+        self.kw("partition")
+        name, name_text = self.name()
+        body_tok = self.peek()
+        bound = self.bound(allow_range_items=strategy is PartitionStrategy.RANGE)
+        kind = "start/end" if isinstance(bound, RangeItem) else type(bound).__name__
+        expected = {PartitionStrategy.RANGE: ("LessThan", "start/end"), PartitionStrategy.LIST: ("ListValues",),
+                    PartitionStrategy.HASH: ("NoneType",)}[strategy]
+        if kind not in expected:
+            want = {"LessThan": "VALUES LESS THAN (...)", "ListValues": "VALUES (...)", "NoneType": "no bound"}
+            self.fail(f"{strategy.value} partition {name_text} needs {want[expected[0]]}", body_tok)
+        if family[0] is None:
+            family[0] = kind
+        elif family[0] != kind:
+            self.fail("START/END items cannot be mixed with VALUES LESS THAN items", body_tok)
+        tablespace, tablespace_text = self.tablespace()
+        subs: list[Partition] = []
+        if self.is_punct("(") and sub is not None and kind != "start/end":
+            self.take()
+            subs.append(self.subpartition(sub))
+            while self.is_punct(","):
+                self.take()
+                subs.append(self.subpartition(sub))
+            self.punct(")")
+        return Partition(
+            name=name,
+            bound=bound,
+            tablespace=tablespace,
+            subpartitions=tuple(subs),
+            name_text=name_text,
+            tablespace_text=tablespace_text,
+            origin=self.path,
+        )
+
+    def subpartition(self, sub: PartitionStrategy) -> Partition:
+        self.kw("subpartition")
+        name, name_text = self.name()
+        body_tok = self.peek()
+        bound = self.bound(allow_range_items=False)
+        want = {PartitionStrategy.RANGE: LessThan, PartitionStrategy.LIST: ListValues,
+                PartitionStrategy.HASH: type(None)}[sub]
+        if not isinstance(bound, want):
+            self.fail(f"subpartition {name_text} does not match SUBPARTITION BY {sub.value}", body_tok)
+        tablespace, tablespace_text = self.tablespace()
+        return Partition(name=name, bound=bound, tablespace=tablespace, name_text=name_text,
+                         tablespace_text=tablespace_text, origin=self.path)
+
+    def tablespace(self) -> tuple[str | None, str]:
+        if not self.is_kw("tablespace"):
+            return None, ""
+        self.take()
+        return self.name()
+
+    def bound(self, *, allow_range_items: bool):
+        if self.is_kw("values"):
+            self.take()
+            if self.is_kw("less"):
+                self.kw("less", "than")
+                return LessThan(values=self.value_list(), origin=self.path)
+            return ListValues(values=self.list_values(), origin=self.path)
+        if allow_range_items and (self.is_kw("start") or self.is_kw("end")) and self.is_punct("(", 1):
+            start = end = every = None
+            if self.is_kw("start"):
+                self.take()
+                start = self.value_list()
+            if self.is_kw("end") and self.is_punct("(", 1):
+                self.take()
+                end = self.value_list()
+            if self.is_kw("every") and self.is_punct("(", 1):
+                if start is None or end is None:
+                    self.fail("EVERY needs both START and END")
+                self.take()
+                every = self.value_list()
+            return RangeItem(start=start, end=end, every=every, origin=self.path)
+        return None
+
+    def value_list(self) -> tuple[BoundValue, ...]:
+        self.punct("(")
+        values = [self.value()]
+        while self.is_punct(","):
+            self.take()
+            values.append(self.value())
+        self.punct(")")
+        return tuple(values)
+
+    def list_values(self) -> tuple[BoundValue, ...]:
+        self.punct("(")
+        if self.is_kw("default") and self.is_punct(")", 1):
+            tok = self.take()
+            self.punct(")")
+            return (BoundValue(text=tok.text, kind=BoundKind.DEFAULT, origin=self.path),)
+        values = [self.value(tuples=True)]
+        while self.is_punct(","):
+            self.take()
+            values.append(self.value(tuples=True))
+        self.punct(")")
+        return tuple(values)
+
+    # ---- values -------------------------------------------------------------------------
+    def value(self, *, tuples: bool = False) -> BoundValue:
+        first = self.peek()
+        if self.is_kw("default"):
+            self.fail("DEFAULT is only allowed as VALUES (DEFAULT)")
+        val = self.primary(tuples)
+        # a cast or an operator turns the value into an expression kept as raw text
+        while self.is_punct("::") or (self.peek().kind == "punct" and self.peek().value in _OPERATORS):
+            if self.take().value == "::":
+                last = self.type_name()
+            else:
+                self.primary(False)
+                last = self.toks[self.i - 1]
+            val = BoundValue(text=self.slice(first, last), kind=BoundKind.EXPR, origin=self.path)
+        return val
+
+    def primary(self, tuples: bool) -> BoundValue:
+        tok = self.peek()
+        origin = self.path
+        if tok.kind == "punct" and tok.value in ("-", "+") and self.peek(1).kind == "number":
+            self.take()
+            num = self.take()
+            sign = "-" if tok.value == "-" else ""
+            return BoundValue(text=self.slice(tok, num), kind=BoundKind.NUMBER, value=sign + num.text, origin=origin)
+        if tok.kind == "number":
+            self.take()
+            return BoundValue(text=tok.text, kind=BoundKind.NUMBER, value=tok.text, origin=origin)
+        if tok.kind == "string":
+            self.take()
+            return BoundValue(text=tok.text, kind=BoundKind.STRING, value=tok.value, origin=origin)
+        if tok.kind == "punct" and tok.value == "(":
+            if tuples:
+                self.take()
+                items = [self.value()]
+                while self.is_punct(","):
+                    self.take()
+                    items.append(self.value())
+                last = self.punct(")")
+                return BoundValue(text=self.slice(tok, last), kind=BoundKind.TUPLE, items=tuple(items), origin=origin)
+            self.take()
+            last = self.balanced_until(")")
+            last = self.punct(")")
+            return BoundValue(text=self.slice(tok, last), kind=BoundKind.EXPR, origin=origin)
+        if tok.kind == "ident":
+            word = tok.value
+            if word == "maxvalue":
+                self.take()
+                return BoundValue(text=tok.text, kind=BoundKind.MAXVALUE, origin=origin)
+            if word == "null":
+                self.take()
+                return BoundValue(text=tok.text, kind=BoundKind.NULL, origin=origin)
+            if word in _TYPED_HEADS:
+                typed = self.typed_literal()
+                if typed is not None:
+                    return typed
+            self.take()
+            if self.is_punct("("):  # function call
+                self.take()
+                if not self.is_punct(")"):
+                    self.balanced_until(")")
+                last = self.punct(")")
+                return BoundValue(text=self.slice(tok, last), kind=BoundKind.EXPR, origin=origin)
+            return BoundValue(text=tok.text, kind=BoundKind.EXPR, origin=origin)
+        if tok.kind == "qident":
+            self.take()
+            return BoundValue(text=tok.text, kind=BoundKind.EXPR, origin=origin)
+        self.fail("expected a value")
+
+    def typed_literal(self) -> BoundValue | None:
+        """``DATE '...'``, ``TIMESTAMP[(p)] [WITH[OUT] TIME ZONE] '...'``, ``INTERVAL[(p)] '...' [fields]``.
+
+        Returns None (consuming nothing) when the words are not followed by a string.
+        """
+        save = self.i
+        first = self.take()
+        words = [first.value]
+        if self.is_punct("(") and self.peek(1).kind == "number" and self.is_punct(")", 2):
+            self.take()
+            words[0] += f"({self.take().text})"
+            self.take()
+        if first.value in ("timestamp", "time") and (self.is_kw("with") or self.is_kw("without")):
+            words.append(self.take().value)
+            if not (self.is_kw("time") and self.is_kw("zone", 1)):
+                self.i = save
+                return None
+            self.take()
+            self.take()
+            words.append("time zone")
+        lit = self.peek()
+        if lit.kind != "string":
+            self.i = save
+            return None
+        self.take()
+        last, qualifier = lit, ""
+        if first.value == "interval":
+            qualifier, last = self.interval_qualifier(lit)
+        return BoundValue(text=self.slice(first, last), kind=BoundKind.TYPED, value=lit.value,
+                          type_name=" ".join(words), qualifier=qualifier, origin=self.path)
+
+    def interval_qualifier(self, last: _Tok) -> tuple[str, _Tok]:
+        parts: list[str] = []
+        if self.peek().kind == "ident" and self.peek().value in _INTERVAL_FIELDS:
+            parts.append(self.take().value)
+            if self.is_kw("to"):
+                self.take()
+                if not (self.peek().kind == "ident" and self.peek().value in _INTERVAL_FIELDS):
+                    self.fail("expected an interval field")
+                parts += ["to", self.take().value]
+            if parts[-1] == "second" and self.is_punct("(") and self.peek(1).kind == "number":
+                self.take()
+                parts[-1] += f"({self.take().text})"
+                self.punct(")")
+            last = self.toks[self.i - 1]
+        return " ".join(parts), last
+
+    def type_name(self) -> _Tok:
+        """The type after ``::``: words, an optional ``(typmod)`` and ``[]``; returns the last token."""
+        if self.peek().kind not in ("ident", "qident"):
+            self.fail("expected a type name")
+        last = self.take()
+        while self.peek().kind == "ident" and self.peek().value in (
+            "precision", "varying", "with", "without", "time", "zone"
+        ):
+            last = self.take()
+        if self.is_punct("("):
+            self.take()
+            self.balanced_until(")")
+            last = self.punct(")")
+        while self.is_punct("[") and self.is_punct("]", 1):
+            self.take()
+            last = self.take()
+        return last
+
+
+def parse_partition_clause(text: str, *, path: Sequence[PathPart] = ()) -> PartitionSpec:
+    """Parse a whole partition clause into a :class:`PartitionSpec`.
+
+    Raises :class:`DdlcError` (code ``E_BUILD``) with ``position`` = 0-based offset of the
+    offending character.
+    """
+    return _Parser(text, path).clause()
+
+
+def parse_bound_value(text: str, *, path: Sequence[PathPart] = ()) -> BoundValue:
+    """Parse one bound value (``'2024-01-01'``, ``-5``, ``MAXVALUE``, ``INTERVAL '1' DAY`` ...)."""
+    parser = _Parser(text, path)
+    value = parser.value(tuples=True)
+    if parser.peek().kind != "eof":
+        parser.fail("expected end of value")
+    return value
