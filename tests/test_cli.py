@@ -99,3 +99,28 @@ def test_validate_command(tmp_path):
     p = run("validate", str(bad))
     assert p.returncode == 1
     assert f"{bad}:2: $.fmt" in p.stderr.decode()
+
+
+def test_explain_text_and_json():
+    tree = {"fmt": "CREATE %{or_replace}s %{persistence}s VIEW %{identity}D AS %{query}s",
+            "query": "SELECT orders.id FROM public.orders;", "identity": {"objname": "v", "schemaname": "public"},
+            "or_replace": "", "persistence": ""}
+    p = run("explain", "--schema-map", "public=app", stdin=json.dumps(tree))
+    assert p.returncode == 0, p.stderr
+    out = p.stdout.decode()
+    assert out.startswith("# <stdin>") and "CreateView" in out and "'app'" in out and "app.orders" in out
+    p = run("explain", "--format", "json", stdin=json.dumps(tree) + "\n" + json.dumps(BAD) + "\n")
+    assert p.returncode == 1
+    rows = [json.loads(x) for x in p.stdout.decode().splitlines()]
+    assert rows[0]["ir"]["@"] == "CreateView" and rows[0]["error"] is None
+    assert rows[1]["ir"] is None and rows[1]["error"]["path"] == "$.cols"
+
+
+def test_default_schema_and_schema_map_flags():
+    tree = {"fmt": "DROP %{objtype}s %{concurrently}s %{if_exists}s %{objidentity}s %{cascade}s", "cascade": "",
+            "objtype": "table", "if_exists": "", "objidentity": "orders", "concurrently": ""}
+    p = run("translate", "--default-schema", "crm", stdin=json.dumps(tree))
+    assert p.stdout.decode() == "DROP table crm.orders;\n", p.stderr
+    p = run("translate", "--schema-map", "public=app", stdin=json.dumps(dict(tree, objidentity="public.orders")))
+    assert p.stdout.decode() == "DROP table app.orders;\n", p.stderr
+    assert run("translate", "--schema-map", "nonsense").returncode == 2
