@@ -12,6 +12,7 @@ import dataclasses
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from ...diagnostics import E_UNSUPPORTED, Diagnostic
@@ -33,9 +34,15 @@ class Rule:
     text: Callable[[Any], str] | None = None  # the dropped clause's text, for comments
 
 
-_DROP = object()
+@lru_cache(maxsize=None)
+def _by_class(target: str) -> dict[type, list[Rule]]:
+    out: dict[type, list[Rule]] = {}
+    for r in rules_for(target):
+        out.setdefault(r.node, []).append(r)
+    return out
 
 
+@lru_cache(maxsize=None)
 def rules_for(target: str) -> tuple[Rule, ...]:
     try:
         mod = importlib.import_module(f"ddlc.backends.{target}.capabilities")
@@ -45,12 +52,9 @@ def rules_for(target: str) -> tuple[Rule, ...]:
 
 
 def drop_unsupported(stmt, ctx):
-    rules = rules_for(ctx.target)
-    if not rules:
+    by_class = _by_class(ctx.target)
+    if not by_class:
         return stmt, []
-    by_class: dict[type, list[Rule]] = {}
-    for r in rules:
-        by_class.setdefault(r.node, []).append(r)
     diags: list[Diagnostic] = []
 
     def report(rule: Rule, node: Any) -> None:
