@@ -8,7 +8,7 @@ from __future__ import annotations
 
 QUERIES = {
     "table": """
-        SELECT n.nspname || '.' || c.relname || ' ' || c.relkind || coalesce(' ' || pg_get_partkeydef(c.oid), '')
+        SELECT n.nspname || '.' || c.relname || ' ' || c.relkind::text || coalesce(' ' || pg_get_partkeydef(c.oid), '')
                || CASE WHEN c.relpersistence = 'u' THEN ' unlogged' ELSE '' END
           FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
          WHERE c.relkind IN ('r', 'p', 'v', 'm', 'S', 'f') AND {user}""",
@@ -56,10 +56,10 @@ QUERIES = {
           JOIN pg_namespace n ON n.oid = c.relnamespace WHERE NOT t.tgisinternal AND {user}""",
     "function": """
         SELECT n.nspname || '.' || p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ') '
-               || p.prokind || ' ' || coalesce(pg_get_function_result(p.oid), '')
+               || p.prokind::text || ' ' || coalesce(pg_get_function_result(p.oid), '')
           FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE {user}""",
     "type": """
-        SELECT n.nspname || '.' || t.typname || ' ' || t.typtype
+        SELECT n.nspname || '.' || t.typname || ' ' || t.typtype::text
                || coalesce(' (' || (SELECT string_agg(e.enumlabel, ', ' ORDER BY e.enumsortorder)
                                       FROM pg_enum e WHERE e.enumtypid = t.oid) || ')', '')
           FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace

@@ -1,0 +1,410 @@
+"""PostgreSQL emitters: DROP, COMMENT ON, RENAME (every form) and ALTER ... SET SCHEMA.
+
+CREATE INDEX, CREATE/ALTER SEQUENCE and CREATE VIEW live in :mod:`.objects_more` (imported at the
+end of this module, so the family is one import).
+
+Decisions (each checked on a PostgreSQL 15 server by the goldens):
+
+* Object identities were parsed by the builders; names are written from that structure through
+  PostgreSQL's quoting, never from the GaussDB text.
+* Functions are addressed as ``ROUTINE`` in COMMENT and SET SCHEMA and DROP: GaussDB reports a
+  procedure's COMMENT / SET SCHEMA under the word FUNCTION, and PostgreSQL refuses
+  ``ALTER FUNCTION`` on a procedure (``... is not a function``) while ``ROUTINE`` takes both.
+  A zero-argument aggregate (``agg(*)``) is addressed as ``AGGREGATE``.
+* Argument types are the server's ``format_type_be`` spellings: SQL-standard words are written as
+  they came, GaussDB-only type names go through the type map (the function was created with it).
+* The defective table-constraint DROP (``DROP index s.con on s.tbl``, reference §10.18) is the
+  B-compatibility ``DROP INDEX uk ON t`` of a constraint's index: replayed as
+  ``ALTER TABLE s.tbl DROP CONSTRAINT con``.
+* ``LARGE SEQUENCE`` is an ordinary sequence on PostgreSQL (DROP, COMMENT, RENAME, SET SCHEMA).
+* B-compatible ``RENAME TABLE a TO b, c TO d`` becomes one ``ALTER TABLE a RENAME TO b`` per pair,
+  in order (MySQL renames left to right, so swaps through a temporary name keep working); a pair
+  that moves the table to another schema becomes ``ALTER TABLE a SET SCHEMA s2`` and then, when the
+  name changes too, ``ALTER TABLE s2.a RENAME TO b``.
+* ``DROP INDEX CONCURRENTLY ... CASCADE``, which PostgreSQL refuses, loses CONCURRENTLY (a rule of
+  ``UNSUPPORTED``, like every clause removal of this family).
+* Statements naming an object kind PostgreSQL cannot address that way (``???``, RENAME COLUMN of
+  an index, SET SCHEMA of an index, a tablespace comment) are reported with a W code and not
+  emitted; ``--on-unsupported comment`` keeps their GaussDB text as a comment.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...diagnostics import Severity, register
+from ...errors import Path
+from ...ir.base import Node, replace
+from ...ir.catalog import Catalog, recorder
+from ...ir.comment import Comment
+from ...ir.drop import (
+    ConstraintIdentity, Drop, DropObjectType, FunctionSignature, Identity, PlainName, SchemaName,
+    TriggerIdentity,
+)
+from ...ir.names import QualifiedName, TypeName
+from ...ir.rename import (
+    RenameAttribute, RenameColumn, RenameConstraint, RenameRelation, RenameSchema, RenameTables,
+    RenameType, SetSchema,
+)
+from ...ir.passes.drop_unsupported import Rule
+from . import Emit, emits
+from .types import TYPE_MAP
+
+# ---- diagnostic codes (the family's range: W650..W689, N650..N689, I650..I689) ----------------
+W_NO_IDENTITY = register(
+    "DDLC-W650", Severity.WARNING, "Object identity not readable: statement not translated",
+    "The object identity of a DROP, COMMENT or SET SCHEMA (or the table of COMMENT ON CONSTRAINT) "
+    "could not be parsed (see DDLC-N301), so ddlc cannot write it with PostgreSQL's quoting. Nothing "
+    "is emitted; with --on-unsupported comment the GaussDB text is kept as a comment.",
+    '{"objtype": "function", "objidentity": "public.add1"}',
+)
+W_NO_FORM = register(
+    "DDLC-W651", Severity.WARNING, "Object kind has no PostgreSQL form for this statement",
+    "The statement names an object kind PostgreSQL cannot address this way: the server's `???` "
+    "object type (materialized views, aggregates, operators...: reference §10.16), a DROP of an "
+    "unmodelled object type, RENAME COLUMN of an index or a sequence, SET SCHEMA of an index (an index "
+    "always lives in its table's schema). Nothing is emitted; with --on-unsupported comment the "
+    "GaussDB text is kept as a comment.",
+    "COMMENT ON ??? public.mv IS 'x'",
+)
+W_CONCURRENT_CASCADE = register(
+    "DDLC-W652", Severity.WARNING, "DROP INDEX CONCURRENTLY with CASCADE: CONCURRENTLY dropped",
+    "PostgreSQL refuses `DROP INDEX CONCURRENTLY ... CASCADE`. The index is dropped with CASCADE, "
+    "taking the stronger lock a plain DROP INDEX takes.",
+    "DROP index CONCURRENTLY public.i CASCADE",
+)
+W_TABLESPACE_COMMENT = register(
+    "DDLC-W653", Severity.WARNING, "COMMENT ON TABLESPACE not translated",
+    "Tablespaces are not replicated (CREATE TABLESPACE is not decoded and ddlc removes TABLESPACE "
+    "clauses for PostgreSQL), so a comment on one would name an object the target does not have. "
+    "Nothing is emitted; with --on-unsupported comment the GaussDB text is kept as a comment.",
+    "COMMENT ON TABLESPACE ts1 IS 'fast disks'",
+)
+I_CONSTRAINT_DROP = register(
+    "DDLC-I650", Severity.INFO, "Table-constraint DROP written as ALTER TABLE ... DROP CONSTRAINT",
+    "The server writes the drop of a table constraint (the B-compatibility `DROP INDEX uk ON t` of a "
+    "constraint's index) as `DROP index <schema>.<constraint> on <schema>.<table>` (reference §10.18, "
+    "DDLC-W301). ddlc read the constraint and its table from it; PostgreSQL gets `ALTER TABLE "
+    "<schema>.<table> DROP CONSTRAINT <constraint>` (IF EXISTS and CASCADE carried over).",
+    "DROP index public.t_uk on public.t -> ALTER TABLE public.t DROP CONSTRAINT t_uk",
+)
+I_LARGE_WORD = register(
+    "DDLC-I651", Severity.INFO, "LARGE SEQUENCE addressed as SEQUENCE",
+    "PostgreSQL has no large sequences; a GaussDB LARGE SEQUENCE becomes an ordinary (bigint) sequence "
+    "(DDLC-W665), so DROP, COMMENT, RENAME and SET SCHEMA address it as SEQUENCE.",
+    "DROP large sequence public.big -> DROP SEQUENCE public.big",
+)
+I_RENAME_ACROSS = register(
+    "DDLC-I652", Severity.INFO, "RENAME TABLE into another schema written as SET SCHEMA, then RENAME",
+    "A B-compatibility `RENAME TABLE s1.a TO s2.b` moves the table to another schema. PostgreSQL's "
+    "RENAME TO cannot change the schema: ddlc writes `ALTER TABLE s1.a SET SCHEMA s2` and then, when the "
+    "name changes too, `ALTER TABLE s2.a RENAME TO b`.",
+    "RENAME TABLE db1.a TO db2.b",
+)
+
+
+# ---- shared helpers ---------------------------------------------------------------------------
+def source_text(n: Node) -> str | None:
+    """The statement's canonical GaussDB text, for ``--on-unsupported comment``."""
+    try:
+        from ..gaussdb import emit
+
+        return emit(n)
+    except Exception:  # a node the GaussDB writer cannot take: no comment text, never a failure
+        return None
+
+
+def refuse(e: Emit, n: Node, code: str, message: str, path: Path | None = None) -> list[str]:
+    """Report ``n`` as not translated (nothing emitted)."""
+    e.diag(code, message, n.origin if path is None else path, dropped_text=source_text(n))
+    return []
+
+
+def arg_type(t: TypeName, e: Emit) -> str:
+    """An argument type of a function identity (``format_type_be`` spelling) for PostgreSQL."""
+    suffix = "[]" if t.array else ""
+    if t.schema == "":  # an SQL-standard spelling such as integer, character varying(10), tinyint
+        word = t.name.lower()
+        if word in TYPE_MAP and TYPE_MAP[word][2] is not None:  # a GaussDB-only name
+            return e.type(replace(t, name=word, schema="pg_catalog"))
+        return t.name + t.typmod + suffix
+    if t.schema is None:  # a quoted name such as "char" or "MyType": never a GaussDB type alias
+        return e.ident(t.name) + t.typmod + suffix
+    return e.type(t)
+
+
+def routine(f: FunctionSignature, e: Emit) -> tuple[str, str]:
+    """(object word, ``name(args)``) of a function identity."""
+    if f.star:
+        return "AGGREGATE", e.qname(f.name) + "(*)"
+    return "ROUTINE", e.qname(f.name) + "(" + ", ".join(arg_type(t, e) for t in f.args) + ")"
+
+
+def _addressed(word: str, ident: Identity, e: Emit) -> tuple[str, str]:
+    """(object word, identity text): a function identity decides its own word."""
+    if isinstance(ident, FunctionSignature):
+        return routine(ident, e)
+    return word, identity_sql(ident, e)
+
+
+def identity_sql(ident: Identity, e: Emit) -> str:
+    if isinstance(ident, QualifiedName):
+        return e.qname(ident)
+    if isinstance(ident, SchemaName | PlainName):
+        return e.ident(ident.name)
+    if isinstance(ident, FunctionSignature):
+        return routine(ident, e)[1]
+    if isinstance(ident, TriggerIdentity):
+        return e.ident(ident.name) + " ON " + e.qname(ident.table)
+    raise TypeError(f"postgres: no identity form for {type(ident).__name__}")
+
+
+def _large(e: Emit, objtype: str, path: Path) -> None:
+    if " ".join(objtype.split()).upper() == "LARGE SEQUENCE":
+        e.diag(I_LARGE_WORD, "LARGE SEQUENCE addressed as SEQUENCE", path)
+
+
+# ---- DROP -------------------------------------------------------------------------------------
+_DROP_WORDS = {
+    DropObjectType.TABLE: "TABLE", DropObjectType.INDEX: "INDEX", DropObjectType.TYPE: "TYPE",
+    DropObjectType.SCHEMA: "SCHEMA", DropObjectType.SEQUENCE: "SEQUENCE", DropObjectType.VIEW: "VIEW",
+    DropObjectType.FUNCTION: "ROUTINE", DropObjectType.TRIGGER: "TRIGGER",
+    DropObjectType.LARGE_SEQUENCE: "SEQUENCE",
+}
+
+
+@emits(Drop)
+def drop(n: Drop, e: Emit) -> list[str]:
+    word = _DROP_WORDS.get(n.objtype)
+    if word is None:
+        return refuse(e, n, W_NO_FORM, f"DROP {n.objtype_text or n.objtype.value} has no PostgreSQL translation")
+    ident = n.identity
+    if ident is None:
+        return refuse(e, n, W_NO_IDENTITY, f"DROP {n.objtype.value}: identity {n.identity_text!r} not read; "
+                      "not translated")
+    if isinstance(ident, ConstraintIdentity):
+        e.diag(I_CONSTRAINT_DROP, f"constraint {ident.name} of {ident.table.dotted()} dropped with ALTER TABLE",
+               n.origin)
+        w = e.w().kw("ALTER", "TABLE").raw(e.qname(ident.table)).kw("DROP", "CONSTRAINT")
+        if n.if_exists:
+            w.kw("IF", "EXISTS")
+        w.ident(ident.name)
+        if n.cascade:
+            w.kw("CASCADE")
+        return [w.text()]
+    if n.objtype is DropObjectType.LARGE_SEQUENCE:
+        _large(e, "LARGE SEQUENCE", n.origin)
+    word, what = _addressed(word, ident, e)
+    w = e.w().kw("DROP", word)
+    if n.concurrently and n.objtype is DropObjectType.INDEX:
+        w.kw("CONCURRENTLY")
+    if n.if_exists:
+        w.kw("IF", "EXISTS")
+    w.raw(what)
+    if n.cascade:
+        w.kw("CASCADE")
+    return [w.text()]
+
+
+# ---- COMMENT ON -------------------------------------------------------------------------------
+_COMMENT_WORDS = {
+    "TABLE": "TABLE", "COLUMN": "COLUMN", "INDEX": "INDEX", "SEQUENCE": "SEQUENCE",
+    "LARGE SEQUENCE": "SEQUENCE", "VIEW": "VIEW", "SCHEMA": "SCHEMA", "TYPE": "TYPE",
+    "DOMAIN": "DOMAIN", "FUNCTION": "ROUTINE", "TRIGGER": "TRIGGER",
+}
+
+
+def _is(w: Any, comment: str | None) -> str:
+    """``IS 'text'`` / ``IS NULL`` (the server's empty-literal defect means the same as NULL)."""
+    w.kw("IS")
+    if comment:
+        w.lit(comment)
+    else:
+        w.kw("NULL")
+    return w.text()
+
+
+@emits(Comment)
+def comment(n: Comment, e: Emit) -> list[str]:
+    if n.on_constraint:
+        if n.parent is None:
+            return refuse(e, n, W_NO_IDENTITY, f"COMMENT ON CONSTRAINT: parent {n.parent_text!r} not read; "
+                          "not translated")
+        name = n.identity.name if isinstance(n.identity, PlainName) else n.identity_text
+        w = e.w().kw("COMMENT", "ON", "CONSTRAINT").ident(name).kw("ON")
+        if n.domain:
+            w.kw("DOMAIN")
+        w.raw(e.qname(n.parent))
+        return [_is(w, n.comment)]
+    objtype = " ".join(n.objtype.split()).upper()
+    if objtype == "TABLESPACE":
+        return refuse(e, n, W_TABLESPACE_COMMENT, "tablespaces are not replicated; COMMENT ON TABLESPACE "
+                      "not translated")
+    word = _COMMENT_WORDS.get(objtype)
+    if word is None:
+        return refuse(e, n, W_NO_FORM, f"COMMENT ON {n.objtype}: object kind unknown; not translated")
+    if n.identity is None:
+        return refuse(e, n, W_NO_IDENTITY, f"COMMENT ON {n.objtype}: identity {n.identity_text!r} not read; "
+                      "not translated")
+    _large(e, objtype, n.origin)
+    word, what = _addressed(word, n.identity, e)
+    w = e.w().kw("COMMENT", "ON", word).raw(what)
+    return [_is(w, n.comment)]
+
+
+# ---- RENAME -----------------------------------------------------------------------------------
+_RELATION_WORDS = {"TABLE": "TABLE", "INDEX": "INDEX", "SEQUENCE": "SEQUENCE", "LARGE SEQUENCE": "SEQUENCE",
+                   "VIEW": "VIEW"}
+_COLUMN_WORDS = {"TABLE": "TABLE", "VIEW": "VIEW"}
+
+
+def _alter(e: Emit, word: str, if_exists: bool, name: QualifiedName) -> Any:
+    w = e.w().kw("ALTER", word)
+    if if_exists:
+        w.kw("IF", "EXISTS")
+    return w.raw(e.qname(name))
+
+
+@emits(RenameRelation)
+def rename_relation(n: RenameRelation, e: Emit) -> list[str]:
+    objtype = " ".join(n.objtype.split()).upper()
+    word = _RELATION_WORDS.get(objtype)
+    if word is None:
+        return refuse(e, n, W_NO_FORM, f"ALTER {n.objtype} ... RENAME TO: object kind unknown; not translated")
+    _large(e, objtype, n.origin)
+    return [_alter(e, word, n.if_exists, n.identity).kw("RENAME", "TO").ident(n.new_name).text()]
+
+
+@emits(RenameColumn)
+def rename_column(n: RenameColumn, e: Emit) -> list[str]:
+    word = _COLUMN_WORDS.get(" ".join(n.objtype.split()).upper())
+    if word is None:
+        return refuse(e, n, W_NO_FORM, f"ALTER {n.objtype} ... RENAME COLUMN has no PostgreSQL form; "
+                      "not translated")
+    w = _alter(e, word, n.if_exists, n.identity)
+    return [w.kw("RENAME", "COLUMN").ident(n.column).kw("TO").ident(n.new_name).text()]
+
+
+@emits(RenameAttribute)
+def rename_attribute(n: RenameAttribute, e: Emit) -> list[str]:
+    w = _alter(e, "TYPE", False, n.identity).kw("RENAME", "ATTRIBUTE").ident(n.attribute).kw("TO")
+    w.ident(n.new_name)
+    if n.cascade:
+        w.kw("CASCADE")
+    return [w.text()]
+
+
+@emits(RenameConstraint)
+def rename_constraint(n: RenameConstraint, e: Emit) -> list[str]:
+    w = _alter(e, "TABLE", False, n.identity).kw("RENAME", "CONSTRAINT").ident(n.constraint)
+    return [w.kw("TO").ident(n.new_name).text()]
+
+
+@emits(RenameSchema)
+def rename_schema(n: RenameSchema, e: Emit) -> list[str]:
+    return [e.w().kw("ALTER", "SCHEMA").ident(n.identity).kw("RENAME", "TO").ident(n.new_name).text()]
+
+
+@emits(RenameType)
+def rename_type(n: RenameType, e: Emit) -> list[str]:
+    return [_alter(e, "TYPE", False, n.identity).kw("RENAME", "TO").ident(n.new_name).text()]
+
+
+@emits(RenameTables)
+def rename_tables(n: RenameTables, e: Emit) -> list[str]:
+    out: list[str] = []
+    for p in n.pairs:
+        old, new = p.old, p.new
+        if new.schema is not None and new.schema != old.schema:
+            e.diag(I_RENAME_ACROSS, f"{old.dotted()} moved to schema {new.schema} with SET SCHEMA", p.origin)
+            out.append(_alter(e, "TABLE", False, old).kw("SET", "SCHEMA").ident(new.schema).text())
+            old = QualifiedName(old.name, new.schema, origin=old.origin)
+        if new.name != old.name:
+            out.append(_alter(e, "TABLE", False, old).kw("RENAME", "TO").ident(new.name).text())
+    return out
+
+
+# ---- ALTER ... SET SCHEMA ---------------------------------------------------------------------
+_SET_SCHEMA_WORDS = {"TABLE": "TABLE", "SEQUENCE": "SEQUENCE", "LARGE SEQUENCE": "SEQUENCE", "VIEW": "VIEW",
+                     "FUNCTION": "ROUTINE", "TYPE": "TYPE", "DOMAIN": "DOMAIN"}
+
+
+@emits(SetSchema)
+def set_schema(n: SetSchema, e: Emit) -> list[str]:
+    objtype = " ".join(n.objtype.split()).upper()
+    word = _SET_SCHEMA_WORDS.get(objtype)
+    if word is None:
+        return refuse(e, n, W_NO_FORM, f"ALTER {n.objtype} ... SET SCHEMA has no PostgreSQL form; not translated")
+    if n.identity is None or not isinstance(n.identity, QualifiedName | FunctionSignature):
+        return refuse(e, n, W_NO_IDENTITY, f"ALTER {n.objtype} ... SET SCHEMA: identity {n.identity_text!r} "
+                      "not read; not translated")
+    _large(e, objtype, n.origin)
+    word, what = _addressed(word, n.identity, e)
+    w = e.w().kw("ALTER", word).raw(what).kw("SET", "SCHEMA").ident(n.new_schema)
+    return [w.text()]
+
+
+# ---- catalog: how these statements move partitioned tables -----------------------------------
+# Registered only where ddlc.ir.catalog has no recorder of its own; a partition-key column renamed
+# by RENAME COLUMN is followed in any case (chained after the catalog's own RenameColumn recorder).
+def _move(cat: Catalog, old: tuple[str | None, str], new: tuple[str | None, str]) -> None:
+    if old in cat.tables and old != new:
+        cat.tables[new] = cat.tables.pop(old)
+
+
+def _record_rename_tables(cat: Catalog, stmt: RenameTables) -> None:
+    for p in stmt.pairs:
+        new_schema = p.new.schema if p.new.schema is not None else p.old.schema
+        _move(cat, (p.old.schema, p.old.name), (new_schema, p.new.name))
+
+
+def _record_set_schema(cat: Catalog, stmt: SetSchema) -> None:
+    if " ".join(stmt.objtype.split()).upper() == "TABLE" and isinstance(stmt.identity, QualifiedName):
+        _move(cat, (stmt.identity.schema, stmt.identity.name), (stmt.new_schema, stmt.identity.name))
+
+
+def _record_rename_schema(cat: Catalog, stmt: RenameSchema) -> None:
+    for key in [k for k in cat.tables if k[0] == stmt.identity]:
+        _move(cat, key, (stmt.new_name, key[1]))
+
+
+def _rename_key_column(cat: Catalog, stmt: RenameColumn) -> None:
+    st = cat.table(stmt.identity)
+    if st is not None:
+        st.key = tuple(stmt.new_name if k == stmt.column else k for k in st.key)
+        st.sub_key = tuple(stmt.new_name if k == stmt.column else k for k in st.sub_key)
+
+
+def _register_recorders() -> None:
+    from ...ir import catalog as cat_mod
+
+    known: dict[str, Any] = getattr(cat_mod, "_RECORDERS", {})
+    for name, fn in (("RenameTables", _record_rename_tables), ("SetSchema", _record_set_schema),
+                     ("RenameSchema", _record_rename_schema)):
+        if name not in known:
+            recorder(name)(fn)
+    before = known.get("RenameColumn")
+    if getattr(before, "__name__", "") == "_rename_column_and_key":
+        return  # already chained (module reloaded)
+
+    def _rename_column_and_key(cat: Catalog, stmt: RenameColumn) -> None:
+        if before is not None:
+            before(cat, stmt)
+        _rename_key_column(cat, stmt)
+
+    recorder("RenameColumn")(_rename_column_and_key)
+
+
+_register_recorders()
+
+
+from . import objects_more  # noqa: E402  (CREATE INDEX, sequences, views: same family)
+
+UNSUPPORTED = (
+    Rule(Drop, W_CONCURRENT_CASCADE, "PostgreSQL refuses DROP INDEX CONCURRENTLY with CASCADE; CONCURRENTLY "
+         "dropped", applies=lambda n: n.concurrently and n.cascade, field="concurrently", absent=False,
+         text=lambda n: "CONCURRENTLY"),
+    *objects_more.UNSUPPORTED,
+)
+
+__all__ = ["UNSUPPORTED", "arg_type", "identity_sql", "refuse", "routine", "source_text"]

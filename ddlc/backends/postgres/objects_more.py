@@ -1,0 +1,558 @@
+"""PostgreSQL emitters: CREATE INDEX, CREATE/ALTER SEQUENCE, CREATE VIEW (the objects family).
+
+Decisions (checked on a PostgreSQL 15 server by the goldens):
+
+* Index access methods: btree, hash, gin, gist, spgist and brin are kept; ``ubtree`` (GaussDB's
+  btree for ustore tables) is written as btree (DDLC-I653); the column-store methods ``psort`` and
+  ``cbtree`` become btree and ``cgin`` becomes gin (DDLC-W655: same queries served, different
+  storage); any other method name (an extension's) is kept as written.
+* Operator classes, collations, expressions, ordering, INCLUDE and WHERE are kept; a
+  ``pg_catalog`` operator class PostgreSQL does not have for the method is removed (the type's
+  default class is used, DDLC-W659), as are B-compatibility collations (DDLC-W660).
+* WITH options are filtered to the method's PostgreSQL reloptions (DDLC-W658); TABLESPACE and
+  INVISIBLE are removed (DDLC-W656, W657).
+* A LOCAL or GLOBAL index of a partitioned table becomes one index on the parent: PostgreSQL builds
+  the partitions' indexes itself, under its own names (DDLC-W661 for the LOCAL names, DDLC-I654 for
+  GLOBAL). A UNIQUE index that does not cover the partition key (which PostgreSQL refuses) loses
+  UNIQUE when the catalog knows the key (DDLC-W662).
+* CONCURRENTLY is dropped when the table is partitioned (LOCAL/GLOBAL definition, or the stream's
+  catalog says so: DDLC-W663); otherwise kept, with a note that the table was not known to be
+  partitioned (DDLC-I655).
+* Sequences: options in the order they came. LARGE sequences become bigint sequences (DDLC-W665)
+  and values beyond bigint are clamped (DDLC-W666); ORDER/NOORDER is dropped (DDLC-I656: a single
+  PostgreSQL server always hands out values in order). ``RESTART n`` of CREATE SEQUENCE (the
+  sequence's ``last_value``) is left out when it equals START and otherwise written as
+  ``ALTER SEQUENCE ... RESTART n`` after the CREATE (DDLC-I657), so CREATE carries only the
+  definition. An ALTER left without options emits nothing.
+* Views: the query must parse with pglast; GaussDB-only functions are rewritten as in other SQL
+  text (exprs), GaussDB type names in casts are mapped (DDLC-I658), and the query is re-printed by
+  pglast. A query that does not parse, or uses ROWNUM or ``t PARTITION (p)``, is reported and not
+  emitted (DDLC-W669, W670).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ...diagnostics import Severity, register
+from ...ir.base import replace
+from ...ir.index import CreateIndex, IndexKey, PartitionScope
+from ...ir.names import Expr, TypeName
+from ...ir.passes.drop_unsupported import Rule
+from ...ir.sequence import AlterSequence, CreateSequence, Persistence, SeqClause, SeqOption
+from ...ir.view import CreateView
+from . import Emit, emits
+
+# ---- codes ----------------------------------------------------------------------------------
+I_UBTREE = register(
+    "DDLC-I653", Severity.INFO, "ubtree index written as btree",
+    "ubtree is GaussDB's B-tree for ustore tables; PostgreSQL's btree is the same index for the same "
+    "queries.",
+    "USING ubtree -> USING btree",
+)
+W_METHOD = register(
+    "DDLC-W655", Severity.WARNING, "Column-store index method replaced",
+    "psort and cbtree (column-store B-tree indexes) become btree, cgin becomes gin. The index serves "
+    "the same queries; its storage and performance are PostgreSQL's.",
+    "USING psort -> USING btree",
+)
+W_INDEX_TABLESPACE = register(
+    "DDLC-W656", Severity.WARNING, "Index TABLESPACE removed",
+    "Tablespaces are not replicated; the index is created in the database's default tablespace.",
+    "CREATE INDEX ... TABLESPACE ts1",
+)
+W_INVISIBLE = register(
+    "DDLC-W657", Severity.WARNING, "INVISIBLE index created visible",
+    "PostgreSQL has no invisible indexes (B-compatibility): the planner will use this index.",
+    "CREATE INDEX ... INVISIBLE",
+)
+W_INDEX_OPTIONS = register(
+    "DDLC-W658", Severity.WARNING, "Index storage parameters PostgreSQL does not have removed",
+    "Only the access method's PostgreSQL reloptions are kept (btree: fillfactor, deduplicate_items; "
+    "hash, spgist: fillfactor; gist: fillfactor, buffering; gin: fastupdate, gin_pending_list_limit; "
+    "brin: pages_per_range, autosummarize). Others (GaussDB storage options) are removed.",
+    "WITH (fillfactor=80, storage_type=ustore) -> WITH (fillfactor=80)",
+)
+W_OPCLASS = register(
+    "DDLC-W659", Severity.WARNING, "Operator class PostgreSQL does not have removed",
+    "The server writes every key's operator class. A pg_catalog class PostgreSQL does not have for the "
+    "index method (a GaussDB-only type's class, or one of another method) is removed, so PostgreSQL "
+    "uses the default class of the column's type.",
+    "(c pg_catalog.int1_ops) -> (c)",
+)
+W_COLLATION = register(
+    "DDLC-W660", Severity.WARNING, "B-compatibility collation removed from an index key",
+    "MySQL-style collations (utf8mb4_bin, utf8mb4_general_ci, binary, gbk_*, ...) do not exist on "
+    "PostgreSQL; the key uses the column's collation.",
+    "(name COLLATE pg_catalog.utf8mb4_bin pg_catalog.text_ops)",
+)
+W_LOCAL_NAMES = register(
+    "DDLC-W661", Severity.WARNING, "LOCAL index partition names lost",
+    "A LOCAL index of a partitioned table becomes one index on the partitioned table; PostgreSQL creates "
+    "the index of every partition itself and names it. The GaussDB names (and tablespaces) of the "
+    "index partitions are not kept, so later statements naming them will not find them.",
+    "LOCAL(PARTITION p1_id_idx, PARTITION p2_id_idx)",
+)
+I_GLOBAL = register(
+    "DDLC-I654", Severity.INFO, "GLOBAL index written as an index on the partitioned table",
+    "PostgreSQL has no global indexes: the index on the partitioned table is made of one index per "
+    "partition, which answers the same queries.",
+    "(k pg_catalog.int4_ops)GLOBAL",
+)
+W_UNIQUE_KEY = register(
+    "DDLC-W662", Severity.WARNING, "UNIQUE removed: the index does not cover the partition key",
+    "PostgreSQL enforces uniqueness on a partitioned table only through indexes that contain every "
+    "partition key column, and refuses others. The index is created without UNIQUE: lookups are "
+    "served, uniqueness across partitions is no longer enforced.",
+    "CREATE UNIQUE INDEX ON a table partitioned by k, key (other)",
+)
+W_CONCURRENTLY = register(
+    "DDLC-W663", Severity.WARNING, "CONCURRENTLY removed: the table is partitioned",
+    "PostgreSQL refuses CREATE INDEX CONCURRENTLY on a partitioned table; the index is built with "
+    "the ordinary lock.",
+    "CREATE INDEX CONCURRENTLY ... LOCAL(...)",
+)
+I_CONCURRENTLY_KEPT = register(
+    "DDLC-I655", Severity.INFO, "CONCURRENTLY kept: table not known to be partitioned",
+    "Neither the index definition nor the statements seen earlier in the stream show the table as "
+    "partitioned, so CONCURRENTLY is kept. If the table is partitioned on the target (created before "
+    "the stream started), PostgreSQL refuses the statement; run it without CONCURRENTLY. CREATE INDEX "
+    "CONCURRENTLY also cannot run inside a transaction block.",
+)
+W_INDEX_UNPARSED = register(
+    "DDLC-W664", Severity.WARNING, "Index definition not read: CREATE INDEX not translated",
+    "The key list of the index could not be parsed (DDLC-N310), so it cannot be rewritten for "
+    "PostgreSQL. Nothing is emitted; with --on-unsupported comment the GaussDB text is kept.",
+)
+W_LARGE = register(
+    "DDLC-W665", Severity.WARNING, "LARGE SEQUENCE written as a bigint sequence",
+    "PostgreSQL sequences are 64-bit. The sequence is created as an ordinary (bigint) sequence; bounds "
+    "beyond bigint are clamped (DDLC-W666).",
+    "CREATE LARGE SEQUENCE ... MAXVALUE 170141183460469231731687303715884105727",
+)
+W_CLAMPED = register(
+    "DDLC-W666", Severity.WARNING, "Sequence value beyond the data type clamped",
+    "A value outside -9223372036854775808..9223372036854775807 (or the range of the smallint or integer "
+    "type the same statement gives the sequence with AS) is replaced by the nearest bound.",
+    "MAXVALUE 170141183460469231731687303715884105727 -> MAXVALUE 9223372036854775807",
+)
+I_ORDER = register(
+    "DDLC-I656", Severity.INFO, "Sequence ORDER/NOORDER dropped",
+    "ORDER/NOORDER concerns the distributed GaussDB; a PostgreSQL server always hands out sequence "
+    "values in order.",
+)
+I_RESTART = register(
+    "DDLC-I657", Severity.INFO, "RESTART of CREATE SEQUENCE written as ALTER SEQUENCE ... RESTART",
+    "The server writes the new sequence's last_value as RESTART. When it differs from START WITH, ddlc "
+    "emits `ALTER SEQUENCE ... RESTART n` after the CREATE (the next value handed out is n); when it "
+    "equals START it carries nothing and is left out.",
+)
+W_SEQ_TYPE = register(
+    "DDLC-W667", Severity.WARNING, "Sequence data type PostgreSQL does not have removed",
+    "PostgreSQL sequences are smallint, integer or bigint; another AS type is removed (bigint).",
+    "AS int16",
+)
+W_PERSISTENCE = register(
+    "DDLC-W668", Severity.WARNING, "Persistence PostgreSQL does not have for this object",
+    "GLOBAL TEMPORARY becomes TEMPORARY (PostgreSQL temporary objects are per session, definition "
+    "included); an UNLOGGED view becomes an ordinary view (views have no storage).",
+)
+W_VIEW_UNPARSED = register(
+    "DDLC-W669", Severity.WARNING, "View query not PostgreSQL SQL: CREATE VIEW not translated",
+    "The view query does not parse with PostgreSQL's grammar (GaussDB-only syntax such as a "
+    "PARTITION (p) table reference or (+) outer joins, see DDLC-N320). Nothing is emitted; with "
+    "--on-unsupported comment the GaussDB text is kept as a comment.",
+    "SELECT t.a FROM public.t PARTITION (p1)",
+)
+W_VIEW_GAUSS_ONLY = register(
+    "DDLC-W670", Severity.WARNING, "View query uses GaussDB-only constructs: CREATE VIEW not translated",
+    "The query parses as PostgreSQL SQL but means something else there: ROWNUM (a GaussDB "
+    "pseudo-column, which PostgreSQL would read as a column) or a partition-extended table reference "
+    "`t PARTITION (p)` (which PostgreSQL would read as the alias \"partition\"). Nothing is emitted; "
+    "rewrite the query by hand (row_number() OVER () or LIMIT; the partition's own table).",
+    "SELECT t.a FROM public.t WHERE ROWNUM <= 10",
+)
+I_VIEW_TYPES = register(
+    "DDLC-I658", Severity.INFO, "GaussDB type names in a view query mapped",
+    "Casts to GaussDB-only types in the view query (varchar2, nvarchar2, number, tinyint, clob...) were "
+    "written with the PostgreSQL type of the type map.",
+)
+
+# ---- what PostgreSQL has ---------------------------------------------------------------------
+_REPLACED_METHODS = {"psort": "btree", "cbtree": "btree", "cgin": "gin"}
+INDEX_RELOPTIONS: dict[str, frozenset[str]] = {
+    "btree": frozenset({"fillfactor", "deduplicate_items"}),
+    "hash": frozenset({"fillfactor"}),
+    "gist": frozenset({"fillfactor", "buffering"}),
+    "spgist": frozenset({"fillfactor"}),
+    "gin": frozenset({"fastupdate", "gin_pending_list_limit"}),
+    "brin": frozenset({"pages_per_range", "autosummarize"}),
+}
+# pg_catalog operator classes of PostgreSQL 15, by method (SELECT amname, opcname FROM pg_opclass ...)
+_BRIN = ("bit_minmax box_inclusion range_inclusion inet_inclusion varbit_minmax name_minmax "
+         "char_minmax bpchar_minmax text_minmax bytea_minmax " + " ".join(
+             f"{t}_{k}" for t in ("date float4 float8 inet int2 int4 int8 interval macaddr8 macaddr numeric oid "
+                                  "pg_lsn tid time timestamp timestamptz timetz uuid").split()
+             for k in ("bloom", "minmax", "minmax_multi")) + " bpchar_bloom bytea_bloom char_bloom name_bloom "
+         "text_bloom")
+_OPCLASSES_TEXT = {
+    "btree": "array bit bool bpchar bpchar_pattern bytea char cidr date enum float4 float8 inet int2 int4 "
+             "int8 interval jsonb macaddr8 macaddr money multirange name numeric oid oidvector pg_lsn range "
+             "record_image record text text_pattern tid time timestamp timestamptz timetz tsquery tsvector "
+             "uuid varbit varchar varchar_pattern xid8",
+    "hash": "aclitem array bool bpchar bpchar_pattern bytea char cid cidr date enum float4 float8 inet int2 "
+            "int4 int8 interval jsonb macaddr8 macaddr multirange name numeric oid oidvector pg_lsn range "
+            "record text text_pattern tid time timestamp timestamptz timetz uuid varchar varchar_pattern "
+            "xid8 xid",
+    "gin": "array jsonb jsonb_path tsvector",
+    "gist": "box circle inet multirange point poly range tsquery tsvector",
+    "spgist": "box inet kd_point poly quad_point range text",
+    "brin": _BRIN,
+}
+PG_OPCLASSES: dict[str, frozenset[str]] = {
+    am: frozenset(w + "_ops" for w in text.split()) for am, text in _OPCLASSES_TEXT.items()
+}
+_B_COLLATION = re.compile(r"(?:utf8mb4|utf8|gbk|gb18030|latin1)_[a-z0-9_]+|binary\Z", re.I)
+# a sequence's value range by its data type (PostgreSQL: smallint, integer or bigint)
+SEQ_RANGES = {"int2": 15, "smallint": 15, "int4": 31, "integer": 31, "int8": 63, "bigint": 63}
+_SEQ_TYPES = frozenset(SEQ_RANGES)
+
+
+def target_method(method: str) -> str:
+    """The PostgreSQL access method for a GaussDB ``index_am`` (pre-quoted text)."""
+    m = method.strip().strip('"').lower()
+    return "btree" if m == "ubtree" else _REPLACED_METHODS.get(m, m)
+
+
+def index_options(text: str | None) -> list[tuple[str, str]]:
+    """``k=v, k=v`` (unquoted values, as the server writes them) -> [(k, v)]."""
+    out: list[tuple[str, str]] = []
+    for part in (text or "").split(","):
+        if part.strip():
+            k, _, v = part.partition("=")
+            out.append((k.strip().lower(), v.strip()))
+    return out
+
+
+def _kept_options(n: CreateIndex) -> list[tuple[str, str]]:
+    allowed = INDEX_RELOPTIONS.get(target_method(n.method))
+    opts = index_options(n.options)
+    return opts if allowed is None else [(k, v) for k, v in opts if k in allowed]
+
+
+def _bad_opclass(n: CreateIndex, k: IndexKey) -> bool:
+    classes = PG_OPCLASSES.get(target_method(n.method))
+    return (classes is not None and k.opclass is not None and k.opclass.schema == "pg_catalog"
+            and k.opclass.name not in classes)
+
+
+def _drop_opclasses(n: CreateIndex) -> CreateIndex:
+    return replace(n, keys=tuple(replace(k, opclass=None) if _bad_opclass(n, k) else k for k in n.keys))
+
+
+def _partition_list(n: CreateIndex) -> str:
+    def one(p: Any) -> str:
+        subs = ", ".join(one(s) for s in p.subpartitions)
+        return p.name + (f" ({subs})" if subs else "")
+
+    return "LOCAL(" + ", ".join(one(p) for p in n.partitions) + ")"
+
+
+def _bits(n: CreateSequence | AlterSequence) -> int:
+    """The value range (2**bits) of the sequence's data type when the statement sets it, else bigint."""
+    for o in n.options:  # (an option removed by a rule is still a marker here: not a SeqOption)
+        if isinstance(o, SeqOption) and o.clause is SeqClause.AS and o.type is not None:
+            return SEQ_RANGES.get(o.type.name.lower(), 63)
+    return 63
+
+
+def _clamped(o: SeqOption, bits: int) -> str | None:
+    """The clamped value of ``o`` when it lies outside the type's range, else None."""
+    if not isinstance(o, SeqOption) or o.value is None:
+        return None
+    v = int(o.value)
+    c = min(max(v, -(2 ** bits)), 2 ** bits - 1)
+    return None if c == v else str(c)
+
+
+def _out_of_range(n: CreateSequence | AlterSequence) -> list[SeqOption]:
+    bits = _bits(n)
+    return [o for o in n.options if _clamped(o, bits) is not None]
+
+
+def _clamp(n: Any) -> Any:
+    bits = _bits(n)
+    return replace(n, options=tuple(replace(o, value=_clamped(o, bits), layout=None)
+                                    if _clamped(o, bits) is not None else o for o in n.options))
+
+
+def _clamp_text(n: Any) -> str:
+    bits = _bits(n)
+    return ", ".join(f"{o.clause.name} {o.value} (now {_clamped(o, bits)})" for o in _out_of_range(n))
+
+
+UNSUPPORTED = (
+    Rule(CreateIndex, W_METHOD, "column-store index method replaced (psort/cbtree -> btree, cgin -> gin)",
+         applies=lambda n: n.method.strip().strip('"').lower() in _REPLACED_METHODS,
+         rewrite=lambda n: replace(n, method=target_method(n.method)), text=lambda n: "USING " + n.method),
+    Rule(CreateIndex, W_INDEX_TABLESPACE, "index TABLESPACE removed (tablespaces are not replicated)",
+         applies=lambda n: n.tablespace is not None, field="tablespace", absent=None,
+         text=lambda n: f"TABLESPACE {n.tablespace}"),
+    Rule(CreateIndex, W_INVISIBLE, "INVISIBLE removed: PostgreSQL has no invisible indexes",
+         applies=lambda n: n.invisible, field="invisible", absent=False, text=lambda n: "INVISIBLE"),
+    Rule(CreateIndex, W_INDEX_OPTIONS, "index storage parameters PostgreSQL does not have removed",
+         applies=lambda n: len(_kept_options(n)) != len(index_options(n.options)),
+         rewrite=lambda n: replace(n, options=", ".join(f"{k}={v}" for k, v in _kept_options(n)) or None),
+         text=lambda n: "WITH (" + ", ".join(f"{k}={v}" for k, v in index_options(n.options)
+                                              if (k, v) not in _kept_options(n)) + ")"),
+    Rule(CreateIndex, W_OPCLASS, "operator class PostgreSQL does not have for the method removed",
+         applies=lambda n: any(_bad_opclass(n, k) for k in n.keys), rewrite=_drop_opclasses,
+         text=lambda n: ", ".join(k.opclass.dotted() for k in n.keys if _bad_opclass(n, k))),
+    Rule(IndexKey, W_COLLATION, "B-compatibility collation removed from an index key",
+         applies=lambda k: k.collation is not None and _B_COLLATION.match(k.collation.name) is not None,
+         field="collation", absent=None, text=lambda k: f"COLLATE {k.collation.dotted()}"),
+    Rule(CreateIndex, W_LOCAL_NAMES, "LOCAL index partition names are not kept: PostgreSQL names the "
+         "partitions' indexes itself",
+         applies=lambda n: bool(n.partitions), rewrite=lambda n: replace(n, partitions=(), subpartitioned=False),
+         text=_partition_list),
+    Rule(SeqOption, W_SEQ_TYPE, "sequence data type PostgreSQL does not have removed",
+         applies=lambda o: o.clause is SeqClause.AS and o.type is not None
+         and (o.type.schema not in (None, "pg_catalog") or o.type.name.lower() not in _SEQ_TYPES),
+         text=lambda o: f"AS {o.type.dotted()}"),
+    *(r for cls in (CreateSequence, AlterSequence) for r in (
+        Rule(cls, W_LARGE, "LARGE SEQUENCE written as a bigint sequence", applies=lambda n: n.large,
+             field="large", absent=False, text=lambda n: "LARGE"),
+        Rule(cls, W_CLAMPED, "sequence values beyond the data type clamped",
+             applies=lambda n: bool(_out_of_range(n)), rewrite=_clamp, text=_clamp_text))),
+    Rule(CreateSequence, W_PERSISTENCE, "GLOBAL TEMPORARY sequence created TEMPORARY",
+         applies=lambda n: n.persistence is Persistence.GLOBAL_TEMPORARY,
+         field="persistence", absent=Persistence.TEMPORARY, text=lambda n: n.persistence.value),
+    Rule(CreateView, W_PERSISTENCE, "view persistence PostgreSQL does not have removed",
+         applies=lambda n: n.persistence in (Persistence.GLOBAL_TEMPORARY, Persistence.UNLOGGED),
+         rewrite=lambda n: replace(n, persistence=Persistence.TEMPORARY if n.persistence is
+                                   Persistence.GLOBAL_TEMPORARY else Persistence.PERMANENT),
+         text=lambda n: n.persistence.value),
+)
+
+
+# ---- CREATE INDEX -----------------------------------------------------------------------------
+def _key(w: Any, k: IndexKey, e: Emit) -> None:
+    if k.column is not None:
+        w.ident(k.column)
+    else:
+        assert k.expression is not None
+        w.raw(e.expr(k.expression))
+    if k.collation is not None:
+        w.kw("COLLATE").raw(e.qname(k.collation))
+    if k.opclass is not None:
+        w.raw(e.qname(k.opclass))
+    if k.ordering is not None:
+        w.kw(k.ordering.value)
+    if k.nulls is not None:
+        w.kw("NULLS", k.nulls.value)
+
+
+def _option_value(v: str) -> str:
+    from ..writer import pg_literal
+
+    return v if re.fullmatch(r"[A-Za-z0-9_.+-]+", v) else pg_literal(v)
+
+
+@emits(CreateIndex)
+def create_index(n: CreateIndex, e: Emit) -> list[str]:
+    from .objects import refuse
+
+    if not n.keys:
+        return refuse(e, n, W_INDEX_UNPARSED, "index definition not read; CREATE INDEX not translated")
+    method = target_method(n.method)
+    if n.method.strip().strip('"').lower() == "ubtree":
+        e.diag(I_UBTREE, "ubtree index written as btree", n.origin)
+    state = e.catalog.table(n.table) if e.catalog is not None else None
+    partitioned = n.partition_scope is not PartitionScope.NONE or state is not None
+    if n.partition_scope is PartitionScope.GLOBAL:
+        e.diag(I_GLOBAL, "GLOBAL index written as an index on the partitioned table", n.origin)
+    unique = n.unique
+    if unique and state is not None:
+        columns = {k.column for k in n.keys if k.column is not None}
+        missing = [c for c in (*state.key, *state.sub_key) if c not in columns]
+        if missing:
+            unique = False
+            e.diag(W_UNIQUE_KEY, f"UNIQUE removed: partition key column(s) {', '.join(missing)} not in the index",
+                   n.origin)
+    concurrently = n.concurrently
+    if concurrently and partitioned:
+        concurrently = False
+        e.diag(W_CONCURRENTLY, "CONCURRENTLY removed: PostgreSQL refuses it on a partitioned table", n.origin)
+    elif concurrently:
+        e.diag(I_CONCURRENTLY_KEPT, f"CONCURRENTLY kept: {n.table.dotted()} not known to be partitioned", n.origin)
+    w = e.w().kw("CREATE")
+    if unique:
+        w.kw("UNIQUE")
+    w.kw("INDEX")
+    if concurrently:
+        w.kw("CONCURRENTLY")
+    w.ident(n.name).kw("ON").raw(e.qname(n.table))
+    w.kw("USING").raw(method if method in INDEX_RELOPTIONS else n.method)
+    w.open().each(n.keys, lambda w_, k: _key(w_, k, e)).close()
+    if n.include:
+        w.kw("INCLUDE").open().each(n.include, lambda w_, c: w_.ident(c)).close()
+    opts = index_options(n.options)
+    if opts:
+        w.kw("WITH").open().each(opts, lambda w_, kv: w_.raw(f"{kv[0]}={_option_value(kv[1])}")).close()
+    if n.where is not None:
+        w.kw("WHERE").raw(e.expr(n.where))
+    return [w.text()]
+
+
+# ---- sequences --------------------------------------------------------------------------------
+_WORDS = {SeqClause.CACHE: ("CACHE",), SeqClause.INCREMENT: ("INCREMENT", "BY"),
+          SeqClause.MINVALUE: ("MINVALUE",), SeqClause.MAXVALUE: ("MAXVALUE",),
+          SeqClause.START: ("START", "WITH"), SeqClause.RESTART: ("RESTART",)}
+
+
+def _option(w: Any, o: SeqOption, e: Emit) -> None:
+    c = o.clause
+    if c in _WORDS:
+        assert o.value is not None
+        w.kw(*_WORDS[c]).raw(str(int(o.value)))
+    elif c is SeqClause.CYCLE:
+        w.kw(*(("NO", "CYCLE") if o.no else ("CYCLE",)))
+    elif c is SeqClause.OWNED:
+        w.kw("OWNED", "BY").raw(e.qname(o.owner) if o.owner is not None else "NONE")
+    elif c is SeqClause.AS:
+        assert o.type is not None
+        w.kw("AS").raw(e.type(TypeName(o.type.name, o.type.schema, origin=o.type.origin)))
+
+
+def _kept(n: CreateSequence | AlterSequence, e: Emit) -> list[SeqOption]:
+    out = []
+    for o in n.options:
+        if o.clause is SeqClause.ORDER:
+            e.diag(I_ORDER, ("NOORDER" if o.no else "ORDER") + " dropped", o.origin)
+        else:
+            out.append(o)
+    return out
+
+
+@emits(CreateSequence)
+def create_sequence(n: CreateSequence, e: Emit) -> list[str]:
+    opts = _kept(n, e)
+    start = next((o for o in opts if o.clause is SeqClause.START), None)
+    restart = next((o for o in opts if o.clause is SeqClause.RESTART), None)
+    opts = [o for o in opts if o.clause is not SeqClause.RESTART]
+    opts.sort(key=lambda o: o.clause is not SeqClause.AS)  # AS first (stable otherwise)
+    w = e.w().kw("CREATE")
+    if n.persistence is Persistence.UNLOGGED:
+        w.kw("UNLOGGED")
+    elif n.persistence in (Persistence.TEMPORARY, Persistence.GLOBAL_TEMPORARY):
+        w.kw("TEMPORARY")
+    w.kw("SEQUENCE").raw(e.qname(n.identity))
+    for o in opts:
+        _option(w, o, e)
+    out = [w.text()]
+    if restart is not None and (start is None or int(start.value or 0) != int(restart.value or 0)):
+        e.diag(I_RESTART, f"RESTART {restart.value} written as ALTER SEQUENCE ... RESTART", restart.origin)
+        alter = e.w().kw("ALTER", "SEQUENCE").raw(e.qname(n.identity))
+        _option(alter, restart, e)
+        out.append(alter.text())
+    return out
+
+
+@emits(AlterSequence)
+def alter_sequence(n: AlterSequence, e: Emit) -> list[str]:
+    opts = _kept(n, e)
+    if not opts:
+        return []
+    w = e.w().kw("ALTER", "SEQUENCE").raw(e.qname(n.identity))
+    for o in opts:
+        _option(w, o, e)
+    return [w.text()]
+
+
+# ---- CREATE VIEW ------------------------------------------------------------------------------
+def _pg_type_node(spelling: str) -> Any:
+    import pglast
+
+    return pglast.parse_sql(f"SELECT NULL::{spelling}")[0].stmt.targetList[0].val.typeName
+
+
+def view_query(n: CreateView, e: Emit) -> str | None:
+    """The view's query for PostgreSQL (re-printed by pglast), or None when it cannot be."""
+    import pglast
+    from pglast import ast, visitors
+    from pglast.stream import RawStream
+
+    from .exprs import rewrite_expr
+    from .objects import refuse
+    from .types import TYPE_MAP
+
+    body = n.query.text.strip()
+    body = body[:-1].rstrip() if body.endswith(";") else body
+    try:
+        tree = pglast.parse_sql(body)
+    except Exception:  # pglast.parser.ParseError: GaussDB-only syntax
+        tree = None
+    if not tree or len(tree) != 1 or not isinstance(tree[0].stmt, ast.SelectStmt):
+        refuse(e, n, W_VIEW_UNPARSED, "view query does not parse as PostgreSQL SQL; not translated", n.query.origin)
+        return None
+    found: list[str] = []
+
+    class GaussOnly(visitors.Visitor):
+        def visit_ColumnRef(self, ancestors, node):  # noqa: N802 - pglast naming
+            f = node.fields or ()
+            if len(f) == 1 and isinstance(f[0], ast.String) and f[0].sval.lower() == "rownum":
+                found.append("ROWNUM")
+
+        def visit_RangeVar(self, ancestors, node):  # noqa: N802
+            # ``t PARTITION (p)`` parses as the alias "partition" with a column list
+            a = node.alias
+            if a is not None and a.aliasname.lower() in ("partition", "subpartition") and a.colnames:
+                found.append(a.aliasname.upper() + " (...)")
+
+    GaussOnly()(tree)
+    if found:
+        refuse(e, n, W_VIEW_GAUSS_ONLY, f"view query uses {', '.join(sorted(set(found)))}; not translated",
+               n.query.origin)
+        return None
+    # GaussDB-only functions: the rewrites of other SQL text, on the query as a scalar sub-query
+    text = rewrite_expr(Expr("(" + body + ")", origin=n.query.origin), e)
+    if text != "(" + body + ")" and text.startswith("(") and text.endswith(")"):
+        tree = pglast.parse_sql(text[1:-1])
+    mapped: list[str] = []
+
+    class Types(visitors.Visitor):
+        def visit_TypeName(self, ancestors, node):  # noqa: N802
+            names = [s.sval for s in node.names or ()]
+            if not names or (len(names) == 2 and names[0] != "pg_catalog") or len(names) > 2:
+                return None
+            entry = TYPE_MAP.get(names[-1])
+            if entry is None or entry[2] is None:
+                return None
+            spelling, keep, _ = entry
+            new = _pg_type_node(spelling)
+            new.typmods = node.typmods if keep else new.typmods
+            new.arrayBounds = node.arrayBounds
+            mapped.append(names[-1])
+            return new
+
+    Types()(tree)
+    if mapped:
+        e.diag(I_VIEW_TYPES, "type(s) mapped: " + ", ".join(sorted(set(mapped))), n.query.origin)
+    return RawStream()(tree)
+
+
+@emits(CreateView)
+def create_view(n: CreateView, e: Emit) -> list[str]:
+    query = view_query(n, e)
+    if query is None:
+        return []
+    w = e.w().kw("CREATE")
+    if n.or_replace:
+        w.kw("OR", "REPLACE")
+    if n.persistence is Persistence.TEMPORARY:
+        w.kw("TEMPORARY")
+    return [w.kw("VIEW").raw(e.qname(n.identity)).kw("AS").raw(query).text()]
+
+
+__all__ = ["UNSUPPORTED", "INDEX_RELOPTIONS", "PG_OPCLASSES", "index_options", "target_method", "view_query"]
