@@ -61,7 +61,7 @@ def drop_unsupported(stmt, ctx):
         dropped = rule.text(node) if rule.text is not None else None
         diags.append(Diagnostic(rule.code, rule.message, node.origin, target=ctx.target,
                                 pass_name="drop_unsupported", document=ctx.document, dropped_text=dropped))
-        if ctx.on_unsupported == "error":
+        if ctx.on_unsupported == "error" and diags[-1].severity.value == "warning":
             raise DdlcError(f"{rule.message} [{rule.code}]", code=E_UNSUPPORTED, path=node.origin,
                             document=ctx.document)
 
