@@ -42,7 +42,7 @@ TYPE_MAP: dict[str, tuple[str, bool, str | None]] = {
     "nvarchar2": ("varchar", True, I_TYPE_RENAMED),
     "nvarchar": ("varchar", True, I_TYPE_RENAMED),
     "bpchar": ("bpchar", True, None),
-    "char": ("char", True, None),
+    "char": ('"char"', False, None),  # the one-byte type; bare char would be character(1)
     "nchar": ("char", True, I_TYPE_RENAMED),
     "text": ("text", False, None),
     "clob": ("text", False, I_TYPE_RENAMED),

@@ -1,0 +1,322 @@
+"""GaussDB partition clauses -> PostgreSQL declarative partitioning (used by ``table.py``).
+
+The parent gets ``PARTITION BY <strategy> (<key>)``; every partition becomes its own
+``CREATE TABLE <schema>.<name> PARTITION OF <parent> FOR VALUES ...`` statement, and a partition
+with subpartitions is itself ``PARTITION BY <sub strategy> (<sub key>)`` with nested
+``PARTITION OF`` statements (reference: partition-start-end-every.md §3).
+
+Decisions (documented in the diagnostics' explanations):
+
+* **Names.** A partition (or subpartition) of table ``t`` is the table ``t_<partition>`` in the
+  parent's schema (:func:`partition_table_name`): GaussDB partition and subpartition names are
+  unique per table, PostgreSQL partitions are tables that share the schema's namespace. A name
+  longer than 63 bytes is cut to 54 bytes (never inside a character) plus ``_`` and the first 8
+  hex digits of the MD5 of the full name, so long names with a common prefix stay distinct.
+* **Range bounds.** Each partition goes ``FROM`` the previous upper bound (``MINVALUE`` for every
+  key column of the first) ``TO`` its own. Values after a ``MAXVALUE`` in a multi-column bound
+  are ``MAXVALUE`` too (the same set of rows; PostgreSQL requires it).
+* **NULL keys.** GaussDB sends rows with a NULL range key to the ``MAXVALUE`` partition (NULL
+  sorts above every value, below MAXVALUE); PostgreSQL range partitions never take NULL, only a
+  DEFAULT partition does. A last partition ``VALUES LESS THAN (MAXVALUE[, ...])`` is therefore
+  written as the ``DEFAULT`` partition: it holds exactly the rows above the previous bound plus
+  the NULL keys (``DDLC-I616``). With several key columns GaussDB places a NULL in a later column
+  by comparing the earlier ones, PostgreSQL sends every such row to the DEFAULT partition or
+  rejects it (``DDLC-W632``).
+* **Hash** partitions are ``MODULUS n, REMAINDER i`` in listed order; PostgreSQL's hash function
+  places rows differently (``DDLC-W631``).
+* **Interval** tables keep the partitions that exist; PostgreSQL creates none on demand
+  (``DDLC-W630``).
+* What PostgreSQL cannot partition (several LIST key columns, START/END items the expansion pass
+  did not expand, a clause that did not parse) gives an unpartitioned table with a diagnostic.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...diagnostics import Severity, register
+from ...ir.names import Expr
+from ...ir.partition import (
+    BoundKind, BoundValue, LessThan, ListValues, Partition, PartitionSpec, PartitionStrategy, clip_bytes,
+)
+from ..writer import pg_literal
+
+W_INTERVAL = register(
+    "DDLC-W630", Severity.WARNING, "Interval partitions are not created on demand",
+    "GaussDB creates a new partition of an INTERVAL-partitioned table whenever a row falls beyond the "
+    "last one, without any DDL. PostgreSQL has no automatic partition creation: the partitions that "
+    "exist when the table is created are written (each from the previous bound to its own), and a row "
+    "beyond the last partition is rejected until a partition is added by hand.",
+    "PARTITION BY RANGE (d) INTERVAL ('1 month') (...)",
+)
+W_HASH = register(
+    "DDLC-W631", Severity.WARNING, "Hash partitions place rows differently",
+    "Hash partitions are written as FOR VALUES WITH (MODULUS n, REMAINDER i) in the order GaussDB lists "
+    "them. PostgreSQL's partition hash function differs from GaussDB's, so a row may live in another "
+    "partition than on the source: queries see the same rows, but partition-level operations "
+    "(TRUNCATE/EXCHANGE PARTITION replayed later) touch different rows.",
+    "PARTITION BY HASH (id) (PARTITION p0, PARTITION p1)",
+)
+W_NULL_KEYS = register(
+    "DDLC-W632", Severity.WARNING, "NULL in a multi-column range key is routed differently",
+    "GaussDB orders NULL above every value (and below MAXVALUE) in each column of a range key, so a row "
+    "such as (5, NULL) goes to the partition whose bound is above (5, ...). PostgreSQL range partitions "
+    "reject NULL in any key column: such rows go to the DEFAULT partition (written for a last "
+    "all-MAXVALUE partition) or fail when there is none.",
+    "PARTITION BY RANGE (a, b) (PARTITION p1 VALUES LESS THAN (10, 100), ...)",
+)
+W_NOT_PARTITIONED = register(
+    "DDLC-W633", Severity.WARNING, "Table created without partitioning",
+    "PostgreSQL cannot express this partitioning (LIST partitioning takes a single key column in "
+    "PostgreSQL). The table is created unpartitioned: it accepts the same rows, but partition-level DDL "
+    "replayed later will not apply.",
+    "PARTITION BY LIST (a, b) (PARTITION p1 VALUES ((1,'x')))",
+)
+N_NOT_EXPANDED = register(
+    "DDLC-N610", Severity.NOTE, "Partitions not translated",
+    "The partition clause still holds START/END/EVERY items (the expansion pass did not expand them) or "
+    "did not parse, so ddlc does not know the partition bounds. The table is created unpartitioned "
+    "rather than with guessed bounds.",
+    "PARTITION BY RANGE (a) (PARTITION p START (1) END (10) EVERY (2))",
+)
+N_GENERATED_PARTITIONS = register(
+    "DDLC-N611", Severity.NOTE, "Partitions generated for an unlisted clause",
+    "The clause gives a partition count (HASH ... PARTITIONS n) or a SUBPARTITION BY without listing "
+    "the (sub)partitions. ddlc writes p0..p(n-1) for a count, and one default subpartition "
+    "(<partition>_subpartdefault1) for a partition without a list; GaussDB's own generated names may "
+    "differ.",
+    "PARTITION BY HASH (id) PARTITIONS 4",
+)
+I_MAXVALUE_DEFAULT = register(
+    "DDLC-I616", Severity.INFO, "MAXVALUE partition written as the DEFAULT partition",
+    "A last range partition VALUES LESS THAN (MAXVALUE) is written as PostgreSQL's DEFAULT partition: it "
+    "holds the rows above the previous bound and, as in GaussDB, the rows whose key is NULL (a "
+    "FROM (...) TO (MAXVALUE) partition would reject NULL keys). Later partition DDL on this partition "
+    "applies to the DEFAULT partition.",
+    "PARTITION p_max VALUES LESS THAN (MAXVALUE) -> CREATE TABLE s.t_p_max PARTITION OF s.t DEFAULT",
+)
+I_LONG_NAME = register(
+    "DDLC-I617", Severity.INFO, "Partition table name shortened",
+    "A partition is the table <parent>_<partition>; when that name is longer than PostgreSQL's 63 bytes "
+    "it is cut to 54 bytes plus '_' and 8 hex digits of the MD5 of the full name, so that partitions "
+    "with a long common prefix keep distinct names.",
+)
+
+NAMEDATALEN_1 = 63
+_PLAIN_KEY = re.compile(r'[A-Za-z_\x80-\uffff][A-Za-z0-9_$\x80-\uffff]*\Z|"(?:[^"]|"")+"\Z')
+
+
+def partition_table_name(parent: str, partition: str) -> str:
+    """The PostgreSQL table of partition ``partition`` of table ``parent`` (same schema)."""
+    full = f"{parent}_{partition}"
+    if len(full.encode("utf-8")) <= NAMEDATALEN_1:
+        return full
+    digest = hashlib.md5(full.encode("utf-8")).hexdigest()[:8]
+    return clip_bytes(full, NAMEDATALEN_1 - 9) + "_" + digest
+
+
+@dataclass(slots=True)
+class Layout:
+    """How a partitioned CREATE TABLE is written: the spec and its key columns (every level)."""
+
+    spec: PartitionSpec
+    key_columns: tuple[str, ...] = ()
+    expression_keys: bool = False
+
+
+def is_expression_key(name: str, text: str) -> bool:
+    return not _PLAIN_KEY.match(text or name)
+
+
+def plan(spec: PartitionSpec | None, clause: Any, e: Any) -> Layout | None:
+    """The layout to write, or None: not partitioned, or not translatable (diagnostic given)."""
+    if clause is None:
+        return None
+    path = clause.origin
+    if spec is None:
+        e.diag(N_NOT_EXPANDED, "partition clause not parsed; table created unpartitioned", path,
+               dropped_text=(clause.text or "").strip() or None)
+        return None
+    if spec.has_range_items:
+        e.diag(N_NOT_EXPANDED, "START/END/EVERY partitions not expanded; table created unpartitioned", path,
+               dropped_text=(clause.text or "").strip() or None)
+        return None
+    if (spec.strategy is PartitionStrategy.LIST and len(spec.key) > 1) or any(
+        isinstance(v, BoundValue) and v.kind is BoundKind.TUPLE
+        for p in (*spec.partitions, *(s for p in spec.partitions for s in p.subpartitions))
+        if isinstance(p.bound, ListValues) for v in p.bound.values
+    ):
+        e.diag(W_NOT_PARTITIONED, "LIST partitioning on several columns; table created unpartitioned", path,
+               dropped_text=(clause.text or "").strip() or None)
+        return None
+    keys = list(zip(spec.key, spec.key_text or spec.key, strict=False))
+    keys += list(zip(spec.sub_key, spec.sub_key_text or spec.sub_key, strict=False))
+    exprs = any(is_expression_key(k, t) for k, t in keys)
+    cols = tuple(dict.fromkeys(k for k, t in keys if not is_expression_key(k, t)))
+    return Layout(spec, cols, exprs)
+
+
+def partition_by(strategy: PartitionStrategy, key: tuple[str, ...], key_text: tuple[str, ...], e: Any,
+                 origin: Any) -> str:
+    """``PARTITION BY RANGE (a, (expr))``."""
+    items = []
+    for i, k in enumerate(key):
+        text = key_text[i] if i < len(key_text) else k
+        if is_expression_key(k, text):
+            items.append("(" + e.expr(Expr(text, origin=origin)) + ")")
+        else:
+            items.append(e.ident(k))
+    return f"PARTITION BY {strategy.value} (" + ", ".join(items) + ")"
+
+
+# -- bounds ---------------------------------------------------------------------------------
+
+def bound_value(v: BoundValue, e: Any) -> str:
+    """One bound value as PostgreSQL text (literals re-quoted for standard_conforming_strings)."""
+    k = v.kind
+    if k is BoundKind.NUMBER:
+        return v.text
+    if k is BoundKind.STRING:
+        return pg_literal(v.value if v.value is not None else "")
+    if k is BoundKind.MAXVALUE:
+        return "MAXVALUE"
+    if k is BoundKind.NULL:
+        return "NULL"
+    if k is BoundKind.TYPED and v.value is not None:
+        if v.type_name == "date":  # A-mode DATE is timestamp(0): let the key type read the text
+            return pg_literal(v.value)
+        return " ".join(x for x in (v.type_name, pg_literal(v.value), v.qualifier) if x)
+    return e.expr(Expr(v.text, origin=v.origin))
+
+
+def _tuple(values: tuple[BoundValue, ...], ncols: int, e: Any) -> list[str]:
+    out = [bound_value(v, e) for v in values]
+    if "MAXVALUE" in out:  # (MAXVALUE, 5) bounds the same rows as (MAXVALUE, MAXVALUE)
+        first = out.index("MAXVALUE")
+        out = out[:first] + ["MAXVALUE"] * (len(out) - first)
+    return out + ["MAXVALUE"] * (ncols - len(out)) if len(out) < ncols else out
+
+
+@dataclass(slots=True)
+class _Level:
+    strategy: PartitionStrategy
+    ncols: int
+    interval: bool = False
+    reported: set[str] = field(default_factory=set)
+
+
+def _bounds(parts: tuple[Partition, ...], level: _Level, e: Any, path: Any) -> list[str]:
+    """``FOR VALUES ...`` / ``DEFAULT`` for each partition of one level."""
+    out: list[str] = []
+    if level.strategy is PartitionStrategy.HASH:
+        n = len(parts)
+        if "hash" not in level.reported:
+            e.diag(W_HASH, f"hash partitions written as MODULUS {n}; row placement differs from GaussDB", path)
+            level.reported.add("hash")
+        return [f"FOR VALUES WITH (MODULUS {n}, REMAINDER {i})" for i in range(n)]
+    if level.strategy is PartitionStrategy.LIST:
+        for p in parts:
+            b = p.bound
+            if isinstance(b, ListValues) and b.is_default:
+                out.append("DEFAULT")
+            else:
+                vals = b.values if isinstance(b, ListValues) else ()
+                out.append("FOR VALUES IN (" + ", ".join(bound_value(v, e) for v in vals) + ")")
+        return out
+    lower = ["MINVALUE"] * level.ncols
+    if level.ncols > 1 and "nulls" not in level.reported:
+        e.diag(W_NULL_KEYS, "range key on several columns: NULL keys are routed differently", path)
+        level.reported.add("nulls")
+    for i, p in enumerate(parts):
+        upper = _tuple(p.bound.values if isinstance(p.bound, LessThan) else (), level.ncols, e)
+        if i == len(parts) - 1 and upper and upper[0] == "MAXVALUE" and not level.interval:
+            e.diag(I_MAXVALUE_DEFAULT, f"partition {p.name} (LESS THAN MAXVALUE) written as the DEFAULT partition",
+                   path)
+            out.append("DEFAULT")
+        else:
+            out.append("FOR VALUES FROM (" + ", ".join(lower) + ") TO (" + ", ".join(upper) + ")")
+        lower = upper
+    return out
+
+
+# -- statements -----------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class Target:
+    """What every partition statement of one table shares."""
+
+    schema: str | None
+    root: str
+    temporary: bool
+    unlogged_leaves: bool
+    if_not_exists: bool
+    leaf_with: str  # "WITH (...)" or ""
+
+
+def _generated(spec: PartitionSpec, e: Any, path: Any) -> tuple[Partition, ...]:
+    n = spec.partitions_num or 0
+    e.diag(N_GENERATED_PARTITIONS, f"{n} hash partitions generated as p0..p{n - 1}", path)
+    return tuple(Partition(name=f"p{i}", origin=spec.origin) for i in range(n))
+
+
+def partition_statements(layout: Layout, t: Target, e: Any) -> list[str]:
+    spec = layout.spec
+    path = spec.origin
+    if spec.interval is not None:
+        e.diag(W_INTERVAL, "INTERVAL partitioning: only the existing partitions are created", path,
+               dropped_text=f"INTERVAL ({spec.interval.text})")
+    parts = spec.partitions if spec.has_list else _generated(spec, e, path)
+    top = _Level(spec.strategy, len(spec.key), interval=spec.interval is not None)
+    sub = _Level(spec.sub_strategy, len(spec.sub_key)) if spec.sub_strategy is not None else None
+    out: list[str] = []
+
+    def name_of(p: Partition) -> str:
+        name = partition_table_name(t.root, p.name)
+        if name != f"{t.root}_{p.name}":
+            e.diag(I_LONG_NAME, f"partition {p.name} is table {name}", path)
+        return name
+
+    def emit(parent: str, p: Partition, bound: str, sub_by: str | None) -> str:
+        w = e.w().kw("CREATE")
+        if t.temporary:
+            w.kw("TEMPORARY")
+        elif t.unlogged_leaves and sub_by is None:
+            w.kw("UNLOGGED")
+        w.kw("TABLE")
+        if t.if_not_exists:
+            w.kw("IF", "NOT", "EXISTS")
+        name = name_of(p)
+        w.name(t.schema, name).kw("PARTITION", "OF").name(t.schema, parent).raw(bound)
+        if sub_by is not None:
+            w.raw(sub_by)
+        elif t.leaf_with:
+            w.raw(t.leaf_with)
+        out.append(w.text())
+        return name
+
+    sub_by = (partition_by(spec.sub_strategy, spec.sub_key, spec.sub_key_text, e, path)
+              if spec.sub_strategy is not None else None)
+    for p, bound in zip(parts, _bounds(parts, top, e, path), strict=True):
+        if sub is None:
+            emit(t.root, p, bound, None)
+            continue
+        subs = p.subpartitions or _default_sub(p, sub.strategy, e, path)
+        me = emit(t.root, p, bound, sub_by)
+        for s, sb in zip(subs, _bounds(subs, sub, e, path), strict=True):
+            emit(me, s, sb, None)
+    return out
+
+
+def _default_sub(p: Partition, strategy: PartitionStrategy, e: Any, path: Any) -> tuple[Partition, ...]:
+    e.diag(N_GENERATED_PARTITIONS, f"partition {p.name} lists no subpartitions; one default subpartition written",
+           path)
+    bound = None if strategy is PartitionStrategy.HASH else (
+        ListValues(values=(BoundValue(text="DEFAULT", kind=BoundKind.DEFAULT),))
+        if strategy is PartitionStrategy.LIST else LessThan(values=(BoundValue.maxvalue(),)))
+    return (Partition(name=f"{p.name}_subpartdefault1", bound=bound, origin=p.origin),)
+
+
+__all__ = ["partition_table_name", "plan", "partition_by", "partition_statements", "Layout", "Target"]
