@@ -36,19 +36,6 @@ def parse_fragment(text: str) -> tuple[str, Any] | None:
     return None
 
 
-def deparse(form: str, tree: Any, original: str) -> str:
-    from pglast.stream import RawStream
-
-    sql = RawStream()(tree)
-    if form == "expr":
-        sql = sql[len("SELECT "):]
-    elif form == "constraint":
-        sql = sql[len("ALTER TABLE x ADD CONSTRAINT c "):]
-    if original.rstrip().endswith(";"):
-        sql += ";"
-    return sql
-
-
 NameFn = Callable[[str | None, str], str | None]  # (schema or None, name) -> new schema or None (keep)
 
 
@@ -56,19 +43,23 @@ def rewrite_schemas(text: str, relation: NameFn, *, literal_regclass: bool = Tru
     """Apply ``relation`` to every relation reference (RangeVar), ``nextval('x')``-style
     regclass literals, qualified function names and qualified type names in ``text``.
 
-    Returns the new text, the same text object when nothing changed, or None when the fragment
-    does not parse.
+    Edits are surgical (made at the token positions pglast reports), so everything else in the
+    text keeps its exact spelling. Returns the new text, the same text object when nothing
+    changed, or None when the fragment does not parse.
     """
     parsed = parse_fragment(text)
     if parsed is None:
         return None
-    form, tree0 = parsed
-    import copy
-
+    form, tree = parsed
     from pglast import ast, visitors
 
-    tree = copy.deepcopy(tree0)
-    changed = False
+    prefix = {"query": "", "expr": "SELECT ", "constraint": "ALTER TABLE x ADD CONSTRAINT c "}[form]
+    body = text.strip()
+    lead = text[: len(text) - len(text.lstrip())]
+    if body.endswith(";"):
+        body = body[:-1]
+    sql = (prefix + body).encode("utf-8")
+    edits: list[tuple[int, int, bytes]] = []  # (byte offset, length replaced, new bytes)
     dummy = tree[0].stmt.relation if form == "constraint" else None
     ctes: set[str] = set()
 
@@ -78,52 +69,101 @@ def rewrite_schemas(text: str, relation: NameFn, *, literal_regclass: bool = Tru
 
     CteNames()(tree)
 
+    def replace_first_ident(loc: int, new_schema: str, has_schema: bool) -> None:
+        from ..quoting import quote_ident
+
+        if has_schema:
+            end = _ident_end(sql, loc)
+            edits.append((loc, end - loc, quote_ident(new_schema).encode("utf-8")))
+        else:
+            edits.append((loc, 0, (quote_ident(new_schema) + ".").encode("utf-8")))
+
     class V(visitors.Visitor):
-        def visit_RangeVar(self, ancestors, node):  # noqa: N802 - pglast naming
-            nonlocal changed
-            if node is dummy or (node.schemaname is None and node.relname in ctes):
+        def visit_RangeVar(self, ancestors, node):  # noqa: N802
+            if node is dummy or (node.schemaname is None and node.relname in ctes) or node.location < 0:
                 return None
             new = relation(node.schemaname, node.relname)
             if new is not None and new != node.schemaname:
-                node.schemaname = new
-                changed = True
+                replace_first_ident(node.location, new, node.schemaname is not None)
             return None
 
         def visit_FuncCall(self, ancestors, node):  # noqa: N802
-            nonlocal changed
             names = [n.sval for n in node.funcname]
-            if len(names) == 2:
+            if len(names) == 2 and node.location >= 0:
                 new = relation(names[0], names[1])
                 if new is not None and new != names[0]:
-                    node.funcname = (ast.String(sval=new), node.funcname[1])
-                    changed = True
+                    replace_first_ident(node.location, new, True)
             if literal_regclass and names[-1] in ("nextval", "currval", "setval") and node.args:
                 arg = node.args[0]
                 const = arg.arg if isinstance(arg, ast.TypeCast) else arg
                 if isinstance(const, ast.A_Const) and isinstance(const.val, ast.String):
                     qual = _split_regclass(const.val.sval)
-                    if qual is not None:
+                    lit = _literal_after_paren(sql, node.location)
+                    if qual is not None and lit is not None:
                         schema, name = qual
                         new = relation(schema, name)
                         if new is not None and new != schema:
-                            const.val = ast.String(sval=_join_regclass(new, name))
-                            changed = True
+                            new_lit = "'" + _join_regclass(new, name).replace("'", "''") + "'"
+                            edits.append((lit[0], lit[1] - lit[0], new_lit.encode("utf-8")))
             return None
 
         def visit_TypeName(self, ancestors, node):  # noqa: N802
-            nonlocal changed
             names = [n.sval for n in node.names]
-            if len(names) == 2 and names[0] != "pg_catalog":
+            if len(names) == 2 and names[0] != "pg_catalog" and node.location >= 0:
                 new = relation(names[0], names[1])
                 if new is not None and new != names[0]:
-                    node.names = (ast.String(sval=new), node.names[1])
-                    changed = True
+                    replace_first_ident(node.location, new, True)
             return None
 
     V()(tree)
-    if not changed:
+    if not edits:
         return text
-    return deparse(form, tree, text)
+    out = sql
+    for off, length, rep in sorted(edits, reverse=True):
+        out = out[:off] + rep + out[off + length:]
+    new_body = out.decode("utf-8")[len(prefix):]
+    tail = text.strip()[len(body):]  # the terminating ";" if there was one
+    return lead + new_body + tail + text[len(text.rstrip()):]
+
+
+def _ident_end(sql: bytes, i: int) -> int:
+    """End offset of the identifier token starting at ``i`` (bare or double-quoted)."""
+    n = len(sql)
+    if i < n and sql[i:i + 1] == b'"':
+        j = i + 1
+        while j < n:
+            if sql[j:j + 1] == b'"':
+                if sql[j + 1:j + 2] == b'"':
+                    j += 2
+                    continue
+                return j + 1
+            j += 1
+        return n
+    j = i
+    while j < n and (sql[j:j + 1].isalnum() or sql[j:j + 1] in (b"_", b"$") or sql[j] >= 0x80):
+        j += 1
+    return j
+
+
+def _literal_after_paren(sql: bytes, loc: int) -> tuple[int, int] | None:
+    """(start, end) of the string literal that is the first argument of the call at ``loc``."""
+    i = sql.find(b"(", loc)
+    if i < 0:
+        return None
+    i += 1
+    while i < len(sql) and sql[i:i + 1] in b" \t\r\n":
+        i += 1
+    if sql[i:i + 1] != b"'":
+        return None
+    j = i + 1
+    while j < len(sql):
+        if sql[j:j + 1] == b"'":
+            if sql[j + 1:j + 2] == b"'":
+                j += 2
+                continue
+            return i, j + 1
+        j += 1
+    return None
 
 
 def _split_regclass(s: str) -> tuple[str | None, str] | None:
