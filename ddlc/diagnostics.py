@@ -152,6 +152,6 @@ I_OWNER = register(
 )
 I_TDDL = register(
     "DDLC-I002", S.INFO, "TDDL text passed through",
-    "A `{\"TDDL\": ...}` document carries DDL text, not a tree; it is passed through to the GaussDB "
-    "target unchanged (blank runs collapsed in canonical mode).",
+    "A `{\"TDDL\": ...}` document carries DDL text that GaussDB already rendered, not a tree; it is "
+    "passed through to the GaussDB target exactly as it came, in both modes.",
 )

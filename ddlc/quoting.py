@@ -6,7 +6,9 @@
 * :func:`quote_literal` is the expander's ``%L``: ``'s'`` unless the string holds ``'`` or ``\\``,
   then a dollar quote whose tag grows through the cyclic suffix ``_XYZZYX_``.
 * :func:`canonicalize` is canonical GaussDB text (``canonical-form.md``): blank runs collapsed to one
-  space outside quotes and dollar-quoted bodies, ends trimmed.
+  space outside quotes and dollar-quoted bodies, ends trimmed. One addition to that definition: a
+  ``-- comment`` keeps the line break that ends it (collapsing it would turn the code after the
+  comment into comment), and ``/* ... */`` comments are kept verbatim.
 """
 
 from __future__ import annotations
@@ -70,7 +72,7 @@ def _is_ident_char(c: str) -> bool:
 
 
 _DOLLAR_TAG = re.compile(r"\$([A-Za-z_\x80-\U0010ffff][A-Za-z0-9_\x80-\U0010ffff]*)?\$")
-_SPECIAL = re.compile(r"['\"$\s]")
+_SPECIAL = re.compile(r"['\"$\s]|--|/\*")
 
 
 def canonicalize(text: str) -> str:
@@ -81,6 +83,7 @@ def canonicalize(text: str) -> str:
     n = len(text)
     i = 0
     pending_space = False
+    newline_needed = False
     while i < n:
         c = text[i]
         if c in _WS:
@@ -89,8 +92,23 @@ def canonicalize(text: str) -> str:
             continue
         if pending_space:
             if out:
-                out.append(" ")
+                out.append("\n" if newline_needed else " ")
             pending_space = False
+            newline_needed = False
+        if c == "-" and text.startswith("--", i):
+            # a line comment keeps its end of line, or it would swallow the code after it
+            k = text.find("\n", i)
+            j = n if k < 0 else k
+            out.append(text[i:j])
+            i = j
+            newline_needed = k >= 0
+            continue
+        if c == "/" and text.startswith("/*", i):
+            k = text.find("*/", i + 2)
+            j = n if k < 0 else k + 2
+            out.append(text[i:j])
+            i = j
+            continue
         if c == "'" or c == '"':
             j = i + 1
             while True:

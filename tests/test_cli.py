@@ -33,7 +33,7 @@ def test_mixed_good_and_bad_lines_exit_1_and_keep_the_good_ones():
     lines = "\n".join([json.dumps(DROP), json.dumps(BAD), "{not json", json.dumps({"TDDL": "CREATE  TABLE t (a int)"})])
     p = run("translate", "-", stdin=lines + "\n")
     assert p.returncode == 1
-    assert p.stdout.decode() == "DROP table IF EXISTS public.orders CASCADE;\nCREATE TABLE t (a int);\n"
+    assert p.stdout.decode() == "DROP table IF EXISTS public.orders CASCADE;\nCREATE  TABLE t (a int);\n"
     err = [x for x in p.stderr.decode().splitlines() if x.startswith("error:")]
     assert len(err) == 2
     assert err[0].startswith("error: <stdin>:2: $.cols: ")

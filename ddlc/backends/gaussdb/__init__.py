@@ -13,6 +13,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
+from ...diagnostics import I_TDDL, Diagnostic
 from ...frontend.documents import Document
 from ...frontend.expand import expand, owner_of
 from ...ir.base import Node
@@ -106,9 +107,9 @@ def emit(stmt: Node, *, mode: str = "canonical") -> str:
 
 
 def translate(doc: Document, options, catalog=None) -> Output:
-    if doc.tddl is not None:
-        text = doc.tddl if options.mode == "raw" else canonicalize(doc.tddl)
-        return Output((text,))
+    if doc.tddl is not None:  # GaussDB's own TDDL text: passed through exactly, in both modes
+        return Output((doc.tddl,), diagnostics=(Diagnostic(I_TDDL, "TDDL text passed through", (),
+                                                           target=TARGET, document=doc.label),))
     assert doc.tree is not None
     from ...frontend.build import build
     from ...ir.passes import PassContext, run_pipeline

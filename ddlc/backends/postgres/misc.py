@@ -1,0 +1,496 @@
+"""PostgreSQL emitters: schemas, events, NEWPUB, the statements recovered from GaussDB TDDL text
+(:mod:`ddlc.ir.misc`: CREATE TABLE AS, materialized views, TRUNCATE, REINDEX, DROP FUNCTION /
+PROCEDURE, packages, databases, GRANT/REVOKE) and statements kept as text (``Opaque``).
+
+Decisions (see also the diagnostics' explanations):
+
+* ``CREATE SCHEMA ... AUTHORIZATION r``: roles are not replayed and may not exist on the target, so
+  AUTHORIZATION is dropped (warning); ``CREATE SCHEMA AUTHORIZATION r`` (no name) creates schema ``r``.
+* Ledger schemas: ``WITH BLOCKCHAIN`` is dropped (warning) and ``ALTER SCHEMA s WITH BLOCKCHAIN`` is
+  refused; ``ALTER SCHEMA s WITHOUT BLOCKCHAIN`` emits nothing with an information code, because the
+  PostgreSQL schema never became a ledger schema. ``ALTER SCHEMA ... CHARACTER SET / COLLATE`` is
+  refused (PostgreSQL schemas have neither).
+* Events (B-compatible scheduler) and packages have no PostgreSQL form: refused.
+* Database statements are decoded only in M-compatible GaussDB databases, where a database *is* a
+  schema: ``CREATE DATABASE d`` is written ``CREATE SCHEMA d`` (its CHARACTER SET / COLLATE options
+  dropped with a warning) and ``DROP DATABASE d`` is written ``DROP SCHEMA d CASCADE`` (dropping a
+  database drops what is in it). ``ALTER DATABASE`` (options only) is refused.
+* GRANT/REVOKE are written from their parsed fields (names qualified and mapped like everything
+  else); privileges PostgreSQL does not have (GaussDB's ALTER, DROP, COMMENT, INDEX, VACUUM) are
+  dropped with a warning, and a GRANT left with none is refused. Roles must exist on the target.
+* Storage options and TABLESPACE of CREATE TABLE AS / MATERIALIZED VIEW are treated as CREATE
+  TABLE's (the table family's codes): PostgreSQL's own reloptions are kept, GaussDB's defaults
+  (``orientation = row``, ``compression = no``...) dropped with an information code, anything else
+  and tablespaces (which do not exist on the target) with a warning.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any
+
+from ...diagnostics import Severity, register
+from ...ir.catalog import recorder
+from ...ir.event import AlterEvent, CreateEvent, DropEvent, NewPub
+from ...ir.misc import (
+    AlterDatabase, AlterMatView, CreateDatabase, CreateMatView, CreateTableAs, DropDatabase, DropMatView, DropRoutine,
+    Grant, GrantRole, Package, RefreshMatView, Reindex, ReindexKind, Truncate, WithOption,
+)
+from ...ir.names import Expr, QualifiedName
+from ...ir.passes.drop_unsupported import Rule
+from ...ir.schema import AlterSchemaBlockchain, AlterSchemaCharset, CreateSchema
+from ...ir.statement import Opaque
+from ..writer import pg_ident
+from . import Emit, emits, refuses
+from .routines import signature
+from .table import DEFAULT_OPTIONS, HEAP_OPTIONS
+from .table import I_DEFAULT_OPTIONS as I_STORAGE_DEFAULT
+from .table import W_OPTION as W_STORAGE
+from .table import W_TABLESPACE
+
+S = Severity
+W_AUTHORIZATION = register(
+    "DDLC-W745", S.WARNING, "Schema AUTHORIZATION dropped",
+    "Roles are not replayed and may not exist on the target: `CREATE SCHEMA s AUTHORIZATION r` is written "
+    "`CREATE SCHEMA s` (owned by the user that applies it), and `CREATE SCHEMA AUTHORIZATION r` as "
+    "`CREATE SCHEMA r`. Use ALTER SCHEMA ... OWNER TO on the target if ownership matters.",
+    "CREATE SCHEMA ledger AUTHORIZATION bob",
+)
+W_BLOCKCHAIN = register(
+    "DDLC-W746", S.WARNING, "WITH BLOCKCHAIN dropped",
+    "A ledger (tamper-proof) schema is openGauss-only; the schema is created as a plain schema. Tables "
+    "created in it on GaussDB carry a hidden hash column (type hash16), which the table translation maps.",
+    "CREATE SCHEMA ledger WITH BLOCKCHAIN",
+)
+W_SCHEMA_ALTER = register(
+    "DDLC-W747", S.WARNING, "ALTER SCHEMA form with no PostgreSQL counterpart",
+    "`ALTER SCHEMA s WITH BLOCKCHAIN` (make a ledger schema) and B-compatibility `ALTER SCHEMA s CHARACTER "
+    "SET = cs COLLATE = c` have no PostgreSQL form (schemas have no ledger mode, character set or "
+    "collation). Nothing is emitted.",
+    "ALTER SCHEMA db1 CHARACTER SET = UTF8 COLLATE = utf8mb4_bin",
+)
+W_EVENT = register(
+    "DDLC-W748", S.WARNING, "Event has no PostgreSQL form",
+    "CREATE/ALTER/DROP EVENT (the B-compatibility scheduler) has no PostgreSQL counterpart (scheduling "
+    "needs an extension such as pg_cron). Nothing is emitted.",
+    "CREATE EVENT db1.ev ON SCHEDULE EVERY '1' day ... DO ...",
+)
+W_INCREMENTAL = register(
+    "DDLC-W750", S.WARNING, "INCREMENTAL materialized view created as a plain one",
+    "PostgreSQL has no incremental materialized views: `CREATE INCREMENTAL MATERIALIZED VIEW` is written "
+    "`CREATE MATERIALIZED VIEW` (same query, same contents), refreshed in full.",
+    "CREATE INCREMENTAL MATERIALIZED VIEW public.mv AS SELECT ...",
+)
+W_REFRESH_INCREMENTAL = register(
+    "DDLC-W751", S.WARNING, "REFRESH INCREMENTAL written as a full REFRESH",
+    "PostgreSQL has no incremental refresh: `REFRESH INCREMENTAL MATERIALIZED VIEW v` is written "
+    "`REFRESH MATERIALIZED VIEW v`, which recomputes the whole view (same contents, more work).",
+    "REFRESH INCREMENTAL MATERIALIZED VIEW public.mv",
+)
+W_REINDEX_PARTITION = register(
+    "DDLC-W752", S.WARNING, "REINDEX of one partition widened",
+    "GaussDB's `REINDEX INDEX i PARTITION p` (its form of ALTER INDEX i REBUILD PARTITION p) rebuilds one "
+    "index partition; PostgreSQL names partitions of an index as indexes of their own, which ddlc cannot "
+    "name. The whole index (or table) is reindexed instead: same result, more work.",
+    'REINDEX INDEX public."Alter_Index_Index" PARTITION "CA_ADDRESS_SK_index2"',
+)
+W_PACKAGE = register(
+    "DDLC-W753", S.WARNING, "Package has no PostgreSQL form",
+    "CREATE/ALTER/DROP PACKAGE [BODY]: PostgreSQL has no packages and ddlc does not rewrite PL/SQL. "
+    "Nothing is emitted; with --on-unsupported comment the GaussDB text is kept as an SQL comment.",
+    "CREATE OR REPLACE PACKAGE public.pkg IS ... END pkg;",
+)
+W_DATABASE = register(
+    "DDLC-W754", S.WARNING, "Database option has no PostgreSQL form",
+    "In an M-compatible GaussDB database a database is a schema, and ddlc writes CREATE DATABASE as CREATE "
+    "SCHEMA. Its CHARACTER SET / COLLATE options and ALTER DATABASE (which only changes such options) have "
+    "no PostgreSQL counterpart for a schema: the options are dropped, ALTER DATABASE emits nothing (with "
+    "--on-unsupported comment its text is kept as a comment).",
+    "CREATE DATABASE db1 CHARACTER SET = utf8mb4",
+)
+W_PRIVILEGE = register(
+    "DDLC-W755", S.WARNING, "Privilege PostgreSQL does not have dropped",
+    "GaussDB has privileges PostgreSQL lacks (ALTER, DROP, COMMENT, INDEX, VACUUM...). They are removed "
+    "from the GRANT/REVOKE; a statement left with no privilege emits nothing.",
+    "GRANT ALTER, SELECT ON TABLE public.t TO u1",
+)
+W_OPAQUE = register(
+    "DDLC-W756", S.WARNING, "Statement kept as GaussDB text not translated",
+    "ddlc could not read this statement into its typed form (text with GaussDB-only syntax, or a statement "
+    "kind it does not recover; see the note reported with it), so it cannot translate it. Nothing is "
+    "emitted; with --on-unsupported comment the GaussDB text is kept as an SQL comment.",
+    '{"TDDL": "CREATE TABLE public.t (a int) WITH (orientation = row)"}',
+)
+W_NOT_PG = register(
+    "DDLC-W757", S.WARNING, "Translated statement does not parse as PostgreSQL",
+    "The translated statement (a CREATE TABLE AS / materialized view query, an ALTER MATERIALIZED VIEW "
+    "action, a GRANT object) does not parse with PostgreSQL's grammar (pglast): it uses GaussDB-only "
+    "syntax. Nothing is emitted; with --on-unsupported comment the GaussDB text is kept as a comment.",
+    "ALTER MATERIALIZED VIEW public.mv ENABLE QUERY REWRITE",
+)
+I_WITHOUT_BLOCKCHAIN = register(
+    "DDLC-I740", S.INFO, "ALTER SCHEMA WITHOUT BLOCKCHAIN has nothing to do",
+    "WITH BLOCKCHAIN is never replayed on PostgreSQL (DDLC-W746), so the schema already is a plain schema; "
+    "`ALTER SCHEMA s WITHOUT BLOCKCHAIN` emits nothing.",
+)
+I_REINDEX_FORCE = register(
+    "DDLC-I742", S.INFO, "REINDEX FORCE dropped",
+    "FORCE is an obsolete, ignored REINDEX option; PostgreSQL does not accept it.",
+)
+I_DATABASE_SCHEMA = register(
+    "DDLC-I743", S.INFO, "M-compatible database written as a schema",
+    "GaussDB decodes database statements only in M-compatible databases, where a database is a schema: "
+    "`CREATE DATABASE d` is written `CREATE SCHEMA d` and `DROP DATABASE d` is written `DROP SCHEMA d "
+    "CASCADE` (like the source, it drops what the schema holds, and on PostgreSQL also objects elsewhere "
+    "that depend on them).",
+)
+I_TRUNCATE_ONLY = register(
+    "DDLC-I744", S.INFO, "TRUNCATE ONLY of a partitioned table written without ONLY",
+    "A GaussDB partitioned table holds its partitions; on PostgreSQL they are tables of their own, and "
+    "TRUNCATE ONLY of a partitioned table is an error. The table is known to be partitioned from earlier "
+    "in the stream, so ONLY is dropped (all partitions are emptied, as on the source).",
+)
+I_SELECT_INTO = register(
+    "DDLC-I745", S.INFO, "SELECT INTO written as CREATE TABLE AS",
+    "`SELECT ... INTO t FROM ...` is written `CREATE TABLE t AS SELECT ... FROM ...` (same meaning; the "
+    "table name is then qualified and mapped like any other).",
+)
+
+PG_PRIVILEGES = frozenset({"SELECT", "INSERT", "UPDATE", "DELETE", "TRUNCATE", "REFERENCES", "TRIGGER", "CREATE",
+                           "CONNECT", "TEMPORARY", "TEMP", "EXECUTE", "USAGE", "ALL", "SET", "ALTER SYSTEM"})
+_ROLE_WORDS = frozenset({"PUBLIC", "CURRENT_USER", "CURRENT_ROLE", "SESSION_USER"})
+_ALL_IN = {"TABLE": "TABLES", "SEQUENCE": "SEQUENCES", "FUNCTION": "FUNCTIONS", "PROCEDURE": "PROCEDURES",
+           "ROUTINE": "ROUTINES"}
+
+
+def _unquote(v: str | None) -> str | None:
+    if v is not None and len(v) >= 2 and v[0] == v[-1] == "'":
+        return v[1:-1].replace("''", "'")
+    return v
+
+
+def _gauss_default(o: WithOption) -> bool:
+    return (o.name.lower(), (_unquote(o.value) or "").lower()) in DEFAULT_OPTIONS
+
+
+def _priv_word(p: str) -> str:
+    return p.split(" (", 1)[0].upper()
+
+
+def _pg_privs(n: Grant | Any) -> tuple[str, ...]:
+    return tuple(p for p in n.privileges if _priv_word(p) in PG_PRIVILEGES)
+
+
+UNSUPPORTED = (
+    Rule(CreateSchema, W_AUTHORIZATION, "AUTHORIZATION dropped (roles are not replayed)",
+         applies=lambda n: n.authorization is not None,
+         rewrite=lambda n: dataclasses.replace(n, name=n.name or n.authorization, authorization=None, layout=None),
+         text=lambda n: f"AUTHORIZATION {pg_ident(n.authorization)}"),
+    Rule(CreateSchema, W_BLOCKCHAIN, "WITH BLOCKCHAIN dropped (no ledger schemas in PostgreSQL)", field="blockchain",
+         absent=False, applies=lambda n: n.blockchain, text=lambda n: "WITH BLOCKCHAIN"),
+    Rule(AlterSchemaBlockchain, W_SCHEMA_ALTER, "ALTER SCHEMA ... WITH BLOCKCHAIN: no ledger schemas in PostgreSQL",
+         applies=lambda n: n.with_, text=lambda n: f"ALTER SCHEMA {pg_ident(n.name)} WITH BLOCKCHAIN"),
+    Rule(WithOption, W_STORAGE, "storage option PostgreSQL does not have dropped",
+         applies=lambda o: o.name.lower() not in HEAP_OPTIONS and not _gauss_default(o),
+         text=lambda o: o.name + ("" if o.value is None else f" = {o.value}")),
+    Rule(CreateTableAs, W_TABLESPACE, "tablespace dropped", field="tablespace",
+         applies=lambda n: n.tablespace is not None, text=lambda n: f"TABLESPACE {pg_ident(n.tablespace)}"),
+    Rule(CreateMatView, W_TABLESPACE, "tablespace dropped", field="tablespace",
+         applies=lambda n: n.tablespace is not None, text=lambda n: f"TABLESPACE {pg_ident(n.tablespace)}"),
+    Rule(CreateMatView, W_INCREMENTAL, "INCREMENTAL dropped: created as a plain materialized view",
+         field="incremental", absent=False, applies=lambda n: n.incremental, text=lambda n: "INCREMENTAL"),
+    Rule(RefreshMatView, W_REFRESH_INCREMENTAL, "REFRESH INCREMENTAL written as a full REFRESH",
+         field="incremental", absent=False, applies=lambda n: n.incremental, text=lambda n: "INCREMENTAL"),
+    Rule(Reindex, W_REINDEX_PARTITION, "REINDEX ... PARTITION: the whole index is reindexed", field="partition",
+         applies=lambda n: n.partition is not None, text=lambda n: f"PARTITION {pg_ident(n.partition)}"),
+    Rule(CreateDatabase, W_DATABASE, "database options dropped", field="options", absent="",
+         applies=lambda n: bool(n.options.strip()), text=lambda n: n.options),
+    Rule(Grant, W_PRIVILEGE, "no privilege PostgreSQL has: nothing granted or revoked",
+         applies=lambda n: bool(n.privileges) and not _pg_privs(n), text=lambda n: n.text),
+    Rule(Grant, W_PRIVILEGE, "privileges PostgreSQL does not have dropped",
+         applies=lambda n: bool(_pg_privs(n)) and _pg_privs(n) != n.privileges,
+         rewrite=lambda n: dataclasses.replace(n, privileges=_pg_privs(n)),
+         text=lambda n: ", ".join(p for p in n.privileges if _priv_word(p) not in PG_PRIVILEGES)),
+)
+
+refuses(AlterSchemaCharset, W_SCHEMA_ALTER, "ALTER SCHEMA ... CHARACTER SET / COLLATE: PostgreSQL schemas have neither")
+for _cls in (CreateEvent, AlterEvent, DropEvent):
+    refuses(_cls, W_EVENT, "events (B-compatibility scheduler) have no PostgreSQL form")
+refuses(Package, W_PACKAGE, "packages have no PostgreSQL form")
+refuses(AlterDatabase, W_DATABASE, "ALTER DATABASE (a schema's options in M-compatibility) has no PostgreSQL form")
+
+
+# ---- helpers -------------------------------------------------------------------------------------------
+def _parses(sql: str) -> bool:
+    import pglast
+
+    try:
+        return len(pglast.parse_sql(sql)) == 1
+    except Exception:  # noqa: BLE001 - pglast.parser.ParseError
+        return False
+
+
+def _checked(sql: str, n: Any, e: Emit) -> list[str]:
+    """``[sql]`` when it parses as PostgreSQL, else nothing and a warning carrying the GaussDB text."""
+    if _parses(sql):
+        return [sql]
+    e.diag(W_NOT_PG, f"translated {type(n).__name__} does not parse as PostgreSQL; not emitted", n.origin,
+           dropped_text=getattr(n, "text", None))
+    return []
+
+
+def _schema(name: str, e: Emit) -> str:
+    return dict(getattr(e.ctx, "schema_map", {}) or {}).get(name, name)
+
+
+def _query(q: Expr, e: Emit) -> str:
+    """A query's text with GaussDB-only functions rewritten (checked as a scalar subquery)."""
+    wrapped = "(" + q.text + ")"
+    out = e.expr(Expr(wrapped, origin=q.origin))
+    if out == wrapped:
+        return q.text
+    return out[1:-1] if out.startswith("(") and out.endswith(")") else out
+
+
+def _with(options: tuple[WithOption, ...], e: Emit, origin: Any) -> str:
+    kept, dropped = [], []
+    for o in options:
+        if _gauss_default(o):
+            dropped.append(o.name)
+        else:
+            kept.append(pg_ident(o.name) + ("" if o.value is None else f" = {o.value}"))
+    if dropped:
+        e.diag(I_STORAGE_DEFAULT, "GaussDB default storage options dropped: " + ", ".join(dropped), origin)
+    return "WITH (" + ", ".join(kept) + ")" if kept else ""
+
+
+def _relation_head(w: Any, n: Any, e: Emit) -> None:
+    if n.columns:
+        w.raw("(" + ", ".join(pg_ident(c) for c in n.columns) + ")")
+    w.raw(_with(n.options, e, n.origin))
+    if n.tablespace:
+        w.kw("TABLESPACE").ident(n.tablespace)
+
+
+# ---- schemas, events, NEWPUB, Opaque --------------------------------------------------------------------
+@emits(CreateSchema)
+def create_schema(n: CreateSchema, e: Emit) -> list[str]:
+    w = e.w().kw("CREATE", "SCHEMA")
+    if n.if_not_exists:
+        w.kw("IF", "NOT", "EXISTS")
+    assert n.name is not None  # a name-less schema had AUTHORIZATION, which the rule turned into the name
+    return [w.ident(n.name).text()]
+
+
+@emits(AlterSchemaBlockchain)
+def alter_schema_blockchain(n: AlterSchemaBlockchain, e: Emit) -> list[str]:
+    e.diag(I_WITHOUT_BLOCKCHAIN, f"schema {n.name} is already a plain schema on PostgreSQL; nothing to do", n.origin)
+    return []
+
+
+@emits(NewPub)
+def newpub(n: NewPub, e: Emit) -> list[str]:
+    return []  # a cascading-replication notice, never executed (the builder reported DDLC-I401)
+
+
+@emits(Opaque)
+def opaque(n: Opaque, e: Emit) -> list[str]:
+    if n.kind == "dropped" and not n.text:
+        return []  # removed by a capability rule, which reported it
+    e.diag(W_OPAQUE, f"{n.kind or 'statement'} kept as GaussDB text; not translated", n.origin, dropped_text=n.text)
+    return []
+
+
+# ---- tables and materialized views -----------------------------------------------------------------------
+@emits(CreateTableAs)
+def create_table_as(n: CreateTableAs, e: Emit) -> list[str]:
+    query = _query(n.query, e)
+    if n.select_into:
+        import pglast
+        from pglast.stream import RawStream
+
+        try:
+            stmt = pglast.parse_sql(query)[0].stmt
+            stmt.intoClause = None
+            query = RawStream()(stmt)
+        except Exception:  # noqa: BLE001
+            return _checked("", n, e)
+        e.diag(I_SELECT_INTO, "SELECT INTO written as CREATE TABLE AS", n.origin)
+    w = e.w().kw("CREATE")
+    if n.persistence:
+        w.kw(n.persistence)
+    w.kw("TABLE")
+    if n.if_not_exists:
+        w.kw("IF", "NOT", "EXISTS")
+    # a temporary table lives in the session's own schema: it cannot be qualified
+    w.raw(pg_ident(n.identity.name) if n.persistence == "TEMPORARY" else e.qname(n.identity))
+    _relation_head(w, n, e)
+    w.kw("AS").raw(query)
+    if not n.with_data:
+        w.kw("WITH", "NO", "DATA")
+    return _checked(w.text(), n, e)
+
+
+@emits(CreateMatView)
+def create_matview(n: CreateMatView, e: Emit) -> list[str]:
+    w = e.w().kw("CREATE", "MATERIALIZED", "VIEW").raw(e.qname(n.identity))
+    _relation_head(w, n, e)
+    w.kw("AS").raw(_query(n.query, e))
+    if not n.with_data:
+        w.kw("WITH", "NO", "DATA")
+    return _checked(w.text(), n, e)
+
+
+@emits(RefreshMatView)
+def refresh_matview(n: RefreshMatView, e: Emit) -> list[str]:
+    w = e.w().kw("REFRESH", "MATERIALIZED", "VIEW")
+    if n.concurrently:
+        w.kw("CONCURRENTLY")
+    w.raw(e.qname(n.identity))
+    if not n.with_data:
+        w.kw("WITH", "NO", "DATA")
+    return [w.text()]
+
+
+@emits(AlterMatView)
+def alter_matview(n: AlterMatView, e: Emit) -> list[str]:
+    w = e.w().kw("ALTER", "MATERIALIZED", "VIEW")
+    if n.if_exists:
+        w.kw("IF", "EXISTS")
+    return _checked(w.raw(e.qname(n.identity)).raw(n.action).text(), n, e)
+
+
+@emits(DropMatView)
+def drop_matview(n: DropMatView, e: Emit) -> list[str]:
+    w = e.w().kw("DROP", "MATERIALIZED", "VIEW")
+    if n.if_exists:
+        w.kw("IF", "EXISTS")
+    w.raw(", ".join(e.qname(q) for q in n.names))
+    if n.cascade:
+        w.kw("CASCADE")
+    return [w.text()]
+
+
+# ---- maintenance -----------------------------------------------------------------------------------------
+@emits(Truncate)
+def truncate(n: Truncate, e: Emit) -> list[str]:
+    names = []
+    for t in n.relations:
+        only = t.only
+        if only and e.catalog is not None and e.catalog.table(t.name) is not None:
+            e.diag(I_TRUNCATE_ONLY, f"{t.name.dotted()} is partitioned: TRUNCATE without ONLY", t.origin)
+            only = False
+        names.append(("ONLY " if only else "") + e.qname(t.name))
+    w = e.w().kw("TRUNCATE", "TABLE").raw(", ".join(names))
+    if n.restart_identity:
+        w.kw("RESTART", "IDENTITY")
+    if n.cascade:
+        w.kw("CASCADE")
+    return [w.text()]
+
+
+@emits(Reindex)
+def reindex(n: Reindex, e: Emit) -> list[str]:
+    w = e.w().kw("REINDEX")
+    if n.verbose:
+        w.raw("(VERBOSE)")
+    w.kw(n.kind.value)
+    if n.concurrently:
+        w.kw("CONCURRENTLY")
+    if isinstance(n.name, QualifiedName):
+        w.raw(e.qname(n.name))
+    else:
+        w.ident(_schema(n.name, e) if n.kind is ReindexKind.SCHEMA else n.name)
+    if n.force:
+        e.diag(I_REINDEX_FORCE, "FORCE dropped (obsolete, ignored)", n.origin)
+    return [w.text()]
+
+
+@emits(DropRoutine)
+def drop_routine(n: DropRoutine, e: Emit) -> list[str]:
+    w = e.w().kw("DROP", n.kind)
+    if n.if_exists:
+        w.kw("IF", "EXISTS")
+    w.raw(", ".join(signature(r.name, r.arguments, e) for r in n.routines))
+    if n.cascade:
+        w.kw("CASCADE")
+    return [w.text()]
+
+
+# ---- databases (M-compatibility: schemas) -----------------------------------------------------------------
+@emits(CreateDatabase)
+def create_database(n: CreateDatabase, e: Emit) -> list[str]:
+    e.diag(I_DATABASE_SCHEMA, f"database {n.name} written as a schema", n.origin)
+    w = e.w().kw("CREATE", "SCHEMA")
+    if n.if_not_exists:
+        w.kw("IF", "NOT", "EXISTS")
+    return [w.ident(_schema(n.name, e)).text()]
+
+
+@emits(DropDatabase)
+def drop_database(n: DropDatabase, e: Emit) -> list[str]:
+    e.diag(I_DATABASE_SCHEMA, f"database {n.name} written as a schema (DROP SCHEMA ... CASCADE)", n.origin)
+    w = e.w().kw("DROP", "SCHEMA")
+    if n.if_exists:
+        w.kw("IF", "EXISTS")
+    return [w.ident(_schema(n.name, e)).kw("CASCADE").text()]
+
+
+# ---- privileges ------------------------------------------------------------------------------------------
+def _grantee(g: str) -> str:
+    return g if g in _ROLE_WORDS else pg_ident(g)
+
+
+@emits(Grant)
+def grant(n: Grant, e: Emit) -> list[str]:
+    w = e.w().kw("REVOKE" if n.revoke else "GRANT")
+    if n.revoke and n.grant_option:
+        w.kw("GRANT", "OPTION", "FOR")
+    w.raw(", ".join(n.privileges) if n.privileges else "ALL").kw("ON")
+    if n.all_in_schema:
+        w.kw("ALL", _ALL_IN.get(n.objtype, n.objtype + "S"), "IN", "SCHEMA")
+    else:
+        w.kw(n.objtype)
+    targets = [e.qname(q) for q in n.relations] + list(n.objects)
+    w.raw(", ".join(targets)).kw("FROM" if n.revoke else "TO").raw(", ".join(_grantee(g) for g in n.grantees))
+    if n.grant_option and not n.revoke:
+        w.kw("WITH", "GRANT", "OPTION")
+    if n.cascade:
+        w.kw("CASCADE")
+    return _checked(w.text(), n, e)
+
+
+_REVOKE_ADMIN = re.compile(r"\s*REVOKE\s+ADMIN\s+OPTION\s+FOR\b", re.I)
+
+
+@emits(GrantRole)
+def grant_role(n: GrantRole, e: Emit) -> list[str]:
+    # recovered trees mark REVOKE ADMIN OPTION FOR with admin = false (PostgreSQL 16+ grammar), which reads
+    # as a plain REVOKE: the text decides, so that a membership is never revoked instead of its option
+    admin = n.admin_option or (n.revoke and _REVOKE_ADMIN.match(n.text) is not None)
+    w = e.w().kw("REVOKE" if n.revoke else "GRANT")
+    if n.revoke and admin:
+        w.kw("ADMIN", "OPTION", "FOR")
+    w.raw(", ".join(pg_ident(r) for r in n.roles)).kw("FROM" if n.revoke else "TO")
+    w.raw(", ".join(_grantee(g) for g in n.grantees))
+    if admin and not n.revoke:
+        w.kw("WITH", "ADMIN", "OPTION")
+    if n.cascade:
+        w.kw("CASCADE")
+    return _checked(w.text(), n, e)
+
+
+# ---- catalog history ----------------------------------------------------------------------------------------
+@recorder("CreateTableAs")
+def _record_ctas(cat: Any, stmt: CreateTableAs) -> None:
+    cat.tables.pop(cat.key(stmt.identity), None)  # a new, unpartitioned table of that name
+
+
+@recorder("DropDatabase")
+def _record_drop_database(cat: Any, stmt: DropDatabase) -> None:
+    for key in [k for k in cat.tables if k[0] == stmt.name]:
+        del cat.tables[key]
+
+
+__all__ = ["UNSUPPORTED", "PG_PRIVILEGES"]

@@ -1,0 +1,441 @@
+"""PostgreSQL emitters: CREATE FUNCTION / PROCEDURE, ALTER FUNCTION / PROCEDURE, CREATE TRIGGER.
+
+Functions are rebuilt from the header ddlc parsed (:mod:`ddlc.frontend.functext`): names quoted for
+PostgreSQL, GaussDB type names mapped, the body written **byte for byte** in a dollar quote (a
+``'...'`` TDDL body is unescaped first, so the body PostgreSQL stores is the one GaussDB stored).
+Oracle-style routines (``RETURN type AS|IS <bare body>``, procedures with a bare body) and package
+members have no PostgreSQL form and are refused; ddlc does not rewrite PL/SQL.
+
+Decisions (see also the diagnostics' explanations):
+
+* ``NOT FENCED``, ``[NOT] SHIPPABLE`` and ``PACKAGE`` mean nothing on a single PostgreSQL server
+  (functions run in the server process, nothing is shipped, overloading is always allowed): they
+  are dropped with an *information* code, written in the emitter and not as a capability rule,
+  because every openGauss function carries them and ``--on-unsupported error`` must not refuse
+  every function. ``FENCED`` (isolation PostgreSQL cannot give) is a warning rule.
+* ``AUTHID DEFINER`` / ``AUTHID CURRENT_USER`` are written ``SECURITY DEFINER`` / ``SECURITY
+  INVOKER`` (same meaning); a B-compatible ``COMMENT 'c'`` becomes a ``COMMENT ON FUNCTION``.
+* ``CREATE DEFINER = u FUNCTION`` and trigger ``DEFINER=u`` lose the definer (warning): roles are
+  not replayed, the applying user owns the object.
+* ``CREATE TRIGGER IF NOT EXISTS``: PostgreSQL 15 has no such form. GaussDB logs the statement only
+  when it created the trigger, so ddlc writes a plain ``CREATE TRIGGER`` (warning): on a diverged
+  target it fails loudly. ``CREATE OR REPLACE TRIGGER`` was rejected: it would silently replace a
+  different trigger of the same name.
+* Triggers with an inline B-compatible body (no trigger function) are refused.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any
+
+from ...diagnostics import Severity, register
+from ...ir.names import Expr, TypeName
+from ...ir.passes.drop_unsupported import Rule
+from ...ir.routine import (
+    AlterFunction, CreateFunction, FunctionAction, FunctionActionKind, FunctionArg, FunctionStyle, NullInput,
+    RoutineKind, Security, Volatility,
+)
+from ...ir.trigger import CreateTrigger
+from ..writer import pg_ident, pg_literal
+from . import Emit, emits
+
+S = Severity
+W_ORACLE = register(
+    "DDLC-W730", S.WARNING, "Oracle-style routine has no PostgreSQL form",
+    "The function or procedure is written in GaussDB's Oracle style (`RETURN type AS|IS <body>`, or a "
+    "procedure body without LANGUAGE and quotes), or has no LANGUAGE. Its body is PL/SQL that PostgreSQL's "
+    "PL/pgSQL does not accept in general, and ddlc does not rewrite it. Nothing is emitted; with "
+    "--on-unsupported comment the GaussDB text is kept as an SQL comment.",
+    "CREATE OR REPLACE FUNCTION public.f(a integer) RETURN integer AS BEGIN RETURN a; END;",
+)
+W_DEFINER = register(
+    "DDLC-W731", S.WARNING, "DEFINER dropped",
+    "B-compatibility `CREATE DEFINER = user FUNCTION` and trigger `DEFINER=user` name the owner whose "
+    "rights the object runs with. Roles are not replayed: the definer is dropped and the object belongs "
+    "to the user that applies the DDL. Use ALTER ... OWNER TO on the target if it matters.",
+    "CREATE DEFINER = bob FUNCTION ...",
+)
+W_FENCED = register(
+    "DDLC-W732", S.WARNING, "FENCED dropped",
+    "openGauss runs a FENCED function in a separate process. PostgreSQL always runs functions in the "
+    "server process; the option is dropped.",
+    "CREATE FUNCTION ... FENCED ...",
+)
+W_OG_OPTION = register(
+    "DDLC-W733", S.WARNING, "openGauss-only function option dropped",
+    "PIPELINED, DETERMINISTIC and PARALLEL_ENABLE have no exact PostgreSQL counterpart; the option is "
+    "dropped (declare the volatility or PARALLEL SAFE by hand if needed).",
+    "CREATE FUNCTION ... PARALLEL_ENABLE (PARTITION a BY ANY) ...",
+)
+W_PROC_OPTION = register(
+    "DDLC-W734", S.WARNING, "Option a PostgreSQL procedure does not take dropped",
+    "PostgreSQL procedures accept only LANGUAGE, SECURITY, SET/RESET and the body: a volatility other than "
+    "VOLATILE, STRICT, LEAKPROOF, COST, ROWS or PARALLEL on a GaussDB procedure (CREATE or ALTER "
+    "PROCEDURE) is dropped. An ALTER PROCEDURE left without actions emits nothing.",
+    "ALTER PROCEDURE public.p () IMMUTABLE",
+)
+W_UNPARSED = register(
+    "DDLC-W735", S.WARNING, "Translated routine does not parse as PostgreSQL",
+    "After translation the CREATE FUNCTION/PROCEDURE statement does not parse with PostgreSQL's grammar "
+    "(pglast), for example because an argument type is written in a GaussDB-only syntax. Nothing is "
+    "emitted; with --on-unsupported comment the GaussDB text is kept as an SQL comment.",
+)
+W_PACKAGE_MEMBER = register(
+    "DDLC-W736", S.WARNING, "Package member function not translated",
+    "The function belongs to a package (`schema.package.function`, or a member of an object type). "
+    "PostgreSQL has no packages; nothing is emitted (with --on-unsupported comment the text is kept as a "
+    "comment).",
+    "CREATE OR REPLACE FUNCTION public.pkg.f(a integer) ...",
+)
+W_TRIGGER_INE = register(
+    "DDLC-W737", S.WARNING, "CREATE TRIGGER IF NOT EXISTS written as CREATE TRIGGER",
+    "PostgreSQL 15 has no CREATE TRIGGER IF NOT EXISTS. GaussDB logs such a statement only when it created "
+    "the trigger, so ddlc writes a plain CREATE TRIGGER, which fails if the target already has a trigger "
+    "of that name. CREATE OR REPLACE TRIGGER is not used: it would silently replace that trigger.",
+    "CREATE TRIGGER IF NOT EXISTS trg ...",
+)
+W_TRIGGER_BODY = register(
+    "DDLC-W738", S.WARNING, "Trigger with an inline body not translated",
+    "A B-compatibility trigger with an inline `BEGIN ... END` body has no trigger function; PostgreSQL "
+    "triggers always call one, and ddlc does not rewrite the MySQL-style body. Nothing is emitted; with "
+    "--on-unsupported comment the GaussDB text is kept as an SQL comment.",
+    "CREATE DEFINER = bob TRIGGER trg AFTER INSERT ON db1.t FOR EACH ROW BEGIN ... END",
+)
+I_NO_MEANING = register(
+    "DDLC-I730", S.INFO, "GaussDB function option without PostgreSQL meaning dropped",
+    "NOT FENCED (PostgreSQL runs every function in the server process), SHIPPABLE / NOT SHIPPABLE (no "
+    "distributed execution), PACKAGE (overloading is always allowed), and on procedures the default "
+    "options GaussDB prints (VOLATILE, CALLED ON NULL INPUT, NOT LEAKPROOF, COST) are dropped: PostgreSQL "
+    "behaves the same without them.",
+    "CREATE FUNCTION ... NOT FENCED NOT SHIPPABLE ...",
+)
+I_AUTHID = register(
+    "DDLC-I731", S.INFO, "AUTHID written as SECURITY",
+    "`AUTHID DEFINER` / `AUTHID CURRENT_USER` (printed when plsql_security_definer is on) mean "
+    "`SECURITY DEFINER` / `SECURITY INVOKER`, which PostgreSQL spells so.",
+)
+I_COMMENT = register(
+    "DDLC-I732", S.INFO, "Function COMMENT written as COMMENT ON",
+    "The B-compatibility `COMMENT 'text'` option of CREATE FUNCTION is written as a separate "
+    "`COMMENT ON FUNCTION name(argument types) IS 'text'` statement after it.",
+)
+
+_OG_TYPE = re.compile(r'(?:(pg_catalog)\.)?([a-z_][a-z0-9_]*)\s*(\([0-9 ,]*\))?((?:\s*\[\s*\])*)\Z')
+
+
+# ---- predicates shared by the rules and the emitters ----------------------------------------------
+def _oracle(n: CreateFunction) -> bool:
+    return n.style is FunctionStyle.ORACLE or not n.language
+
+
+def _translatable(n: CreateFunction) -> bool:
+    return n.package is None and not _oracle(n)
+
+
+_PROC_FIELDS = ("window", "volatility", "null_input", "leakproof", "cost", "rows", "parallel")
+
+
+def _proc_default(field: str, v: Any) -> bool:
+    """The option's value is absent or what a procedure has anyway."""
+    return (v in (None, False) or (field == "volatility" and v is Volatility.VOLATILE)
+            or (field == "null_input" and v is NullInput.CALLED) or (field == "cost" and _num_eq(v, 100))
+            or (field == "parallel" and str(v).lower() == "unsafe"))
+
+
+def _num_eq(text: Any, value: float) -> bool:
+    try:
+        return float(text) == value
+    except (TypeError, ValueError):
+        return False
+
+
+def _proc_extra(n: CreateFunction) -> list[str]:
+    return [f for f in _PROC_FIELDS if not _proc_default(f, getattr(n.options, f))]
+
+
+def _proc_word(field: str, v: Any) -> str:
+    if field == "leakproof":
+        return "LEAKPROOF" if v else "NOT LEAKPROOF"
+    if field in ("cost", "rows", "parallel"):
+        return f"{field.upper()} {str(v).upper()}"
+    return getattr(v, "value", str(v)).upper()
+
+
+def _opts(n: CreateFunction, **changes: Any) -> CreateFunction:
+    return dataclasses.replace(n, options=dataclasses.replace(n.options, **changes))
+
+
+def _gauss_text(n: Any) -> str | None:
+    try:
+        from ..gaussdb import emit
+
+        return emit(n)
+    except Exception:  # noqa: BLE001 - only for a comment; never fail the translation over it
+        return None
+
+
+_ALTER_PROC_OK = frozenset({FunctionActionKind.SECURITY, FunctionActionKind.SET, FunctionActionKind.SET_FROM_CURRENT,
+                            FunctionActionKind.RESET, FunctionActionKind.RESET_ALL})
+
+
+def _proc_action_ok(a: FunctionAction) -> bool:
+    return a.kind in _ALTER_PROC_OK or (a.kind is FunctionActionKind.ROWS and a.number is None)
+
+
+UNSUPPORTED = (
+    Rule(CreateFunction, W_PACKAGE_MEMBER, "package member function: PostgreSQL has no packages",
+         applies=lambda n: n.package is not None, text=lambda n: n.text),
+    Rule(CreateFunction, W_ORACLE, "Oracle-style function/procedure: no PostgreSQL form",
+         applies=lambda n: n.package is None and _oracle(n), text=lambda n: n.text),
+    Rule(CreateFunction, W_DEFINER, "DEFINER dropped", field="definer",
+         applies=lambda n: _translatable(n) and n.definer is not None, text=lambda n: f"DEFINER = {n.definer}"),
+    Rule(CreateFunction, W_FENCED, "FENCED dropped (PostgreSQL runs functions in the server process)",
+         applies=lambda n: _translatable(n) and n.options.fenced is True, rewrite=lambda n: _opts(n, fenced=None),
+         text=lambda n: "FENCED"),
+    Rule(CreateFunction, W_OG_OPTION, "PIPELINED dropped", applies=lambda n: _translatable(n) and n.options.pipelined,
+         rewrite=lambda n: _opts(n, pipelined=False), text=lambda n: "PIPELINED"),
+    Rule(CreateFunction, W_OG_OPTION, "DETERMINISTIC dropped",
+         applies=lambda n: _translatable(n) and n.options.deterministic,
+         rewrite=lambda n: _opts(n, deterministic=False), text=lambda n: "DETERMINISTIC"),
+    Rule(CreateFunction, W_OG_OPTION, "PARALLEL_ENABLE dropped",
+         applies=lambda n: _translatable(n) and n.options.parallel_enable is not None,
+         rewrite=lambda n: _opts(n, parallel_enable=None),
+         text=lambda n: f"PARALLEL_ENABLE {n.options.parallel_enable}"),
+    Rule(CreateFunction, W_PROC_OPTION, "option a PostgreSQL procedure does not take dropped",
+         applies=lambda n: _translatable(n) and n.is_procedure and bool(_proc_extra(n)),
+         rewrite=lambda n: _opts(n, **{f: getattr(type(n.options)(), f) for f in _proc_extra(n)}),
+         text=lambda n: ", ".join(_proc_word(f, getattr(n.options, f)) for f in _proc_extra(n))),
+    Rule(AlterFunction, W_PROC_OPTION, "ALTER PROCEDURE action PostgreSQL procedures do not take dropped",
+         applies=lambda n: n.kind is RoutineKind.PROCEDURE and not all(_proc_action_ok(a) for a in n.actions),
+         rewrite=lambda n: dataclasses.replace(n, actions=tuple(a for a in n.actions if _proc_action_ok(a)),
+                                               layout=None),
+         text=lambda n: ", ".join(a.kind.value for a in n.actions if not _proc_action_ok(a))),
+    Rule(CreateTrigger, W_TRIGGER_BODY, "trigger with an inline body: PostgreSQL triggers call a function",
+         applies=lambda n: n.body is not None or n.function is None, text=_gauss_text),
+    Rule(CreateTrigger, W_DEFINER, "trigger DEFINER dropped", field="definer",
+         applies=lambda n: n.definer is not None, text=lambda n: f"DEFINER={n.definer}"),
+    Rule(CreateTrigger, W_TRIGGER_INE, "CREATE TRIGGER IF NOT EXISTS written as CREATE TRIGGER", field="if_not_exists",
+         absent=False, applies=lambda n: n.if_not_exists, text=lambda n: "IF NOT EXISTS"),
+)
+
+
+# ---- types and arguments ----------------------------------------------------------------------------
+def type_text(text: str, e: Emit, origin: Any = ()) -> str:
+    """A type written as text in a function header: GaussDB catalog names mapped, others kept."""
+    m = _OG_TYPE.match(text.strip())
+    if m is None:
+        return text
+    schema, name, typmod, arr = m.groups()
+    from .types import TYPE_MAP
+
+    if name not in TYPE_MAP:
+        return text
+    out = e.type(TypeName(name, schema, (typmod or "").replace(" ", ""), origin=origin))
+    return out + "[]" * (arr or "").count("[")
+
+
+def guc(name: str) -> str:
+    """A configuration parameter name: ``work_mem``, ``plpgsql.extra_warnings`` (parts quoted apart)."""
+    return ".".join(pg_ident(p) for p in name.split("."))
+
+
+def _arg(a: FunctionArg, e: Emit, with_default: bool = True, with_name: bool = True, typ: str | None = None) -> str:
+    parts = []
+    if a.mode is not None:
+        parts.append(a.mode.value)
+    if a.name is not None and with_name:
+        parts.append(pg_ident(a.name))
+    parts.append(typ if typ is not None else type_text(a.type, e, a.origin))
+    if a.default is not None and with_default:
+        parts += ["DEFAULT", e.expr(Expr(a.default, origin=a.origin))]
+    return " ".join(parts)
+
+
+def _name(n: CreateFunction, e: Emit) -> str:
+    return e.qname(n.name)
+
+
+def _dollar(body: str, preferred: str | None) -> str:
+    tag = preferred if preferred and preferred.startswith("$") else "$function$"
+    while (body + tag).find(tag) != len(body):
+        tag = tag[:-1] + "x$"
+    return tag + body + tag
+
+
+def _security(s: Security, e: Emit, origin: Any) -> str:
+    if s in (Security.AUTHID_DEFINER, Security.AUTHID_CURRENT_USER):
+        e.diag(I_AUTHID, f"{s.value} written as SECURITY {'DEFINER' if s.definer else 'INVOKER'}", origin)
+    return "SECURITY DEFINER" if s.definer else "SECURITY INVOKER"
+
+
+def _parses(sql: str) -> bool:
+    import pglast
+
+    try:
+        return len(pglast.parse_sql(sql)) == 1
+    except Exception:  # noqa: BLE001 - pglast.parser.ParseError
+        return False
+
+
+# ---- CREATE FUNCTION / PROCEDURE ----------------------------------------------------------------------
+@emits(CreateFunction)
+def create_function(n: CreateFunction, e: Emit) -> list[str]:
+    o = n.options
+    w = e.w().kw("CREATE")
+    if n.or_replace:
+        w.kw("OR", "REPLACE")
+    w.kw("PROCEDURE" if n.is_procedure else "FUNCTION")
+    types = [type_text(a.type, e, a.origin) for a in n.arguments]
+    w.raw(_name(n, e) + "(" + ", ".join(_arg(a, e, typ=t) for a, t in zip(n.arguments, types, strict=True)) + ")")
+    if n.returns is not None and not n.is_procedure:
+        r = n.returns
+        if r.table:
+            w.kw("RETURNS", "TABLE").raw("(" + ", ".join(_arg(a, e, with_default=False) for a in r.table) + ")")
+        else:
+            w.kw("RETURNS")
+            if r.setof:
+                w.kw("SETOF")
+            w.raw(type_text(r.type, e, r.origin))
+    w.kw("LANGUAGE").ident(n.language or "")
+    dropped = []
+    if o.fenced is False:
+        dropped.append("NOT FENCED")
+    if o.shippable is not None:
+        dropped.append("SHIPPABLE" if o.shippable else "NOT SHIPPABLE")
+    if o.package:
+        dropped.append("PACKAGE")
+    if n.is_procedure:
+        dropped += [_proc_word(f, v) for f in _PROC_FIELDS
+                    if (v := getattr(o, f)) is not None and (v is not False or f == "leakproof")]
+    else:
+        if o.window:
+            w.kw("WINDOW")
+        if o.volatility is not None:
+            w.kw(o.volatility.value.upper())
+        if o.null_input is not None:
+            w.raw(o.null_input.value)
+        if o.leakproof is not None:
+            w.kw("LEAKPROOF" if o.leakproof else "NOT LEAKPROOF")
+        if o.parallel is not None:
+            w.kw("PARALLEL", o.parallel.upper())
+        if o.cost is not None:
+            w.kw("COST", o.cost)
+        if o.rows is not None:
+            w.kw("ROWS", o.rows)
+    if o.security is not None:
+        w.raw(_security(o.security, e, n.origin))
+    if dropped:
+        e.diag(I_NO_MEANING, "dropped (no meaning in PostgreSQL): " + ", ".join(dropped), n.origin)
+    for s in n.set_options:
+        w.kw("SET").raw(guc(s.name))
+        if s.value is None:
+            w.kw("FROM", "CURRENT")
+        else:
+            w.kw("TO").raw(s.value)
+    w.kw("AS")
+    if n.probin is not None:
+        w.raw(pg_literal(n.probin) + ",").raw(pg_literal(n.body))
+    else:
+        w.raw(_dollar(n.body, n.body_tag))
+    sql = w.text()
+    if not _parses(sql):
+        e.diag(W_UNPARSED, "the translated routine does not parse as PostgreSQL; not emitted", n.origin,
+               dropped_text=n.text)
+        return []
+    out = [sql]
+    if o.comment is not None:
+        sig = ", ".join(_arg(a, e, with_default=False, with_name=False, typ=t)
+                        for a, t in zip(n.arguments, types, strict=True))
+        kind = "PROCEDURE" if n.is_procedure else "FUNCTION"
+        out.append(f"COMMENT ON {kind} {_name(n, e)}({sig}) IS {pg_literal(o.comment)}")
+        e.diag(I_COMMENT, "COMMENT option written as COMMENT ON " + kind, n.origin)
+    return out
+
+
+# ---- ALTER FUNCTION / PROCEDURE -----------------------------------------------------------------------
+def _number(v: int | float) -> str:
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def _action(a: FunctionAction, e: Emit) -> str | None:
+    k = a.kind
+    if k is FunctionActionKind.VOLATILITY:
+        assert a.volatility is not None
+        return a.volatility.value.upper()
+    if k is FunctionActionKind.NULL_INPUT:
+        assert a.null_input is not None
+        return a.null_input.value
+    if k is FunctionActionKind.SECURITY:
+        assert a.security is not None
+        return _security(a.security, e, a.origin)
+    if k is FunctionActionKind.LEAKPROOF:
+        return "LEAKPROOF" if a.on else "NOT LEAKPROOF"
+    if k is FunctionActionKind.COST:
+        return None if a.number is None else "COST " + _number(a.number)
+    if k is FunctionActionKind.ROWS:  # ROWS 0 prints nothing on the server either
+        return None if a.number is None else "ROWS " + _number(a.number)
+    if k is FunctionActionKind.SET:
+        value = (a.value or "") if a.list_form else pg_literal(a.value or "")
+        return f"SET {guc(a.name or '')} TO {value}"
+    if k is FunctionActionKind.SET_FROM_CURRENT:
+        return f"SET {guc(a.name or '')} FROM CURRENT"
+    if k is FunctionActionKind.RESET:
+        return f"RESET {guc(a.name or '')}"
+    if k is FunctionActionKind.RESET_ALL:
+        return "RESET ALL"
+    if k is FunctionActionKind.PARALLEL:
+        return "PARALLEL " + (a.value or "").upper()
+    raise AssertionError(k)
+
+
+def signature(name: Any, arguments: tuple[TypeName, ...] | None, e: Emit) -> str:
+    """``schema.name(type, ...)``; without a list when ``arguments`` is None."""
+    text = e.qname(name)
+    if arguments is not None:
+        text += "(" + ", ".join(e.type(t) for t in arguments) + ")"
+    return text
+
+
+@emits(AlterFunction)
+def alter_function(n: AlterFunction, e: Emit) -> list[str]:
+    actions = [s for s in (_action(a, e) for a in n.actions) if s is not None]
+    if not actions:
+        return []
+    sig = n.signature
+    return [f"ALTER {n.kind.value} {signature(sig.name, sig.arguments, e)} " + " ".join(actions)]
+
+
+# ---- CREATE TRIGGER ----------------------------------------------------------------------------------
+@emits(CreateTrigger)
+def create_trigger(n: CreateTrigger, e: Emit) -> list[str]:
+    assert n.function is not None and n.body is None  # the rules dropped the others
+    w = e.w().kw("CREATE")
+    if n.constraint:
+        w.kw("CONSTRAINT")
+    w.kw("TRIGGER").ident(n.name).kw(n.timing.value)
+    for i, ev in enumerate(n.events):
+        if i:
+            w.kw("OR")
+        w.kw(ev.kind.value)
+        if ev.columns:
+            w.kw("OF").raw(", ".join(pg_ident(c) for c in ev.columns))
+    w.kw("ON").raw(e.qname(n.relation))
+    if n.from_table is not None:
+        w.kw("FROM").raw(e.qname(n.from_table))
+    if n.constraint_attrs is not None:
+        ca = n.constraint_attrs
+        w.kw("DEFERRABLE" if ca.deferrable else "NOT DEFERRABLE", "INITIALLY",
+             "DEFERRED" if ca.initially_deferred else "IMMEDIATE")
+    w.kw("FOR", "EACH", n.for_each.value)
+    if n.when is not None:
+        w.kw("WHEN").raw("(" + e.expr(n.when) + ")")
+    f = n.function
+    w.kw("EXECUTE", "FUNCTION").raw(e.qname(f.name) + "(" + ", ".join(pg_literal(a) for a in f.args) + ")")
+    return [w.text()]
+
+
+__all__ = ["UNSUPPORTED", "type_text", "signature", "guc"]
