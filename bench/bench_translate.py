@@ -49,12 +49,14 @@ def main() -> None:
     stream = b"\n".join(docs * reps)
     n = len(docs) * reps
     trees = [orjson.loads(d) for d in docs] * reps
-    trees = [t.get("JDDL", t) for t in trees]
+    trees = [t for t in (t.get("JDDL", t) for t in trees) if "fmt" in t]
     print(f"corpus: {len(docs)} reference documents x {reps} = {n} documents, {len(stream) / 1e6:.1f} MB")
     rate("orjson.loads only", n, lambda: [orjson.loads(d) for d in docs * reps])
     rate("expand (raw)", n, lambda: [expand(t) for t in trees])
     rate("expand + canonicalize", n, lambda: [canonicalize(expand(t)) for t in trees])
     rate("translate_many(JSON lines) -> gaussdb", n, lambda: sum(1 for _ in ddlc.translate_many(stream)))
+    rate("translate_many(JSON lines) -> postgres", n,
+         lambda: sum(1 for _ in ddlc.translate_many(stream, target="postgres")))
     exe = Path(sys.executable).with_name("ddlc")
     best = min(_time([str(exe), "--version"]) for _ in range(5))
     print(f"{'ddlc --version (best of 5)':<42} {best * 1000:>9.1f} ms")
