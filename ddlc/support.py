@@ -81,7 +81,17 @@ def _nodes_below(cls: type) -> set[type]:
             for t in _types_in(h):
                 if isinstance(t, type) and hasattr(t, "__dataclass_fields__"):
                     stack.append(t)
+                    stack.extend(_subclasses(t))  # a field typed by a base class holds its subclasses
     return seen
+
+
+def _subclasses(cls: type) -> list[type]:
+    out, todo = [], list(cls.__subclasses__())
+    while todo:
+        c = todo.pop()
+        out.append(c)
+        todo.extend(c.__subclasses__())
+    return out
 
 
 def _types_in(h):
