@@ -59,10 +59,13 @@ def drop_unsupported(stmt, ctx):
 
     def report(rule: Rule, node: Any) -> None:
         dropped = rule.text(node) if rule.text is not None else None
-        diags.append(Diagnostic(rule.code, rule.message, node.origin, target=ctx.target,
+        path = node.origin
+        if rule.field is not None and isinstance(getattr(node, rule.field, None), str | bool | int):
+            path = path + (rule.field,)  # a scalar clause: point at its own key
+        diags.append(Diagnostic(rule.code, rule.message, path, target=ctx.target,
                                 pass_name="drop_unsupported", document=ctx.document, dropped_text=dropped))
         if ctx.on_unsupported == "error" and diags[-1].severity.value == "warning":
-            raise DdlcError(f"{rule.message} [{rule.code}]", code=E_UNSUPPORTED, path=node.origin,
+            raise DdlcError(f"{rule.message} [{rule.code}]", code=E_UNSUPPORTED, path=path,
                             document=ctx.document)
 
     def fn(node):
