@@ -13,6 +13,7 @@ from __future__ import annotations
 import enum
 
 from ..errors import Path
+from ._scan import ScanFail, Scanner, word_char, word_start
 from .base import Node, node, to_json
 from .names import QualifiedName, TypeName
 from .statement import Statement
@@ -154,63 +155,11 @@ def kind_of_objtype(objtype: str) -> IdentityKind | None:
 
 
 # ---- identity text parser -------------------------------------------------------------------
-class _Fail(Exception):
-    pass
-
-
-class _Scan:
-    __slots__ = ("s", "i")
-
-    def __init__(self, s: str) -> None:
-        self.s = s
-        self.i = 0
-
-    def at(self, ch: str) -> bool:
-        return self.s.startswith(ch, self.i)
-
-    def eat(self, ch: str) -> bool:
-        if self.s.startswith(ch, self.i):
-            self.i += len(ch)
-            return True
-        return False
-
-    def need(self, ch: str) -> None:
-        if not self.eat(ch):
-            raise _Fail(ch)
-
-    def blanks(self) -> bool:
-        j = self.i
-        while self.i < len(self.s) and self.s[self.i].isspace():
-            self.i += 1
-        return self.i > j
-
-    def eof(self) -> bool:
-        return self.i >= len(self.s)
+class _Scan(Scanner):
+    __slots__ = ()
 
     def ident(self) -> tuple[str, bool]:
-        """A quoted (``"a""b"``) or bare identifier: (name, quoted). Bare words are kept as written."""
-        s, i = self.s, self.i
-        if i < len(s) and s[i] == '"':
-            buf = []
-            j = i + 1
-            while True:
-                k = s.find('"', j)
-                if k < 0:
-                    raise _Fail("unterminated quoted identifier")
-                buf.append(s[j:k])
-                if s.startswith('"', k + 1):
-                    buf.append('"')
-                    j = k + 2
-                    continue
-                self.i = k + 1
-                return "".join(buf), True
-        if i < len(s) and _word_start(s[i]):
-            j = i + 1
-            while j < len(s) and _word_char(s[j]):
-                j += 1
-            self.i = j
-            return s[i:j], False
-        raise _Fail("identifier expected")
+        return self.ident_token()
 
     def qname(self, lo: int, hi: int) -> list[str]:
         parts = [self.ident()[0]]
@@ -218,13 +167,13 @@ class _Scan:
             self.i += 1
             parts.append(self.ident()[0])
         if not lo <= len(parts) <= hi:
-            raise _Fail("wrong number of name parts")
+            raise ScanFail("wrong number of name parts")
         return parts
 
     def word(self, w: str) -> None:
         name, quoted = self.ident()
         if quoted or name.lower() != w:
-            raise _Fail(w)
+            raise ScanFail(w)
 
     def balanced(self) -> str:
         """``( ... )`` with nesting, quotes respected; returns the text including the parens."""
@@ -238,7 +187,7 @@ class _Scan:
                 while k >= 0 and s.startswith(c, k + 1):
                     k = s.find(c, k + 2)
                 if k < 0:
-                    raise _Fail("unterminated quote")
+                    raise ScanFail("unterminated quote")
                 i = k + 1
                 continue
             if c == "(":
@@ -249,15 +198,7 @@ class _Scan:
                     self.i = i + 1
                     return s[start:i + 1]
             i += 1
-        raise _Fail("unbalanced parentheses")
-
-
-def _word_start(c: str) -> bool:
-    return c.isalpha() or c == "_" or ord(c) >= 0x80
-
-
-def _word_char(c: str) -> bool:
-    return c.isalnum() or c in "_$" or ord(c) >= 0x80
+        raise ScanFail("unbalanced parentheses")
 
 
 def _qn(parts: list[str], origin: Path) -> QualifiedName:
@@ -294,7 +235,7 @@ def _type(sc: _Scan, origin: Path) -> TypeName:
                     typmod_start = sc.i
                 sc.balanced()
                 continue
-            if sc.blanks() and not sc.eof() and _word_start(sc.s[sc.i]):
+            if sc.blanks() and not sc.eof() and word_start(sc.s[sc.i]):
                 sc.ident()
                 if typmod_start < 0:
                     words_end = sc.i
@@ -331,10 +272,10 @@ def _function(sc: _Scan, origin: Path) -> FunctionSignature:
 
 def _on(sc: _Scan) -> None:
     if not sc.blanks():
-        raise _Fail("blank expected")
+        raise ScanFail("blank expected")
     sc.word("on")
     if not sc.blanks():
-        raise _Fail("blank expected")
+        raise ScanFail("blank expected")
 
 
 def parse_identity(kind: IdentityKind, text: str, origin: Path = ()) -> Identity | None:
@@ -365,7 +306,7 @@ def parse_identity(kind: IdentityKind, text: str, origin: Path = ()) -> Identity
         if not sc.eof():
             return None
         return out
-    except _Fail:
+    except ScanFail:
         return None
 
 

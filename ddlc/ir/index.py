@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 
 from ..errors import Path
+from ._scan import ScanFail, Scanner
 from .base import Node, node, to_json
 from .names import Expr, QualifiedName
 from .statement import Statement
@@ -99,40 +100,17 @@ class CreateIndex(Statement):
 
 
 # ---- definition parser ----------------------------------------------------------------------
-class _Fail(Exception):
-    pass
 
 
 _KEYWORDS = frozenset({"asc", "desc", "nulls", "collate"})
 
 
-class _P:
-    __slots__ = ("s", "i", "origin")
+class _P(Scanner):
+    __slots__ = ("origin",)
 
     def __init__(self, s: str, origin: Path) -> None:
-        self.s = s
-        self.i = 0
+        super().__init__(s)
         self.origin = origin
-
-    def fail(self, why: str) -> _Fail:
-        return _Fail(f"{why} at offset {self.i}")
-
-    def at(self, t: str) -> bool:
-        return self.s.startswith(t, self.i)
-
-    def eat(self, t: str) -> bool:
-        if self.s.startswith(t, self.i):
-            self.i += len(t)
-            return True
-        return False
-
-    def need(self, t: str) -> None:
-        if not self.eat(t):
-            raise self.fail(f"{t!r} expected")
-
-    def blanks(self) -> None:
-        while self.i < len(self.s) and self.s[self.i].isspace():
-            self.i += 1
 
     def peek_word(self) -> str | None:
         """The next bare word (lower case), without consuming it."""
@@ -153,28 +131,7 @@ class _P:
         return False
 
     def ident(self) -> str:
-        s, i = self.s, self.i
-        if i < len(s) and s[i] == '"':
-            buf = []
-            j = i + 1
-            while True:
-                k = s.find('"', j)
-                if k < 0:
-                    raise self.fail("unterminated identifier")
-                buf.append(s[j:k])
-                if s.startswith('"', k + 1):
-                    buf.append('"')
-                    j = k + 2
-                    continue
-                self.i = k + 1
-                return "".join(buf)
-        if i < len(s) and (s[i].isalpha() or s[i] == "_" or ord(s[i]) >= 0x80):
-            j = i + 1
-            while j < len(s) and (s[j].isalnum() or s[j] in "_$" or ord(s[j]) >= 0x80):
-                j += 1
-            self.i = j
-            return s[i:j]
-        raise self.fail("identifier expected")
+        return self.ident_token()[0]
 
     def qname(self) -> QualifiedName:
         a = self.ident()
@@ -344,7 +301,7 @@ def parse_definition(text: str, origin: Path = ()) -> IndexDefinition | str:
     """The parsed ``definition``, or a message saying where it stops making sense."""
     try:
         return _P(text, origin).definition()
-    except _Fail as e:
+    except ScanFail as e:
         return str(e)
 
 
