@@ -279,7 +279,11 @@ def create_schema(n: CreateSchema, e: Emit) -> list[str]:
     w = e.w().kw("CREATE", "SCHEMA")
     if n.if_not_exists:
         w.kw("IF", "NOT", "EXISTS")
-    assert n.name is not None  # a name-less schema had AUTHORIZATION, which the rule turned into the name
+    if not n.name:  # the server writes "" only with AUTHORIZATION, which the rule turned into the name
+        from ...errors import DdlcError
+
+        raise DdlcError("CREATE SCHEMA without a name and without AUTHORIZATION", code="DDLC-E007",
+                        path=n.origin + ("name",), document=e.ctx.document)
     return [w.ident(n.name).text()]
 
 
