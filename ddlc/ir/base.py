@@ -89,6 +89,17 @@ def to_json(v: Any, *, with_origin: bool = False) -> Any:
     return v
 
 
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    """Field names of a node class, minus ``origin``/``layout`` (looked up once per class)."""
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls) if f.name not in ("origin", "layout"))
+    return names
+
+
 def transform(n: N, fn: Any, skip: frozenset[tuple[str, str]] = frozenset()) -> N:
     """Rebuild ``n`` bottom-up: children first, then ``fn(node) -> node`` on each node.
 
@@ -96,19 +107,19 @@ def transform(n: N, fn: Any, skip: frozenset[tuple[str, str]] = frozenset()) -> 
     ``skip`` names ``(ClassName, field)`` pairs whose subtrees are left alone.
     """
     changes: dict[str, Any] = {}
-    cls = type(n).__name__
-    for f in dataclasses.fields(n):
-        if skip and (cls, f.name) in skip:
+    cls = type(n)
+    for name in _field_names(cls):
+        if skip and (cls.__name__, name) in skip:
             continue
-        v = getattr(n, f.name)
+        v = getattr(n, name)
         if isinstance(v, Node):
             nv = transform(v, fn, skip)
             if nv is not v:
-                changes[f.name] = nv
-        elif isinstance(v, tuple) and v and any(isinstance(x, Node) for x in v):
+                changes[name] = nv
+        elif type(v) is tuple and v and any(isinstance(x, Node) for x in v):
             items = tuple(transform(x, fn, skip) if isinstance(x, Node) else x for x in v)
             if any(a is not b for a, b in zip(items, v, strict=True)):
-                changes[f.name] = items
+                changes[name] = items
     if changes:
         n = dataclasses.replace(n, **changes)
     return fn(n)
