@@ -5,21 +5,20 @@ No I/O happens here beyond what the caller hands in; nothing heavy is imported a
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .diagnostics import E_INTERNAL, Diagnostic
+from .backends import BACKENDS, get_backend
+from .diagnostics import Diagnostic
 from .errors import DdlcError
 from .frontend.documents import Document, as_document, read_documents
 
-TARGETS: dict[str, str] = {
-    "gaussdb": "ddlc.backends.gaussdb",
-    "postgres": "ddlc.backends.postgres",
-}
+TARGETS = BACKENDS  # the one registry (ddlc.backends.BACKENDS)
 MODES = ("canonical", "raw")
-ON_UNSUPPORTED = ("warn", "error", "comment")
+# warn: clauses dropped with a warning, a statement with no target form fails the document;
+# error: both fail it; comment: both kept as SQL comments; skip: a statement with no form is left out.
+ON_UNSUPPORTED = ("warn", "error", "comment", "skip")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +62,7 @@ class Translation:
     source: str = "<input>"
     line: int = 1
     comments: tuple[str, ...] = field(default=())  # "-- ..." lines for --on-unsupported comment
+    untranslated: int = 0  # statements with no target form, kept as comments or skipped
 
     @property
     def ok(self) -> bool:
@@ -90,66 +90,26 @@ class Translation:
         }
 
 
-def strip_terminator(text: str) -> str:
-    """Drop a statement's own terminating ``;`` (views and functions arrive with one)."""
-    stripped = text.rstrip()
-    if stripped.endswith(";"):
-        return stripped[:-1]
-    return text
-
-
-def _backend(target: str):
-    try:
-        module = TARGETS[target]
-    except KeyError:
-        raise ValueError(f"unknown target {target!r}; choose one of {', '.join(TARGETS)}") from None
-    return importlib.import_module(module)
-
-
-def translate_document(doc: Document, target: str, options: Options, catalog: Any = None) -> Translation:
+def translate_document(doc: Document, target: str | Any, options: Options, catalog: Any = None) -> Translation:
     """Translate one already-read document; errors are captured in the result.
 
-    ``catalog`` (:class:`ddlc.ir.catalog.Catalog`) is the state of the stream so far; targets
-    that need history (PostgreSQL partitions) consult it and record the statement into it.
+    ``target`` is a target name or a backend instance; ``catalog`` (:class:`ddlc.history.Catalog`)
+    is the state of the stream so far, which translations that need history consult.
     """
-    base = dict(index=doc.index, document=doc.label, target=target, source=doc.source, line=doc.line)
-    if doc.error is not None:
-        return Translation(error=doc.error, **base)
-    try:
-        if options.validate and doc.tree is not None:
-            from .frontend.schema import validate
+    from .compiler import compile_document
 
-            problems = validate(doc.tree, document=doc.label)
-            if problems:
-                first = problems[0]
-                if len(problems) > 1:
-                    first.message += f" (and {len(problems) - 1} more violation(s); see ddlc validate)"
-                raise first
-        backend = _backend(target)
-        out = backend.translate(doc, options, catalog) if catalog is not None else backend.translate(doc, options)
-        return Translation(
-            statements=tuple(strip_terminator(s) for s in out.statements),
-            owner=out.owner,
-            diagnostics=out.diagnostics,
-            comments=out.comments,
-            **base,
-        )
-    except DdlcError as exc:
-        exc.with_document(doc.label)
-        return Translation(error=exc, **base)
-    except RecursionError:
-        err = DdlcError("tree nested too deeply", code="DDLC-E004", document=doc.label)
-        return Translation(error=err, **base)
-    except Exception as exc:  # a bug: report it as data, keep going
-        err = DdlcError(f"internal error: {type(exc).__name__}: {exc}", code=E_INTERNAL, document=doc.label)
-        return Translation(error=err, **base)
+    backend = get_backend(target) if isinstance(target, str) else target
+    r = compile_document(doc, backend, options, catalog)
+    return Translation(index=doc.index, document=doc.label, target=backend.name, statements=r.statements,
+                       owner=r.owner, diagnostics=r.diagnostics, error=r.error if doc.error is None else doc.error,
+                       source=doc.source, line=doc.line, comments=r.comments, untranslated=r.untranslated)
 
 
 def translate(doc: Any, target: str = "gaussdb", **options: Any) -> Translation:
     """Translate one document (str, bytes, or a parsed mapping). Raises DdlcError when it fails."""
     opts = Options.of(**options)
-    _backend(target)  # unknown target -> ValueError before any work
-    result = translate_document(as_document(doc), target, opts)
+    backend = get_backend(target)  # unknown target -> ValueError before any work
+    result = translate_document(as_document(doc), backend, opts)
     if result.error is not None:
         raise result.error
     return result
@@ -161,14 +121,14 @@ def translate_many(docs: Iterable[Any] | str | bytes, target: str = "gaussdb", *
     ``docs`` is an iterable of documents (str/bytes/mappings, one document each) or one str/bytes
     holding any multi-document input form (JSON lines, a JSON array, decoding output).
     """
-    from .ir.catalog import Catalog
+    from .history import Catalog
 
     opts = Options.of(**options)
-    _backend(target)
+    backend = get_backend(target)
     catalog = Catalog()  # the stream's history: earlier statements inform later ones
     if isinstance(docs, str | bytes):
         for doc in read_documents(docs):
-            yield translate_document(doc, target, opts, catalog)
+            yield translate_document(doc, backend, opts, catalog)
         return
     for i, item in enumerate(docs):
-        yield translate_document(as_document(item, index=i, source=f"<input {i}>"), target, opts, catalog)
+        yield translate_document(as_document(item, index=i, source=f"<input {i}>"), backend, opts, catalog)

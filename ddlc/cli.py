@@ -73,8 +73,11 @@ def _schema_map(ctx, param, values):
 
 def _common(fn):
     fn = click.argument("inputs", nargs=-1, type=click.Path(allow_dash=True, dir_okay=False))(fn)
-    fn = click.option("--on-unsupported", type=click.Choice(["warn", "error", "comment"]), default="warn",
-                      show_default=True, help="What to do with a clause the target cannot take.")(fn)
+    fn = click.option("--on-unsupported", type=click.Choice(["warn", "error", "comment", "skip"]), default="warn",
+                      show_default=True,
+                      help="What the target cannot take. warn: drop a clause with a warning, fail a statement "
+                           "with no target form; error: fail both; comment: keep both as SQL comments; "
+                           "skip: leave a statement with no target form out, with its warning.")(fn)
     fn = click.option("--schema-map", multiple=True, callback=_schema_map, metavar="SRC=DST",
                       help="Rename a schema everywhere (repeatable).")(fn)
     fn = click.option("--default-schema", default="public", show_default=True,
@@ -82,7 +85,9 @@ def _common(fn):
     return fn
 
 
-TARGET_CHOICES = ["gaussdb", "postgres"]
+from .backends import BACKENDS  # noqa: E402  (names only: no backend is imported)
+
+TARGET_CHOICES = list(BACKENDS)
 
 
 @cli.command()
@@ -99,35 +104,65 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, de
               schema_map: tuple[tuple[str, str], ...], on_unsupported: str, inputs: tuple[str, ...]) -> None:
     """Translate documents to TARGET DDL."""
     from .api import Options, translate_document
-    from .ir.catalog import Catalog
+    from .backends import get_backend
+    from .history import Catalog
 
     options = Options.of(mode=mode, validate=validate, default_schema=default_schema,
                          schema_map=schema_map, on_unsupported=on_unsupported, pretty=pretty)
+    backend = get_backend(target)
     catalog = Catalog()
     out = sys.stdout
-    failed = 0
+    tally = _Tally()
+    write = None
     if fmt == "json":
         import orjson
 
-        write = out.buffer.write if hasattr(out, "buffer") else None
+        write = out.buffer.write if hasattr(out, "buffer") else (lambda b: out.write(b.decode()))
     for doc in _inputs(inputs):
-        result = translate_document(doc, target, options, catalog)
-        if fmt == "json":
-            line = orjson.dumps(result.to_dict()) + b"\n"
-            if write is not None:
-                write(line)
-            else:
-                out.write(line.decode())
+        result = translate_document(doc, backend, options, catalog)
+        tally.add(result)
+        if write is not None:
+            write(orjson.dumps(result.to_dict()) + b"\n")
         else:
             out.write(result.sql)
         for d in result.diagnostics:
             if fmt == "sql" and d.severity.value != "info":
                 _report(d.severity.value, f"{result.document}: {d.jsonpath}: {d.message} [{d.code}]")
+        if result.untranslated:
+            how = "kept as a comment" if on_unsupported == "comment" else "left out (--on-unsupported skip)"
+            _report("note", f"{result.document}: statement not translated to {target}; {how}")
         if result.error is not None:
-            failed += 1
             _report("error", str(result.error))
-    out.flush()
-    sys.exit(1 if failed else 0)
+        out.flush()  # streaming: each document's output as soon as it is ready
+    sys.stderr.write(tally.line() + "\n")
+    sys.exit(1 if tally.errors else 0)
+
+
+class _Tally:
+    """The one summary line every translate run ends with (on stderr)."""
+
+    __slots__ = ("documents", "statements", "dropped", "untranslated", "errors")
+
+    def __init__(self) -> None:
+        self.documents = self.statements = self.dropped = self.untranslated = self.errors = 0
+
+    def add(self, t) -> None:
+        self.documents += 1
+        self.statements += len(t.statements)
+        self.untranslated += t.untranslated
+        self.errors += t.error is not None
+        self.untranslated += t.error is not None and t.error.code == "DDLC-E010"
+        if t.statements:
+            self.dropped += sum(1 for d in t.diagnostics if d.severity.value == "warning")
+
+    def line(self) -> str:
+        return (f"ddlc: {_n(self.documents, 'document')}, {_n(self.statements, 'statement')} written, "
+                f"{_n(self.dropped, 'clause')} dropped, {_n(self.untranslated, 'statement')} not translated, "
+                f"{_n(self.errors, 'error')}")
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 @cli.command()

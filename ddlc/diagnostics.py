@@ -58,6 +58,9 @@ class Diagnostic:
     document: str | None = None
     # Source text of a dropped clause, for ``--on-unsupported comment``.
     dropped_text: str | None = field(default=None, compare=False)
+    # Or the dropped node itself: the library renders its GaussDB text only when a comment is asked for.
+    dropped_node: object = field(default=None, compare=False, repr=False)
+    dropped_prefix: str = field(default="", compare=False, repr=False)
 
     @property
     def severity(self) -> Severity:
@@ -138,6 +141,14 @@ E_UNSUPPORTED = register(
     "DDLC-E009", S.ERROR, "Unsupported clause refused",
     "With `--on-unsupported error`, a clause the target cannot take fails the document instead of being "
     "dropped with a warning.",
+)
+E_NOT_TRANSLATED = register(
+    "DDLC-E010", S.ERROR, "Statement not translated",
+    "The target has no form for the statement (or for everything it does), so nothing would be written "
+    "for it. By default the document fails, naming the warning that says why: no statement may be missing "
+    "from the output of a run that exits 0. `--on-unsupported comment` keeps the statement as an SQL "
+    "comment instead, and `--on-unsupported skip` leaves it out with the warning only.",
+    "CREATE PACKAGE ... (to PostgreSQL)",
 )
 E_INTERNAL = register(
     "DDLC-E900", S.ERROR, "Internal error",

@@ -19,23 +19,14 @@ def explain_document(doc: Document, options: Options, target: str = "gaussdb") -
         out["error"] = doc.error.to_dict()
         return out
     try:
-        if doc.tree is not None:
-            from .frontend.build import build, shape_of
-            from .frontend.expand import expand
+        from .backends import get_backend
+        from .compiler import front, normalize
 
-            expand(doc.tree, document=doc.label)
-            stmt, diags = build(doc.tree, document=doc.label)
-            out["shape"] = shape_of(doc.tree)
-        else:
-            from .frontend.recover import recover_tddl
-
-            stmt, diags = recover_tddl(doc.tddl or "", document=doc.label)
-            out["shape"] = "tddl"
-        from .ir.passes import PassContext, run_pipeline
-
-        stmt, more = run_pipeline(stmt, PassContext.of(options, target=target, document=doc.label))
+        f = front(doc, options)
+        out["shape"] = f.shape
+        stmt, more = normalize(f.stmt, get_backend(target), options, document=doc.label)
         out["ir"] = to_json(stmt, with_origin=True)
-        out["diagnostics"] = [d.to_dict() for d in (*diags, *more)]
+        out["diagnostics"] = [d.to_dict() for d in (*f.diagnostics, *more)]
     except DdlcError as exc:
         exc.with_document(doc.label)
         out["error"] = exc.to_dict()

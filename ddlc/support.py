@@ -2,37 +2,26 @@
 
 A statement kind is an IR ``Statement`` subclass. For each target: ✅ it has an emitter and no
 capability rule touches it; ⚠️ it has an emitter and rules that drop or rewrite some of its
-clauses; 📝 it is kept as text with a diagnostic; ❌ the target reports it instead of emitting it.
+clauses; 📝 it is kept as text with a diagnostic; ❌ the target has no such object (refused, with
+a diagnostic); 🚧 ddlc does not translate it yet.
 """
 
 from __future__ import annotations
 
-import importlib
 import re
 
-from .ir.statement import Opaque, Statement
-
-TARGET_MODULES = {"gaussdb": "ddlc.backends.gaussdb", "postgres": "ddlc.backends.postgres"}
-
+from .ir.statement import Opaque
 
 def targets() -> list[str]:
-    return list(TARGET_MODULES)
+    from .backends import BACKENDS
+
+    return list(BACKENDS)
 
 
 def _all_statements() -> list[type]:
-    from .frontend.build import _load
+    from .ir import statement_classes
 
-    _load()
-    out, stack = [], list(Statement.__subclasses__())
-    while stack:
-        c = stack.pop()
-        out.append(c)
-        stack.extend(c.__subclasses__())
-    import sys
-
-    # dataclass(slots=True) replaces each class; keep only the class its module exports
-    live = {c for c in out if getattr(sys.modules.get(c.__module__), c.__name__, None) is c}
-    return sorted(live, key=lambda c: (c.__module__, c.__name__))
+    return list(statement_classes())
 
 
 def label(cls: type) -> str:
@@ -41,26 +30,18 @@ def label(cls: type) -> str:
 
 
 def cell(target: str, cls: type) -> str:
-    mod = importlib.import_module(TARGET_MODULES[target])
-    emitters = mod.load()
-    caps = _capabilities(target)
-    if cls in getattr(mod, "REFUSED", {}):
+    from .backends import backend_class
+
+    backend = backend_class(target)
+    status = backend.status(cls)
+    if status == "refused":
         return "❌"
-    if cls not in emitters:
-        return "❌"
-    if cls is Opaque or cls in getattr(caps, "AS_TEXT", ()):
+    if status in ("not-implemented", "missing"):
+        return "🚧"
+    if cls is Opaque:
         return "📝"
-    rules = getattr(caps, "UNSUPPORTED", ())
-    touched = {r.node for r in rules}
-    family_nodes = _nodes_below(cls)
-    return "⚠️" if touched & family_nodes else "✅"
-
-
-def _capabilities(target: str):
-    try:
-        return importlib.import_module(f"{TARGET_MODULES[target]}.capabilities")
-    except ModuleNotFoundError:
-        return None
+    touched = {r.node for r in backend.rules}
+    return "⚠️" if touched & _nodes_below(cls) else "✅"
 
 
 def _nodes_below(cls: type) -> set[type]:

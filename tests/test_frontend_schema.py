@@ -154,7 +154,7 @@ def test_reference_tree(rec):
 
 
 def test_set_statistics_percent_is_schema_valid_but_does_not_expand():
-    from ddlc.frontend.expand import expand
+    from ddlc.jddl.expand import expand
 
     (rec,) = [r for r in REFERENCE if r.get("expands") is False]
     assert validate(rec["tree"]) == []

@@ -16,7 +16,7 @@ from ddlc.backends.gaussdb import emit, to_jddl
 from ddlc.diagnostics import CODES, Severity
 from ddlc.errors import DdlcError
 from ddlc.frontend.build import build, shape_of
-from ddlc.frontend.expand import expand
+from ddlc.jddl.expand import expand
 from ddlc.ir import alter as A
 from ddlc.ir import alter_columns as C
 from ddlc.ir import alter_partitions as P

@@ -16,7 +16,7 @@ from conftest import CASES, ROOT
 from ddlc.backends.gaussdb import emit, to_jddl
 from ddlc.errors import DdlcError
 from ddlc.frontend.build import build, shape_of
-from ddlc.frontend.expand import expand
+from ddlc.jddl.expand import expand
 from ddlc.ir.base import replace, to_json
 from ddlc.ir.comment import Comment
 from ddlc.ir.drop import (

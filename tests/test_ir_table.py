@@ -11,7 +11,7 @@ import pytest
 from ddlc.backends.gaussdb import emit
 from ddlc.errors import DdlcError
 from ddlc.frontend.build import build
-from ddlc.frontend.expand import expand
+from ddlc.jddl.expand import expand
 from ddlc.ir.base import Node, replace, to_json, walk
 from ddlc.ir.columns import ColumnDef
 from ddlc.ir.constraints import parse_constraint

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from ddlc.backends.gaussdb import emit
 from ddlc.frontend.build import build, shape_of
-from ddlc.frontend.expand import expand
+from ddlc.jddl.expand import expand
 from ddlc.ir.statement import Opaque
 from conftest import case_dirs, case_id
 

@@ -1,5 +1,5 @@
 """PostgreSQL target: ALTER TABLE / INDEX / TYPE subcommands, follow-ups, and partition maintenance
-with the stream's history (ddlc/backends/postgres/alter*.py, ddlc/ir/catalog.py).
+with the stream's history (ddlc/backends/postgres/alter*.py, ddlc/history/).
 
 * unit rows: one JDDL tree -> the exact PostgreSQL statements and diagnostic codes (every statement
   also parses with pglast);
@@ -20,8 +20,9 @@ import pytest
 import ddlc
 from ddlc.api import Options, translate_document
 from ddlc.frontend.documents import as_document
-from ddlc.frontend.expand import expand
-from ddlc.ir.catalog import Catalog, PartitionState, TableState, bound_key
+from ddlc.jddl.expand import expand
+from ddlc.history import Catalog, PartitionState, TableState
+from ddlc.history.state import bound_key
 
 # ---- JDDL trees ---------------------------------------------------------------------------------
 TOP = "ALTER %{objtype}s %{only}s %{identity}D %{subcmds:, }s"
@@ -385,7 +386,11 @@ ROWS = [
 
 @pytest.mark.parametrize("tree,statements,codes", [r[1:] for r in ROWS], ids=[r[0] for r in ROWS])
 def test_unit_row(tree, statements, codes):
-    out, diags = run(tree)
+    if not statements:  # nothing written: by default the document fails (no silent absence)
+        with pytest.raises(ddlc.DdlcError) as info:
+            run(tree)
+        assert info.value.code == "DDLC-E010"
+    out, diags = run(tree, on_unsupported="skip" if not statements else "warn")
     assert out == statements
     assert sorted(set(diags)) == sorted(codes)
     for s in out:
@@ -396,12 +401,11 @@ def test_every_subcommand_class_is_translated_or_declared():
     """Each ALTER subcommand class has a handler or a capability rule that removes it."""
     import inspect
 
-    from ddlc.backends.postgres import capabilities, load
+    from ddlc.backends.postgres import PostgresBackend
     from ddlc.backends.postgres.alter import SUB
     from ddlc.ir import alter as A, alter_columns as C, alter_partitions as P, followup as F
 
-    load()
-    removed = {r.node for r in capabilities.UNSUPPORTED if r.field is None and r.rewrite is None}
+    removed = {r.node for r in PostgresBackend.rules if r.field is None and r.rewrite is None}
     classes = {c for m in (A, C, P, F) for _, c in inspect.getmembers(m, inspect.isclass)
                if issubclass(c, A.AlterSubcommand) and c is not A.AlterSubcommand}
     assert {c.__name__ for c in classes if c not in SUB and c not in removed} == set()
@@ -421,7 +425,10 @@ def test_on_unsupported_error_fails_the_document():
 
 def test_auto_increment_backfill_block_refused():
     tree = json.loads((CASES / "alter_table_followup/auto-increment-backfill-block/input.json").read_text())
-    assert run(tree) == ([], ["DDLC-I202", "DDLC-W702"])
+    with pytest.raises(ddlc.DdlcError) as info:  # by default a statement with no form fails its document
+        run(tree)
+    assert info.value.code == "DDLC-E010" and "DDLC-W702" in info.value.message
+    assert run(tree, on_unsupported="skip") == ([], ["DDLC-I202", "DDLC-W702"])
 
 
 # ---- the catalog ------------------------------------------------------------------------------------
@@ -567,7 +574,7 @@ def apply_stream(conn, stream: str | list[dict], checks: dict[int, object]) -> l
     document ``i``; returns the diagnostics codes per document."""
     docs = stream if isinstance(stream, str) else [json.dumps(t) for t in stream]
     codes = []
-    for i, t in enumerate(ddlc.translate_many(docs, target="postgres")):
+    for i, t in enumerate(ddlc.translate_many(docs, target="postgres", on_unsupported="skip")):
         assert t.error is None, t.error
         codes.append([d.code for d in t.diagnostics])
         if t.statements:

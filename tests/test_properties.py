@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ddlc
-from ddlc.frontend.expand import expand
+from ddlc.jddl.expand import expand
 from ddlc.quoting import ident_is_bare, opengauss_keywords
 from conftest import CASES
 

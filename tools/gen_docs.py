@@ -56,7 +56,8 @@ def support_matrix() -> str:
     sep = "|---|" + "---|" * len(ts)
     rows = [f"| {name} | " + " | ".join(cells[t] for t in ts) + " |" for name, cells in matrix_rows()]
     legend = ("Legend: ✅ translated; ⚠️ translated with documented losses (W diagnostics); "
-              "📝 kept as text with a diagnostic; ❌ reported, not translated.")
+              "📝 kept as text with a diagnostic; ❌ refused: the target has no such object (the document fails "
+              "unless `--on-unsupported comment` or `skip`); 🚧 not implemented yet.")
     return "\n".join([head, sep, *rows, "", legend])
 
 

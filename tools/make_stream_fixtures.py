@@ -376,7 +376,7 @@ def _check_expansions() -> list[str]:
     """Cross-check the copied expansions against ddlc's expander, when ddlc is importable."""
     try:
         sys.path.insert(0, str(OUT.parents[1]))
-        from ddlc.frontend.expand import expand
+        from ddlc.jddl.expand import expand
     except ImportError:  # pragma: no cover - generator used without the package
         return []
     bad = []

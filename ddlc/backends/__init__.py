@@ -1,15 +1,36 @@
-"""Backends: one module per target. Each exposes ``translate(doc, options) -> Output``."""
+"""Backends: one :class:`~ddlc.backends.base.Backend` subclass per target.
+
+:data:`BACKENDS` is the one registry: the API, the CLI's ``--to`` choices and the support matrix
+read it. Entries are import paths, so naming the targets imports no backend.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import importlib
+from typing import Any
 
-from ..diagnostics import Diagnostic
+BACKENDS: dict[str, str] = {
+    "gaussdb": "ddlc.backends.gaussdb:GaussDBBackend",
+    "postgres": "ddlc.backends.postgres:PostgresBackend",
+}
+_INSTANCES: dict[str, Any] = {}
 
 
-@dataclass(frozen=True, slots=True)
-class Output:
-    statements: tuple[str, ...]
-    owner: str | None = None
-    diagnostics: tuple[Diagnostic, ...] = ()
-    comments: tuple[str, ...] = ()
+def backend_class(name: str) -> Any:
+    try:
+        path = BACKENDS[name]
+    except KeyError:
+        raise ValueError(f"unknown target {name!r}; choose one of {', '.join(BACKENDS)}") from None
+    module, _, cls = path.partition(":")
+    return getattr(importlib.import_module(module), cls)
+
+
+def get_backend(name: str) -> Any:
+    """The (stateless) backend instance of a target; ValueError for an unknown name."""
+    b = _INSTANCES.get(name)
+    if b is None:
+        b = _INSTANCES[name] = backend_class(name)()
+    return b
+
+
+__all__ = ["BACKENDS", "backend_class", "get_backend"]

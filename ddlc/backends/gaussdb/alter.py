@@ -17,22 +17,9 @@ from ...ir.alter import (
     SetCompression, SetRelOptions, SetTablespace, SetWithoutCluster, SetWithoutOids, TableComment, TriggerState,
     TriggerTarget, Unusable, UnusablePartition, ValidateConstraint,
 )
-from . import Writer, emits
+from .writer import Writer, emits
 
-OWNER_DEFECT = "subcmd->newowner"  # what the deparser writes for every OWNER TO (§10.1)
-
-
-def obj(n: Any, default: str, type_: str | None = None, **members: Any) -> dict[str, Any]:
-    """A subcommand object: ``fmt`` (the node's layout, else ``default``), ``type``, members."""
-    d: dict[str, Any] = {"fmt": n.layout or default}
-    if type_ is not None:
-        d["type"] = type_
-    d.update(members)
-    return d
-
-
-def word(on: bool, w: str) -> str:
-    return w if on else ""
+from ._common import OWNER_DEFECT, obj, word  # noqa: F401  (shared with the ALTER family)
 
 
 @emits(AlterRelation)
@@ -222,6 +209,3 @@ def drop_index(n: DropIndex, w: Writer) -> dict[str, Any]:
 def drop_foreign_key(n: DropForeignKey, w: Writer) -> dict[str, Any]:
     return obj(n, "DROP FOREIGN KEY %{fk_identity}I %{cascade}s", "drop foreign key", fk_identity=n.name,
                cascade=word(n.cascade, "CASCADE"))
-
-
-from . import alter_columns, alter_partitions  # noqa: E402,F401  (register their emitters)

@@ -12,9 +12,9 @@ from ...ir.alter_columns import (
 from ...ir.columns import ColumnDef, GeneratedKind
 from ...ir.followup import ModifyColumnAutoIncrement
 from ...ir.names import Expr, QualifiedName
-from . import Writer, emits
+from .writer import Writer, emits
 from ._columns import column_tree
-from .alter import obj, word
+from ._common import obj, word
 
 _GENERATED = {GeneratedKind.STORED: "GENERATED ALWAYS AS (%{generation_expr}s) STORED",
               GeneratedKind.PERSISTED: "AS (%{generation_expr}s) PERSISTED"}

@@ -9,8 +9,8 @@ from ...ir.alter_partitions import (
     ModifyPartitionAddSubpartition, MovePartition, RebuildPartitions, RemovePartitioning, ResetPartition, SplitMode,
     SplitPart, SplitPartition, SplitSubpartition, SubpartitionDef, TruncatePartition, TruncateSubpartition,
 )
-from . import Writer, emits
-from .alter import obj, word
+from .writer import Writer, emits
+from ._common import obj, word
 
 _UGI = " UPDATE GLOBAL INDEX"
 _SPLIT_LIST = "PARTITION %{name1}s %{tblspc1}s, PARTITION %{name2}s %{tblspc2}s"

@@ -6,7 +6,7 @@ from typing import Any
 
 from ...ir.comment import Comment
 from ...ir.drop import IdentityKind, PlainName, kind_of_objtype
-from . import Writer, emits
+from .writer import Writer, emits
 from .drop import fit, identity_text, render_qname, word
 
 COMMENT_FMT = "COMMENT ON %{objtype}s %{identity}s IS %{comment}s"

@@ -12,14 +12,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...frontend.build._read import ALIASES
+from ...jddl.keys import ALIASES
 from ...ir.drop import (
     ConstraintIdentity, Drop, DropObjectType, FunctionSignature, Identity, IdentityKind, PlainName,
     SchemaName, TriggerIdentity, parse_identity, same_identity,
 )
 from ...ir.names import QualifiedName, TypeName
 from ...quoting import quote_ident
-from . import Writer, emits
+from .writer import Writer, emits
 
 _CANON = {spelling: canon for canon, spellings in ALIASES.items() for spelling in spellings}
 _TOKEN = re.compile(r"%\{([^}:]*)(:[^}]*)?\}(.?)|%%|[^\s%]+|%")

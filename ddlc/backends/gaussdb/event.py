@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...ir.event import AlterEvent, CreateEvent, DropEvent, NewPub
-from . import Writer, emits
+from .writer import Writer, emits
 
 
 def _definer(d: str | None) -> str:

@@ -10,7 +10,7 @@ from typing import Any
 
 from ...ir.alter_columns import SetNotNull
 from ...ir.followup import AlterTableFollowup, AutoIncrementBackfill, BackfillUpdate
-from . import Writer, emits
+from .writer import Writer, emits
 
 FOLLOWUP = "ALTER TABLE %{only}s %{identity}D %{subcmds:, }s"
 SET_NOT_NULL = "ALTER TABLE %{only}s %{identity}D ALTER COLUMN %{name}I SET NOT NULL"

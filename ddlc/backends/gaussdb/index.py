@@ -13,7 +13,7 @@ from ...ir.index import (
     same_definition,
 )
 from ...quoting import quote_ident
-from . import Writer, emits
+from .writer import Writer, emits
 from .drop import fit, render_qname, word
 
 INDEX_FMT = "CREATE %{unique}s INDEX %{concurrently}s %{name}I ON %{table}D USING %{index_am}s %{definition}s"

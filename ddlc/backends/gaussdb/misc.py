@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...ir.misc import TEXT_NODES
-from . import Writer, emits
+from .writer import Writer, emits
 
 
 @emits(*TEXT_NODES)

@@ -8,7 +8,7 @@ from ...ir.rename import (
     RenameAttribute, RenameColumn, RenameConstraint, RenamePair, RenameRelation, RenameSchema,
     RenameTables, RenameType,
 )
-from . import Writer, emits
+from .writer import Writer, emits
 from .drop import fit, word
 
 

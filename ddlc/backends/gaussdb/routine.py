@@ -17,7 +17,7 @@ from ...ir.routine import (
     NullInput, RoutineSignature, Volatility,
 )
 from ...quoting import quote_ident
-from . import Writer, emits
+from .writer import Writer, emits
 
 
 @lru_cache(maxsize=256)

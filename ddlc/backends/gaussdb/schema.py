@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...ir.schema import AlterSchemaBlockchain, AlterSchemaCharset, CreateSchema
-from . import Writer, emits
+from .writer import Writer, emits
 
 
 def _name_key(layout: str | None) -> str:

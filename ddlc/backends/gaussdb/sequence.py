@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...ir.sequence import AlterSequence, CreateSequence, SeqClause, SeqOption
-from . import Writer, emits
+from .writer import Writer, emits
 from .drop import fit, word
 
 CREATE_FMT = "CREATE %{persistence}s %{large}s SEQUENCE %{identity}D %{definition: }s"

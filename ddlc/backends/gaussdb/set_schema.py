@@ -6,7 +6,7 @@ from typing import Any
 
 from ...ir.drop import kind_of_objtype
 from ...ir.rename import SetSchema
-from . import Writer, emits
+from .writer import Writer, emits
 from .drop import fit, identity_text
 
 

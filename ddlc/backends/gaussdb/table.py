@@ -20,7 +20,7 @@ from ...ir.table import (
     TableConstraint, WithOption, WithStyle, layout_slots,
 )
 from ..partition_text import render_partition_clause
-from . import Writer, emits
+from .writer import Writer, emits
 from ._columns import column_tree
 
 # Available keys of an emitted object: name -> (accepted conversions, array or not / either).

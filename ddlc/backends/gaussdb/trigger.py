@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...ir.trigger import CreateTrigger, TriggerEvent, TriggerEventKind, TriggerFunction
-from . import Writer, emits
+from .writer import Writer, emits
 
 
 def default_fmt(n: CreateTrigger) -> str:

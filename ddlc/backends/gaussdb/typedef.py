@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...ir.typedef import CreateCompositeType, CreateEnumType
-from . import Writer, emits
+from .writer import Writer, emits
 from ._columns import column_tree
 from .table import fitting
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...ir.view import CreateView
-from . import Writer, emits
+from .writer import Writer, emits
 from .drop import fit, word
 
 VIEW_FMT = "CREATE %{or_replace}s %{persistence}s VIEW %{identity}D AS %{query}s"

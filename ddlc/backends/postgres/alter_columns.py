@@ -37,11 +37,11 @@ from ...ir.alter_columns import (
 from ...ir.base import replace
 from ...ir.followup import ModifyColumnAutoIncrement
 from ...ir.names import QualifiedName
-from ...ir.passes.drop_unsupported import Rule
+from ...ir.rules import Rule
 from . import table
-from .alter import (
+from .alter_base import (
     I_IDENTITY, W_AUTOINC_START, W_CHARSET, W_GENERATED, W_IDENTITY_NULL, W_MATCH_PARTIAL, W_POSITION,
-    W_PRIMARY_KEY_NAME, W_STATISTICS_PERCENT, Alter, gauss_text, handles, options_list,
+    W_PRIMARY_KEY_NAME, W_STATISTICS_PERCENT, Alter, handles, options_list,
 )
 
 _INTEGER = frozenset({"smallint", "integer", "bigint"})
@@ -193,7 +193,7 @@ def _modify_auto_increment(n: ModifyColumnAutoIncrement, a: Alter) -> None:
     typ = e.type(n.type)
     if typ not in _INTEGER:
         e.diag(table.W_IDENTITY_TYPE, f"AUTO_INCREMENT on {n.column} ({typ}) dropped", n.origin,
-               dropped_text=gauss_text(n))
+               dropped_node=n)
         return
     if n.null:
         e.diag(W_IDENTITY_NULL, f"AUTO_INCREMENT column {n.column} becomes NOT NULL (identity)", n.origin)
@@ -208,7 +208,7 @@ def _auto_increment(n: AutoIncrement, a: Alter) -> None:
     e = a.e
     if a.identity_column is None:
         e.diag(W_AUTOINC_START, f"AUTO_INCREMENT {n.start}: the table's AUTO_INCREMENT column is not known",
-               n.origin, dropped_text=a.gauss(n))
+               n.origin, **a.dropped(n))
         return
     e.diag(I_IDENTITY, f"AUTO_INCREMENT {n.start} written as RESTART of {a.identity_column}", n.origin)
     _col(a, a.identity_column, f"RESTART WITH {n.start}")
@@ -384,7 +384,7 @@ def _rule(node: type, code: str, message: str, applies: Any, rewrite: Any, text:
 
 
 def _drop_constraint_rule(code: str, message: str, applies: Any) -> Rule:
-    return Rule(node=AddConstraint, code=code, message=message, applies=applies, text=gauss_text)
+    return Rule(node=AddConstraint, code=code, message=message, applies=applies)
 
 
 def _nopos(n: Any) -> Any:
@@ -422,16 +422,16 @@ UNSUPPORTED: tuple[Rule, ...] = (
     _rule(AlterColumnType, table.W_COLLATION, "collation PostgreSQL does not have dropped",
           lambda n: gauss_only_collation(n.collation), lambda n: replace(n, collation=None, layout=None), _collation),
     Rule(node=SetStatistics, code=W_STATISTICS_PERCENT, message="SET STATISTICS PERCENT has no PostgreSQL form",
-         applies=lambda n: n.percent, text=lambda n: gauss_text(n)),
+         applies=lambda n: n.percent),
     *_REDEFINE_RULES,
     _drop_constraint_rule(table.W_INFORMATIONAL, "informational constraint dropped", _informational),
     _drop_constraint_rule(table.W_DISABLED_CHECK, "disabled CHECK constraint dropped", _disabled),
     _drop_constraint_rule(W_MATCH_PARTIAL, "FOREIGN KEY ... MATCH PARTIAL has no PostgreSQL form", _partial),
     _drop_constraint_rule(table.W_CONSTRAINT_UNPARSED, "constraint PostgreSQL cannot take dropped", _unparsed),
     Rule(node=AddConstraint, code=table.W_DESC_KEY, message="ASC/DESC of key columns dropped",
-         applies=_changes(without_sort_order), rewrite=_rewrite(without_sort_order), text=gauss_text),
+         applies=_changes(without_sort_order), rewrite=_rewrite(without_sort_order)),
     Rule(node=AddConstraint, code=table.W_INDEX_TABLESPACE, message="constraint index tablespace dropped",
-         applies=_changes(without_index_tablespace), rewrite=_rewrite(without_index_tablespace), text=gauss_text),
+         applies=_changes(without_index_tablespace), rewrite=_rewrite(without_index_tablespace)),
     Rule(node=AddConstraint, code=table.W_OPTION, message="index option PostgreSQL does not have dropped",
-         applies=_changes(without_index_options), rewrite=_rewrite(without_index_options), text=gauss_text),
+         applies=_changes(without_index_options), rewrite=_rewrite(without_index_options)),
 )

@@ -35,12 +35,12 @@ from ...ir.alter_partitions import (
     ResetPartition, SplitPart, SplitPartition, SplitSubpartition, SubpartitionDef, TruncatePartition,
     TruncateSubpartition,
 )
-from ...ir.catalog import PartitionState, TableState, apply_partition_change, lower_bound, remaining_values
+from ...history import PartitionState, TableState, apply_partition_change, lower_bound, remaining_values
 from ...ir.partition import clip_bytes
-from ...ir.passes.drop_unsupported import Rule
-from .alter import (
+from ...ir.rules import Rule
+from .alter_base import (
     I_PARTITION_NOOP, I_PARTITION_SEQUENCE, I_VALIDATION, W_DROP_GAP, W_HASH_PARTITION, W_NO_HISTORY,
-    W_PARTITION_FORM, W_TABLESPACE, Alter, gauss_text, handles,
+    W_PARTITION_FORM, W_TABLESPACE, Alter, handles,
 )
 from .partitions import I_MAXVALUE_DEFAULT, N_GENERATED_PARTITIONS, bound_value, partition_table_name
 
@@ -139,7 +139,7 @@ def _new_ones(after: list[PartitionState], before: list[PartitionState]) -> list
 
 
 def _missing(a: Alter, sub: Any, why: str) -> None:
-    a.e.diag(W_NO_HISTORY, f"{why}; not translated", sub.origin, dropped_text=a.gauss(sub))
+    a.e.diag(W_NO_HISTORY, f"{why}; not translated", sub.origin, **a.dropped(sub))
 
 
 def _resolve(a: Alter, sub: Any, name: str | None, for_values: tuple[str, ...]) -> PartitionState | None:
@@ -182,12 +182,12 @@ def _new_bound(a: Alter, sub: Any, kind: BoundKind, bounds: tuple[str, ...], pre
                width: int, what: str) -> str | None:
     if kind is BoundKind.HASH:
         a.e.diag(W_HASH_PARTITION, f"{what}: a hash partition changes the modulus of every partition", sub.origin,
-                 dropped_text=a.gauss(sub))
+                 **a.dropped(sub))
         return None
     if kind is BoundKind.LIST:
         if _tuple_values(bounds):
             a.e.diag(W_PARTITION_FORM, f"{what}: multi-column LIST partition has no PostgreSQL form", sub.origin,
-                     dropped_text=a.gauss(sub))
+                     **a.dropped(sub))
             return None
         if [b.strip().upper() for b in bounds] == ["DEFAULT"]:
             return "DEFAULT"
@@ -397,7 +397,7 @@ def _split(n: SplitPartition, a: Alter) -> None:
         return
     if st.strategy != "RANGE" or old.subpartitions:
         a.e.diag(W_PARTITION_FORM, f"SPLIT PARTITION {old.name} of a {st.strategy.lower()} or subpartitioned table "
-                                   "not translated", n.origin, dropped_text=a.gauss(n))
+                                   "not translated", n.origin, **a.dropped(n))
         return
     after = TableState(st.strategy, st.key, list(st.partitions))
     apply_partition_change(after, n)
@@ -450,7 +450,7 @@ def _merge(n: MergePartitions, a: Alter) -> None:
         return
     if st.strategy not in ("RANGE", "LIST") or any(p.subpartitions for p in olds):  # type: ignore[union-attr]
         a.e.diag(W_PARTITION_FORM, "MERGE PARTITIONS of a hash or subpartitioned table not translated", n.origin,
-                 dropped_text=a.gauss(n))
+                 **a.dropped(n))
         return
     after = TableState(st.strategy, st.key, list(st.partitions))
     apply_partition_change(after, n)
@@ -466,7 +466,7 @@ def _merge(n: MergePartitions, a: Alter) -> None:
 
 # ---- what the drop_unsupported pass removes ---------------------------------------------------------
 def _rule(node: type, code: str, message: str, applies: Any = lambda n: True, field: str | None = None) -> Rule:
-    text = (lambda n: f"TABLESPACE {n.tablespace}") if field == "tablespace" else (lambda n: gauss_text(n))
+    text = (lambda n: f"TABLESPACE {n.tablespace}") if field == "tablespace" else None
     return Rule(node=node, code=code, message=message, applies=applies, field=field, absent=None, text=text)
 
 

@@ -31,18 +31,17 @@ import re
 from typing import Any
 
 from ...diagnostics import Severity, register
-from ...ir.catalog import recorder
 from ...ir.event import AlterEvent, CreateEvent, DropEvent, NewPub
 from ...ir.misc import (
     AlterDatabase, AlterMatView, CreateDatabase, CreateMatView, CreateTableAs, DropDatabase, DropMatView, DropRoutine,
     Grant, GrantRole, Package, RefreshMatView, Reindex, ReindexKind, Truncate, WithOption,
 )
 from ...ir.names import Expr, QualifiedName
-from ...ir.passes.drop_unsupported import Rule
+from ...ir.rules import Refusal, Rule
 from ...ir.schema import AlterSchemaBlockchain, AlterSchemaCharset, CreateSchema
 from ...ir.statement import Opaque
 from ..writer import pg_ident
-from . import Emit, emits, refuses
+from .context import Emit, emits
 from .routines import signature
 from .table import DEFAULT_OPTIONS, HEAP_OPTIONS
 from .table import I_DEFAULT_OPTIONS as I_STORAGE_DEFAULT
@@ -214,11 +213,13 @@ UNSUPPORTED = (
          text=lambda n: ", ".join(p for p in n.privileges if _priv_word(p) not in PG_PRIVILEGES)),
 )
 
-refuses(AlterSchemaCharset, W_SCHEMA_ALTER, "ALTER SCHEMA ... CHARACTER SET / COLLATE: PostgreSQL schemas have neither")
-for _cls in (CreateEvent, AlterEvent, DropEvent):
-    refuses(_cls, W_EVENT, "events (B-compatibility scheduler) have no PostgreSQL form")
-refuses(Package, W_PACKAGE, "packages have no PostgreSQL form")
-refuses(AlterDatabase, W_DATABASE, "ALTER DATABASE (a schema's options in M-compatibility) has no PostgreSQL form")
+_EVENT = Refusal(W_EVENT, "events (B-compatibility scheduler) have no PostgreSQL form")
+REFUSED = {
+    AlterSchemaCharset: Refusal(W_SCHEMA_ALTER, "ALTER SCHEMA ... CHARACTER SET / COLLATE: PostgreSQL schemas have neither"),
+    CreateEvent: _EVENT, AlterEvent: _EVENT, DropEvent: _EVENT,
+    Package: Refusal(W_PACKAGE, "packages have no PostgreSQL form"),
+    AlterDatabase: Refusal(W_DATABASE, "ALTER DATABASE (a schema's options in M-compatibility) has no PostgreSQL form"),
+}
 
 
 # ---- helpers -------------------------------------------------------------------------------------------
@@ -486,15 +487,4 @@ def grant_role(n: GrantRole, e: Emit) -> list[str]:
 
 
 # ---- catalog history ----------------------------------------------------------------------------------------
-@recorder("CreateTableAs")
-def _record_ctas(cat: Any, stmt: CreateTableAs) -> None:
-    cat.tables.pop(cat.key(stmt.identity), None)  # a new, unpartitioned table of that name
-
-
-@recorder("DropDatabase")
-def _record_drop_database(cat: Any, stmt: DropDatabase) -> None:
-    for key in [k for k in cat.tables if k[0] == stmt.name]:
-        del cat.tables[key]
-
-
-__all__ = ["UNSUPPORTED", "PG_PRIVILEGES"]
+__all__ = ["UNSUPPORTED", "REFUSED", "PG_PRIVILEGES"]

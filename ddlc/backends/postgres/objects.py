@@ -35,7 +35,6 @@ from typing import Any
 from ...diagnostics import Severity, register
 from ...errors import Path
 from ...ir.base import Node, replace
-from ...ir.catalog import Catalog, recorder
 from ...ir.comment import Comment
 from ...ir.drop import (
     ConstraintIdentity, Drop, DropObjectType, FunctionSignature, Identity, PlainName, SchemaName,
@@ -46,8 +45,8 @@ from ...ir.rename import (
     RenameAttribute, RenameColumn, RenameConstraint, RenameRelation, RenameSchema, RenameTables,
     RenameType, SetSchema,
 )
-from ...ir.passes.drop_unsupported import Rule
-from . import Emit, emits
+from ...ir.rules import Rule
+from .context import Emit, emits
 from .types import TYPE_MAP
 
 # ---- diagnostic codes (the family's range: W650..W689, N650..N689, I650..I689) ----------------
@@ -104,22 +103,6 @@ I_RENAME_ACROSS = register(
 
 
 # ---- shared helpers ---------------------------------------------------------------------------
-def source_text(n: Node) -> str | None:
-    """The statement's canonical GaussDB text, for ``--on-unsupported comment``."""
-    try:
-        from ..gaussdb import emit
-
-        return emit(n)
-    except Exception:  # a node the GaussDB writer cannot take: no comment text, never a failure
-        return None
-
-
-def refuse(e: Emit, n: Node, code: str, message: str, path: Path | None = None) -> list[str]:
-    """Report ``n`` as not translated (nothing emitted)."""
-    e.diag(code, message, n.origin if path is None else path, dropped_text=source_text(n))
-    return []
-
-
 def arg_type(t: TypeName, e: Emit) -> str:
     """An argument type of a function identity (``format_type_be`` spelling) for PostgreSQL."""
     suffix = "[]" if t.array else ""
@@ -177,10 +160,10 @@ _DROP_WORDS = {
 def drop(n: Drop, e: Emit) -> list[str]:
     word = _DROP_WORDS.get(n.objtype)
     if word is None:
-        return refuse(e, n, W_NO_FORM, f"DROP {n.objtype_text or n.objtype.value} has no PostgreSQL translation")
+        return e.refuse(n, W_NO_FORM, f"DROP {n.objtype_text or n.objtype.value} has no PostgreSQL translation")
     ident = n.identity
     if ident is None:
-        return refuse(e, n, W_NO_IDENTITY, f"DROP {n.objtype.value}: identity {n.identity_text!r} not read; "
+        return e.refuse(n, W_NO_IDENTITY, f"DROP {n.objtype.value}: identity {n.identity_text!r} not read; "
                       "not translated")
     if isinstance(ident, ConstraintIdentity):
         e.diag(I_CONSTRAINT_DROP, f"constraint {ident.name} of {ident.table.dotted()} dropped with ALTER TABLE",
@@ -228,7 +211,7 @@ def _is(w: Any, comment: str | None) -> str:
 def comment(n: Comment, e: Emit) -> list[str]:
     if n.on_constraint:
         if n.parent is None:
-            return refuse(e, n, W_NO_IDENTITY, f"COMMENT ON CONSTRAINT: parent {n.parent_text!r} not read; "
+            return e.refuse(n, W_NO_IDENTITY, f"COMMENT ON CONSTRAINT: parent {n.parent_text!r} not read; "
                           "not translated")
         name = n.identity.name if isinstance(n.identity, PlainName) else n.identity_text
         w = e.w().kw("COMMENT", "ON", "CONSTRAINT").ident(name).kw("ON")
@@ -238,13 +221,13 @@ def comment(n: Comment, e: Emit) -> list[str]:
         return [_is(w, n.comment)]
     objtype = " ".join(n.objtype.split()).upper()
     if objtype == "TABLESPACE":
-        return refuse(e, n, W_TABLESPACE_COMMENT, "tablespaces are not replicated; COMMENT ON TABLESPACE "
+        return e.refuse(n, W_TABLESPACE_COMMENT, "tablespaces are not replicated; COMMENT ON TABLESPACE "
                       "not translated")
     word = _COMMENT_WORDS.get(objtype)
     if word is None:
-        return refuse(e, n, W_NO_FORM, f"COMMENT ON {n.objtype}: object kind unknown; not translated")
+        return e.refuse(n, W_NO_FORM, f"COMMENT ON {n.objtype}: object kind unknown; not translated")
     if n.identity is None:
-        return refuse(e, n, W_NO_IDENTITY, f"COMMENT ON {n.objtype}: identity {n.identity_text!r} not read; "
+        return e.refuse(n, W_NO_IDENTITY, f"COMMENT ON {n.objtype}: identity {n.identity_text!r} not read; "
                       "not translated")
     _large(e, objtype, n.origin)
     word, what = _addressed(word, n.identity, e)
@@ -270,7 +253,7 @@ def rename_relation(n: RenameRelation, e: Emit) -> list[str]:
     objtype = " ".join(n.objtype.split()).upper()
     word = _RELATION_WORDS.get(objtype)
     if word is None:
-        return refuse(e, n, W_NO_FORM, f"ALTER {n.objtype} ... RENAME TO: object kind unknown; not translated")
+        return e.refuse(n, W_NO_FORM, f"ALTER {n.objtype} ... RENAME TO: object kind unknown; not translated")
     _large(e, objtype, n.origin)
     return [_alter(e, word, n.if_exists, n.identity).kw("RENAME", "TO").ident(n.new_name).text()]
 
@@ -279,7 +262,7 @@ def rename_relation(n: RenameRelation, e: Emit) -> list[str]:
 def rename_column(n: RenameColumn, e: Emit) -> list[str]:
     word = _COLUMN_WORDS.get(" ".join(n.objtype.split()).upper())
     if word is None:
-        return refuse(e, n, W_NO_FORM, f"ALTER {n.objtype} ... RENAME COLUMN has no PostgreSQL form; "
+        return e.refuse(n, W_NO_FORM, f"ALTER {n.objtype} ... RENAME COLUMN has no PostgreSQL form; "
                       "not translated")
     w = _alter(e, word, n.if_exists, n.identity)
     return [w.kw("RENAME", "COLUMN").ident(n.column).kw("TO").ident(n.new_name).text()]
@@ -334,9 +317,9 @@ def set_schema(n: SetSchema, e: Emit) -> list[str]:
     objtype = " ".join(n.objtype.split()).upper()
     word = _SET_SCHEMA_WORDS.get(objtype)
     if word is None:
-        return refuse(e, n, W_NO_FORM, f"ALTER {n.objtype} ... SET SCHEMA has no PostgreSQL form; not translated")
+        return e.refuse(n, W_NO_FORM, f"ALTER {n.objtype} ... SET SCHEMA has no PostgreSQL form; not translated")
     if n.identity is None or not isinstance(n.identity, QualifiedName | FunctionSignature):
-        return refuse(e, n, W_NO_IDENTITY, f"ALTER {n.objtype} ... SET SCHEMA: identity {n.identity_text!r} "
+        return e.refuse(n, W_NO_IDENTITY, f"ALTER {n.objtype} ... SET SCHEMA: identity {n.identity_text!r} "
                       "not read; not translated")
     _large(e, objtype, n.origin)
     word, what = _addressed(word, n.identity, e)
@@ -344,67 +327,12 @@ def set_schema(n: SetSchema, e: Emit) -> list[str]:
     return [w.text()]
 
 
-# ---- catalog: how these statements move partitioned tables -----------------------------------
-# Registered only where ddlc.ir.catalog has no recorder of its own; a partition-key column renamed
-# by RENAME COLUMN is followed in any case (chained after the catalog's own RenameColumn recorder).
-def _move(cat: Catalog, old: tuple[str | None, str], new: tuple[str | None, str]) -> None:
-    if old in cat.tables and old != new:
-        cat.tables[new] = cat.tables.pop(old)
 
-
-def _record_rename_tables(cat: Catalog, stmt: RenameTables) -> None:
-    for p in stmt.pairs:
-        new_schema = p.new.schema if p.new.schema is not None else p.old.schema
-        _move(cat, (p.old.schema, p.old.name), (new_schema, p.new.name))
-
-
-def _record_set_schema(cat: Catalog, stmt: SetSchema) -> None:
-    if " ".join(stmt.objtype.split()).upper() == "TABLE" and isinstance(stmt.identity, QualifiedName):
-        _move(cat, (stmt.identity.schema, stmt.identity.name), (stmt.new_schema, stmt.identity.name))
-
-
-def _record_rename_schema(cat: Catalog, stmt: RenameSchema) -> None:
-    for key in [k for k in cat.tables if k[0] == stmt.identity]:
-        _move(cat, key, (stmt.new_name, key[1]))
-
-
-def _rename_key_column(cat: Catalog, stmt: RenameColumn) -> None:
-    st = cat.table(stmt.identity)
-    if st is not None:
-        st.key = tuple(stmt.new_name if k == stmt.column else k for k in st.key)
-        st.sub_key = tuple(stmt.new_name if k == stmt.column else k for k in st.sub_key)
-
-
-def _register_recorders() -> None:
-    from ...ir import catalog as cat_mod
-
-    known: dict[str, Any] = getattr(cat_mod, "_RECORDERS", {})
-    for name, fn in (("RenameTables", _record_rename_tables), ("SetSchema", _record_set_schema),
-                     ("RenameSchema", _record_rename_schema)):
-        if name not in known:
-            recorder(name)(fn)
-    before = known.get("RenameColumn")
-    if getattr(before, "__name__", "") == "_rename_column_and_key":
-        return  # already chained (module reloaded)
-
-    def _rename_column_and_key(cat: Catalog, stmt: RenameColumn) -> None:
-        if before is not None:
-            before(cat, stmt)
-        _rename_key_column(cat, stmt)
-
-    recorder("RenameColumn")(_rename_column_and_key)
-
-
-_register_recorders()
-
-
-from . import objects_more  # noqa: E402  (CREATE INDEX, sequences, views: same family)
 
 UNSUPPORTED = (
     Rule(Drop, W_CONCURRENT_CASCADE, "PostgreSQL refuses DROP INDEX CONCURRENTLY with CASCADE; CONCURRENTLY "
          "dropped", applies=lambda n: n.concurrently and n.cascade, field="concurrently", absent=False,
          text=lambda n: "CONCURRENTLY"),
-    *objects_more.UNSUPPORTED,
 )
 
-__all__ = ["UNSUPPORTED", "arg_type", "identity_sql", "refuse", "routine", "source_text"]
+__all__ = ["UNSUPPORTED", "arg_type", "identity_sql", "routine"]

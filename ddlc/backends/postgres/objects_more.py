@@ -39,10 +39,10 @@ from ...diagnostics import Severity, register
 from ...ir.base import replace
 from ...ir.index import CreateIndex, IndexKey, PartitionScope
 from ...ir.names import Expr, TypeName
-from ...ir.passes.drop_unsupported import Rule
+from ...ir.rules import Rule
 from ...ir.sequence import AlterSequence, CreateSequence, Persistence, SeqClause, SeqOption
 from ...ir.view import CreateView
-from . import Emit, emits
+from .context import Emit, emits
 
 # ---- codes ----------------------------------------------------------------------------------
 I_UBTREE = register(
@@ -361,10 +361,8 @@ def _option_value(v: str) -> str:
 
 @emits(CreateIndex)
 def create_index(n: CreateIndex, e: Emit) -> list[str]:
-    from .objects import refuse
-
     if not n.keys:
-        return refuse(e, n, W_INDEX_UNPARSED, "index definition not read; CREATE INDEX not translated")
+        return e.refuse(n, W_INDEX_UNPARSED, "index definition not read; CREATE INDEX not translated")
     method = target_method(n.method)
     if n.method.strip().strip('"').lower() == "ubtree":
         e.diag(I_UBTREE, "ubtree index written as btree", n.origin)
@@ -484,7 +482,6 @@ def view_query(n: CreateView, e: Emit) -> str | None:
     from pglast.stream import RawStream
 
     from .exprs import rewrite_expr
-    from .objects import refuse
     from .types import TYPE_MAP
 
     body = n.query.text.strip()
@@ -494,7 +491,7 @@ def view_query(n: CreateView, e: Emit) -> str | None:
     except Exception:  # pglast.parser.ParseError: GaussDB-only syntax
         tree = None
     if not tree or len(tree) != 1 or not isinstance(tree[0].stmt, ast.SelectStmt):
-        refuse(e, n, W_VIEW_UNPARSED, "view query does not parse as PostgreSQL SQL; not translated", n.query.origin)
+        e.refuse(n, W_VIEW_UNPARSED, "view query does not parse as PostgreSQL SQL; not translated", n.query.origin)
         return None
     found: list[str] = []
 
@@ -512,7 +509,7 @@ def view_query(n: CreateView, e: Emit) -> str | None:
 
     GaussOnly()(tree)
     if found:
-        refuse(e, n, W_VIEW_GAUSS_ONLY, f"view query uses {', '.join(sorted(set(found)))}; not translated",
+        e.refuse(n, W_VIEW_GAUSS_ONLY, f"view query uses {', '.join(sorted(set(found)))}; not translated",
                n.query.origin)
         return None
     # GaussDB-only functions: the rewrites of other SQL text, on the query as a scalar sub-query

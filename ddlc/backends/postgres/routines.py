@@ -32,14 +32,14 @@ from typing import Any
 
 from ...diagnostics import Severity, register
 from ...ir.names import Expr, TypeName
-from ...ir.passes.drop_unsupported import Rule
+from ...ir.rules import Rule
 from ...ir.routine import (
     AlterFunction, CreateFunction, FunctionAction, FunctionActionKind, FunctionArg, FunctionStyle, NullInput,
     RoutineKind, Security, Volatility,
 )
 from ...ir.trigger import CreateTrigger
 from ..writer import pg_ident, pg_literal
-from . import Emit, emits
+from .context import Emit, emits
 
 S = Severity
 W_ORACLE = register(
@@ -167,15 +167,6 @@ def _opts(n: CreateFunction, **changes: Any) -> CreateFunction:
     return dataclasses.replace(n, options=dataclasses.replace(n.options, **changes))
 
 
-def _gauss_text(n: Any) -> str | None:
-    try:
-        from ..gaussdb import emit
-
-        return emit(n)
-    except Exception:  # noqa: BLE001 - only for a comment; never fail the translation over it
-        return None
-
-
 _ALTER_PROC_OK = frozenset({FunctionActionKind.SECURITY, FunctionActionKind.SET, FunctionActionKind.SET_FROM_CURRENT,
                             FunctionActionKind.RESET, FunctionActionKind.RESET_ALL})
 
@@ -213,7 +204,7 @@ UNSUPPORTED = (
                                                layout=None),
          text=lambda n: ", ".join(a.kind.value for a in n.actions if not _proc_action_ok(a))),
     Rule(CreateTrigger, W_TRIGGER_BODY, "trigger with an inline body: PostgreSQL triggers call a function",
-         applies=lambda n: n.body is not None or n.function is None, text=_gauss_text),
+         applies=lambda n: n.body is not None or n.function is None),
     Rule(CreateTrigger, W_DEFINER, "trigger DEFINER dropped", field="definer",
          applies=lambda n: n.definer is not None, text=lambda n: f"DEFINER={n.definer}"),
     Rule(CreateTrigger, W_TRIGGER_INE, "CREATE TRIGGER IF NOT EXISTS written as CREATE TRIGGER", field="if_not_exists",

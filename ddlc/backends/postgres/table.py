@@ -36,13 +36,13 @@ from ...ir.columns import ColumnDef, GeneratedKind
 from ...ir.constraints import parse_constraint, split_informational
 from ...ir.names import QualifiedName
 from ...ir.partition import Partition, PartitionSpec
-from ...ir.passes.drop_unsupported import Rule
+from ...ir.rules import Rule
 from ...ir.table import (
     Compression, ConstraintInfo, ConstraintKind, CreateTable, FkAction, FkMatch, OptionValueKind, Persistence,
     TableConstraint, WithOption,
 )
 from ...ir.typedef import CreateCompositeType, CreateEnumType
-from . import Emit, emits
+from .context import Emit, emits
 from .partitions import Layout, Target, partition_by, partition_statements, plan
 from .types import TYPE_MAP
 

@@ -80,7 +80,7 @@ def build(tree: Mapping[str, Any], *, document: str | None = None) -> tuple[Stat
                 stmt = fn(Obj(tree, (), ctx))
                 return stmt, ctx.diagnostics
     # Unknown shape: keep the text (it expands, or the expander's error tells why not).
-    from ..expand import expand
+    from ...jddl.expand import expand
 
     text = expand(tree, document=document)  # raw: the GaussDB target canonicalizes on output
     ctx.diag(N_NO_SHAPE, f"no IR shape for fmt {fmt!r}; kept as text", ())

@@ -10,18 +10,7 @@ from ...diagnostics import E_BUILD, Diagnostic
 from ...errors import DdlcError, Path
 from ...ir.names import Expr, QualifiedName, TypeName
 
-# openGauss spelling -> every spelling a reader accepts (GaussDB's documented names first-class,
-# the others tolerated as the reference §9 suggests).
-ALIASES: dict[str, tuple[str, ...]] = {
-    "objname": ("objname", "object_name"),
-    "schemaname": ("schemaname", "schema_name"),
-    "typename": ("typename", "type_name"),
-    "attrname": ("attrname", "attr_name", "attribute_name"),
-    "coltype": ("coltype", "column_type"),
-    "newname": ("newname", "new_name"),
-    "objidentity": ("objidentity", "object_identity"),
-    "objtype": ("objtype", "object_type"),
-}
+from ...jddl.keys import ALIASES
 
 _MISSING: Any = object()
 

@@ -394,7 +394,7 @@ def _drop_foreign_key(o: Obj, t: str) -> DropForeignKey:
 
 # ---- dispatch ---------------------------------------------------------------------------------------------
 def _opaque(o: Obj, t: str | None, reason: str, path: Any) -> OpaqueSubcommand:
-    from ..expand import expand
+    from ...jddl.expand import expand
 
     o.ctx.diag(N_SUBCMD, f"subcommand {t or o.fmt!r} not modelled ({reason}); kept as text", path)
     return OpaqueSubcommand(expand(o.d, document=o.ctx.document, path=o.path), t, origin=o.path)
@@ -444,7 +444,7 @@ def read_subcommands(o: Obj) -> tuple[AlterSubcommand, ...]:
 def opaque_statement(o: Obj, what: str, kind: str = "ALTER TABLE") -> Statement:
     """A top-level tree of this family whose fmt is not modelled, kept as canonical text (DDLC-N202)."""
     from ...quoting import canonicalize
-    from ..expand import expand
+    from ...jddl.expand import expand
 
     o.ctx.diag(N_ALTER_SHAPE, f"{what} fmt {o.fmt!r} not modelled; kept as text", o.at("fmt"))
     return Opaque(canonicalize(expand(o.d, document=o.ctx.document)), kind=kind,

@@ -67,7 +67,7 @@ def keep_as_text(kind: str) -> Callable[[Callable[[Obj], Statement]], Callable[[
             try:
                 return fn(o)
             except Unrecognized as u:
-                from ..expand import expand
+                from ...jddl.expand import expand
 
                 text = expand(o.d, document=o.ctx.document, path=o.path)
                 o.ctx.diag(N_UNRECOGNIZED, f"{kind}: {u.message}; kept as text", u.path)

@@ -68,7 +68,7 @@ def check_slots(o: Obj, allowed: Slots) -> dict[str, tuple[str, bool]]:
 def keep_as_text(o: Obj, u: Unmodelled, kind: str, mark: int) -> Opaque:
     """The statement as canonical text, with DDLC-N102 (diagnostics after ``mark`` dropped)."""
     from ...quoting import canonicalize
-    from ..expand import expand
+    from ...jddl.expand import expand
 
     text = canonicalize(expand(dict(o.d), document=o.ctx.document))
     del o.ctx.diagnostics[mark:]

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...diagnostics import Diagnostic
+from ..rules import Refusal, Rule
 from ..statement import Statement
 
 
@@ -21,10 +22,14 @@ class PassContext:
     schema_map: Mapping[str, str] = field(default_factory=dict)
     on_unsupported: str = "warn"
     document: str | None = None
-    catalog: Any = None  # ddlc.ir.catalog.Catalog built by replaying the stream, when available
+    catalog: Any = None  # ddlc.history.Catalog built by replaying the stream, when available
+    # The target's capability tables, as data (ddlc.ir.rules): what drop_unsupported removes.
+    rules: tuple[Rule, ...] = ()
+    refused: Mapping[type, Refusal] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, options: Any, *, target: str, document: str | None = None, catalog: Any = None) -> PassContext:
+    def of(cls, options: Any, *, target: str, document: str | None = None, catalog: Any = None,
+           rules: tuple[Rule, ...] = (), refused: Mapping[type, Refusal] | None = None) -> PassContext:
         return cls(
             target=target,
             default_schema=getattr(options, "default_schema", "public"),
@@ -32,6 +37,8 @@ class PassContext:
             on_unsupported=getattr(options, "on_unsupported", "warn"),
             document=document,
             catalog=catalog,
+            rules=tuple(rules),
+            refused=refused or {},
         )
 
 

@@ -1,79 +1,64 @@
-"""drop_unsupported(target): decide once, from the target's capability table, what stays.
+"""drop_unsupported(target): decide once, from the target's capability tables, what stays.
 
-Each backend declares ``UNSUPPORTED``: a tuple of :class:`Rule` (IR node class, a test, what to
-remove, a stable code and a message). Every removal is a diagnostic with the JSON path of the
-clause; ``--on-unsupported error`` turns it into a document error, ``comment`` keeps the removed
-text as an SQL comment next to the statement. Emitters never see what their target cannot take.
+The tables come with the pass context as data (``ctx.rules``, ``ctx.refused``; see
+:mod:`ddlc.ir.rules`): the pass never imports a backend. A statement the target refuses becomes an
+empty ``Opaque`` with the refusal's diagnostic; a clause a rule matches is removed or rewritten.
+Every removal is a diagnostic with the JSON path of the clause and the removed node, whose text the
+library renders only when a comment is asked for. ``--on-unsupported error`` turns it into a
+document error. Emitters never see what their target cannot take.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import importlib
-from collections.abc import Callable
-from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from ...diagnostics import E_UNSUPPORTED, Diagnostic
 from ...errors import DdlcError
 from ..base import Node, transform
+from ..rules import Rule
+from ..statement import Opaque, OpaqueReason
+
+_BY_CLASS: dict[int, tuple[tuple[Rule, ...], dict[type, list[Rule]]]] = {}
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
-    node: type[Node]
-    code: str
-    message: str
-    applies: Callable[[Any], bool] = lambda n: True
-    # How to remove: a field set to its "absent" value, or None = drop the node itself (it must
-    # sit in a tuple, e.g. a column or a constraint) or, for a statement, replace it.
-    field: str | None = None
-    absent: Any = None
-    rewrite: Callable[[Any], Any] | None = None  # a lossless-enough rewrite instead of a drop
-    text: Callable[[Any], str] | None = None  # the dropped clause's text, for comments
-
-
-@lru_cache(maxsize=None)
-def _by_class(target: str) -> dict[type, list[Rule]]:
+def _by_class(rules: tuple[Rule, ...]) -> dict[type, list[Rule]]:
+    hit = _BY_CLASS.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
     out: dict[type, list[Rule]] = {}
-    for r in rules_for(target):
+    for r in rules:
         out.setdefault(r.node, []).append(r)
+    _BY_CLASS[id(rules)] = (rules, out)
     return out
 
 
-@lru_cache(maxsize=None)
-def rules_for(target: str) -> tuple[Rule, ...]:
-    try:
-        mod = importlib.import_module(f"ddlc.backends.{target}.capabilities")
-    except ModuleNotFoundError:
-        return ()
-    return tuple(getattr(mod, "UNSUPPORTED", ()))
-
-
 def drop_unsupported(stmt, ctx):
-    by_class = _by_class(ctx.target)
-    if not by_class:
-        return stmt, []
     diags: list[Diagnostic] = []
 
-    def report(rule: Rule, node: Any) -> None:
-        dropped = rule.text(node) if rule.text is not None else None
-        path = node.origin
-        if rule.field is not None and isinstance(getattr(node, rule.field, None), str | bool | int):
-            path = path + (rule.field,)  # a scalar clause: point at its own key
-        diags.append(Diagnostic(rule.code, rule.message, path, target=ctx.target,
-                                pass_name="drop_unsupported", document=ctx.document, dropped_text=dropped))
+    def report(code: str, message: str, path: Any, node: Any, text: str | None) -> None:
+        diags.append(Diagnostic(code, message, path, target=ctx.target, pass_name="drop_unsupported",
+                                document=ctx.document, dropped_text=text, dropped_node=None if text else node))
         if ctx.on_unsupported == "error" and diags[-1].severity.value == "warning":
-            raise DdlcError(f"{rule.message} [{rule.code}]", code=E_UNSUPPORTED, path=path,
-                            document=ctx.document)
+            raise DdlcError(f"{message} [{code}]", code=E_UNSUPPORTED, path=path, document=ctx.document)
+
+    refusal = ctx.refused.get(type(stmt)) if ctx.refused else None
+    if refusal is not None:
+        report(refusal.code, refusal.message, stmt.origin, stmt, getattr(stmt, "text", None))
+        return Opaque("", kind="dropped", reason=OpaqueReason.UNPARSED, origin=stmt.origin), diags
+    by_class = _by_class(ctx.rules) if ctx.rules else None
+    if not by_class:
+        return stmt, diags
 
     def fn(node):
         if isinstance(node, Node):
             for rule in by_class.get(type(node), ()):
                 if not rule.applies(node):
                     continue
-                report(rule, node)
+                path = node.origin
+                if rule.field is not None and isinstance(getattr(node, rule.field, None), str | bool | int):
+                    path = path + (rule.field,)  # a scalar clause: point at its own key
+                report(rule.code, rule.message, path, node, rule.text(node) if rule.text is not None else None)
                 if rule.rewrite is not None:
                     node = rule.rewrite(node)
                 elif rule.field is not None:
@@ -96,8 +81,6 @@ def drop_unsupported(stmt, ctx):
 
     out = transform(stmt, fn)
     if isinstance(out, _Dropped):
-        from ..statement import Opaque, OpaqueReason
-
         out = Opaque("", kind="dropped", reason=OpaqueReason.UNPARSED, origin=stmt.origin)
     return out, diags
 

@@ -1,4 +1,4 @@
-"""Catalog state built by replaying the earlier DDL of the same stream.
+"""The state of one stream's tables: partitioned tables and their bounds, identity columns, keys.
 
 Some translations need what came before: a partition added later carries only its upper bound,
 and its lower bound is the previous partition's. The API and the CLI keep one :class:`Catalog` per
@@ -25,6 +25,11 @@ import re
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
+
+from ..ir.alter_partitions import (
+    AddPartition, DropPartition, MergePartitions, ModifyPartitionAddSubpartition, SplitPartition,
+    SplitSubpartition,
+)
 
 
 @dataclass(slots=True)
@@ -88,63 +93,10 @@ class RelationState:
     primary_key: str | None = None  # the primary-key constraint's name
 
 
-class Catalog:
-    """Tables seen so far, keyed by (schema, table)."""
-
-    __slots__ = ("tables", "relations")
-
-    def __init__(self) -> None:
-        self.tables: dict[tuple[str | None, str], TableState] = {}  # partitioned tables
-        self.relations: dict[tuple[str | None, str], RelationState] = {}
-
-    @staticmethod
-    def key(q: Any) -> tuple[str | None, str]:
-        return (q.schema, q.name)
-
-    def table(self, q: Any) -> TableState | None:
-        return self.tables.get(self.key(q))
-
-    def relation(self, q: Any) -> RelationState | None:
-        return self.relations.get(self.key(q))
-
-    def identity_column(self, q: Any) -> str | None:
-        r = self.relations.get(self.key(q))
-        return None if r is None else r.identity_column
-
-    def primary_key(self, q: Any) -> str | None:
-        r = self.relations.get(self.key(q))
-        return None if r is None else r.primary_key
-
-    def record(self, stmt: Any) -> None:
-        """Replay one (translated) statement into the state."""
-        handler = _RECORDERS.get(type(stmt).__name__)
-        if handler is not None:
-            handler(self, stmt)
-
-    # helpers for recorders ------------------------------------------------------------------
-    def _rel(self, key: tuple[str | None, str]) -> RelationState:
-        r = self.relations.get(key)
-        if r is None:
-            r = self.relations[key] = RelationState()
-        return r
-
-    def move(self, old: tuple[str | None, str], new: tuple[str | None, str]) -> None:
-        """A table renamed or moved to another schema."""
-        if old == new:
-            return
-        for d in (self.tables, self.relations):
-            if old in d:
-                d[new] = d.pop(old)
-
-    def forget(self, key: tuple[str | None, str]) -> None:
-        self.tables.pop(key, None)
-        self.relations.pop(key, None)
-
-
 def state_of_spec(spec: Any, home: tuple[str | None, str] | None = None) -> TableState:
     """The state of a parsed partition clause. A partition without subpartitions of a subpartitioned
     table gets GaussDB's default subpartition ``<partition>_subpartdefault1``."""
-    from .partition import LessThan, ListValues
+    from ..ir.partition import LessThan, ListValues
 
     def part(p: Any) -> PartitionState:
         st = PartitionState(p.name, home=home)
@@ -287,8 +239,7 @@ def lower_bound(parts: list[PartitionState], name: str, width: int) -> tuple[str
 def apply_partition_change(st: TableState, sub: Any, home: tuple[str | None, str] | None = None) -> None:
     """Replay one partition subcommand (an IR node of ``ddlc.ir.alter_partitions``) on ``st``;
     ``home`` is the table's (schema, name) now, given to the partitions it creates."""
-    kind = type(sub).__name__
-    fn = _PARTITION_EFFECTS.get(kind)
+    fn = _PARTITION_EFFECTS.get(type(sub))
     if fn is not None:
         before = {id(p) for p in _all_parts(st)}
         fn(st, sub)
@@ -404,140 +355,21 @@ def _split_subpartition(st: TableState, sub: Any) -> None:
     p.subpartitions[at:at + 1] = news
 
 
-_PARTITION_EFFECTS = {
-    "AddPartition": _add_partition,
-    "DropPartition": _drop_partition,
-    "MergePartitions": _merge_partitions,
-    "SplitPartition": _split_partition,
-    "ModifyPartitionAddSubpartition": _modify_add_subpartition,
-    "SplitSubpartition": _split_subpartition,
+_PARTITION_EFFECTS: dict[type, Any] = {
+    AddPartition: _add_partition,
+    DropPartition: _drop_partition,
+    MergePartitions: _merge_partitions,
+    SplitPartition: _split_partition,
+    ModifyPartitionAddSubpartition: _modify_add_subpartition,
+    SplitSubpartition: _split_subpartition,
 }
+
+
+def changes_partitions(sub: Any) -> bool:
+    """Whether an ALTER subcommand changes a partitioned table's partitions."""
+    return type(sub) in _PARTITION_EFFECTS
 
 
 def working_copy(st: TableState | None) -> TableState | None:
     """A copy an emitter may change while it translates one statement."""
     return None if st is None else copy.deepcopy(st)
-
-
-# ---- recorders ------------------------------------------------------------------------------
-def _create_table(cat: Catalog, stmt: Any) -> None:
-    clause = getattr(stmt, "partition", None)
-    key = cat.key(stmt.identity)
-    cat.forget(key)
-    if clause is not None and clause.spec is not None:
-        cat.tables[key] = state_of_spec(clause.spec, key)
-    rel = RelationState()
-    for c in getattr(stmt, "columns", ()):
-        if getattr(c, "auto_increment", False) and c.type is not None and c.type.name in _INTEGER_TYPES:
-            rel.identity_column = c.name
-    for c in getattr(stmt, "constraints", ()):
-        if getattr(c.kind, "value", None) == "primary key" and c.name:
-            rel.primary_key = c.name
-    if rel.identity_column is not None or rel.primary_key is not None:
-        cat.relations[key] = rel
-
-
-_INTEGER_TYPES = frozenset({"int1", "int2", "int4", "int8", "tinyint", "smallint", "integer", "bigint"})
-
-
-def _drop(cat: Catalog, stmt: Any) -> None:
-    ident = getattr(stmt, "identity", None)
-    objtype = getattr(getattr(stmt, "objtype", None), "value", "")
-    if objtype == "table" and ident is not None and hasattr(ident, "name"):
-        cat.forget((getattr(ident, "schema", None), ident.name))
-
-
-def _rename_relation(cat: Catalog, stmt: Any) -> None:
-    old = cat.key(stmt.identity)
-    cat.move(old, (old[0], stmt.new_name))
-
-
-def _rename_tables(cat: Catalog, stmt: Any) -> None:
-    for pair in stmt.pairs:
-        cat.move(cat.key(pair.old), cat.key(pair.new))
-
-
-def _rename_schema(cat: Catalog, stmt: Any) -> None:
-    for d in (cat.tables, cat.relations):
-        for key in [k for k in d if k[0] == stmt.identity]:
-            d[(stmt.new_name, key[1])] = d.pop(key)
-    for st in cat.tables.values():
-        for p in _all_parts(st):
-            if p.home is not None and p.home[0] == stmt.identity:
-                p.home = (stmt.new_name, p.home[1])
-
-
-def _set_schema(cat: Catalog, stmt: Any) -> None:
-    ident = getattr(stmt, "identity", None)
-    if stmt.objtype.upper() == "TABLE" and ident is not None and type(ident).__name__ == "QualifiedName":
-        cat.move(cat.key(ident), (stmt.new_schema, ident.name))
-
-
-def _rename_column(cat: Catalog, stmt: Any) -> None:
-    r = cat.relation(stmt.identity)
-    if r is not None and r.identity_column == stmt.column:
-        r.identity_column = stmt.new_name
-
-
-def _rename_constraint(cat: Catalog, stmt: Any) -> None:
-    r = cat.relation(stmt.identity)
-    if r is not None and r.primary_key == stmt.constraint:
-        r.primary_key = stmt.new_name
-
-
-_PK = re.compile(r"\s*PRIMARY\s+KEY\b", re.I)
-
-
-def _alter_relation(cat: Catalog, stmt: Any) -> None:
-    key = cat.key(stmt.identity)
-    for sub in stmt.subcommands:
-        kind = type(sub).__name__
-        st = cat.tables.get(key)
-        if kind == "ChangeColumn" and st is not None:  # a renamed partition key column
-            st.key = tuple(sub.column if k == sub.old_column else k for k in st.key)
-            st.sub_key = tuple(sub.column if k == sub.old_column else k for k in st.sub_key)
-        if kind in _PARTITION_EFFECTS:
-            if st is not None:
-                apply_partition_change(st, sub, key)
-        elif kind == "RemovePartitioning":
-            cat.tables.pop(key, None)
-        elif kind == "AddColumn" and sub.column.auto_increment:
-            cat._rel(key).identity_column = sub.column.name
-        elif kind == "ModifyColumnAutoIncrement":
-            cat._rel(key).identity_column = sub.column
-        elif kind == "DropColumn" and cat.identity_column(stmt.identity) == sub.column:
-            cat._rel(key).identity_column = None
-        elif kind == "ChangeColumn" and cat.identity_column(stmt.identity) == sub.old_column:
-            cat._rel(key).identity_column = sub.column
-        elif kind == "AddConstraint" and _PK.match(sub.definition.text):
-            cat._rel(key).primary_key = sub.name
-        elif kind == "AddConstraintUsingIndex" and sub.constraint_type.value == "PRIMARY KEY":
-            cat._rel(key).primary_key = sub.name
-        elif kind in ("DropConstraint", "DropPrimaryKey"):
-            r = cat.relations.get(key)
-            if r is not None and (kind == "DropPrimaryKey" or r.primary_key == sub.name):
-                r.primary_key = None
-
-
-_RECORDERS = {
-    "CreateTable": _create_table,
-    "Drop": _drop,
-    "RenameRelation": _rename_relation,
-    "RenameTables": _rename_tables,
-    "RenameSchema": _rename_schema,
-    "SetSchema": _set_schema,
-    "RenameColumn": _rename_column,
-    "RenameConstraint": _rename_constraint,
-    "AlterRelation": _alter_relation,
-    "AlterTableFollowup": _alter_relation,
-}
-
-
-def recorder(class_name: str):
-    """Register how a statement class changes the state (used by statement families)."""
-
-    def deco(fn):
-        _RECORDERS[class_name] = fn
-        return fn
-
-    return deco

@@ -1,0 +1,139 @@
+"""The ``Backend`` class: what a target is, declared as data.
+
+A backend is one subclass holding its ``name``, its node → emitter table (``emitters``), its
+``rules`` (clauses it cannot take, applied by the ``drop_unsupported`` pass), its ``refused``
+statements (no form on the target) and its SQL ``dialect`` (quoting and literals). Building the
+class checks that every IR statement class is either emitted or refused, and that no class is
+both, so a target can never silently lack a statement kind (ibis's rule, pglast's duplicate check).
+
+A backend never reads documents, never builds IR and never calls another backend: the library's
+one orchestration (:mod:`ddlc.compiler`) hands it a normalized statement and an :class:`EmitContext`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from ..diagnostics import Diagnostic
+from ..ir.rules import Refusal, Rule
+
+Emitter = Callable[..., Any]
+
+
+def emits(*classes: type) -> Callable[[Emitter], Emitter]:
+    """Mark a function as the emitter of ``classes`` (a tag only: nothing is registered)."""
+
+    def deco(fn: Emitter) -> Emitter:
+        fn.__emits__ = getattr(fn, "__emits__", ()) + classes  # type: ignore[attr-defined]
+        return fn
+
+    return deco
+
+
+def table_of(*modules: Any, what: str = "emitter", attr: str = "__emits__") -> dict[type, Emitter]:
+    """The node → function table of the functions tagged in ``modules``; a class twice is refused."""
+    out: dict[type, Emitter] = {}
+    for mod in modules:
+        for fn in vars(mod).values():
+            if not callable(fn) or getattr(fn, "__module__", None) != mod.__name__:
+                continue
+            for cls in getattr(fn, attr, ()):
+                if cls in out:
+                    raise TypeError(f"a second {what} for {cls.__name__} ({mod.__name__}.{fn.__name__})")
+                out[cls] = fn
+    return out
+
+
+def gather(*modules: Any, name: str) -> tuple:
+    """Concatenate a tuple attribute (``UNSUPPORTED``) of several family modules."""
+    out: list = []
+    for mod in modules:
+        out.extend(getattr(mod, name, ()))
+    return tuple(out)
+
+
+def merge(*tables: Mapping[type, Any], what: str) -> dict[type, Any]:
+    out: dict[type, Any] = {}
+    for t in tables:
+        for cls, v in t.items():
+            if cls in out:
+                raise TypeError(f"{cls.__name__} {what} twice")
+            out[cls] = v
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Dialect:
+    """How a target spells names and strings (the writer takes it)."""
+
+    name: str
+    ident: Callable[[str], str]
+    literal: Callable[[str], str]
+
+
+@dataclass(slots=True)
+class Emitted:
+    """What a backend produced for one statement."""
+
+    statements: list[str] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class EmitContext:
+    """What the orchestration hands a backend with each statement."""
+
+    document: str | None = None
+    options: Any = None  # ddlc.api.Options
+    schema_map: Mapping[str, str] = field(default_factory=dict)
+    on_unsupported: str = "warn"
+    catalog: Any = None  # ddlc.history.Catalog: the stream's history (read-only for emitters)
+    # The document's own GaussDB text when no pass changed the statement (the GaussDB target reuses it).
+    source: str | None = None
+
+
+class Backend:
+    """Base of every target. Subclasses declare; :meth:`emit` writes one normalized statement."""
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    emitters: ClassVar[Mapping[type, Emitter]] = {}
+    rules: ClassVar[tuple[Rule, ...]] = ()
+    refused: ClassVar[Mapping[type, Refusal]] = {}
+    dialect: ClassVar[Dialect | None] = None
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        if cls.name:
+            check_coverage(cls)
+
+    def emit(self, stmt: Any, ctx: EmitContext) -> Emitted:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    # what the support matrix and the coverage test read -----------------------------------
+    @classmethod
+    def status(cls, stmt_cls: type) -> str:
+        """``emitted``, ``refused`` (the target has no such object) or ``not-implemented``."""
+        r = cls.refused.get(stmt_cls)
+        if r is not None:
+            return "refused" if r.absent else "not-implemented"
+        return "emitted" if stmt_cls in cls.emitters else "missing"
+
+
+def check_coverage(cls: type[Backend], statements: Iterable[type] | None = None) -> None:
+    """Every IR statement class is emitted or refused by ``cls``, never both, never neither."""
+    from ..ir import statement_classes
+
+    both = set(cls.emitters) & set(cls.refused)
+    if both:
+        raise TypeError(f"backend {cls.name}: both emitted and refused: "
+                        + ", ".join(sorted(c.__name__ for c in both)))
+    missing = [c.__name__ for c in (statements or statement_classes())
+               if c not in cls.emitters and c not in cls.refused]
+    if missing:
+        raise TypeError(f"backend {cls.name}: no emitter and no refusal for " + ", ".join(missing))
+    if cls.dialect is None:
+        raise TypeError(f"backend {cls.name}: no SQL dialect")

@@ -1,0 +1,300 @@
+"""PostgreSQL ALTER: the pieces every ALTER family module shares (codes, the statement builder).
+
+:class:`Alter` gathers the clauses of one GaussDB ALTER into PostgreSQL statements; the handlers
+of the subcommands live in :mod:`.alter` (relation level), :mod:`.alter_columns` and
+:mod:`.alter_partitions`, tagged with :func:`handles`; :data:`.alter.SUB` collects them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ...diagnostics import Severity, register
+from ...history import working_copy
+from ...ir.alter import AlterObjType, AlterRelation, RelOption
+from ...ir.base import Node
+from .context import Emit
+from .table import HEAP_OPTIONS as TABLE_OPTIONS, TOAST_OPTIONS
+
+# ---- diagnostic codes (DDLC-W690..W729, N690..N729, I690..I729) ------------------------------
+W_NO_HISTORY = register(
+    "DDLC-W690", Severity.WARNING, "Partition change needs the table's history",
+    "PostgreSQL partitions carry both bounds (FOR VALUES FROM (lower) TO (upper)), GaussDB's ADD / SPLIT / "
+    "MERGE / EXCHANGE PARTITION and PARTITION FOR (...) only upper bounds or key values. The lower bound "
+    "(or the partition holding the values) is the previous partition's, which only the earlier DDL of the "
+    "same stream tells (translate the whole stream with `translate_many` / the CLI). Without that history "
+    "nothing is emitted for the subcommand; with --on-unsupported comment its GaussDB text is kept.",
+    "ALTER TABLE public.r ADD PARTITION p3 VALUES LESS THAN (300)   -- table not seen before",
+)
+W_TABLESPACE = register(
+    "DDLC-W691", Severity.WARNING, "Tablespace not replayed",
+    "SET TABLESPACE, MOVE PARTITION ... TABLESPACE, per-partition TABLESPACE and USING INDEX TABLESPACE "
+    "name GaussDB tablespaces, which do not exist on the PostgreSQL server: the clause is removed and the "
+    "object stays in the default tablespace.",
+    "ALTER TABLE public.t SET TABLESPACE ts1",
+)
+W_COMPRESS = register(
+    "DDLC-W692", Severity.WARNING, "SET COMPRESS / NOCOMPRESS not replayed",
+    "GaussDB's table compression switch has no PostgreSQL form (PostgreSQL compresses large values through "
+    "TOAST, per column). The subcommand is removed.",
+    "ALTER TABLE public.t SET COMPRESS",
+)
+W_CHARSET = register(
+    "DDLC-W694", Severity.WARNING, "Character set not replayed",
+    "DEFAULT CHARACTER SET, CONVERT TO CHARACTER SET, the table-level COLLATE = and a column's CHARACTER SET "
+    "(B compatibility) have no PostgreSQL form: a PostgreSQL database has one encoding, and MySQL collation "
+    "names do not exist there. The clause is removed (column collations: DDLC-W615).",
+    "ALTER TABLE db1.t DEFAULT CHARACTER SET = UTF8",
+)
+W_OWNER_UNKNOWN = register(
+    "DDLC-W695", Severity.WARNING, "OWNER TO with an unknown owner not replayed",
+    "The GaussDB deparser writes the literal `subcmd->newowner` instead of the new owner (jddl-shapes.md "
+    "§10.1, DDLC-W201), so the owner is unknown and the subcommand is removed.",
+    'ALTER TABLE public.orders OWNER TO "subcmd->newowner"',
+)
+W_RELOPTION = register(
+    "DDLC-W696", Severity.WARNING, "Storage parameter not valid in PostgreSQL",
+    "A SET/RESET (...) option that PostgreSQL does not know for this kind of relation (orientation, "
+    "compression, storage_type, segment, hashbucket, init_td... or an index option on a table) is removed; "
+    "the others are kept. A SET/RESET left with no option is removed.",
+    "ALTER TABLE public.t SET (fillfactor = 70, orientation = 'row')",
+)
+W_INDEX_STATE = register(
+    "DDLC-W697", Severity.WARNING, "Index state not replayed",
+    "PostgreSQL indexes cannot be made UNUSABLE or INVISIBLE, and their partitions have names chosen by "
+    "PostgreSQL, so ALTER INDEX ... UNUSABLE, MODIFY PARTITION ... UNUSABLE, [IN]VISIBLE and REBUILD "
+    "PARTITION are removed (the index stays usable and visible on PostgreSQL).",
+    "ALTER INDEX public.i UNUSABLE",
+)
+W_POSITION = register(
+    "DDLC-W698", Severity.WARNING, "Column position not replayed",
+    "PostgreSQL always adds a column at the end and cannot move one: FIRST / AFTER c of ADD, MODIFY and "
+    "CHANGE COLUMN is removed.",
+    "ALTER TABLE db1.t ADD COLUMN z int4 FIRST",
+)
+W_GENERATED = register(
+    "DDLC-W700", Severity.WARNING, "Generation expression not replayed on an existing column",
+    "MODIFY / CHANGE COLUMN ... GENERATED ALWAYS AS (...) turns an existing column into a generated one; "
+    "PostgreSQL 15 cannot. The generation expression is removed (the column keeps its values).",
+)
+W_AUTOINC_START = register(
+    "DDLC-W701", Severity.WARNING, "AUTO_INCREMENT = n without a known identity column",
+    "`AUTO_INCREMENT n` sets the next value of the table's AUTO_INCREMENT column, which ddlc translates to an "
+    "identity column: ALTER COLUMN c RESTART WITH n. When neither the statement nor the stream's history says "
+    "which column that is, the subcommand is removed.",
+)
+W_BACKFILL_BLOCK = register(
+    "DDLC-W702", Severity.WARNING, "AUTO_INCREMENT back-fill block not replayed",
+    "The anonymous PL/pgSQL block GaussDB writes after adding or modifying a NOT NULL AUTO_INCREMENT column "
+    "numbers the NULL rows through a temporary LARGE SEQUENCE. PostgreSQL has neither the block syntax nor "
+    "large sequences, and needs neither: ddlc adds such a column as an identity column, which PostgreSQL fills "
+    "itself. Nothing is emitted. (For MODIFY COLUMN of an existing column that still holds NULLs, the "
+    "following SET NOT NULL then fails on PostgreSQL, as the rows are not numbered.)",
+)
+W_PRIMARY_KEY_NAME = register(
+    "DDLC-W703", Severity.WARNING, "DROP PRIMARY KEY assumes the default constraint name",
+    "PostgreSQL drops a primary key by its constraint name. When the stream's history does not say it, ddlc "
+    "uses PostgreSQL's (and GaussDB's) default name `<table>_pkey`; a key created under another name is not "
+    "dropped (the statement fails).",
+    "ALTER TABLE db1.t DROP PRIMARY KEY  ->  ALTER TABLE db1.t DROP CONSTRAINT t_pkey",
+)
+W_HASH_PARTITION = register(
+    "DDLC-W704", Severity.WARNING, "Hash partition change not replayed",
+    "Adding a partition to a hash-partitioned table changes the modulus of every partition; PostgreSQL "
+    "needs the whole table re-partitioned. The subcommand is removed.",
+)
+W_PARTITION_FORM = register(
+    "DDLC-W705", Severity.WARNING, "Partition operation has no PostgreSQL form",
+    "REMOVE PARTITIONING, RESET PARTITION, multi-column LIST partitions, and SPLIT / MERGE of a partition "
+    "that is itself subpartitioned have no PostgreSQL counterpart ddlc can write; the subcommand is removed.",
+)
+W_DROP_GAP = register(
+    "DDLC-W706", Severity.WARNING, "Dropped range partition leaves a gap",
+    "After GaussDB drops a range partition, the next partition holds its range (bounds are upper bounds "
+    "only). On PostgreSQL the next partition must be re-attached with the wider range, which needs the "
+    "table's history. Without it the partition is dropped and its range is no longer covered.",
+)
+W_MATCH_PARTIAL = register(
+    "DDLC-W707", Severity.WARNING, "FOREIGN KEY ... MATCH PARTIAL not replayed",
+    "PostgreSQL does not implement MATCH PARTIAL foreign keys; the ADD CONSTRAINT is removed.",
+)
+W_STATISTICS_PERCENT = register(
+    "DDLC-W709", Severity.WARNING, "SET STATISTICS PERCENT not replayed",
+    "openGauss's percentage statistics target has no PostgreSQL form; the subcommand is removed.",
+)
+W_IDENTITY_NULL = register(
+    "DDLC-W712", Severity.WARNING, "Nullable AUTO_INCREMENT column becomes NOT NULL",
+    "A PostgreSQL identity column is always NOT NULL; a nullable GaussDB AUTO_INCREMENT column becomes NOT "
+    "NULL.",
+)
+N_OPAQUE = register(
+    "DDLC-N690", Severity.NOTE, "Unmodelled subcommand not translated",
+    "A subcommand ddlc keeps only as GaussDB text (DDLC-N201) is not translated to PostgreSQL; it is removed "
+    "(kept as a comment with --on-unsupported comment).",
+)
+I_REINDEX = register(
+    "DDLC-I691", Severity.INFO, "REBUILD written as REINDEX",
+    "ALTER INDEX i REBUILD becomes REINDEX INDEX i; MODIFY PARTITION p REBUILD [UNUSABLE LOCAL INDEXES / ALL "
+    "INDEX] becomes REINDEX TABLE of the partition's table.",
+)
+I_IDENTITY = register(
+    "DDLC-I693", Severity.INFO, "AUTO_INCREMENT written as an identity column",
+    "An AUTO_INCREMENT column becomes `GENERATED BY DEFAULT AS IDENTITY` (added with the column, or by the "
+    "MODIFY COLUMN ... AUTO_INCREMENT follow-up); AUTO_INCREMENT n becomes ALTER COLUMN c RESTART WITH n. "
+    "A follow-up for a column that is already an identity column emits nothing.",
+)
+I_BACKFILL_UPDATE = register(
+    "DDLC-I694", Severity.INFO, "UPDATE back-fill emitted",
+    "The `UPDATE t SET c = <default> WHERE c IS NULL` follow-up of an ADD COLUMN with a non-constant default "
+    "is DML, but valid PostgreSQL: it is emitted so the existing rows get the value GaussDB gave them.",
+)
+I_TABLE_COMMENT = register(
+    "DDLC-I695", Severity.INFO, "COMMENT = written as COMMENT ON TABLE",
+    "The B-compatibility subcommand COMMENT = 'x' becomes a COMMENT ON TABLE statement.",
+)
+I_WITHOUT_OIDS = register(
+    "DDLC-I696", Severity.INFO, "SET WITHOUT OIDS removed",
+    "Tables have no OIDs in PostgreSQL 12 and later (nor in GaussDB): the subcommand has no effect and is "
+    "removed.",
+)
+I_PARTITION_NOOP = register(
+    "DDLC-I697", Severity.INFO, "Partition maintenance without logical effect removed",
+    "Dolphin REBUILD PARTITION rewrites partitions in place; it changes no data and no definition, and "
+    "PostgreSQL has no such statement. It is removed.",
+)
+I_PARTITION_SEQUENCE = register(
+    "DDLC-I698", Severity.INFO, "Partition maintenance written as PostgreSQL statements",
+    "ADD / DROP / TRUNCATE / EXCHANGE / SPLIT / MERGE PARTITION, ANALYZE PARTITION and MODIFY PARTITION ADD "
+    "SUBPARTITION become statements on the partitions' tables (CREATE TABLE ... PARTITION OF, DROP TABLE, "
+    "TRUNCATE, DETACH / ATTACH PARTITION, INSERT ... SELECT, ANALYZE), named `<parent>_<partition>`. "
+    "Rows of SPLIT / MERGE are copied with INSERT ... OVERRIDING SYSTEM VALUE SELECT *, which PostgreSQL "
+    "refuses for a table with a GENERATED ... STORED column.",
+)
+I_VALIDATION = register(
+    "DDLC-I699", Severity.INFO, "ATTACH PARTITION validates rows",
+    "EXCHANGE PARTITION ... WITHOUT VALIDATION skips GaussDB's row check; PostgreSQL's ATTACH PARTITION "
+    "always checks that the exchanged rows fit the partition (and fails if they do not).",
+)
+I_PER_PARTITION = register(
+    "DDLC-I700", Severity.INFO, "Storage parameters set on each partition",
+    "A partitioned table has no storage of its own in PostgreSQL and refuses storage parameters: SET / RESET "
+    "(...) on a partitioned table (known from the stream's history) is applied to each partition's table.",
+)
+# ---- helpers ---------------------------------------------------------------------------------
+_OBJWORD = {
+    AlterObjType.TABLE: "TABLE", AlterObjType.INDEX: "INDEX", AlterObjType.VIEW: "VIEW",
+    AlterObjType.TYPE: "TYPE", AlterObjType.SEQUENCE: "SEQUENCE", AlterObjType.LARGE_SEQUENCE: "SEQUENCE",
+    AlterObjType.FOREIGN_TABLE: "FOREIGN TABLE", AlterObjType.MATERIALIZED_VIEW: "MATERIALIZED VIEW",
+}
+
+
+Handler = Callable[[Any, "Alter"], None]
+
+
+def handles(*classes: type) -> Callable[[Handler], Handler]:
+    """Mark a function as the ALTER handler of ``classes`` (a tag: :data:`alter.SUB` collects them)."""
+    def deco(fn: Handler) -> Handler:
+        fn.__handles__ = getattr(fn, "__handles__", ()) + classes  # type: ignore[attr-defined]
+        return fn
+    return deco
+
+
+class Alter:
+    """The statements of one ALTER: clauses are grouped into ``ALTER <kind> [ONLY] name ...`` until a
+    subcommand needs a statement of its own."""
+
+    __slots__ = ("n", "e", "out", "clauses", "state", "identity_column", "objword", "handlers")
+
+    def __init__(self, n: AlterRelation, e: Emit, handlers: Mapping[type, Handler]) -> None:
+        self.n, self.e, self.handlers = n, e, handlers
+        self.out: list[str] = []
+        self.clauses: list[str] = []
+        cat = e.catalog
+        self.state = working_copy(cat.table(n.identity)) if cat is not None else None
+        self.identity_column = cat.identity_column(n.identity) if cat is not None else None
+        self.objword = _OBJWORD[n.objtype]
+
+    @property
+    def table(self) -> str:
+        return self.e.qname(self.n.identity)
+
+    def head(self, only: bool | None = None) -> str:
+        only = self.n.only if only is None else only
+        return f"ALTER {self.objword} {'ONLY ' if only else ''}{self.table}"
+
+    def clause(self, text: str) -> None:
+        self.clauses.append(text)
+
+    def statement(self, text: str) -> None:
+        self.flush()
+        self.out.append(text)
+
+    def flush(self) -> None:
+        if self.clauses:
+            self.out.append(self.head() + " " + ", ".join(self.clauses))
+            self.clauses = []
+
+    def dropped(self, sub: Node) -> dict[str, Any]:
+        """What a comment shows for a subcommand not translated: ``ALTER <kind> name <subcommand>``."""
+        return {"dropped_node": sub, "dropped_prefix": f"ALTER {self.n.objtype.value} {self.n.identity.dotted()} "}
+
+    def run(self) -> list[str]:
+        for sub in self.n.subcommands:
+            try:
+                fn = self.handlers[type(sub)]
+            except KeyError:
+                from ...errors import InternalError
+
+                raise InternalError(f"postgres: no ALTER handler for {type(sub).__name__}", path=sub.origin) from None
+            fn(sub, self)
+        self.flush()
+        return self.out
+
+
+# ---- storage parameters -------------------------------------------------------------------
+
+INDEX_OPTIONS = frozenset({"fillfactor", "deduplicate_items", "fastupdate", "gin_pending_list_limit", "buffering",
+                           "pages_per_range", "autosummarize"})
+VIEW_OPTIONS = frozenset({"check_option", "security_barrier", "security_invoker"})
+COLUMN_OPTIONS = frozenset({"n_distinct", "n_distinct_inherited"})
+_ANY_OPTION = TABLE_OPTIONS | INDEX_OPTIONS | VIEW_OPTIONS | COLUMN_OPTIONS
+
+
+def _pg_option(o: RelOption) -> bool:
+    name = o.name.lower()
+    if o.namespace is not None:
+        return o.namespace.lower() == "toast" and name in TOAST_OPTIONS
+    return name in _ANY_OPTION
+
+
+def _valid_for(kind: AlterObjType | None, o: RelOption) -> bool:
+    name = o.name.lower()
+    if o.namespace is not None:
+        return kind in (AlterObjType.TABLE, AlterObjType.MATERIALIZED_VIEW) and name in TOAST_OPTIONS
+    if kind is None:  # ALTER COLUMN ... SET (...)
+        return name in COLUMN_OPTIONS
+    allowed = {AlterObjType.TABLE: TABLE_OPTIONS, AlterObjType.MATERIALIZED_VIEW: TABLE_OPTIONS,
+               AlterObjType.INDEX: INDEX_OPTIONS, AlterObjType.VIEW: VIEW_OPTIONS}
+    return name in allowed.get(kind, frozenset())
+
+
+def option_sql(o: RelOption, e: Emit, with_value: bool) -> str:
+    name = (e.ident(o.namespace) + "." if o.namespace else "") + e.ident(o.name.lower())
+    if not with_value or o.value is None:
+        return name
+    return f"{name} = {e.literal(o.value) if o.quoted else o.value}"
+
+
+def options_list(opts: tuple[RelOption, ...], kind: AlterObjType | None, e: Emit, with_value: bool) -> str | None:
+    """``(a = 1, b)`` with the options PostgreSQL takes for this kind; None when none is left."""
+    kept = []
+    for o in opts:
+        if _valid_for(kind, o):
+            kept.append(option_sql(o, e, with_value))
+        else:
+            e.diag(W_RELOPTION, f"option {o.name} is not valid here in PostgreSQL; removed", o.origin,
+                   dropped_text=o.name)
+    return "(" + ", ".join(kept) + ")" if kept else None
+
+

@@ -1,0 +1,169 @@
+"""The one translation path: read → build (frontend) → passes → ``backend.emit``.
+
+Every entry point goes through here: :func:`ddlc.translate`, :func:`ddlc.translate_many`, the CLI's
+``translate`` and ``explain``. :func:`front` is the front half (a document to a typed IR statement,
+the server's own errors first); :func:`normalize` runs the passes with the target's capability
+tables as data; :func:`compile_document` adds the backend and the stream's history, and applies
+the run-wide rules: nothing unsupported passes silently, and nothing in one document can cost another.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .backends import get_backend
+from .backends.base import Backend, EmitContext
+from .diagnostics import E_INTERNAL, E_NOT_TRANSLATED, I_TDDL, Diagnostic, Severity
+from .errors import DdlcError
+from .frontend.documents import Document
+from .ir.statement import Statement
+
+
+@dataclass(frozen=True, slots=True)
+class Front:
+    """A document read and built: the typed statement and what the frontend found."""
+
+    stmt: Statement
+    diagnostics: tuple[Diagnostic, ...]
+    owner: str | None
+    shape: str | None
+    source: str | None = None  # the document's own GaussDB text (raw expansion), when it was expanded
+
+
+def front(doc: Document, options: Any) -> Front:
+    """Read one document into the IR. Raises :class:`DdlcError` (with its JSON path) when it is wrong."""
+    if doc.error is not None:
+        raise doc.error
+    if getattr(options, "validate", False) and doc.tree is not None:
+        from .frontend.schema import validate
+
+        problems = validate(doc.tree, document=doc.label)
+        if problems:
+            first = problems[0]
+            if len(problems) > 1:
+                first.message += f" (and {len(problems) - 1} more violation(s); see ddlc validate)"
+            raise first
+    if doc.tddl is not None:
+        from .frontend.recover import recover_tddl
+
+        stmt, diags = recover_tddl(doc.tddl, document=doc.label)
+        return Front(stmt, tuple(diags), None, "tddl")
+    from .frontend.build import build, shape_of
+    from .jddl.expand import expand, owner_of
+
+    assert doc.tree is not None
+    source = expand(doc.tree, document=doc.label)  # the server's own errors first, with their paths
+    stmt, diags = build(doc.tree, document=doc.label)
+    return Front(stmt, tuple(diags), owner_of(doc.tree), shape_of(doc.tree), source)
+
+
+def normalize(stmt: Statement, backend: type[Backend] | Backend, options: Any, *, document: str | None = None,
+              catalog: Any = None) -> tuple[Statement, list[Diagnostic]]:
+    """Run the passes (``PIPELINE``) with the target's rules and refusals as data."""
+    from .ir.passes import PassContext, run_pipeline
+
+    ctx = PassContext.of(options, target=backend.name, document=document, catalog=catalog,
+                         rules=backend.rules, refused=backend.refused)
+    return run_pipeline(stmt, ctx)
+
+
+@dataclass(slots=True)
+class Result:
+    """What one document became on one target (``ddlc.api.Translation`` wraps it)."""
+
+    statements: tuple[str, ...] = ()
+    owner: str | None = None
+    diagnostics: tuple[Diagnostic, ...] = ()
+    comments: tuple[str, ...] = ()
+    error: DdlcError | None = None
+    untranslated: int = 0  # statements with no form on the target (kept as comments or skipped)
+
+
+def compile_document(doc: Document, backend: Backend, options: Any, catalog: Any = None) -> Result:
+    """Translate one document; every failure is captured in the result, never raised."""
+    try:
+        return _compile(doc, backend, options, catalog)
+    except DdlcError as exc:
+        exc.with_document(doc.label)
+        return Result(error=exc)
+    except RecursionError:
+        return Result(error=DdlcError("tree nested too deeply", code="DDLC-E004", document=doc.label))
+    except Exception as exc:  # a bug: report it as data, keep going
+        return Result(error=DdlcError(f"internal error: {type(exc).__name__}: {exc}", code=E_INTERNAL,
+                                      document=doc.label))
+
+
+def _compile(doc: Document, backend: Backend, options: Any, catalog: Any) -> Result:
+    if doc.tddl is not None and getattr(backend, "passes_source_text", False):
+        # GaussDB's own TDDL text: its exact output on the GaussDB target, in both modes
+        note = Diagnostic(I_TDDL, "TDDL text passed through", (), target=backend.name, document=doc.label)
+        return Result((_strip_terminator(doc.tddl),), diagnostics=(note,))
+    f = front(doc, options)
+    stmt, more = normalize(f.stmt, backend, options, document=doc.label, catalog=catalog)
+    ctx = EmitContext(document=doc.label, options=options, schema_map=dict(getattr(options, "schema_map", ()) or ()),
+                      on_unsupported=getattr(options, "on_unsupported", "warn"), catalog=catalog,
+                      source=f.source if stmt is f.stmt else None)
+    out = backend.emit(stmt, ctx)
+    if catalog is not None:
+        catalog.record(stmt)  # every target sees the same history
+    diags = (*f.diagnostics, *more, *out.diagnostics)
+    statements = tuple(_strip_terminator(s) for s in out.statements)
+    comments = list(out.comments)
+    mode = ctx.on_unsupported
+    if mode == "comment":
+        comments.extend(_comment(f"ddlc {d.code}: not translated: {text}")
+                        for d in diags if (text := dropped_text(d)))
+    untranslated = 0
+    if not statements:
+        why = next((d for d in diags if d.severity in _LOSS), None)
+        if why is not None or not diags:
+            untranslated = 1
+            if mode not in ("comment", "skip"):
+                reason = f"{why.message} [{why.code}]" if why is not None else "nothing was written for it"
+                raise DdlcError(f"statement not translated to {backend.name}: {reason}", code=E_NOT_TRANSLATED,
+                                path=why.path if why is not None else (), document=doc.label)
+    if getattr(options, "pretty", False) and backend.name == "postgres":
+        statements = tuple(_pretty(s) for s in statements)
+    return Result(statements, f.owner, diags, tuple(comments), None, untranslated)
+
+
+_LOSS = (Severity.WARNING, Severity.NOTE)  # the target cannot / ddlc does not yet: something is lost
+
+
+def dropped_text(d: Diagnostic) -> str | None:
+    """The text a comment shows for what ``d`` dropped: given, or the node's GaussDB text."""
+    if d.dropped_text:
+        return d.dropped_text
+    if d.dropped_node is None:
+        return None
+    try:
+        from .backends.gaussdb import emit
+
+        return d.dropped_prefix + emit(d.dropped_node)
+    except Exception:  # noqa: BLE001 - a node the GaussDB writer cannot take: no comment text
+        return None
+
+
+def _strip_terminator(text: str) -> str:
+    """Drop a statement's own terminating ``;`` (views and functions arrive with one)."""
+    stripped = text.rstrip()
+    if stripped.endswith(";"):
+        return stripped[:-1]
+    return text
+
+
+def _comment(text: str) -> str:
+    return "\n".join("-- " + line for line in text.splitlines() or [""])
+
+
+def _pretty(sql: str) -> str:
+    try:
+        import pglast
+
+        return pglast.prettify(sql)
+    except Exception:  # noqa: BLE001
+        return sql
+
+
+__all__ = ["Front", "Result", "compile_document", "front", "normalize", "get_backend"]

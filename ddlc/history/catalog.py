@@ -1,0 +1,67 @@
+"""The history of one stream: what earlier DDL left behind, for translations that need it.
+
+Some translations need what came before: a partition added later carries only its upper bound,
+and its lower bound is the previous partition's. The library keeps one :class:`Catalog` per run
+and records every statement after it is emitted (:mod:`.recorders`); backends read it through
+their emit context and say so in a diagnostic when it has nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .recorders import RECORDERS
+from .state import RelationState, TableState
+
+
+class Catalog:
+    """Tables seen so far, keyed by (schema, table)."""
+
+    __slots__ = ("tables", "relations")
+
+    def __init__(self) -> None:
+        self.tables: dict[tuple[str | None, str], TableState] = {}  # partitioned tables
+        self.relations: dict[tuple[str | None, str], RelationState] = {}
+
+    @staticmethod
+    def key(q: Any) -> tuple[str | None, str]:
+        return (q.schema, q.name)
+
+    def table(self, q: Any) -> TableState | None:
+        return self.tables.get(self.key(q))
+
+    def relation(self, q: Any) -> RelationState | None:
+        return self.relations.get(self.key(q))
+
+    def identity_column(self, q: Any) -> str | None:
+        r = self.relations.get(self.key(q))
+        return None if r is None else r.identity_column
+
+    def primary_key(self, q: Any) -> str | None:
+        r = self.relations.get(self.key(q))
+        return None if r is None else r.primary_key
+
+    def record(self, stmt: Any) -> None:
+        """Replay one (translated) statement into the state."""
+        handler = RECORDERS.get(type(stmt))
+        if handler is not None:
+            handler(self, stmt)
+
+    # helpers for recorders ------------------------------------------------------------------
+    def _rel(self, key: tuple[str | None, str]) -> RelationState:
+        r = self.relations.get(key)
+        if r is None:
+            r = self.relations[key] = RelationState()
+        return r
+
+    def move(self, old: tuple[str | None, str], new: tuple[str | None, str]) -> None:
+        """A table renamed or moved to another schema."""
+        if old == new:
+            return
+        for d in (self.tables, self.relations):
+            if old in d:
+                d[new] = d.pop(old)
+
+    def forget(self, key: tuple[str | None, str]) -> None:
+        self.tables.pop(key, None)
+        self.relations.pop(key, None)

@@ -1,0 +1,154 @@
+"""How each statement changes the stream's state: one recorder per IR statement class.
+
+Every backend sees the same history: the library records each statement after it is emitted,
+whatever the target. Recorders are keyed by node class (:data:`RECORDERS`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..ir.alter import (
+    AddConstraint, AddConstraintUsingIndex, AlterRelation, DropConstraint, DropPrimaryKey,
+)
+from ..ir.alter_columns import AddColumn, ChangeColumn, DropColumn
+from ..ir.alter_partitions import RemovePartitioning
+from ..ir.drop import Drop
+from ..ir.followup import AlterTableFollowup, ModifyColumnAutoIncrement
+from ..ir.misc import CreateTableAs, DropDatabase
+from ..ir.names import QualifiedName
+from ..ir.rename import RenameColumn, RenameConstraint, RenameRelation, RenameSchema, RenameTables, SetSchema
+from ..ir.table import CreateTable
+from .state import RelationState, _all_parts, apply_partition_change, changes_partitions, state_of_spec
+
+def _create_table(cat: Any, stmt: Any) -> None:
+    clause = getattr(stmt, "partition", None)
+    key = cat.key(stmt.identity)
+    cat.forget(key)
+    if clause is not None and clause.spec is not None:
+        cat.tables[key] = state_of_spec(clause.spec, key)
+    rel = RelationState()
+    for c in getattr(stmt, "columns", ()):
+        if getattr(c, "auto_increment", False) and c.type is not None and c.type.name in _INTEGER_TYPES:
+            rel.identity_column = c.name
+    for c in getattr(stmt, "constraints", ()):
+        if getattr(c.kind, "value", None) == "primary key" and c.name:
+            rel.primary_key = c.name
+    if rel.identity_column is not None or rel.primary_key is not None:
+        cat.relations[key] = rel
+
+
+_INTEGER_TYPES = frozenset({"int1", "int2", "int4", "int8", "tinyint", "smallint", "integer", "bigint"})
+
+
+def _drop(cat: Any, stmt: Any) -> None:
+    ident = getattr(stmt, "identity", None)
+    objtype = getattr(getattr(stmt, "objtype", None), "value", "")
+    if objtype == "table" and ident is not None and hasattr(ident, "name"):
+        cat.forget((getattr(ident, "schema", None), ident.name))
+
+
+def _rename_relation(cat: Any, stmt: Any) -> None:
+    old = cat.key(stmt.identity)
+    cat.move(old, (old[0], stmt.new_name))
+
+
+def _rename_tables(cat: Any, stmt: Any) -> None:
+    for pair in stmt.pairs:
+        cat.move(cat.key(pair.old), cat.key(pair.new))
+
+
+def _rename_schema(cat: Any, stmt: Any) -> None:
+    for d in (cat.tables, cat.relations):
+        for key in [k for k in d if k[0] == stmt.identity]:
+            d[(stmt.new_name, key[1])] = d.pop(key)
+    for st in cat.tables.values():
+        for p in _all_parts(st):
+            if p.home is not None and p.home[0] == stmt.identity:
+                p.home = (stmt.new_name, p.home[1])
+
+
+def _set_schema(cat: Any, stmt: Any) -> None:
+    ident = getattr(stmt, "identity", None)
+    if stmt.objtype.upper() == "TABLE" and ident is not None and isinstance(ident, QualifiedName):
+        cat.move(cat.key(ident), (stmt.new_schema, ident.name))
+
+
+def _rename_column(cat: Any, stmt: Any) -> None:
+    r = cat.relation(stmt.identity)
+    if r is not None and r.identity_column == stmt.column:
+        r.identity_column = stmt.new_name
+
+
+def _rename_constraint(cat: Any, stmt: Any) -> None:
+    r = cat.relation(stmt.identity)
+    if r is not None and r.primary_key == stmt.constraint:
+        r.primary_key = stmt.new_name
+
+
+_PK = re.compile(r"\s*PRIMARY\s+KEY\b", re.I)
+
+
+def _alter_relation(cat: Any, stmt: Any) -> None:
+    key = cat.key(stmt.identity)
+    for sub in stmt.subcommands:
+        kind = type(sub)
+        st = cat.tables.get(key)
+        if kind is ChangeColumn and st is not None:  # a renamed partition key column
+            st.key = tuple(sub.column if k == sub.old_column else k for k in st.key)
+            st.sub_key = tuple(sub.column if k == sub.old_column else k for k in st.sub_key)
+        if changes_partitions(sub):
+            if st is not None:
+                apply_partition_change(st, sub, key)
+        elif kind is RemovePartitioning:
+            cat.tables.pop(key, None)
+        elif kind is AddColumn and sub.column.auto_increment:
+            cat._rel(key).identity_column = sub.column.name
+        elif kind is ModifyColumnAutoIncrement:
+            cat._rel(key).identity_column = sub.column
+        elif kind is DropColumn and cat.identity_column(stmt.identity) == sub.column:
+            cat._rel(key).identity_column = None
+        elif kind is ChangeColumn and cat.identity_column(stmt.identity) == sub.old_column:
+            cat._rel(key).identity_column = sub.column
+        elif kind is AddConstraint and _PK.match(sub.definition.text):
+            cat._rel(key).primary_key = sub.name
+        elif kind is AddConstraintUsingIndex and sub.constraint_type.value == "PRIMARY KEY":
+            cat._rel(key).primary_key = sub.name
+        elif kind is DropConstraint or kind is DropPrimaryKey:
+            r = cat.relations.get(key)
+            if r is not None and (kind is DropPrimaryKey or r.primary_key == sub.name):
+                r.primary_key = None
+
+
+def _rename_column_and_key(cat: Any, stmt: Any) -> None:
+    _rename_column(cat, stmt)
+    st = cat.table(stmt.identity)
+    if st is not None:  # a partition-key column renamed
+        st.key = tuple(stmt.new_name if k == stmt.column else k for k in st.key)
+        st.sub_key = tuple(stmt.new_name if k == stmt.column else k for k in st.sub_key)
+
+
+def _create_table_as(cat: Any, stmt: Any) -> None:
+    cat.tables.pop(cat.key(stmt.identity), None)  # a new, unpartitioned table of that name
+
+
+def _drop_database(cat: Any, stmt: Any) -> None:
+    for key in [k for k in cat.tables if k[0] == stmt.name]:
+        del cat.tables[key]
+
+
+RECORDERS: dict[type, Any] = {
+    CreateTable: _create_table,
+    Drop: _drop,
+    RenameRelation: _rename_relation,
+    RenameTables: _rename_tables,
+    RenameSchema: _rename_schema,
+    SetSchema: _set_schema,
+    RenameColumn: _rename_column_and_key,
+    RenameConstraint: _rename_constraint,
+    AlterRelation: _alter_relation,
+    AlterTableFollowup: _alter_relation,
+    CreateTableAs: _create_table_as,
+    DropDatabase: _drop_database,
+}
