@@ -22,11 +22,7 @@ class Writer:
 
     __slots__ = ("emitters",)
 
-    def __init__(self, emitters: Mapping[type, Any] | None = None) -> None:
-        if emitters is None:
-            from . import GaussDBBackend
-
-            emitters = GaussDBBackend.emitters
+    def __init__(self, emitters: Mapping[type, Any]) -> None:
         self.emitters = emitters
 
     def tree(self, n: Node) -> dict[str, Any]:

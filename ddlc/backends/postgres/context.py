@@ -25,11 +25,7 @@ class Emit:
         self.catalog = catalog if catalog is not None else getattr(ctx, "catalog", None)
         self.diagnostics: list[Diagnostic] = []
         self.comments: list[str] = []
-        if emitters is None:
-            from . import PostgresBackend
-
-            emitters = PostgresBackend.emitters
-        self.emitters = emitters
+        self.emitters = emitters if emitters is not None else {}  # the backend hands in its table
 
     def w(self) -> SqlWriter:
         return SqlWriter(pg_ident)
