@@ -408,7 +408,8 @@ def _parse(text: str, origin: Path) -> tuple[CreateFunction, FunctionTextSpans]:
     stmt = CreateFunction(
         text, name, package=package, or_replace=or_replace, definer=definer, is_procedure=is_procedure,
         arguments=arguments, returns=returns, style=style, language=language, options=FunctionOptions(**opts),
-        set_options=tuple(sets), probin=probin, body=body, body_tag=body_tag, origin=origin,
+        set_options=tuple(sets), probin=probin, body=body, body_tag=body_tag,
+        name_span=spans.name, name_text=text[spans.name[0]:spans.name[1]], origin=origin,
     )
     return stmt, spans
 

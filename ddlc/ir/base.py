@@ -6,7 +6,12 @@ Conventions (see docs/architecture.md):
 * closed vocabularies are :class:`enum.Enum` subclasses, collections are tuples;
 * ``origin`` is the path of the JSON value the node was built from (``("table_elements",
   "elements", 1)``); a node made by a pass inherits the origin of what it replaces;
-* :func:`to_json` writes ``"@"``-tagged dicts so pass goldens diff cleanly.
+* :func:`to_json` writes ``"@"``-tagged dicts so pass goldens diff cleanly;
+* *source text* (parse once): a node that keeps the text it was parsed from (for the GaussDB
+  target to reproduce the input exactly) declares it with :func:`source_text`; :func:`replace`
+  and :func:`transform`, which every pass rebuilds nodes with, set that text to None when they
+  change a field it was parsed into. Emitters use the text while it is there and render from the
+  parsed fields otherwise; they never parse.
 """
 
 from __future__ import annotations
@@ -43,7 +48,46 @@ def layout_field() -> Any:
     return dataclasses.field(default=None, kw_only=True)
 
 
+# class name -> ((text field, the parsed fields it stands for), ...); see source_text
+_SOURCE_TEXT: dict[str, tuple[tuple[str, frozenset[str]], ...]] = {}
+
+
+def source_text(cls_name: str, **fields: Any) -> None:
+    """Declare that field ``text_field`` of node class ``cls_name`` is the source text of the
+    parsed fields ``fields[text_field]`` (an iterable of field names).
+
+    Registered by class name (IR class names are unique) so a family may declare it for a class
+    defined elsewhere. :func:`replace` (and so :func:`transform`) clears the text — sets it to
+    None — whenever one of those fields gets a different value, unless the text itself is given.
+    """
+    entries = dict(_SOURCE_TEXT.get(cls_name, ()))
+    for text_field, parsed in fields.items():
+        entries[text_field] = frozenset(parsed)
+    _SOURCE_TEXT[cls_name] = tuple(entries.items())
+
+
+def stale_texts(n: Node, changes: dict[str, Any]) -> tuple[str, ...]:
+    """The source-text fields of ``n`` that ``changes`` would make stale."""
+    spec = _SOURCE_TEXT.get(type(n).__name__)
+    if spec is None:
+        return ()
+    out = []
+    for text_field, parsed in spec:
+        if text_field in changes or getattr(n, text_field) is None:
+            continue
+        for f in parsed:
+            if f in changes:
+                old, new = getattr(n, f), changes[f]
+                if new is not old and new != old:
+                    out.append(text_field)
+                    break
+    return tuple(out)
+
+
 def replace(n: N, **changes: Any) -> N:
+    """``dataclasses.replace``, clearing the source text of any parsed field that changes."""
+    for text_field in stale_texts(n, changes):
+        changes[text_field] = None
     return dataclasses.replace(n, **changes)
 
 
@@ -104,6 +148,8 @@ def transform(n: N, fn: Any, skip: frozenset[tuple[str, str]] = frozenset()) -> 
     """Rebuild ``n`` bottom-up: children first, then ``fn(node) -> node`` on each node.
 
     Subtrees that ``fn`` leaves unchanged are shared, not copied (passes stay allocation-light).
+    A node rebuilt because a child changed goes through :func:`replace`: its source text of that
+    child is cleared.
     ``skip`` names ``(ClassName, field)`` pairs whose subtrees are left alone.
     """
     changes: dict[str, Any] = {}
@@ -121,5 +167,5 @@ def transform(n: N, fn: Any, skip: frozenset[tuple[str, str]] = frozenset()) -> 
             if any(a is not b for a, b in zip(items, v, strict=True)):
                 changes[name] = items
     if changes:
-        n = dataclasses.replace(n, **changes)
+        n = replace(n, **changes)
     return fn(n)

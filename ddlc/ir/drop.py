@@ -5,7 +5,9 @@ An *object identity* is the server's ``getObjectIdentity`` text, pre-quoted: ``p
 ``public.orders.amount`` (a column) or the defective table-constraint drop
 ``public.pk on public.t``. :func:`parse_identity` reads it for real (quoted identifiers with dots
 and doubled quotes inside, SQL-standard multi-word type names) into the nodes below; the text itself
-is kept too, so GaussDB output stays byte-exact while passes work on the structure.
+is kept too (``identity_text``, ``parent_text``), so GaussDB output stays byte-exact while passes
+work on the structure: a pass that changes the parsed identity clears its text (None, see
+:func:`ddlc.ir.base.source_text`) and the GaussDB target renders the identity then.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import enum
 
 from ..errors import Path
 from ._scan import ScanFail, Scanner, word_char, word_start
-from .base import Node, node, to_json
+from .base import Node, node, source_text, to_json
 from .names import QualifiedName, TypeName
 from .statement import Statement
 
@@ -124,12 +126,19 @@ class Drop(Statement):
     """
 
     objtype: DropObjectType
-    identity_text: str
+    identity_text: str | None  # None once a pass changed ``identity``
     identity: Identity | None = None
     concurrently: bool = False
     if_exists: bool = False
     cascade: bool = False
     objtype_text: str | None = None  # the object type word as written (needed for OTHER)
+
+
+# The identity texts of DROP, COMMENT and SET SCHEMA (classes of ir/comment.py, ir/rename.py) are the
+# source of their parsed identities: a pass that changes the identity clears the text.
+source_text("Drop", identity_text=("identity",))
+source_text("Comment", identity_text=("identity",), parent_text=("parent",))
+source_text("SetSchema", identity_text=("identity",))
 
 
 # ---- the object-type words of COMMENT ON / SET SCHEMA (§5.12 mapping) --------------------------

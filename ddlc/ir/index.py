@@ -12,7 +12,7 @@ import enum
 
 from ..errors import Path
 from ._scan import ScanFail, Scanner
-from .base import Node, node, to_json
+from .base import Node, node, source_text, to_json
 from .names import Expr, QualifiedName
 from .statement import Statement
 
@@ -72,14 +72,16 @@ class CreateIndex(Statement):
     """``CREATE [UNIQUE] INDEX [CONCURRENTLY] name ON table USING method (keys) ...``.
 
     ``keys`` is empty only when ``definition_text`` could not be parsed (reported); the GaussDB
-    target then writes the text as it came. ``options`` is the reloption text (``k=v, k=v``),
-    ``tablespace`` and ``method`` the pre-quoted text the server wrote.
+    target then writes the text as it came. ``definition_text`` is the source text of the parsed
+    definition (keys, INCLUDE, scope, partitions): a change to any of them clears it (None), and the
+    GaussDB target renders the definition from the fields then. ``options`` is the reloption text
+    (``k=v, k=v``), ``tablespace`` and ``method`` the pre-quoted text the server wrote.
     """
 
     name: str
     table: QualifiedName
     method: str
-    definition_text: str
+    definition_text: str | None
     keys: tuple[IndexKey, ...] = ()
     include: tuple[str, ...] = ()
     partition_scope: PartitionScope = PartitionScope.NONE
@@ -97,6 +99,9 @@ class CreateIndex(Statement):
             return None
         return IndexDefinition(self.keys, self.include, self.partition_scope, self.partitions,
                                self.subpartitioned, origin=self.origin)
+
+
+source_text("CreateIndex", definition_text=("keys", "include", "partition_scope", "partitions", "subpartitioned"))
 
 
 # ---- definition parser ----------------------------------------------------------------------

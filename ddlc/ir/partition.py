@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import enum
 
-from .base import Node, node
+from .base import Node, node, source_text
 
 NAMEDATALEN = 64  # identifiers are cut to NAMEDATALEN - 1 bytes
 
@@ -155,6 +155,11 @@ class PartitionSpec(Node):
     @property
     def has_range_items(self) -> bool:
         return any(isinstance(p.bound, RangeItem) for p in self.partitions)
+
+
+# ``PartitionClause`` (ir/table.py): ``text`` is the server's clause, ``spec`` its parse. A pass that
+# changes the spec clears the text (None); the GaussDB target renders the spec then.
+source_text("PartitionClause", text=("spec",))
 
 
 def clip_bytes(name: str, limit: int) -> str:

@@ -2,16 +2,18 @@
 
 CREATE FUNCTION arrives as one opaque string, the whole ``pg_get_functiondef`` text
 (``{"fmt": "%{function}s", "function": "CREATE OR REPLACE FUNCTION ..."}``). ddlc reads its
-header with a hand-written scanner (:mod:`ddlc.frontend.build.routine`) into
+header with a hand-written scanner (:mod:`ddlc.frontend.functext`) into
 :class:`CreateFunction`; the body is kept exactly as written. The GaussDB target writes the
-original text back; the parsed fields are for the other targets (and for renames by passes).
+original text back (with the name spliced in when a pass renamed the function); the parsed fields
+are for the other targets (and for renames by passes).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 
-from .base import Node, layout_field, node
+from .base import Node, layout_field, node, source_text
 from .names import QualifiedName, TypeName
 from .statement import Statement
 
@@ -132,6 +134,12 @@ class CreateFunction(Statement):
     body, whose ``body_tag`` is ``'``); for Oracle-style bodies ``body_tag`` is None and
     ``body`` runs from after ``AS`` to before the final ``;``. ``probin`` is the object file of
     a C function (``AS 'file', 'symbol'``: ``body`` is the symbol).
+
+    Parse once: ``name_span`` is where the name (``schema.pkg.name``) sits in ``text`` and
+    ``name_text`` that name as written, both set by the parser. A pass that changes ``name`` or
+    ``package`` clears ``name_text`` (the GaussDB target splices the new name into ``text`` at
+    ``name_span``); a change to any other parsed field clears ``name_span`` (the target renders
+    the statement from the fields). See :func:`ddlc.ir.base.source_text`.
     """
 
     text: str
@@ -149,6 +157,16 @@ class CreateFunction(Statement):
     probin: str | None = None
     body: str = ""
     body_tag: str | None = None
+    name_span: tuple[int, int] | None = None
+    name_text: str | None = None
+
+
+source_text(
+    "CreateFunction",
+    name_text=("name", "package"),
+    name_span=tuple(f.name for f in dataclasses.fields(CreateFunction)
+                    if f.name not in ("origin", "layout", "name", "package", "name_span", "name_text")),
+)
 
 
 # ---- ALTER FUNCTION / ALTER PROCEDURE ---------------------------------------------------------

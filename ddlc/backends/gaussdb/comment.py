@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...ir.comment import Comment
-from ...ir.drop import IdentityKind, PlainName, kind_of_objtype
+from ...ir.drop import PlainName
 from .writer import Writer, emits
 from .drop import fit, identity_text, render_qname, word
 
@@ -30,12 +30,14 @@ def comment(n: Comment, w: Writer) -> dict[str, Any]:
     if not n.on_constraint:
         return fit(n.layout, COMMENT_FMT, {
             "objtype": n.objtype,
-            "identity": identity_text(n.identity, n.identity_text, kind_of_objtype(n.objtype)),
+            "identity": identity_text(n.identity, n.identity_text),
             "comment": literal_or_null(n.comment),
         })
     name = n.identity_text
     if isinstance(n.identity, PlainName) and n.identity.name != name:
         name = n.identity.name  # the server writes the constraint name unquoted (%s)
+    if name is None:
+        raise ValueError("COMMENT ON CONSTRAINT without a constraint name")
     dword = n.domain_word
     if dword is None or (dword.strip().upper() == "DOMAIN") != n.domain:
         dword = word(n.domain, "DOMAIN")
@@ -44,8 +46,7 @@ def comment(n: Comment, w: Writer) -> dict[str, Any]:
             raise ValueError("COMMENT ON CONSTRAINT without a parent")
         parent = render_qname(n.parent)
     else:
-        kind = IdentityKind.TYPE if n.domain else IdentityKind.RELATION
-        parent = identity_text(n.parent, n.parent_text, kind)
+        parent = n.parent_text
     return fit(n.layout, CONSTRAINT_FMT, {
         "identity": name,
         "domain": dword,

@@ -3,8 +3,9 @@
 * :func:`fit` puts a node's ``layout`` (the ``fmt`` it came with) on the emitted object when that
   layout still fits the node — same words and placeholders apart from slots holding ``""`` — and
   renames keys to the spelling the layout uses (``object_identity`` ...); otherwise the default fmt.
-* :func:`identity_text` writes an identity: the text as it came while the parsed structure is
-  unchanged (byte-exact), else the structure rendered as ``getObjectIdentity`` does.
+* :func:`identity_text` writes an identity: the text as it came while it is there (byte-exact; a
+  pass that changes the parsed identity clears it), else the structure rendered as
+  ``getObjectIdentity`` does. Nothing here parses text.
 """
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...errors import InternalError
 from ...jddl.keys import ALIASES
 from ...ir.drop import (
-    ConstraintIdentity, Drop, DropObjectType, FunctionSignature, Identity, IdentityKind, PlainName,
-    SchemaName, TriggerIdentity, parse_identity, same_identity,
+    ConstraintIdentity, Drop, DropObjectType, FunctionSignature, Identity, PlainName, SchemaName,
+    TriggerIdentity,
 )
 from ...ir.names import QualifiedName, TypeName
 from ...quoting import quote_ident
@@ -93,14 +95,12 @@ def render_identity(ident: Identity) -> str:
     raise TypeError(f"not an identity: {type(ident).__name__}")
 
 
-def identity_text(ident: Identity | None, text: str, kind: IdentityKind | None) -> str:
+def identity_text(ident: Identity | None, text: str | None) -> str:
+    """``text`` while it is there (the identity unchanged), else ``ident`` rendered."""
+    if text is not None:
+        return text
     if ident is None:
-        return text
-    if kind is not None and same_identity(parse_identity(kind, text), ident):
-        return text
-    if isinstance(ident, ConstraintIdentity) and same_identity(
-            parse_identity(IdentityKind.CONSTRAINT, text), ident):
-        return text
+        raise InternalError("gaussdb: identity with neither text nor structure")
     return render_identity(ident)
 
 
@@ -119,6 +119,6 @@ def drop(n: Drop, w: Writer) -> dict[str, Any]:
         "objtype": objtype,
         "concurrently": word(n.concurrently, "CONCURRENTLY"),
         "if_exists": word(n.if_exists, "IF EXISTS"),
-        "objidentity": identity_text(n.identity, n.identity_text, n.objtype.identity_kind),
+        "objidentity": identity_text(n.identity, n.identity_text),
         "cascade": word(n.cascade, "CASCADE"),
     })

@@ -1,17 +1,16 @@
 """GaussDB emitters: CREATE INDEX.
 
 The ``definition`` text is rendered the way ``pg_get_indexdef_detailed`` prints it; the text the
-node came with is reused while the parsed definition is unchanged (byte-exact).
+node came with is reused while it is there (a pass that changes the parsed definition clears it),
+so an unchanged definition stays byte-exact. Nothing here parses text.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...ir.index import (
-    CreateIndex, IndexDefinition, IndexKey, IndexPartition, PartitionScope, parse_definition,
-    same_definition,
-)
+from ...errors import InternalError
+from ...ir.index import CreateIndex, IndexDefinition, IndexKey, IndexPartition, PartitionScope
 from ...quoting import quote_ident
 from .writer import Writer, emits
 from .drop import fit, render_qname, word
@@ -67,11 +66,12 @@ def render_definition(d: IndexDefinition) -> str:
 
 
 def definition_text(n: CreateIndex) -> str:
+    """The definition as it came while it is there, else rendered from the parsed fields."""
+    if n.definition_text is not None:
+        return n.definition_text
     d = n.definition()
     if d is None:
-        return n.definition_text
-    if same_definition(d, parse_definition(n.definition_text)):
-        return n.definition_text
+        raise InternalError("gaussdb: index with neither definition text nor keys", path=n.origin)
     return render_definition(d)
 
 

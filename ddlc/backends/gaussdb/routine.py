@@ -1,17 +1,16 @@
 """GaussDB emitters: CREATE FUNCTION (§5.8), ALTER FUNCTION / ALTER PROCEDURE (§3.9, §5.9).
 
-CREATE FUNCTION writes the statement text: the original text while the parsed fields still match
-it; with only the name changed (a pass mapped the schema) the name is spliced into the original
-text; otherwise the text is rendered from the fields in ``pg_get_functiondef``'s layout.
+CREATE FUNCTION writes the statement text without parsing it: the original text while the parsed
+fields are unchanged; with only the name changed (a pass mapped the schema, which cleared
+``name_text``) the name is spliced into the original text at ``name_span``; otherwise (a pass
+changed another field, which cleared ``name_span``, or a node made by hand) the text is rendered
+from the fields in ``pg_get_functiondef``'s layout.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
-from ...frontend.functext import FunctionTextError, FunctionTextSpans, parse_function_text
-from ...ir.base import replace, to_json
 from ...ir.routine import (
     AlterFunction, ArgMode, CreateFunction, FunctionAction, FunctionActionKind, FunctionArg, FunctionStyle,
     NullInput, RoutineSignature, Volatility,
@@ -20,29 +19,14 @@ from ...quoting import quote_ident
 from .writer import Writer, emits
 
 
-@lru_cache(maxsize=256)
-def _parsed(text: str) -> tuple[CreateFunction, FunctionTextSpans] | None:
-    try:
-        return parse_function_text(text)
-    except FunctionTextError:
-        return None
-
-
-def _key(n: CreateFunction) -> Any:
-    return to_json(replace(n, text="", layout=None, origin=()))
-
-
 def function_text(n: CreateFunction) -> str:
     """The statement text for ``n`` (see the module docstring)."""
-    parsed = _parsed(n.text)
-    if parsed is not None:
-        orig, spans = parsed
-        if _key(orig) == _key(n):
-            return n.text
-        if _key(replace(orig, name=n.name, package=n.package)) == _key(n):
-            a, b = spans.name
-            return n.text[:a] + _qualified(n) + n.text[b:]
-    return render_function(n)
+    if n.name_span is None:
+        return render_function(n)
+    if n.name_text is not None:
+        return n.text
+    a, b = n.name_span
+    return n.text[:a] + _qualified(n) + n.text[b:]
 
 
 def _qualified(n: CreateFunction) -> str:

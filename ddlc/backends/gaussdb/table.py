@@ -3,18 +3,17 @@
 Every node keeps the ``fmt`` it was built from as its layout; a layout is used only while it
 still fits the node (each placeholder has a value, each clause the node has is in the layout),
 so a pass may change a clause without touching layouts: the deparser's default form is used then.
+Nothing here parses text: the partition clause's text is written while it is there (a pass that
+changes the parsed spec clears it) and the spec is rendered otherwise.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from decimal import Decimal
-from functools import lru_cache
 from typing import Any
 
-from ...errors import DdlcError, InternalError
-from ...frontend.partition_parser import parse_partition_clause
-from ...ir.partition import PartitionSpec
+from ...errors import InternalError
 from ...ir.table import (
     CreateTable, ElementsStyle, OnCommit, OptionValueKind, PartitionClause, TableComment,
     TableConstraint, WithOption, WithStyle, layout_slots,
@@ -110,17 +109,10 @@ def table_comment(n: TableComment, w: Writer) -> dict[str, Any]:
     return {"fmt": fmt, "comment": n.comment}
 
 
-@lru_cache(maxsize=256)
-def _reparse(text: str, path: tuple[Any, ...]) -> PartitionSpec | None:
-    try:
-        return parse_partition_clause(text, path=path)
-    except DdlcError:  # the builder reported it; the text is written back as it is
-        return None
-
-
 def partition_text(n: PartitionClause) -> str:
-    """The original clause unless a pass changed its spec; else the spec rendered."""
-    if n.text is not None and (n.spec is None or _reparse(n.text, n.origin) == n.spec):
+    """The original clause while it is there (a pass that changes the spec clears it); else the
+    spec rendered."""
+    if n.text is not None:
         return n.text
     if n.spec is None:
         raise InternalError("gaussdb: partition clause with neither text nor spec", path=n.origin)

@@ -469,6 +469,7 @@ def expand_partitions(stmt, ctx):
         return stmt, []
     key_types = {c.name: KeyType(c.type.name, c.type.typmod) for c in stmt.columns if c.type is not None}
     expanded = expand_spec(spec, key_types, path=clause.origin)
+    # the clause's text no longer matches the spec: cleared, so the GaussDB target renders the spec
     out = _replace(stmt, partition=_replace(clause, spec=expanded, text=None))
     n = len(expanded.partitions)
     return out, [Diagnostic(I_EXPANDED, f"START/END/EVERY expanded into {n} partition(s)", clause.origin,

@@ -3,6 +3,11 @@
 Qualified names and types in the IR, schema-name fields of schema statements, and names inside
 pre-rendered SQL (view queries, defaults, constraint text) rewritten through pglast. Text that
 mentions a mapped schema but does not parse is left as written, with a diagnostic.
+
+Parse once: nodes are rebuilt with :func:`ddlc.ir.base.replace` / :func:`~ddlc.ir.base.transform`,
+which clear the source text a changed name was parsed from (identity texts of DROP/COMMENT/SET
+SCHEMA, an index definition, a function's name as written; :func:`ddlc.ir.base.source_text`), so
+the GaussDB target renders the new names instead of the old text without re-parsing anything.
 """
 
 from __future__ import annotations

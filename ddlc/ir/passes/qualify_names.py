@@ -5,6 +5,11 @@ the IR (``QualifiedName``: tables, FK targets, index and trigger tables, OWNED B
 identities, which the builders parsed from their text) and the object references inside
 pre-rendered SQL (relations in view queries and FK definitions, ``nextval('seq')`` literals),
 rewritten through pglast only when something is unqualified.
+
+Parse once: nodes are rebuilt with :func:`ddlc.ir.base.replace` / :func:`~ddlc.ir.base.transform`,
+which clear the source text a changed name was parsed from (identity texts of DROP/COMMENT/SET
+SCHEMA, an index definition, a function's name as written; :func:`ddlc.ir.base.source_text`), so
+the GaussDB target renders the new names instead of the old text without re-parsing anything.
 """
 
 from __future__ import annotations
