@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import ddlc  # noqa: E402
-from ddlc.frontend.expand import expand  # noqa: E402
+from ddlc.jddl.expand import expand  # noqa: E402
 from ddlc.quoting import canonicalize  # noqa: E402
 
 
