@@ -71,7 +71,7 @@ def _is_ident_char(c: str) -> bool:
     return c.isalnum() or c == "_" or c == "$"
 
 
-_DOLLAR_TAG = re.compile(r"\$([A-Za-z_\x80-\U0010ffff][A-Za-z0-9_\x80-\U0010ffff]*)?\$")
+_DOLLAR_TAG = re.compile(r"\$([^\x00-\x40\x5b-\x5e\x60\x7b-\x7f][^\x00-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]*)?\$")
 _SPECIAL = re.compile(r"['\"$\s]|--|/\*")
 
 

@@ -48,3 +48,11 @@ def pg_db(pg_server):
     conn = pg_server.connect(name)
     yield conn
     conn.close()
+
+
+# Speed is measured in bench/, never in tests: no per-example deadline (the first example of a
+# property may pay a lazy import, and CI machines are shared).
+from hypothesis import settings as _hyp_settings  # noqa: E402
+
+_hyp_settings.register_profile("ddlc", deadline=None)
+_hyp_settings.load_profile("ddlc")

@@ -42,10 +42,12 @@ class Tok:
         return self.kind == "word" and self.text.upper() in words
 
 
-_WORD = re.compile(r"[A-Za-z_\u0080-\U0010ffff][A-Za-z0-9_$\u0080-\U0010ffff]*")
+# identifier characters: ASCII letters, digits, "_", "$" and any non-ASCII character (written as
+# negated ASCII classes, which compile ~100x faster than the equivalent \u0080-\U0010ffff ranges)
+_WORD = re.compile(r"[^\x00-\x40\x5b-\x5e\x60\x7b-\x7f][^\x00-\x23\x25-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]*")
 _NUMBER = re.compile(r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 _PARAM = re.compile(r"\$\d+")
-_DOLLAR_TAG = re.compile(r"\$(?:[A-Za-z_\u0080-\U0010ffff][A-Za-z0-9_\u0080-\U0010ffff]*)?\$")
+_DOLLAR_TAG = re.compile(r"\$(?:[^\x00-\x40\x5b-\x5e\x60\x7b-\x7f][^\x00-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]*)?\$")
 _OPCHARS = "+-*/<>=~!@#%^&|`?:"
 _PUNCT = "()[],;."
 
