@@ -8,22 +8,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from functools import lru_cache
+
+from .pg_keywords import FORCED
 
 _SAFE = re.compile(r"[a-z_][a-z0-9_]*\Z")
 
 
-@lru_cache(maxsize=1)
-def _pg_forced() -> frozenset[str]:
-    """PostgreSQL keywords that force quoting (every category but unreserved), from pglast."""
-    from pglast import keywords
-
-    return frozenset(keywords.RESERVED_KEYWORDS | keywords.COL_NAME_KEYWORDS | keywords.TYPE_FUNC_NAME_KEYWORDS)
-
-
 def pg_ident(name: str) -> str:
     """PostgreSQL's quote_ident: bare only for [a-z_][a-z0-9_]* that is not a non-unreserved keyword."""
-    if _SAFE.match(name) is not None and name not in _pg_forced():
+    if _SAFE.match(name) is not None and name not in FORCED:
         return name
     return '"' + name.replace('"', '""') + '"'
 
