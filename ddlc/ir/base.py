@@ -242,11 +242,52 @@ _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def _field_names(cls: type) -> tuple[str, ...]:
-    """Field names of a node class, minus ``origin``/``layout`` (looked up once per class)."""
+    """The fields of a node class that may hold nodes (looked up once per class, from the type hints).
+
+    ``origin``/``layout`` and fields typed as scalars, enums or tuples of them are left out, so a pass
+    visits only what can change; a hint that cannot be resolved keeps its field.
+    """
     names = _FIELDS.get(cls)
     if names is None:
-        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls) if f.name not in ("origin", "layout"))
+        names = _FIELDS[cls] = _node_fields(cls)
     return names
+
+
+def _node_fields(cls: type) -> tuple[str, ...]:
+    import typing
+
+    try:
+        hints = typing.get_type_hints(cls)
+    except Exception:  # noqa: BLE001 - an unresolvable hint: keep every field
+        hints = {}
+    out = []
+    for f in dataclasses.fields(cls):
+        if f.name in ("origin", "layout"):
+            continue
+        h = hints.get(f.name, Any)
+        if _may_hold_node(h):
+            out.append(f.name)
+    return tuple(out)
+
+
+def _may_hold_node(h: Any) -> bool:
+    import typing
+
+    if h is Any or h is object or isinstance(h, typing.TypeVar | str | typing.ForwardRef):
+        return True
+    args = typing.get_args(h)
+    if args:
+        return any(_may_hold_node(a) for a in args if a is not Ellipsis)
+    origin = typing.get_origin(h)
+    if origin is not None:  # a bare generic (tuple, list): unknown items
+        return True
+    if not isinstance(h, type):
+        return True
+    if h in (str, int, bool, float, bytes, type(None)) or issubclass(h, enum.Enum):
+        return False
+    if h.__module__ in ("decimal", "datetime"):
+        return False
+    return True  # a node class, or something we cannot rule out
 
 
 def transform(n: N, fn: Any, skip: frozenset[tuple[str, str]] = frozenset()) -> N:

@@ -15,7 +15,7 @@ from typing import Any
 
 from ...diagnostics import E_UNSUPPORTED, Diagnostic
 from ...errors import DdlcError
-from ..base import Node, transform
+from ..base import Node, _field_names, replace, transform
 from ..rules import Rule
 from ..statement import Opaque, OpaqueReason
 
@@ -50,9 +50,12 @@ def drop_unsupported(stmt, ctx):
     if not by_class:
         return stmt, diags
 
+    pending = [0]  # _Dropped markers not yet removed from their parent's tuple
+
     def fn(node):
-        if isinstance(node, Node):
-            for rule in by_class.get(type(node), ()):
+        rules = by_class.get(type(node))
+        if rules:
+            for rule in rules:
                 if not rule.applies(node):
                     continue
                 path = node.origin
@@ -62,21 +65,26 @@ def drop_unsupported(stmt, ctx):
                 if rule.rewrite is not None:
                     node = rule.rewrite(node)
                 elif rule.field is not None:
-                    node = dataclasses.replace(node, **{rule.field: rule.absent})
+                    node = replace(node, **{rule.field: rule.absent})
                     if hasattr(node, "layout"):
-                        node = dataclasses.replace(node, layout=None)
+                        node = replace(node, layout=None)
                 else:
+                    pending[0] += 1
                     return _Dropped(node)
-        # remove dropped children from tuples
+        if not pending[0]:
+            return node
+        # markers sit in the tuples of their parent, which transform visits right after them
         changes = {}
-        for f in dataclasses.fields(node):
-            v = getattr(node, f.name)
-            if isinstance(v, tuple) and any(isinstance(x, _Dropped) for x in v):
-                changes[f.name] = tuple(x for x in v if not isinstance(x, _Dropped))
+        for name in _field_names(type(node)):
+            v = getattr(node, name)
+            if type(v) is tuple and any(isinstance(x, _Dropped) for x in v):
+                kept = tuple(x for x in v if not isinstance(x, _Dropped))
+                pending[0] -= len(v) - len(kept)
+                changes[name] = kept
         if changes:
-            node = dataclasses.replace(node, **changes)
+            node = replace(node, **changes)
             if hasattr(node, "layout"):
-                node = dataclasses.replace(node, layout=None)
+                node = replace(node, layout=None)
         return node
 
     out = transform(stmt, fn)
