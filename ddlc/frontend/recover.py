@@ -15,6 +15,8 @@ does not recover (a plain CREATE TABLE, for instance, is the table family's).
 
 from __future__ import annotations
 
+import dataclasses
+
 import re
 from collections.abc import Callable
 from typing import Any
@@ -32,6 +34,7 @@ from ..ir.routine import (
 from ..ir.statement import Opaque, OpaqueReason, Statement
 from ..quoting import quote_ident
 from .build._read import BuildContext
+from .sql.expr import make_query, parses_as_statement
 from .sqlscan import ScanError, Tok, is_ident, read_qualified, tokens
 
 N_TDDL_UNPARSED = register(
@@ -184,8 +187,9 @@ def _query_span(text: str) -> tuple[int, int] | None:
 
 
 def _query(text: str, stmt: Any) -> Expr:
+    """The query of a CTAS / materialized view, parsed by the SQL layer (its tree's locations are its own)."""
     span = _query_span(text)
-    return Expr(text[span[0]:span[1]] if span else _sql(stmt.query))
+    return make_query(text[span[0]:span[1]] if span else _sql(stmt.query))
 
 
 def _word_span(toks: list[Tok], word: str) -> tuple[int, int] | None:
@@ -221,7 +225,8 @@ def _select(text: str, kind: str) -> Statement:
         raise _NotRecovered("a SELECT without INTO is not DDL")
     persistence = {"u": "UNLOGGED", "t": "TEMPORARY"}.get(into.rel.relpersistence, "")
     body = text.rstrip()
-    return CreateTableAs(text, _qname(into.rel), Expr(body[:-1].rstrip() if body.endswith(";") else body),
+    query = make_query(body[:-1].rstrip() if body.endswith(";") else body)  # INTO included
+    return CreateTableAs(text, _qname(into.rel), query,
                          columns=tuple(c.sval for c in into.colNames or ()), persistence=persistence, select_into=True)
 
 
@@ -272,7 +277,7 @@ def _alter_matview(text: str, kind: str) -> Statement:
     action = _rest(text, end)
     if not action:
         raise _Unparsed("ALTER MATERIALIZED VIEW without an action")
-    return AlterMatView(text, _qual(parts), action, if_exists)
+    return AlterMatView(text, _qual(parts), action, if_exists, pg_grammar=parses_as_statement(text))
 
 
 def _drop_matview(text: str, kind: str) -> Statement:
@@ -448,8 +453,27 @@ def _grant(text: str, kind: str) -> Statement:
         relations = tuple(_qname(o) for o in s.objects)
     else:
         objects = tuple(quote_ident(o.sval) if type(o).__name__ == "String" else _sql(o) for o in s.objects)
-    return Grant(text, not s.is_grant, privs, objtype, relations, objects, all_in,
-                 tuple(_role(r) for r in s.grantees), bool(s.grant_option), s.behavior.value == 1)
+    g = Grant(text, not s.is_grant, privs, objtype, relations, objects, all_in,
+              tuple(_role(r) for r in s.grantees), bool(s.grant_option), s.behavior.value == 1)
+    return dataclasses.replace(g, pg_grammar=parses_as_statement(_grant_sql(g)))
+
+
+_ALL_IN = {"TABLE": "TABLES", "SEQUENCE": "SEQUENCES", "FUNCTION": "FUNCTIONS", "PROCEDURE": "PROCEDURES",
+           "ROUTINE": "ROUTINES"}
+_ROLE_WORDS = frozenset({"PUBLIC", "CURRENT_USER", "CURRENT_ROLE", "SESSION_USER"})
+
+
+def _grant_sql(g: Grant) -> str:
+    """The GRANT/REVOKE the fields say, in the form a target writes it (names as recovered)."""
+    parts = ["REVOKE" if g.revoke else "GRANT"]
+    if g.revoke and g.grant_option:
+        parts.append("GRANT OPTION FOR")
+    parts += [", ".join(g.privileges) if g.privileges else "ALL", "ON"]
+    parts.append(f"ALL {_ALL_IN.get(g.objtype, g.objtype + 'S')} IN SCHEMA" if g.all_in_schema else g.objtype)
+    targets = [".".join(quote_ident(p) for p in (q.schema, q.name) if p is not None) for q in g.relations]
+    parts += [", ".join(targets + list(g.objects)), "FROM" if g.revoke else "TO",
+              ", ".join(r if r in _ROLE_WORDS else quote_ident(r) for r in g.grantees)]
+    return " ".join(parts)
 
 
 def _large_sequence(text: str, kind: str) -> Statement:

@@ -82,12 +82,15 @@ class RefreshMatView(Statement):
 
 @node
 class AlterMatView(Statement):
-    """``ALTER MATERIALIZED VIEW [IF EXISTS] v <action>``; ``action`` is the SQL text after the name."""
+    """``ALTER MATERIALIZED VIEW [IF EXISTS] v <action>``; ``action`` is the SQL text after the name.
+    ``pg_grammar``: the statement parses with PostgreSQL's grammar (decided at build time; GaussDB-only
+    actions such as ENABLE QUERY REWRITE do not)."""
 
     text: str
     identity: QualifiedName
     action: str
     if_exists: bool = False
+    pg_grammar: bool = True
 
 
 @node
@@ -207,7 +210,9 @@ class Grant(Statement):
     ``FUNCTION``, ``SCHEMA``, ``DATABASE``...); relation-like objects are in ``relations``
     (qualified names), the others (schemas, databases, functions with signatures...) are SQL
     text in ``objects``. ``all_in_schema``: ``ON ALL TABLES IN SCHEMA s`` (schemas in
-    ``objects``). Grantees are role names, or ``PUBLIC``.
+    ``objects``). Grantees are role names, or ``PUBLIC``. ``pg_grammar``: the statement written from
+    these fields parses with PostgreSQL's grammar (decided at build time; False for GaussDB-only
+    object kinds the recovery cannot write back).
     """
 
     text: str
@@ -220,6 +225,7 @@ class Grant(Statement):
     grantees: tuple[str, ...] = ()
     grant_option: bool = False
     cascade: bool = False
+    pg_grammar: bool = True
 
 
 @node

@@ -1,8 +1,9 @@
 """CREATE VIEW (reference §5.7).
 
-``query`` is ``pg_get_viewdef`` text exactly as the server wrote it (ending with ``;``). The builder
-parses it with pglast once: ``parsed`` says whether that worked and ``references`` lists the
-relations it reads (RangeVar nodes, CTE names excluded) for later passes.
+``query`` is ``pg_get_viewdef`` text exactly as the server wrote it (ending with ``;``), with its
+parsed form (``query.tree``, a pglast ``SelectStmt``) made once by the frontend's SQL layer:
+``parsed`` says whether that worked and ``references`` lists the relations it reads (RangeVar
+nodes, CTE names excluded) for later passes.
 """
 
 from __future__ import annotations

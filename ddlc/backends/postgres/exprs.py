@@ -1,7 +1,8 @@
 """GaussDB-only functions inside pre-rendered SQL (defaults, generated columns, CHECK bodies).
 
 Rewritten where PostgreSQL has an exact equivalent; reported where it has not. Text that needs no
-change is returned unchanged, byte for byte (pglast only re-prints what it rewrote).
+change is returned unchanged, byte for byte; a rewritten fragment is re-printed from its parsed form
+(made at build time by the frontend's SQL layer, :mod:`ddlc.frontend.sql`): nothing is parsed here.
 """
 
 from __future__ import annotations
@@ -43,18 +44,44 @@ _CANDIDATE = re.compile(r"\b(?:" + "|".join(sorted(GAUSS_ONLY, key=len, reverse=
 
 
 def rewrite_expr(e: Expr, emit: Any) -> str:
+    """``e`` for PostgreSQL: its text, or its parsed form re-printed with the rewrites made."""
     text = e.text
     if not _CANDIDATE.search(text):
         return text
-    import pglast
-    from pglast import ast, enums, visitors
     from pglast.stream import RawStream
 
-    try:
-        tree = pglast.parse_sql("SELECT " + text)
-    except Exception:
+    node = e.tree if e.parsed else _unbuilt_tree(text)
+    if node is None:
         emit.diag(N_EXPR_UNPARSED, "expression not parsed; emitted as written", e.origin)
         return text
+    if not e.parsed:  # a whole ``SELECT <text>`` parse (the tree of an Expr built outside the SQL layer)
+        new, changed = rewrite_tree(node, emit, e.origin)
+        return RawStream()(new)[len("SELECT "):] if changed else text
+    new, changed = rewrite_tree(node, emit, e.origin)
+    return RawStream()(new) if changed else text
+
+
+def wants_rewrite(text: str) -> bool:
+    """Whether ``text`` names a GaussDB-only function (a cheap test before any tree is walked)."""
+    return _CANDIDATE.search(text) is not None
+
+
+def query_tree(q: Expr) -> Any:
+    """The parsed query (a pglast ``SelectStmt``) of ``q``, or None when it does not parse. Shared with the IR:
+    never modify it (:func:`rewrite_tree` copies)."""
+    from pglast import ast
+
+    node = q.tree if q.parsed else _unbuilt_query(q.text)
+    return node if isinstance(node, ast.SelectStmt) else None
+
+
+def rewrite_tree(node: Any, emit: Any, origin: Any) -> tuple[Any, bool]:
+    """Rewrite the GaussDB-only functions of a pglast tree: (tree, changed). The tree given is never
+    modified (it belongs to the IR): a changed tree is a copy."""
+    import copy
+
+    from pglast import ast, enums, visitors
+
     rewritten: list[str] = []
     unknown: list[str] = []
     svf = enums.SQLValueFunctionOp
@@ -83,13 +110,40 @@ def rewrite_expr(e: Expr, emit: Any) -> str:
                 return ast.SQLValueFunction(op=svf.SVFOP_LOCALTIMESTAMP_N, typmod=0)
             return None
 
-    V()(tree)
+    tree = copy.deepcopy(node)
+    tree = V()(tree)
     for name in unknown:
-        emit.diag(W_EXPR_GAUSS_ONLY, f"GaussDB-only function {name}() has no exact PostgreSQL equivalent", e.origin)
+        emit.diag(W_EXPR_GAUSS_ONLY, f"GaussDB-only function {name}() has no exact PostgreSQL equivalent", origin)
     if not rewritten:
-        return text
-    emit.diag(I_EXPR_REWRITTEN, "rewritten: " + ", ".join(sorted(set(rewritten))), e.origin)
-    return RawStream()(tree)[len("SELECT "):]
+        return node, False
+    emit.diag(I_EXPR_REWRITTEN, "rewritten: " + ", ".join(sorted(set(rewritten))), origin)
+    return tree, True
+
+
+# ---- transitional: Exprs built outside the frontend's SQL layer ------------------------------------------
+# Exprs made by code that does not yet attach a parsed form (ir/constraints.py CHECK/WHERE bodies, ir/index.py
+# key expressions, build/_columns.py ON UPDATE, postgres/partitions.py bound values, routine argument defaults)
+# or rebuilt by a pass without :meth:`Expr.renamed`. Remove when they all carry their parsed form.
+def _unbuilt_tree(text: str) -> Any:
+    import pglast
+
+    try:
+        return pglast.parse_sql("SELECT " + text)
+    except Exception:  # noqa: BLE001 - pglast.parser.ParseError
+        return None
+
+
+def _unbuilt_query(text: str) -> Any:
+    import pglast
+    from pglast import ast
+
+    body = text.strip()
+    body = body[:-1].rstrip() if body.endswith(";") else body
+    try:
+        stmts = pglast.parse_sql(body)
+    except Exception:  # noqa: BLE001 - pglast.parser.ParseError
+        return None
+    return stmts[0].stmt if len(stmts) == 1 and isinstance(stmts[0].stmt, ast.SelectStmt) else None
 
 
 def _is_now(node: Any) -> bool:

@@ -223,19 +223,9 @@ REFUSED = {
 
 
 # ---- helpers -------------------------------------------------------------------------------------------
-def _parses(sql: str) -> bool:
-    import pglast
-
-    try:
-        return len(pglast.parse_sql(sql)) == 1
-    except Exception:  # noqa: BLE001 - pglast.parser.ParseError
-        return False
-
-
-def _checked(sql: str, n: Any, e: Emit) -> list[str]:
-    """``[sql]`` when it parses as PostgreSQL, else nothing and a warning carrying the GaussDB text."""
-    if _parses(sql):
-        return [sql]
+def _not_pg(n: Any, e: Emit) -> list[str]:
+    """Nothing, and a warning carrying the GaussDB text: the statement does not parse as PostgreSQL (decided
+    at build time: the query has no parsed form, or the recovered text did not parse)."""
     e.diag(W_NOT_PG, f"translated {type(n).__name__} does not parse as PostgreSQL; not emitted", n.origin,
            dropped_text=getattr(n, "text", None))
     return []
@@ -245,13 +235,27 @@ def _schema(name: str, e: Emit) -> str:
     return dict(getattr(e.ctx, "schema_map", {}) or {}).get(name, name)
 
 
-def _query(q: Expr, e: Emit) -> str:
-    """A query's text with GaussDB-only functions rewritten (checked as a scalar subquery)."""
-    wrapped = "(" + q.text + ")"
-    out = e.expr(Expr(wrapped, origin=q.origin))
-    if out == wrapped:
-        return q.text
-    return out[1:-1] if out.startswith("(") and out.endswith(")") else out
+def _query(q: Expr, e: Emit, *, drop_into: bool = False) -> str | None:
+    """A query for PostgreSQL from its parsed form: its own text when nothing changes, else re-printed with
+    GaussDB-only functions rewritten (and, ``drop_into``, without SELECT's INTO clause). None: no parsed
+    query (it does not parse with PostgreSQL's grammar)."""
+    from pglast.stream import RawStream
+
+    from .exprs import query_tree, rewrite_tree, wants_rewrite
+
+    tree = query_tree(q)
+    if tree is None:
+        return None
+    changed = False
+    if wants_rewrite(q.text):
+        tree, changed = rewrite_tree(tree, e, q.origin)
+    if drop_into:
+        import copy
+
+        tree = tree if changed else copy.deepcopy(tree)
+        tree.intoClause = None
+        return RawStream()(tree)
+    return RawStream()(tree) if changed else q.text
 
 
 def _with(options: tuple[WithOption, ...], e: Emit, origin: Any) -> str:
@@ -310,17 +314,10 @@ def opaque(n: Opaque, e: Emit) -> list[str]:
 # ---- tables and materialized views -----------------------------------------------------------------------
 @emits(CreateTableAs)
 def create_table_as(n: CreateTableAs, e: Emit) -> list[str]:
-    query = _query(n.query, e)
+    query = _query(n.query, e, drop_into=n.select_into)
+    if query is None:
+        return _not_pg(n, e)
     if n.select_into:
-        import pglast
-        from pglast.stream import RawStream
-
-        try:
-            stmt = pglast.parse_sql(query)[0].stmt
-            stmt.intoClause = None
-            query = RawStream()(stmt)
-        except Exception:  # noqa: BLE001
-            return _checked("", n, e)
         e.diag(I_SELECT_INTO, "SELECT INTO written as CREATE TABLE AS", n.origin)
     w = e.w().kw("CREATE")
     if n.persistence:
@@ -334,17 +331,20 @@ def create_table_as(n: CreateTableAs, e: Emit) -> list[str]:
     w.kw("AS").raw(query)
     if not n.with_data:
         w.kw("WITH", "NO", "DATA")
-    return _checked(w.text(), n, e)
+    return [w.text()]
 
 
 @emits(CreateMatView)
 def create_matview(n: CreateMatView, e: Emit) -> list[str]:
+    query = _query(n.query, e)
+    if query is None:
+        return _not_pg(n, e)
     w = e.w().kw("CREATE", "MATERIALIZED", "VIEW").raw(e.qname(n.identity))
     _relation_head(w, n, e)
-    w.kw("AS").raw(_query(n.query, e))
+    w.kw("AS").raw(query)
     if not n.with_data:
         w.kw("WITH", "NO", "DATA")
-    return _checked(w.text(), n, e)
+    return [w.text()]
 
 
 @emits(RefreshMatView)
@@ -363,7 +363,9 @@ def alter_matview(n: AlterMatView, e: Emit) -> list[str]:
     w = e.w().kw("ALTER", "MATERIALIZED", "VIEW")
     if n.if_exists:
         w.kw("IF", "EXISTS")
-    return _checked(w.raw(e.qname(n.identity)).raw(n.action).text(), n, e)
+    if not n.pg_grammar:  # the recovered text did not parse with PostgreSQL's grammar (build time)
+        return _not_pg(n, e)
+    return [w.raw(e.qname(n.identity)).raw(n.action).text()]
 
 
 @emits(DropMatView)
@@ -449,6 +451,8 @@ def _grantee(g: str) -> str:
 
 @emits(Grant)
 def grant(n: Grant, e: Emit) -> list[str]:
+    if not n.pg_grammar:  # decided at build time (the recovered fields do not write back as PostgreSQL)
+        return _not_pg(n, e)
     w = e.w().kw("REVOKE" if n.revoke else "GRANT")
     if n.revoke and n.grant_option:
         w.kw("GRANT", "OPTION", "FOR")
@@ -463,7 +467,7 @@ def grant(n: Grant, e: Emit) -> list[str]:
         w.kw("WITH", "GRANT", "OPTION")
     if n.cascade:
         w.kw("CASCADE")
-    return _checked(w.text(), n, e)
+    return [w.text()]
 
 
 _REVOKE_ADMIN = re.compile(r"\s*REVOKE\s+ADMIN\s+OPTION\s+FOR\b", re.I)
@@ -483,7 +487,7 @@ def grant_role(n: GrantRole, e: Emit) -> list[str]:
         w.kw("WITH", "ADMIN", "OPTION")
     if n.cascade:
         w.kw("CASCADE")
-    return _checked(w.text(), n, e)
+    return [w.text()]  # roles and grantees come from the statement's PostgreSQL parse (build time)
 
 
 # ---- catalog history ----------------------------------------------------------------------------------------

@@ -24,9 +24,9 @@ Decisions (checked on a PostgreSQL 15 server by the goldens):
   sequence's ``last_value``) is left out when it equals START and otherwise written as
   ``ALTER SEQUENCE ... RESTART n`` after the CREATE (DDLC-I657), so CREATE carries only the
   definition. An ALTER left without options emits nothing.
-* Views: the query must parse with pglast; GaussDB-only functions are rewritten as in other SQL
-  text (exprs), GaussDB type names in casts are mapped (DDLC-I658), and the query is re-printed by
-  pglast. A query that does not parse, or uses ROWNUM or ``t PARTITION (p)``, is reported and not
+* Views: the query must parse with pglast (at build time: the IR carries its tree); GaussDB-only
+  functions are rewritten as in other SQL text (exprs), GaussDB type names in casts are mapped
+  (DDLC-I658), and the query is printed by pglast from its tree. A query that does not parse, or uses ROWNUM or ``t PARTITION (p)``, is reported and not
   emitted (DDLC-W669, W670).
 """
 
@@ -38,7 +38,7 @@ from typing import Any
 from ...diagnostics import Severity, register
 from ...ir.base import replace
 from ...ir.index import CreateIndex, IndexKey, PartitionScope
-from ...ir.names import Expr, TypeName
+from ...ir.names import TypeName
 from ...ir.rules import Rule
 from ...ir.sequence import AlterSequence, CreateSequence, Persistence, SeqClause, SeqOption
 from ...ir.view import CreateView
@@ -469,28 +469,17 @@ def alter_sequence(n: AlterSequence, e: Emit) -> list[str]:
 
 
 # ---- CREATE VIEW ------------------------------------------------------------------------------
-def _pg_type_node(spelling: str) -> Any:
-    import pglast
-
-    return pglast.parse_sql(f"SELECT NULL::{spelling}")[0].stmt.targetList[0].val.typeName
-
-
 def view_query(n: CreateView, e: Emit) -> str | None:
-    """The view's query for PostgreSQL (re-printed by pglast), or None when it cannot be."""
-    import pglast
+    """The view's query for PostgreSQL, printed by pglast from its parsed form (made at build time), or
+    None when it cannot be."""
     from pglast import ast, visitors
     from pglast.stream import RawStream
 
-    from .exprs import rewrite_expr
-    from .types import TYPE_MAP
+    from .exprs import query_tree, rewrite_tree, wants_rewrite
+    from .types import TYPE_MAP, type_node
 
-    body = n.query.text.strip()
-    body = body[:-1].rstrip() if body.endswith(";") else body
-    try:
-        tree = pglast.parse_sql(body)
-    except Exception:  # pglast.parser.ParseError: GaussDB-only syntax
-        tree = None
-    if not tree or len(tree) != 1 or not isinstance(tree[0].stmt, ast.SelectStmt):
+    tree = query_tree(n.query)
+    if tree is None:
         e.refuse(n, W_VIEW_UNPARSED, "view query does not parse as PostgreSQL SQL; not translated", n.query.origin)
         return None
     found: list[str] = []
@@ -510,32 +499,48 @@ def view_query(n: CreateView, e: Emit) -> str | None:
     GaussOnly()(tree)
     if found:
         e.refuse(n, W_VIEW_GAUSS_ONLY, f"view query uses {', '.join(sorted(set(found)))}; not translated",
-               n.query.origin)
+                 n.query.origin)
         return None
-    # GaussDB-only functions: the rewrites of other SQL text, on the query as a scalar sub-query
-    text = rewrite_expr(Expr("(" + body + ")", origin=n.query.origin), e)
-    if text != "(" + body + ")" and text.startswith("(") and text.endswith(")"):
-        tree = pglast.parse_sql(text[1:-1])
-    mapped: list[str] = []
+    copied = False
+    if wants_rewrite(n.query.text):  # GaussDB-only functions: the rewrites of other SQL text
+        tree, copied = rewrite_tree(tree, e, n.query.origin)
 
-    class Types(visitors.Visitor):
+    def mapped_entry(node: Any) -> tuple[str, bool] | None:
+        names = [s.sval for s in node.names or ()]
+        if not names or (len(names) == 2 and names[0] != "pg_catalog") or len(names) > 2:
+            return None
+        entry = TYPE_MAP.get(names[-1])
+        if entry is None or entry[2] is None:
+            return None
+        return entry[0], entry[1]
+
+    wanted: list[str] = []
+
+    class Needs(visitors.Visitor):
         def visit_TypeName(self, ancestors, node):  # noqa: N802
-            names = [s.sval for s in node.names or ()]
-            if not names or (len(names) == 2 and names[0] != "pg_catalog") or len(names) > 2:
-                return None
-            entry = TYPE_MAP.get(names[-1])
-            if entry is None or entry[2] is None:
-                return None
-            spelling, keep, _ = entry
-            new = _pg_type_node(spelling)
-            new.typmods = node.typmods if keep else new.typmods
-            new.arrayBounds = node.arrayBounds
-            mapped.append(names[-1])
-            return new
+            if mapped_entry(node) is not None:
+                wanted.append(node.names[-1].sval)
 
-    Types()(tree)
-    if mapped:
-        e.diag(I_VIEW_TYPES, "type(s) mapped: " + ", ".join(sorted(set(mapped))), n.query.origin)
+    Needs()(tree)
+    if wanted:
+        import copy
+
+        if not copied:  # the IR's tree is never modified
+            tree = copy.deepcopy(tree)
+
+        class Types(visitors.Visitor):
+            def visit_TypeName(self, ancestors, node):  # noqa: N802
+                entry = mapped_entry(node)
+                if entry is None:
+                    return None
+                spelling, keep = entry
+                new = type_node(spelling)
+                new.typmods = node.typmods if keep else new.typmods
+                new.arrayBounds = node.arrayBounds
+                return new
+
+        Types()(tree)
+        e.diag(I_VIEW_TYPES, "type(s) mapped: " + ", ".join(sorted(set(wanted))), n.query.origin)
     return RawStream()(tree)
 
 

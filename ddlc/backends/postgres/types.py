@@ -64,6 +64,42 @@ TYPE_MAP: dict[str, tuple[str, bool, str | None]] = {
 }
 
 
+# the pglast TypeName of each TYPE_MAP spelling (as ``SELECT NULL::<spelling>`` parses): (names, typmods)
+TYPE_NODES: dict[str, tuple[tuple[str, ...], tuple[int, ...] | None]] = {
+    "smallint": (("pg_catalog", "int2"), None),
+    "integer": (("pg_catalog", "int4"), None),
+    "bigint": (("pg_catalog", "int8"), None),
+    "numeric(39,0)": (("pg_catalog", "numeric"), (39, 0)),
+    "real": (("pg_catalog", "float4"), None),
+    "double precision": (("pg_catalog", "float8"), None),
+    "numeric": (("pg_catalog", "numeric"), None),
+    "varchar": (("pg_catalog", "varchar"), None),
+    "bpchar": (("bpchar",), None),
+    '"char"': (("char",), None),
+    "char": (("pg_catalog", "bpchar"), (1,)),
+    "text": (("text",), None),
+    "bytea": (("bytea",), None),
+    "timestamp(0) without time zone": (("pg_catalog", "timestamp"), (0,)),
+    "date": (("date",), None),
+    "timestamp": (("pg_catalog", "timestamp"), None),
+    "timestamptz": (("timestamptz",), None),
+    "time": (("pg_catalog", "time"), None),
+    "timetz": (("timetz",), None),
+    "interval": (("pg_catalog", "interval"), None),
+    "boolean": (("pg_catalog", "bool"), None),
+}
+
+
+def type_node(spelling: str) -> Any:
+    """A new pglast ``TypeName`` node for a TYPE_MAP spelling (built, not parsed)."""
+    from pglast import ast
+
+    names, typmods = TYPE_NODES[spelling]
+    return ast.TypeName(names=tuple(ast.String(sval=n) for n in names), setof=False, pct_type=False,
+                        typmods=None if typmods is None else tuple(ast.A_Const(isnull=False, val=ast.Integer(ival=i))
+                                                                    for i in typmods), typemod=-1)
+
+
 def map_type(t: TypeName, e: Any) -> str:
     if t.schema == "":  # SQL-standard spelling with its modifier inside (TIMESTAMP(0) without time zone)
         text = t.name + t.typmod
@@ -85,5 +121,5 @@ def map_type(t: TypeName, e: Any) -> str:
     return text
 
 
-__all__: list[str] = ["map_type", "TYPE_MAP"]
+__all__: list[str] = ["map_type", "TYPE_MAP", "TYPE_NODES", "type_node"]
 _unused: Callable | None = None

@@ -11,6 +11,7 @@ from ...errors import DdlcError, Path
 from ...ir.names import Expr, QualifiedName, TypeName
 
 from ...jddl.keys import ALIASES
+from ..sql.expr import make_expr, make_query
 
 _MISSING: Any = object()
 
@@ -149,7 +150,12 @@ class Obj:
         return read_type(self.obj(name))
 
     def expr(self, name: str) -> Expr:
-        return Expr(self.str(name), origin=self.at(name))
+        """A scalar SQL expression member, parsed once by the SQL layer (its tree None if it does not parse)."""
+        return make_expr(self.str(name), self.at(name))
+
+    def query(self, name: str) -> Expr:
+        """A query member (view query...), parsed once by the SQL layer."""
+        return make_query(self.str(name), self.at(name))
 
 
 def read_qname(o: Obj) -> QualifiedName:

@@ -22,16 +22,10 @@ N_VIEW_QUERY = register(
 )
 
 
-def query_references(text: str, origin: Path) -> tuple[QualifiedName, ...] | None:
-    """The relations a query reads (RangeVars in text order, without duplicates or CTE names), or None
-    when pglast cannot parse it. pglast is imported here (start-up time)."""
-    import pglast
+def query_references(tree: Any, origin: Path) -> tuple[QualifiedName, ...]:
+    """The relations a parsed query reads (RangeVars in text order, without duplicates or CTE names)."""
     from pglast import visitors
 
-    try:
-        tree = pglast.parse_sql(text)
-    except Exception:  # pglast.parser.ParseError; GaussDB-only syntax
-        return None
     ctes: set[str] = set()
     found: list[tuple[Any, ...]] = []
 
@@ -59,8 +53,8 @@ def query_references(text: str, origin: Path) -> tuple[QualifiedName, ...] | Non
 
 @shape("create_view", r"CREATE %\{or_replace\}s %\{persistence\}s VIEW ")
 def build_create_view(o: Obj) -> CreateView:
-    query = o.expr("query")
-    refs = query_references(query.text, o.at("query"))
+    query = o.query("query")  # parsed once, by the SQL layer
+    refs = None if query.tree is None else query_references(query.tree, o.at("query"))
     if refs is None:
         o.ctx.diag(N_VIEW_QUERY, "view query not parsed by pglast; kept as text", o.at("query"))
     return CreateView(

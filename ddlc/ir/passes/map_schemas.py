@@ -64,7 +64,7 @@ def map_schemas(stmt, ctx):
                 diags.append(Diagnostic(W_UNMAPPED_TEXT, "SQL text mentions a mapped schema but does not parse",
                                         node.origin, document=ctx.document, pass_name="map_schemas"))
                 return node
-            return node if new is text else replace(node, text=new)
+            return node if new is text else node.renamed(new, relation)
         fields = SCHEMA_FIELDS.get(t.__name__)
         if fields:
             changes = {f: mapping[getattr(node, f)] for f in fields

@@ -53,7 +53,7 @@ def qualify_names(stmt, ctx):
                 diags.append(Diagnostic(N_UNPARSED_REF, "SQL text not parsed; references inside it left as written",
                                         node.origin, document=ctx.document, pass_name="qualify_names"))
             elif new is not node.text:
-                return replace(node, text=new)
+                return node.renamed(new, unqualified)
         return node
 
     return transform(stmt, fn, NOT_USER_OBJECTS), diags
