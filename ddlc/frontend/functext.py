@@ -27,6 +27,7 @@ from ..ir.routine import (
     ArgMode, CreateFunction, FunctionArg, FunctionOptions, FunctionReturn, FunctionStyle, NullInput, Security,
     SetOption, Volatility,
 )
+from .sql.expr import make_expr
 from .sqlscan import ScanError, Tok, dollar_tag_at, ident_value, is_ident, skip_space, split_top, string_value, token_at
 
 class FunctionTextError(ValueError):
@@ -147,7 +148,8 @@ def _parse_arg(text: str, toks: list[Tok]) -> FunctionArg:
                 mode, i = mode_at(i)  # Oracle order: name [IN|OUT|IN OUT] type
     if i >= len(toks):
         raise FunctionTextError("argument without a type", toks[0].start)
-    return FunctionArg(_span_text(text, toks[i:]), name, mode, default)
+    return FunctionArg(_span_text(text, toks[i:]), name, mode, default,
+                       default_expr=None if default is None else make_expr(default))
 
 
 def _parse_args(text: str, toks: list[Tok]) -> tuple[FunctionArg, ...]:

@@ -14,7 +14,7 @@ import dataclasses
 import enum
 
 from .base import Node, layout_field, node, source_text
-from .names import QualifiedName, TypeName
+from .names import Expr, QualifiedName, TypeName
 from .statement import Statement
 
 
@@ -81,7 +81,9 @@ class FunctionArg(Node):
     type: str  # type text as written (``integer``, ``character varying``, ``public.t%ROWTYPE``)
     name: str | None = None
     mode: ArgMode | None = None
-    default: str | None = None  # expression text as written
+    default: str | None = None  # DEFAULT expression text as written
+    # its parsed form, made by the SQL layer at build time (what targets other than GaussDB write)
+    default_expr: Expr | None = dataclasses.field(default=None, compare=False)
 
 
 @node

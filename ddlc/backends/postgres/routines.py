@@ -31,6 +31,7 @@ import functools
 import re
 from typing import Any
 
+from ...errors import InternalError
 from ...diagnostics import Severity, register
 from ...ir.names import Expr, TypeName
 from ...ir.rules import Rule
@@ -241,8 +242,7 @@ def _arg(a: FunctionArg, e: Emit, with_default: bool = True, with_name: bool = T
         parts.append(pg_ident(a.name))
     parts.append(typ if typ is not None else type_text(a.type, e, a.origin))
     if a.default is not None and with_default:
-        d = a.default  # text today (parsed on the transitional path); an Expr once the builder makes one
-        parts += ["DEFAULT", e.expr(d if isinstance(d, Expr) else Expr(d, origin=a.origin))]
+        parts += ["DEFAULT", e.expr(_default(a))]
     return " ".join(parts)
 
 
@@ -291,17 +291,16 @@ def _header_problem(n: CreateFunction, types: list[str], returns: str | None, ta
         if _pg_type().match(t) is None:
             return f"type {t!r} is not PostgreSQL syntax"
     for a in n.arguments:
-        if a.default is not None and not _default_parses(a.default):
+        if a.default is not None and _default(a).tree is None:
             return f"default {a.default!r} is not a PostgreSQL expression"
     return None
 
 
-def _default_parses(d: Any) -> bool:
-    if isinstance(d, Expr):
-        return not d.parsed or d.tree is not None
-    from .exprs import _unbuilt_tree  # transitional: FunctionArg.default is text, not yet a parsed Expr
-
-    return _unbuilt_tree(d) is not None
+def _default(a: FunctionArg) -> Expr:
+    """The argument's DEFAULT as the SQL layer parsed it at build time."""
+    if a.default_expr is None:
+        raise InternalError("a routine argument DEFAULT reached the emitter unparsed", path=a.origin)
+    return a.default_expr
 
 
 # ---- CREATE FUNCTION / PROCEDURE ----------------------------------------------------------------------

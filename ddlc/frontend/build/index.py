@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from ...diagnostics import Severity, register
 from ...ir.index import CreateIndex, IndexDefinition, parse_definition
+from ..sql.expr import make_expr
 from . import shape
 from ._read import Obj
 from .drop import keyword
@@ -36,13 +38,16 @@ def build_create_index(o: Obj) -> CreateIndex:
         o.ctx.diag(N_INDEX_DEFINITION, f"index definition not parsed ({parsed}); kept as text",
                    o.at("definition"))
         parsed = IndexDefinition(())
+    keys = tuple(k if k.expression is None else
+                 dataclasses.replace(k, expression=make_expr(k.expression.text, k.expression.origin))
+                 for k in parsed.keys)  # key expressions parsed by the SQL layer, once
     where = o.expr("where") if o.has("where") else None
     return CreateIndex(
         name=o.str("name"),
         table=o.qname("table"),
         method=o.str("index_am"),
         definition_text=text,
-        keys=parsed.keys,
+        keys=keys,
         include=parsed.include,
         partition_scope=parsed.scope,
         partitions=parsed.partitions,
