@@ -14,7 +14,7 @@ from ddlc.frontend.build import build
 from ddlc.jddl.expand import expand
 from ddlc.ir.base import Node, replace, to_json, walk
 from ddlc.ir.columns import ColumnDef
-from ddlc.ir.constraints import parse_constraint
+from ddlc.frontend.sql.constraints import parse_constraint
 from ddlc.ir.statement import Opaque
 from ddlc.ir.table import (
     Compression, ConstraintKind, CreateTable, ElementsStyle, FkAction, FkMatch, OnCommitAction,

@@ -15,7 +15,7 @@ from ddlc.backends.postgres.partitions import partition_table_name
 from ddlc.backends.postgres.table import HEAP_OPTIONS, TOAST_OPTIONS, rebuild_constraint
 from ddlc.errors import DdlcError
 from ddlc.frontend.build import build
-from ddlc.ir.constraints import parse_constraint
+from ddlc.frontend.sql.constraints import parse_constraint
 from ddlc.ir.passes import PassContext
 
 # -- trees in the deparser's shapes (jddl-shapes.md §3, §5.1) --------------------------------

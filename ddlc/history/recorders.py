@@ -6,18 +6,19 @@ whatever the target. Recorders are keyed by node class (:data:`RECORDERS`).
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ..ir.alter import (
     AddConstraint, AddConstraintUsingIndex, AlterRelation, DropConstraint, DropPrimaryKey,
 )
 from ..ir.alter_columns import AddColumn, ChangeColumn, DropColumn
-from ..ir.alter_partitions import RemovePartitioning
+from ..ir.alter_partitions import BoundText, RemovePartitioning, with_parsed_bounds
+from ..ir.constraints import ConstraintKind
 from ..ir.drop import Drop
 from ..ir.followup import AlterTableFollowup, ModifyColumnAutoIncrement
 from ..ir.misc import CreateTableAs, DropDatabase
 from ..ir.names import QualifiedName
+from ..ir.partition import LessThan, ListValues
 from ..ir.rename import RenameColumn, RenameConstraint, RenameRelation, RenameSchema, RenameTables, SetSchema
 from ..ir.table import CreateTable
 from .state import RelationState, _all_parts, apply_partition_change, changes_partitions, state_of_spec
@@ -27,7 +28,8 @@ def _create_table(cat: Any, stmt: Any) -> None:
     key = cat.key(stmt.identity)
     cat.forget(key)
     if clause is not None and clause.spec is not None:
-        cat.tables[key] = state_of_spec(clause.spec, key)
+        st = cat.tables[key] = state_of_spec(clause.spec, key)
+        _keep_parsed_bounds(st.partitions, clause.spec.partitions)
     rel = RelationState()
     for c in getattr(stmt, "columns", ()):
         if getattr(c, "auto_increment", False) and c.type is not None and c.type.name in _INTEGER_TYPES:
@@ -37,6 +39,17 @@ def _create_table(cat: Any, stmt: Any) -> None:
             rel.primary_key = c.name
     if rel.identity_column is not None or rel.primary_key is not None:
         cat.relations[key] = rel
+
+
+def _keep_parsed_bounds(states: list[Any], parts: tuple[Any, ...]) -> None:
+    """Keep each bound's parsed value with its text in the history (as :class:`BoundText`), as ALTER
+    TABLE's bounds arrive, so a target reads the meaning of a bound it did not see parsed."""
+    for st, p in zip(states, parts, strict=False):  # a default subpartition has no counterpart
+        if isinstance(p.bound, LessThan) and st.upper is not None:
+            st.upper = tuple(BoundText(v.text, v) for v in p.bound.values)
+        elif isinstance(p.bound, ListValues) and st.values is not None:
+            st.values = tuple(BoundText(v.text, v) for v in p.bound.values)
+        _keep_parsed_bounds(st.subpartitions, p.subpartitions)
 
 
 _INTEGER_TYPES = frozenset({"int1", "int2", "int4", "int8", "tinyint", "smallint", "integer", "bigint"})
@@ -87,9 +100,6 @@ def _rename_constraint(cat: Any, stmt: Any) -> None:
         r.primary_key = stmt.new_name
 
 
-_PK = re.compile(r"\s*PRIMARY\s+KEY\b", re.I)
-
-
 def _alter_relation(cat: Any, stmt: Any) -> None:
     key = cat.key(stmt.identity)
     for sub in stmt.subcommands:
@@ -100,7 +110,7 @@ def _alter_relation(cat: Any, stmt: Any) -> None:
             st.sub_key = tuple(sub.column if k == sub.old_column else k for k in st.sub_key)
         if changes_partitions(sub):
             if st is not None:
-                apply_partition_change(st, sub, key)
+                apply_partition_change(st, with_parsed_bounds(sub), key)  # bound texts keep their values
         elif kind is RemovePartitioning:
             cat.tables.pop(key, None)
         elif kind is AddColumn and sub.column.auto_increment:
@@ -111,7 +121,7 @@ def _alter_relation(cat: Any, stmt: Any) -> None:
             cat._rel(key).identity_column = None
         elif kind is ChangeColumn and cat.identity_column(stmt.identity) == sub.old_column:
             cat._rel(key).identity_column = sub.column
-        elif kind is AddConstraint and _PK.match(sub.definition.text):
+        elif kind is AddConstraint and sub.kind is ConstraintKind.PRIMARY_KEY and not sub.informational:
             cat._rel(key).primary_key = sub.name
         elif kind is AddConstraintUsingIndex and sub.constraint_type.value == "PRIMARY KEY":
             cat._rel(key).primary_key = sub.name

@@ -17,6 +17,7 @@ import enum
 from .base import Node, layout_field, node
 from .names import Expr, QualifiedName, TypeName
 from .statement import Statement
+from .table import ConstraintInfo, ConstraintKind
 
 
 class AlterObjType(str, enum.Enum):
@@ -66,10 +67,26 @@ class IndexConstraintType(str, enum.Enum):
 
 @node
 class AddConstraint(AlterSubcommand):
-    """``ADD CONSTRAINT name <definition>`` (CHECK, FOREIGN KEY, PRIMARY KEY/UNIQUE with index)."""
+    """``ADD CONSTRAINT name <definition>`` (CHECK, FOREIGN KEY, PRIMARY KEY/UNIQUE with index).
+
+    ``definition`` is the server's text and the authority (the GaussDB target writes it). The rest is
+    what the frontend's SQL layer read from it at build time, as for a CREATE TABLE constraint element
+    (:class:`ddlc.ir.table.TableConstraint`): ``parsed`` (None when the text does not parse; no
+    diagnostic here, a target that needs it reports it), ``kind`` (the kind the text starts with),
+    ``informational`` (the openGauss informational prefix), ``disabled`` (``CHECK (...) DISABLE``),
+    ``match_partial`` (``MATCH PARTIAL``, which PostgreSQL's grammar refuses, so such a text never
+    parses) and ``verbatim`` (the text is PostgreSQL syntax as written and ``parsed`` says exactly what
+    it says; a rewrite that changes ``parsed`` alone sets it to False).
+    """
 
     name: str
     definition: Expr  # server SQL (§3.4), e.g. ``FOREIGN KEY (cid) REFERENCES public.c(id)``
+    parsed: ConstraintInfo | None = None
+    kind: ConstraintKind | None = None
+    informational: bool = False
+    disabled: bool = False
+    match_partial: bool = False
+    verbatim: bool = False
 
 
 @node

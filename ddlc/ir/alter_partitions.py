@@ -2,7 +2,10 @@
 
 Boundary values (§3.8) are kept verbatim as the server's strings (``"100"``, ``"'east'"``,
 ``"MAXVALUE"``, ``"DEFAULT"``, ``"(1,'a')"``). They are written without escaping, so a value with
-an embedded ``'`` comes out broken (defect §10.12, DDLC-W205).
+an embedded ``'`` comes out broken (defect §10.12, DDLC-W205). A node's ``bound_values`` are those
+texts parsed once, at build time, by the frontend (one per text of its ``bounds``, ``for_values`` or
+``at``, which hold the same values when both are set; None where a text did not parse): targets read
+them and never parse. :func:`with_parsed_bounds` gives the stream's history texts that keep them.
 
 A partition is named either by ``name`` or by ``for_values`` (``... PARTITION FOR (v, ...)``);
 exactly one of the two is set.
@@ -10,11 +13,69 @@ exactly one of the two is set.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
+from typing import Any
 
 from .alter import AlterSubcommand
 from .base import Node, layout_field, node
 from .names import QualifiedName
+from .partition import BoundValue
+
+
+class BoundText(str):
+    """A boundary value's text carrying ``parsed``: the :class:`~ddlc.ir.partition.BoundValue` the
+    frontend parsed from it at build time (None when it did not parse). For what keeps bound texts
+    outside the IR (the stream's history, a target's working copy of it): being a ``str``, it goes
+    wherever a text goes and compares as one. IR nodes hold plain texts and their ``bound_values``.
+    """
+
+    parsed: BoundValue | None
+
+    def __new__(cls, text: str, parsed: BoundValue | None = None) -> BoundText:
+        self = super().__new__(cls, text)
+        self.parsed = parsed
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (BoundText, (str(self), self.parsed))
+
+    def __copy__(self) -> BoundText:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> BoundText:
+        return self  # immutable
+
+
+def parsed_bound(text: str) -> BoundValue | None:
+    """The parsed value a bound text carries (None for a plain string or a value that did not parse)."""
+    return text.parsed if isinstance(text, BoundText) else None
+
+
+def bound_texts(texts: tuple[str, ...], values: tuple[BoundValue | None, ...]) -> tuple[str, ...]:
+    """``texts`` as :class:`BoundText` carrying ``values`` (the texts as they are when the two do not match)."""
+    if len(texts) != len(values):
+        return texts
+    return tuple(BoundText(t, v) for t, v in zip(texts, values, strict=True))
+
+
+_TEXT_FIELDS = ("bounds", "for_values", "at")
+
+
+def with_parsed_bounds(sub: Any) -> Any:
+    """A copy of a partition subcommand whose bound texts carry their parsed values (:class:`BoundText`),
+    for the stream's history and a target's working copy of it. Never emitted (it is not the IR value)."""
+    values = getattr(sub, "bound_values", ())
+    changes: dict[str, Any] = {}
+    for f in _TEXT_FIELDS:
+        texts = getattr(sub, f, None)
+        if texts:
+            changes[f] = bound_texts(tuple(texts), values)
+    for f in ("subpartitions", "parts"):
+        children = getattr(sub, f, None)
+        if children:
+            changes[f] = tuple(with_parsed_bounds(c) for c in children)
+    return dataclasses.replace(sub, **changes) if changes else sub
 
 
 class BoundKind(str, enum.Enum):
@@ -36,6 +97,7 @@ class SubpartitionDef(Node):
     kind: BoundKind = BoundKind.HASH
     bounds: tuple[str, ...] = ()
     tablespace: str | None = None
+    bound_values: tuple[BoundValue | None, ...] = ()
     layout: str | None = layout_field()
 
 
@@ -49,6 +111,7 @@ class AddPartition(AlterSubcommand):
     bounds: tuple[str, ...] = ()
     tablespace: str | None = None
     subpartitions: tuple[SubpartitionDef, ...] = ()
+    bound_values: tuple[BoundValue | None, ...] = ()
 
 
 @node
@@ -62,6 +125,7 @@ class ModifyPartitionAddSubpartition(AlterSubcommand):
     kind: BoundKind
     bounds: tuple[str, ...] = ()
     tablespace: str | None = None
+    bound_values: tuple[BoundValue | None, ...] = ()
 
 
 @node
@@ -70,6 +134,7 @@ class DropPartition(AlterSubcommand):
     name: str | None = None
     for_values: tuple[str, ...] = ()
     update_global_index: bool = False
+    bound_values: tuple[BoundValue | None, ...] = ()
 
 
 @node
@@ -77,6 +142,7 @@ class MovePartition(AlterSubcommand):
     tablespace: str
     name: str | None = None
     for_values: tuple[str, ...] = ()
+    bound_values: tuple[BoundValue | None, ...] = ()
 
 
 @node
@@ -86,6 +152,7 @@ class TruncatePartition(AlterSubcommand):
     name: str | None = None
     for_values: tuple[str, ...] = ()
     update_global_index: bool = False
+    bound_values: tuple[BoundValue | None, ...] = ()
 
 
 @node
@@ -93,6 +160,7 @@ class TruncateSubpartition(AlterSubcommand):
     name: str | None = None
     for_values: tuple[str, ...] = ()
     update_global_index: bool = False
+    bound_values: tuple[BoundValue | None, ...] = ()
 
 
 @node
@@ -104,6 +172,7 @@ class ExchangePartition(AlterSubcommand):
     without_validation: bool = False
     verbose: bool = False
     update_global_index: bool = False
+    bound_values: tuple[BoundValue | None, ...] = ()
 
 
 @node
@@ -127,6 +196,7 @@ class SplitPart(Node):
     name: str
     bounds: tuple[str, ...] = ()
     tablespace: str | None = None
+    bound_values: tuple[BoundValue | None, ...] = ()
     layout: str | None = layout_field()
 
 
@@ -145,6 +215,7 @@ class SplitPartition(AlterSubcommand):
     for_values: tuple[str, ...] = ()
     at: tuple[str, ...] | None = None
     update_global_index: bool = False
+    bound_values: tuple[BoundValue | None, ...] = ()
     list_layout: str | None = layout_field()  # fmt of ``split_list`` (AT form)
 
 
@@ -163,6 +234,7 @@ class SplitSubpartition(AlterSubcommand):
     bounds: tuple[str, ...]
     parts: tuple[SplitPart, ...]
     update_global_index: bool = False
+    bound_values: tuple[BoundValue | None, ...] = ()
     list_layout: str | None = layout_field()  # fmt of ``define_list``
 
 

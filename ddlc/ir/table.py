@@ -113,7 +113,7 @@ class WithOption(Node):
 
 @node
 class ConstraintInfo(Node):
-    """What a constraint definition says, parsed from its text (with pglast).
+    """What a constraint definition says, parsed from its text at build time (frontend/sql/constraints.py).
 
     Derived data: the GaussDB target writes the definition text; other targets read this.
     ``columns`` are the key columns (PRIMARY KEY / UNIQUE / local FOREIGN KEY columns / simple
@@ -151,9 +151,17 @@ class ConstraintInfo(Node):
 class TableConstraint(Node):
     """A table constraint element (§3.4): ``CONSTRAINT name definition``.
 
-    ``definition`` is the server's text and the authority; ``parsed`` is None when pglast could
-    not parse it (GaussDB-only syntax; reported as DDLC-N101). ``tablespace`` is the element's own
-    ``USING INDEX TABLESPACE %{tblspc}s`` (the server prints it a second time after the definition).
+    ``definition`` is the server's text and the authority; ``parsed`` is its parsed form, made at
+    build time by the frontend's SQL layer, None when it does not parse (GaussDB-only syntax;
+    reported as DDLC-N101). ``tablespace`` is the element's own ``USING INDEX TABLESPACE
+    %{tblspc}s`` (the server prints it a second time after the definition).
+
+    Facts the SQL layer read from the text at build time (they hold whether or not it parsed):
+    ``informational`` (the openGauss informational-constraint prefix) and ``verbatim``: the text is
+    PostgreSQL syntax as written and ``parsed`` says exactly what it says, so a target may write the
+    text as it is. Passes that rewrite names inside the text keep both true (they rewrite the text
+    and the names in ``parsed`` alike); a rewrite that changes ``parsed`` alone (a clause removed by
+    a target's rule) sets ``verbatim`` to False.
     """
 
     name: str | None
@@ -161,6 +169,8 @@ class TableConstraint(Node):
     definition: Expr
     parsed: ConstraintInfo | None = None
     tablespace: str | None = None
+    informational: bool = False
+    verbatim: bool = False
     layout: str | None = layout_field()
 
 

@@ -21,9 +21,7 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any
 
 from ...ir.alter import (
@@ -215,90 +213,30 @@ def _auto_increment(n: AutoIncrement, a: Alter) -> None:
 
 
 # ---- constraints -----------------------------------------------------------------------------
-# The ALTER TABLE form of a constraint is its definition text (no parsed form in the IR): the rules
-# below read it, with the same codes as the CREATE TABLE family's constraint elements, and the
-# emitter writes it through that family's constraint_sql (so a PRIMARY KEY / UNIQUE of a partitioned
-# table known from the history gets the partition key columns PostgreSQL requires).
-_PREFIX = "ALTER TABLE x ADD CONSTRAINT c "
-_MATCH_PARTIAL_RX = re.compile(r"(?i)\bMATCH\s+PARTIAL\b")
-_CHECK_DISABLE = re.compile(r"(?is)\s*CHECK\b.*\)\s*DISABLE\s*\Z")
-
-
-def _informational(n: AddConstraint) -> bool:
-    from ...ir.constraints import split_informational
-
-    return split_informational(n.definition.text)[1]
-
-
-def _disabled(n: AddConstraint) -> bool:
-    return not _informational(n) and _CHECK_DISABLE.match(n.definition.text) is not None
-
-
-def _partial(n: AddConstraint) -> bool:
-    return _MATCH_PARTIAL_RX.search(n.definition.text) is not None
-
-
-def _parsed(n: AddConstraint) -> Any:
-    from ...ir.constraints import parse_constraint
-
-    return parse_constraint(n.definition.text, n.definition.origin)
-
-
+# An added constraint carries what the frontend's SQL layer read from its definition at build time
+# (parsed form, informational / DISABLE / MATCH PARTIAL facts, ``verbatim``): the rules below read
+# those, with the same codes as the CREATE TABLE family's constraint elements, and the emitter writes
+# it through that family's constraint_sql (so a PRIMARY KEY / UNIQUE of a partitioned table known
+# from the history gets the partition key columns PostgreSQL requires). Nothing here parses SQL.
 def _unparsed(n: AddConstraint) -> bool:
-    return not (_informational(n) or _disabled(n)) and _parsed(n) is None
+    return not (n.informational or n.disabled) and n.parsed is None
 
 
-def _node(text: str) -> Any:
-    import pglast
-
-    try:
-        return pglast.parse_sql(_PREFIX + text)[0].stmt
-    except Exception:
-        return None
+def _has_descending(n: AddConstraint) -> bool:
+    return n.parsed is not None and bool(n.parsed.descending)
 
 
-def _print(stmt: Any, fallback: str) -> str:
-    from pglast.stream import RawStream
-
-    out = RawStream()(stmt)
-    return out[len(_PREFIX):] if out.startswith(_PREFIX) else fallback
+def _has_index_tablespace(n: AddConstraint) -> bool:
+    return n.parsed is not None and n.parsed.index_tablespace is not None
 
 
-@lru_cache(maxsize=256)
-def without_sort_order(text: str) -> str:
-    from ...ir.constraints import _strip_sort_orders
-
-    return _strip_sort_orders(text)[0]
+def _bad_index_options(n: AddConstraint) -> bool:
+    return n.parsed is not None and not all(table.option_ok(o) for o in n.parsed.index_options)
 
 
-@lru_cache(maxsize=256)
-def without_index_tablespace(text: str) -> str:
-    stmt = _node(text)
-    if stmt is None or not getattr(stmt.cmds[0].def_, "indexspace", None):
-        return text
-    stmt.cmds[0].def_.indexspace = None
-    return _print(stmt, text)
-
-
-@lru_cache(maxsize=256)
-def without_index_options(text: str) -> str:
-    from .table import INDEX_OPTIONS as KEPT
-
-    stmt = _node(text)
-    opts = getattr(stmt.cmds[0].def_, "options", None) if stmt is not None else None
-    if not opts or all(o.defname in KEPT for o in opts):
-        return text
-    kept = tuple(o for o in opts if o.defname in KEPT)
-    stmt.cmds[0].def_.options = kept or None
-    return _print(stmt, text)
-
-
-def _rewrite(fn: Callable[[str], str]) -> Callable[[AddConstraint], AddConstraint]:
-    return lambda n: replace(n, definition=replace(n.definition, text=fn(n.definition.text)), layout=None)
-
-
-def _changes(fn: Callable[[str], str]) -> Callable[[AddConstraint], bool]:
-    return lambda n: not _unparsed(n) and fn(n.definition.text) != n.definition.text
+def _rewrite(change: Callable[[Any], dict[str, Any]]) -> Callable[[AddConstraint], AddConstraint]:
+    """Change the parsed form: the text no longer says the same, so it is not written as it is."""
+    return lambda n: replace(n, parsed=replace(n.parsed, **change(n.parsed)), verbatim=False, layout=None)
 
 
 def _key_layout(a: Alter) -> Any:
@@ -315,8 +253,10 @@ def _add_constraint(n: AddConstraint, a: Alter) -> None:
     from ...ir.table import TableConstraint
     from .table import constraint_sql
 
-    info = _parsed(n)
-    tc = TableConstraint(n.name, info.kind, n.definition, info, origin=n.origin)
+    info = n.parsed
+    assert info is not None  # unparsed constraints were dropped by a rule
+    tc = TableConstraint(n.name, info.kind, n.definition, info, informational=n.informational, verbatim=n.verbatim,
+                         origin=n.origin)
     sql = constraint_sql(tc, a.e, _key_layout(a))
     if sql is not None:
         a.clause("ADD " + sql)
@@ -424,14 +364,16 @@ UNSUPPORTED: tuple[Rule, ...] = (
     Rule(node=SetStatistics, code=W_STATISTICS_PERCENT, message="SET STATISTICS PERCENT has no PostgreSQL form",
          applies=lambda n: n.percent),
     *_REDEFINE_RULES,
-    _drop_constraint_rule(table.W_INFORMATIONAL, "informational constraint dropped", _informational),
-    _drop_constraint_rule(table.W_DISABLED_CHECK, "disabled CHECK constraint dropped", _disabled),
-    _drop_constraint_rule(W_MATCH_PARTIAL, "FOREIGN KEY ... MATCH PARTIAL has no PostgreSQL form", _partial),
+    _drop_constraint_rule(table.W_INFORMATIONAL, "informational constraint dropped", lambda n: n.informational),
+    _drop_constraint_rule(table.W_DISABLED_CHECK, "disabled CHECK constraint dropped", lambda n: n.disabled),
+    _drop_constraint_rule(W_MATCH_PARTIAL, "FOREIGN KEY ... MATCH PARTIAL has no PostgreSQL form",
+                          lambda n: n.match_partial),
     _drop_constraint_rule(table.W_CONSTRAINT_UNPARSED, "constraint PostgreSQL cannot take dropped", _unparsed),
     Rule(node=AddConstraint, code=table.W_DESC_KEY, message="ASC/DESC of key columns dropped",
-         applies=_changes(without_sort_order), rewrite=_rewrite(without_sort_order)),
+         applies=_has_descending, rewrite=_rewrite(lambda p: {"descending": ()})),
     Rule(node=AddConstraint, code=table.W_INDEX_TABLESPACE, message="constraint index tablespace dropped",
-         applies=_changes(without_index_tablespace), rewrite=_rewrite(without_index_tablespace)),
+         applies=_has_index_tablespace, rewrite=_rewrite(lambda p: {"index_tablespace": None})),
     Rule(node=AddConstraint, code=table.W_OPTION, message="index option PostgreSQL does not have dropped",
-         applies=_changes(without_index_options), rewrite=_rewrite(without_index_options)),
+         applies=_bad_index_options,
+         rewrite=_rewrite(lambda p: {"index_options": tuple(o for o in p.index_options if table.option_ok(o))})),
 )

@@ -33,7 +33,7 @@ from ...ir.alter_partitions import (
     AddPartition, AnalyzePartitions, BoundKind, DropPartition, ExchangePartition, MergePartitions,
     ModifyPartitionAddSubpartition, MovePartition, PartitionLevel, RebuildPartitions, RemovePartitioning,
     ResetPartition, SplitPart, SplitPartition, SplitSubpartition, SubpartitionDef, TruncatePartition,
-    TruncateSubpartition,
+    TruncateSubpartition, bound_texts, parsed_bound, with_parsed_bounds,
 )
 from ...history import PartitionState, TableState, apply_partition_change, lower_bound, remaining_values
 from ...ir.partition import clip_bytes
@@ -88,14 +88,17 @@ def leaf_tables(a: Alter) -> list[str]:
 
 # ---- bounds ----------------------------------------------------------------------------------
 def pg_value(text: str, a: Alter) -> str:
-    """A GaussDB bound text as PostgreSQL text (as the CREATE TABLE translation writes it)."""
+    """A GaussDB bound text as PostgreSQL text (as the CREATE TABLE translation writes it), from the
+    value the frontend parsed at build time (:class:`BoundText`, kept by the history too); a text
+    without one (it did not parse) is written as it is."""
     if text.strip().upper() in ("MINVALUE", "MAXVALUE", "DEFAULT"):
         return text.strip().upper()
-    from ...frontend.partition_parser import parse_bound_value
-
+    parsed = parsed_bound(text)
+    if parsed is None:
+        return text
     try:
-        return bound_value(parse_bound_value(text), a.e)
-    except Exception:
+        return bound_value(parsed, a.e)
+    except Exception:  # noqa: BLE001 - a value the target cannot write: kept as the server wrote it
         return text
 
 
@@ -165,7 +168,7 @@ def _resolve(a: Alter, sub: Any, name: str | None, for_values: tuple[str, ...]) 
 def _done(a: Alter, sub: Any, what: str) -> None:
     a.e.diag(I_PARTITION_SEQUENCE, what, sub.origin)
     if a.state is not None:
-        apply_partition_change(a.state, sub, (a.n.identity.schema, a.n.identity.name))
+        apply_partition_change(a.state, with_parsed_bounds(sub), (a.n.identity.schema, a.n.identity.name))
 
 
 def _create(a: Alter, table: str, parent: str, bound: str, partition_by: str | None = None) -> None:
@@ -209,7 +212,7 @@ def _add_partition(n: AddPartition, a: Alter) -> None:
     what = f"ADD PARTITION {n.name}"
     width = len(st.key) if st is not None else len(n.bounds)
     previous = _previous_upper(st.partitions, width) if st is not None and st.strategy == "RANGE" else None
-    bound = _new_bound(a, n, n.kind, n.bounds, previous, width, what)
+    bound = _new_bound(a, n, n.kind, bound_texts(n.bounds, n.bound_values), previous, width, what)
     if bound is None:
         return
     if (n.subpartitions or (st is not None and st.sub_strategy)) and (st is None or st.sub_strategy is None):
@@ -222,7 +225,8 @@ def _add_partition(n: AddPartition, a: Alter) -> None:
     _create(a, table, a.table, bound, by)
     if by is not None:
         scratch = TableState(st.strategy, st.key, sub_strategy=st.sub_strategy, sub_key=st.sub_key)  # type: ignore[union-attr]
-        apply_partition_change(scratch, n)  # the subpartitions (or the default one) as the history will have them
+        # the subpartitions (or the default one) as the history will have them
+        apply_partition_change(scratch, with_parsed_bounds(n))
         subs = scratch.partitions[0].subpartitions
         if not n.subpartitions:
             a.e.diag(N_GENERATED_PARTITIONS, f"{what}: no subpartitions listed; one default subpartition written",
@@ -243,7 +247,7 @@ def _add_subpartition(n: ModifyPartitionAddSubpartition, a: Alter) -> None:
     p = st.find(n.partition) if st is not None else None
     width = len(st.sub_key) if st is not None else len(n.bounds)
     previous = _previous_upper(p.subpartitions, width) if p is not None and n.kind is BoundKind.RANGE else None
-    bound = _new_bound(a, n, n.kind, n.bounds, previous, width, what)
+    bound = _new_bound(a, n, n.kind, bound_texts(n.bounds, n.bound_values), previous, width, what)
     if bound is None:
         return
     _create(a, table_of(a, n.subpartition, PartitionState(n.subpartition)), table_of(a, n.partition, p), bound)
@@ -400,7 +404,7 @@ def _split(n: SplitPartition, a: Alter) -> None:
                                    "not translated", n.origin, **a.dropped(n))
         return
     after = TableState(st.strategy, st.key, list(st.partitions))
-    apply_partition_change(after, n)
+    apply_partition_change(after, with_parsed_bounds(n))
     news = _new_ones(after.partitions, st.partitions)
     bounds = [bound_sql(a, "RANGE", after.partitions, q, len(st.key)) for q in news]
     if not news or any(b is None for b in bounds):
@@ -425,7 +429,7 @@ def _split_sub(n: SplitSubpartition, a: Alter) -> None:
         return
     after = TableState(st.strategy, st.key, [PartitionState(p.name, subpartitions=list(p.subpartitions))],
                        st.sub_strategy, st.sub_key)
-    apply_partition_change(after, n)
+    apply_partition_change(after, with_parsed_bounds(n))
     subs = after.partitions[0].subpartitions
     news = _new_ones(subs, p.subpartitions)
     bounds = [bound_sql(a, st.sub_strategy, subs, q, len(st.sub_key)) for q in news]
@@ -453,7 +457,7 @@ def _merge(n: MergePartitions, a: Alter) -> None:
                  **a.dropped(n))
         return
     after = TableState(st.strategy, st.key, list(st.partitions))
-    apply_partition_change(after, n)
+    apply_partition_change(after, with_parsed_bounds(n))
     merged = after.find(n.into)
     bound = bound_sql(a, st.strategy, after.partitions, merged, len(st.key)) if merged is not None else None
     if bound is None:

@@ -20,20 +20,18 @@ what needs context:
   partitioned tables before PostgreSQL 17); ``NO INHERIT`` on a CHECK is dropped (no effect in
   GaussDB, refused by PostgreSQL).
 
-Constraint definitions are written as the server's text when pglast parses it as PostgreSQL and
-no rule changed it; otherwise they are rebuilt from the parsed :class:`ConstraintInfo`.
+Constraint definitions are written as the server's text when the frontend's SQL layer found it to
+be PostgreSQL syntax as written and no rule changed its parsed form (``verbatim``); otherwise they
+are rebuilt from the parsed :class:`ConstraintInfo`. Nothing here parses SQL.
 """
 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-from typing import Any
 
 from ...diagnostics import Severity, register
 from ...ir.base import replace
 from ...ir.columns import ColumnDef, GeneratedKind
-from ...ir.constraints import parse_constraint, split_informational
 from ...ir.names import QualifiedName
 from ...ir.partition import Partition, PartitionSpec
 from ...ir.rules import Rule
@@ -274,7 +272,16 @@ def _option_text(o: WithOption) -> str:
 
 
 def is_informational(c: TableConstraint) -> bool:
-    return c.parsed.informational if c.parsed is not None else split_informational(c.definition.text)[1]
+    return c.informational
+
+
+def _bad_index_options(c: TableConstraint) -> tuple[WithOption, ...]:
+    return tuple(o for o in c.parsed.index_options if not option_ok(o)) if c.parsed is not None else ()
+
+
+def _drop_index_options(c: TableConstraint) -> TableConstraint:
+    kept = tuple(o for o in c.parsed.index_options if option_ok(o))
+    return replace(c, parsed=replace(c.parsed, index_options=kept), verbatim=False)
 
 
 def _constraint_text(c: TableConstraint) -> str:
@@ -282,8 +289,9 @@ def _constraint_text(c: TableConstraint) -> str:
 
 
 def _clear_index_tablespace(c: TableConstraint) -> TableConstraint:
-    parsed = replace(c.parsed, index_tablespace=None) if c.parsed is not None else None
-    return replace(c, tablespace=None, parsed=parsed)
+    if c.parsed is None or c.parsed.index_tablespace is None:
+        return replace(c, tablespace=None)
+    return replace(c, tablespace=None, parsed=replace(c.parsed, index_tablespace=None), verbatim=False)
 
 
 def _index_tablespace(c: TableConstraint) -> str | None:
@@ -300,7 +308,7 @@ UNSUPPORTED: tuple[Rule, ...] = (
     Rule(CreateTable, W_COMPRESS, "COMPRESS dropped", applies=lambda n: n.compression is Compression.COMPRESS,
          field="compression", text=lambda n: "COMPRESS"),
     Rule(WithOption, W_OPTION, "storage option PostgreSQL does not have dropped",
-         applies=lambda n: not option_ok(n), text=_option_text),
+         applies=lambda n: is_table_option(n) and not option_ok(n), text=_option_text),
     Rule(ColumnDef, W_LEDGER_HASH, "ledger hash column dropped", applies=is_ledger_column,
          text=lambda n: f"{n.name} pg_catalog.hash16"),
     Rule(ColumnDef, W_NO_TYPE, "column without a type dropped", applies=lambda n: n.type is None,
@@ -310,6 +318,9 @@ UNSUPPORTED: tuple[Rule, ...] = (
          text=lambda n: f"COLLATE {n.collation.dotted()}"),
     Rule(ColumnDef, W_ON_UPDATE, "ON UPDATE dropped", applies=lambda n: n.on_update is not None,
          field="on_update", text=lambda n: f"ON UPDATE {n.on_update.text}"),
+    Rule(TableConstraint, W_OPTION, "index option PostgreSQL does not have dropped",
+         applies=lambda n: bool(_bad_index_options(n)), rewrite=_drop_index_options,
+         text=lambda n: ", ".join(_option_text(o) for o in _bad_index_options(n))),
     Rule(TableConstraint, W_INFORMATIONAL, "informational constraint dropped", applies=is_informational,
          text=_constraint_text),
     Rule(TableConstraint, W_CONSTRAINT_UNPARSED, "constraint PostgreSQL cannot take dropped",
@@ -321,7 +332,7 @@ UNSUPPORTED: tuple[Rule, ...] = (
          text=lambda n: f"USING INDEX TABLESPACE {_index_tablespace(n)}"),
     Rule(TableConstraint, W_DESC_KEY, "ASC/DESC of key columns dropped",
          applies=lambda n: n.parsed is not None and bool(n.parsed.descending),
-         rewrite=lambda n: replace(n, parsed=replace(n.parsed, descending=())),
+         rewrite=lambda n: replace(n, parsed=replace(n.parsed, descending=()), verbatim=False),
          text=lambda n: "DESC: " + ", ".join(n.parsed.descending)),
     Rule(Partition, W_PARTITION_TABLESPACE, "partition tablespace dropped",
          applies=lambda n: n.tablespace is not None,
@@ -373,17 +384,6 @@ def _identity(n: CreateTable, c: ColumnDef, e: Emit) -> str | None:
 
 
 # -- constraints -----------------------------------------------------------------------------
-
-@lru_cache(maxsize=1024)
-def _parses_as_pg(text: str) -> bool:
-    import pglast
-
-    try:
-        pglast.parse_sql("ALTER TABLE x ADD CONSTRAINT c " + text)
-    except Exception:
-        return False
-    return True
-
 
 def _idents(e: Emit, names: tuple[str, ...]) -> str:
     return "(" + ", ".join(e.ident(x) for x in names) + ")"
@@ -451,8 +451,7 @@ def constraint_sql(c: TableConstraint, e: Emit, layout: Layout | None) -> str | 
     """The constraint element, or None when it cannot be written on this table."""
     info = c.parsed
     assert info is not None  # unparsed constraints were dropped by a rule
-    text = c.definition.text
-    as_written = info == parse_constraint(text, info.origin)
+    as_written = c.verbatim  # PostgreSQL syntax as written, and no rule changed the parsed form
     if layout is not None:
         if info.kind in (ConstraintKind.PRIMARY_KEY, ConstraintKind.UNIQUE):
             if layout.expression_keys:
@@ -471,8 +470,8 @@ def constraint_sql(c: TableConstraint, e: Emit, layout: Layout | None) -> str | 
         elif info.kind is ConstraintKind.CHECK and info.no_inherit:
             e.diag(I_NO_INHERIT, f"constraint {c.name}: NO INHERIT dropped (partitioned table)", c.origin)
             info = replace(info, no_inherit=False)
-    if as_written and info.kind is not ConstraintKind.CHECK and _parses_as_pg(text):
-        body = text.strip()
+    if as_written and info.kind is not ConstraintKind.CHECK:
+        body = c.definition.text.strip()
     else:
         body = rebuild_constraint(info, e)
     return (f"CONSTRAINT {e.ident(c.name)} " if c.name else "") + body

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ...ir.columns import ColumnDef, GeneratedKind
-from ...ir.names import Expr
-from ._read import Obj, read_qname, read_type
+from ..sql.expr import make_expr
+from ._read import Obj, read_type
 
 
 def read_column(o: Obj) -> ColumnDef:
@@ -37,7 +37,7 @@ def read_column(o: Obj) -> ColumnDef:
         collation,
         auto_increment=o.flag("auto_increment"),
         default=default,
-        on_update=None if on_update is None else Expr(on_update, origin=o.at("on_update")),
+        on_update=None if on_update is None else make_expr(on_update, o.at("on_update")),
         not_null=o.flag("not_null"),
         generated=generated,
         generated_kind=kind,

@@ -29,6 +29,7 @@ from ...ir.base import replace
 from ...ir.columns import GeneratedKind
 from ...ir.followup import ModifyColumnAutoIncrement
 from ...ir.statement import Opaque, OpaqueReason, Statement
+from ..sql.constraints import read_definition
 from . import shape
 from ._columns import read_column
 from ._read import Obj
@@ -225,7 +226,10 @@ def _change_column(o: Obj, t: str) -> ChangeColumn:
 # ---- constraints -----------------------------------------------------------------------------------
 @reader("add constraint", fmt="ADD CONSTRAINT %{name}I %{definition}s")
 def _add_constraint(o: Obj, t: str) -> AddConstraint:
-    return AddConstraint(o.str("name"), o.expr("definition"), **_kw(o))
+    definition = o.expr("definition")
+    read = read_definition(definition.text, definition.origin)
+    return AddConstraint(o.str("name"), definition, read.parsed, read.kind, read.informational, read.disabled,
+                         read.match_partial, read.verbatim, **_kw(o))
 
 
 @reader("add constraint using index", fmt="ADD CONSTRAINT %{name}I %{constraint_type}s USING INDEX "

@@ -22,7 +22,9 @@ from ...ir.alter_partitions import (
     ResetPartition, SplitMode, SplitPart, SplitPartition, SplitSubpartition, SubpartitionDef,
     TruncatePartition, TruncateSubpartition,
 )
-from ...errors import Path
+from ...errors import DdlcError, Path
+from ...ir.partition import BoundValue
+from ..partition_parser import parse_bound_value
 from ._read import Obj
 
 W_SPLIT_TBLSPC = register(
@@ -227,6 +229,18 @@ def bounds(o: Obj, key: str) -> tuple[str, ...]:
     return values
 
 
+def parsed(o: Obj, key: str, texts: tuple[str, ...]) -> tuple[BoundValue | None, ...]:
+    """The bound texts read from ``key`` parsed, once (the nodes' ``bound_values``); None for a text that
+    does not parse (kept as written)."""
+    out: list[BoundValue | None] = []
+    for i, s in enumerate(texts):
+        try:
+            out.append(parse_bound_value(s, path=o.at(key) + (i,)))
+        except DdlcError:
+            out.append(None)
+    return tuple(out)
+
+
 def bound_kind(fmt: str) -> BoundKind:
     if "VALUES LESS THAN (" in fmt:
         return BoundKind.RANGE
@@ -260,10 +274,12 @@ def _add_partition(o: Obj, t: str) -> AddPartition:
     for s in objects(o, "subpartitions"):
         if not _SUB_FMT.fullmatch(s.fmt):
             raise Unmodelled(f"subpartition fmt {s.fmt!r}", s.at("fmt"))
-        subs.append(SubpartitionDef(s.str("name"), bound_kind(s.fmt), bounds(s, "maxvalue"), text(s, "tblspc"),
-                                    layout=s.fmt, origin=s.path))
-    return AddPartition(o.str("name"), bound_kind(o.fmt), bounds(o, "maxvalues"), text(o, "tblspc"),
-                        tuple(subs), **_kw(o))
+        sb = bounds(s, "maxvalue")
+        subs.append(SubpartitionDef(s.str("name"), bound_kind(s.fmt), sb, text(s, "tblspc"),
+                                    parsed(s, "maxvalue", sb), layout=s.fmt, origin=s.path))
+    b = bounds(o, "maxvalues")
+    return AddPartition(o.str("name"), bound_kind(o.fmt), b, text(o, "tblspc"), tuple(subs),
+                        parsed(o, "maxvalues", b), **_kw(o))
 
 
 @reader("modify partition add subpartition",
@@ -272,8 +288,9 @@ def _modify_add_subpartition(o: Obj, t: str) -> ModifyPartitionAddSubpartition:
     if o.fmt.count(" ADD SUBPARTITION ") > 1:
         o.ctx.diag(W_ADD_SUBPART_REPEAT, "several subpartitions folded into one element: only the first "
                    "is replayed, repeatedly", o.at("fmt"))
-    return ModifyPartitionAddSubpartition(o.str("name"), o.str("subpart"), bound_kind(o.fmt),
-                                          bounds(o, "maxvalues"), text(o, "tblspc"), **_kw(o))
+    b = bounds(o, "maxvalues")
+    return ModifyPartitionAddSubpartition(o.str("name"), o.str("subpart"), bound_kind(o.fmt), b, text(o, "tblspc"),
+                                          parsed(o, "maxvalues", b), **_kw(o))
 
 
 @reader("drop partition",
@@ -286,27 +303,28 @@ def _drop_partition(o: Obj, t: str) -> DropPartition:
         name, values = None, bounds(o, "maxvalues")
     else:
         raise Unmodelled("DROP PARTITION names no partition", o.at("fmt"))
-    return DropPartition(level, name, values, _ugi(o), **_kw(o))
+    return DropPartition(level, name, values, _ugi(o), parsed(o, "maxvalues", values), **_kw(o))
 
 
 @reader("move partition", fmt="MOVE PARTITION {%{partition}I|FOR (%{maxvalues:, }s)} TABLESPACE %{tblspc}s")
 def _move_partition(o: Obj, t: str) -> MovePartition:
     name, values = _target(o, "partition")
-    return MovePartition(o.str("tblspc"), name, values, **_kw(o))
+    return MovePartition(o.str("tblspc"), name, values, parsed(o, "maxvalues", values), **_kw(o))
 
 
 @reader("truncate partition",
         fmt="TRUNCATE PARTITION {%{partition}s|FOR (%{maxvalues:, }s)}[ UPDATE GLOBAL INDEX]")
 def _truncate_partition(o: Obj, t: str) -> TruncatePartition:
     name, values = _target(o, "partition")
-    return TruncatePartition(name, values, _ugi(o), **_kw(o))
+    return TruncatePartition(name, values, _ugi(o), parsed(o, "maxvalues", values), **_kw(o))
 
 
 @reader("truncate subpartition",
         fmt="TRUNCATE SUBPARTITION {%{partition}s|FOR (%{maxvalues:, }s)} %{gpi}s")
 def _truncate_subpartition(o: Obj, t: str) -> TruncateSubpartition:
     name, values = _target(o, "partition")
-    return TruncateSubpartition(name, values, flag(o, "gpi", "UPDATE GLOBAL INDEX"), **_kw(o))
+    return TruncateSubpartition(name, values, flag(o, "gpi", "UPDATE GLOBAL INDEX"), parsed(o, "maxvalues", values),
+                                **_kw(o))
 
 
 @reader("exchange partition",
@@ -321,7 +339,7 @@ def _exchange_partition(o: Obj, t: str) -> ExchangePartition:
         raise Unmodelled("EXCHANGE names no partition", o.at("fmt"))
     level = PartitionLevel(word(o, "issub", "PARTITION", "SUBPARTITION"))
     return ExchangePartition(o.qname("exchange_tbl"), name, values, level, " WITHOUT VALIDATION" in o.fmt,
-                             " VERBOSE" in o.fmt, _ugi(o), **_kw(o))
+                             " VERBOSE" in o.fmt, _ugi(o), parsed(o, "maxvalues", values), **_kw(o))
 
 
 @reader("merge partition",
@@ -373,10 +391,11 @@ def _split_partition(o: Obj, t: str) -> SplitPartition:
         for p in objects(o, "partlist"):
             if not _PARTLIST_FMT.fullmatch(p.fmt):
                 raise Unmodelled(f"partlist element fmt {p.fmt!r}", p.at("fmt"))
-            parts.append(SplitPart(p.str("partname"), bounds(p, "maxvalues"), text(p, "tblspc"),
+            pb = bounds(p, "maxvalues")
+            parts.append(SplitPart(p.str("partname"), pb, text(p, "tblspc"), parsed(p, "maxvalues", pb),
                                    layout=p.fmt, origin=p.path))
     return SplitPartition(tuple(parts), name, values if has_for else (), values if has_at else None, _ugi(o),
-                          list_layout=list_layout, **_kw(o))
+                          parsed(o, "maxvalues", values), list_layout=list_layout, **_kw(o))
 
 
 @reader("split subpartition",
@@ -385,7 +404,8 @@ def _split_partition(o: Obj, t: str) -> SplitPartition:
 def _split_subpartition(o: Obj, t: str) -> SplitSubpartition:
     mode = SplitMode.AT if " AT (" in o.fmt else SplitMode.VALUES
     parts, list_layout = _pair(o, "define_list", _DEFINE_LIST)
-    return SplitSubpartition(o.str("name"), mode, bounds(o, "maxvalues"), parts, _ugi(o),
+    b = bounds(o, "maxvalues")
+    return SplitSubpartition(o.str("name"), mode, b, parts, _ugi(o), parsed(o, "maxvalues", b),
                              list_layout=list_layout, **_kw(o))
 
 

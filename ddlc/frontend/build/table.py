@@ -15,7 +15,6 @@ from typing import Any
 from ...diagnostics import E_PARTITION, Severity, register
 from ...errors import DdlcError, Path
 from ...ir.columns import ColumnDef
-from ...ir.constraints import N_CONSTRAINT_UNPARSED, kind_of_text, parse_constraint
 from ...ir.statement import Opaque, OpaqueReason, Statement
 from ...ir.table import (
     Compression, ConstraintKind, CreateTable, Element, ElementsStyle, OnCommit, OnCommitAction,
@@ -23,6 +22,7 @@ from ...ir.table import (
     WithStyle, layout_slots,
 )
 from ..partition_parser import parse_partition_clause
+from ..sql.constraints import N_CONSTRAINT_UNPARSED, kind_of_text, read_definition
 from . import shape
 from ._columns import read_column
 from ._read import Obj, read_qname
@@ -122,16 +122,18 @@ def read_constraint(o: Obj) -> TableConstraint:
             kind = ConstraintKind(contype)
         except ValueError:
             raise Unmodelled(f'constraint type "{contype}" not modelled', o.at("contype")) from None
-    parsed = parse_constraint(definition.text, o.at("definition"))
-    if parsed is None:
+    read = read_definition(definition.text, o.at("definition"))
+    if read.parsed is None:
         o.ctx.diag(N_CONSTRAINT_UNPARSED, f"constraint definition not parsed: {definition.text!r}",
                    o.at("definition"))
     return TableConstraint(
         o.str("name") if "name" in slots else None,
         kind,
         definition,
-        parsed,
+        read.parsed,
         o.str("tblspc") if "tblspc" in slots else None,
+        informational=read.informational,
+        verbatim=read.verbatim,
         layout=o.fmt,
         origin=o.path,
     )

@@ -1,0 +1,332 @@
+"""Constraint definition text (the server's ``pg_get_constraintdef`` output) -> ConstraintInfo, once,
+at build time.
+
+The text is parsed with pglast as ``ALTER TABLE x ADD CONSTRAINT c <definition>``. openGauss
+spellings PostgreSQL lacks are handled around the parser: the informational-constraint prefix
+(``enable optimization Informational Constraint ...``), a trailing ``DISABLE`` on CHECK, and
+``ASC``/``DESC`` in PRIMARY KEY / UNIQUE column lists. Anything else that does not parse gives
+None (the CREATE TABLE builder reports DDLC-N101 and keeps the text). pglast is imported lazily.
+
+:func:`read_definition` is what the builders call: the parsed form plus the facts about the text
+that hold whether or not it parsed (:class:`Definition`); the builders store them in the IR
+(:class:`ddlc.ir.table.TableConstraint`, :class:`ddlc.ir.alter.AddConstraint`), so no target parses.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from ...diagnostics import Severity, register
+from ...errors import Path
+from ...ir.names import QualifiedName
+from ...ir.table import ConstraintInfo, ConstraintKind, FkAction, FkMatch, OptionValueKind, WithOption
+from .expr import make_expr
+
+N_CONSTRAINT_UNPARSED = register(
+    "DDLC-N101", Severity.NOTE, "Constraint text not parsed",
+    "The definition text of a table constraint could not be parsed (GaussDB-only syntax that pglast "
+    "does not know). The text is kept as it is: the GaussDB target prints it unchanged, but passes and "
+    "other targets cannot see its columns, references or options.",
+    '{"fmt": "CONSTRAINT %{name}I %{definition}s", "definition": "PARTIAL CLUSTER KEY (a)", ...}',
+)
+
+_INFORMATIONAL = re.compile(r"\s*(enable|disable)\s+optimization\s+informational\s+constraint\b\s*", re.I)
+_DISABLE_TAIL = re.compile(r"\s+DISABLE\s*$", re.I)
+_CHECK_DISABLE = re.compile(r"(?is)\s*CHECK\b.*\)\s*DISABLE\s*\Z")
+_MATCH_PARTIAL = re.compile(r"(?i)\bMATCH\s+PARTIAL\b")
+_KEY_LIST = re.compile(r"\s*(PRIMARY\s+KEY|UNIQUE)\s*\(", re.I)
+_SORTED_ITEM = re.compile(r"\s*(.*?\S)\s+(ASC|DESC)\s*", re.I | re.S)
+_PREFIXES = (
+    (re.compile(r"CHECK\b", re.I), ConstraintKind.CHECK),
+    (re.compile(r"PRIMARY\s+KEY\b", re.I), ConstraintKind.PRIMARY_KEY),
+    (re.compile(r"UNIQUE\b", re.I), ConstraintKind.UNIQUE),
+    (re.compile(r"EXCLUDE\b", re.I), ConstraintKind.EXCLUSION),
+    (re.compile(r"FOREIGN\s+KEY\b", re.I), ConstraintKind.FOREIGN_KEY),
+    (re.compile(r"TRIGGER\b", re.I), ConstraintKind.TRIGGER),
+)
+_DUMMY = "ALTER TABLE x ADD CONSTRAINT c "
+_MATCH = {"f": FkMatch.FULL, "p": FkMatch.PARTIAL, "s": FkMatch.SIMPLE}
+_ACTION = {"a": FkAction.NO_ACTION, "r": FkAction.RESTRICT, "c": FkAction.CASCADE,
+           "n": FkAction.SET_NULL, "d": FkAction.SET_DEFAULT}
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """What the SQL layer reads from one constraint definition text.
+
+    * ``parsed``: the parsed form, None when the text does not parse;
+    * ``kind``: the kind the text starts with (after an informational prefix), None when unknown;
+    * ``informational`` / ``optimization``: the openGauss informational-constraint prefix and its
+      enable/disable word; ``disabled``: ``CHECK (...) DISABLE``; ``match_partial``: ``FOREIGN KEY ...
+      MATCH PARTIAL`` (which PostgreSQL's grammar refuses, so such a text never parses). These hold
+      whether or not the text parsed;
+    * ``verbatim``: the text, as written, is PostgreSQL syntax (it parsed without removing any openGauss
+      spelling), so ``parsed`` says exactly what the text says.
+    """
+
+    parsed: ConstraintInfo | None
+    kind: ConstraintKind | None
+    informational: bool = False
+    optimization: bool = False
+    disabled: bool = False
+    match_partial: bool = False
+    verbatim: bool = False
+
+
+def read_definition(text: str, origin: Path = ()) -> Definition:
+    """Parse a constraint definition and read the facts the targets need (see :class:`Definition`)."""
+    informational, optimization = split_informational(text)[1:]
+    parsed, verbatim = None, False
+    hit = _parse(text)
+    if hit is not None:
+        body, node, descending, disabled, _, _, first = hit
+        parsed = _info(node, body, origin, descending, disabled, informational, optimization)
+        verbatim = parsed is not None and first and not informational
+    return Definition(
+        parsed, parsed.kind if parsed is not None else kind_of_text(text),
+        informational=informational, optimization=optimization,
+        disabled=not informational and _CHECK_DISABLE.match(text) is not None,
+        match_partial=_MATCH_PARTIAL.search(text) is not None,
+        verbatim=verbatim,
+    )
+
+
+def split_informational(text: str) -> tuple[str, bool, bool]:
+    """``(rest, informational, optimization)`` of a definition text."""
+    m = _INFORMATIONAL.match(text)
+    if m is None:
+        return text, False, False
+    return text[m.end():], True, m.group(1).lower() == "enable"
+
+
+def kind_of_text(text: str) -> ConstraintKind | None:
+    """The constraint kind a definition text starts with (for trees without ``contype``)."""
+    body = split_informational(text)[0].lstrip()
+    for rx, kind in _PREFIXES:
+        if rx.match(body):
+            return kind
+    return None
+
+
+def parse_constraint(text: str, origin: Path = ()) -> ConstraintInfo | None:
+    """Parse a constraint definition; None when it does not parse."""
+    hit = _parse(text)
+    if hit is None:
+        return None
+    body, node, descending, disabled, informational, optimization, _ = hit
+    return _info(node, body, origin, descending, disabled, informational, optimization)
+
+
+@lru_cache(maxsize=1024)
+def _parse(text: str) -> tuple[str, Any, tuple[int, ...], bool, bool, bool, bool] | None:
+    """``(body, node, DESC items, disabled, informational, optimization, parsed as written)``."""
+    body, informational, optimization = split_informational(text)
+    body = body.strip()
+    if not body:
+        return None
+    attempts: list[tuple[str, tuple[int, ...], bool]] = [(body, (), False)]
+    alt, disabled = body, False
+    m = _DISABLE_TAIL.search(alt)
+    if m is not None:
+        alt, disabled = alt[: m.start()], True
+    alt, desc = _strip_sort_orders(alt)
+    if alt != body:
+        attempts.append((alt, desc, disabled))
+    for i, (sql, desc, dis) in enumerate(attempts):
+        node = _constraint_node(sql)
+        if node is not None:
+            return body, node, desc, dis, informational, optimization, i == 0
+    return None
+
+
+def _constraint_node(body: str) -> Any:
+    import pglast
+    from pglast import ast
+
+    try:
+        stmts = pglast.parse_sql(_DUMMY + body)
+    except Exception:  # noqa: BLE001 - pglast.parser.ParseError and friends
+        return None
+    if len(stmts) != 1 or not isinstance(stmts[0].stmt, ast.AlterTableStmt):
+        return None
+    cmds = stmts[0].stmt.cmds or ()
+    if len(cmds) != 1 or not isinstance(cmds[0].def_, ast.Constraint):
+        return None
+    return cmds[0].def_
+
+
+def _strip_sort_orders(body: str) -> tuple[str, tuple[int, ...]]:
+    """Remove ASC/DESC from a PRIMARY KEY / UNIQUE column list: (text, indexes of DESC items)."""
+    m = _KEY_LIST.match(body)
+    if m is None:
+        return body, ()
+    open_at = m.end() - 1
+    close_at = matching_paren(body, open_at)
+    if close_at is None:
+        return body, ()
+    items = split_top_level(body[open_at + 1 : close_at])
+    desc: list[int] = []
+    out: list[str] = []
+    for i, item in enumerate(items):
+        sm = _SORTED_ITEM.fullmatch(item)
+        if sm is None:
+            out.append(item.strip())
+            continue
+        out.append(sm.group(1))
+        if sm.group(2).upper() == "DESC":
+            desc.append(i)
+    return body[: open_at + 1] + ", ".join(out) + body[close_at:], tuple(desc)
+
+
+def _skip_quoted(text: str, i: int) -> int:
+    """Index of the quote closing the one at ``i`` (doubled quotes are escapes), or the end."""
+    q, j, n = text[i], i + 1, len(text)
+    while j < n:
+        if text[j] == q:
+            if j + 1 < n and text[j + 1] == q:
+                j += 2
+                continue
+            return j
+        j += 1
+    return n
+
+
+def matching_paren(text: str, open_at: int) -> int | None:
+    """Index of the ``)`` closing the ``(`` at ``open_at`` (quotes and identifiers skipped)."""
+    depth, i, n = 0, open_at, len(text)
+    while i < n:
+        ch = text[i]
+        if ch in "'\"":
+            i = _skip_quoted(text, i)
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return None
+
+
+def split_top_level(text: str) -> list[str]:
+    """Split on commas outside parentheses and quotes."""
+    out: list[str] = []
+    depth, start, i, n = 0, 0, 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch in "'\"":
+            i = _skip_quoted(text, i)
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append(text[start:i])
+            start = i + 1
+        i += 1
+    out.append(text[start:])
+    return out
+
+
+def _names(seq: Any) -> tuple[str, ...]:
+    return tuple(s.sval for s in seq or ())
+
+
+def _info(c: Any, body: str, origin: Path, descending: tuple[int, ...], disabled: bool,
+          informational: bool, optimization: bool) -> ConstraintInfo | None:
+    from pglast.enums.parsenodes import ConstrType
+    from pglast.stream import RawStream
+
+    kinds = {ConstrType.CONSTR_PRIMARY: ConstraintKind.PRIMARY_KEY, ConstrType.CONSTR_UNIQUE: ConstraintKind.UNIQUE,
+             ConstrType.CONSTR_CHECK: ConstraintKind.CHECK, ConstrType.CONSTR_FOREIGN: ConstraintKind.FOREIGN_KEY,
+             ConstrType.CONSTR_EXCLUSION: ConstraintKind.EXCLUSION}
+    kind = kinds.get(c.contype)
+    if kind is None:
+        return None
+    columns: tuple[str, ...] = ()
+    operators: tuple[str, ...] = ()
+    check = where = references = None
+    if kind in (ConstraintKind.PRIMARY_KEY, ConstraintKind.UNIQUE):
+        columns = _names(c.keys)
+    elif kind is ConstraintKind.FOREIGN_KEY:
+        columns = _names(c.fk_attrs)
+        rv = c.pktable
+        references = QualifiedName(rv.relname, rv.schemaname, origin=origin)
+    elif kind is ConstraintKind.EXCLUSION:
+        elems = []
+        ops = []
+        for elem, op in c.exclusions or ():
+            elems.append(elem.name if elem.name is not None else RawStream()(elem.expr))
+            ops.append(".".join(_names(op)))
+        columns, operators = tuple(elems), tuple(ops)
+        if c.where_clause is not None:
+            where = make_expr(RawStream()(c.where_clause), origin)
+    else:
+        check_text = _check_text(body)
+        if check_text is None:
+            return None
+        check = make_expr(check_text, origin)
+    return ConstraintInfo(
+        kind,
+        columns=columns,
+        descending=tuple(columns[i] for i in descending if i < len(columns)),
+        include=_names(c.including),
+        check=check,
+        references=references,
+        ref_columns=_names(c.pk_attrs),
+        match=_MATCH.get(c.fk_matchtype, FkMatch.SIMPLE),
+        on_delete=_ACTION.get(c.fk_del_action, FkAction.NO_ACTION),
+        on_update=_ACTION.get(c.fk_upd_action, FkAction.NO_ACTION),
+        deferrable=bool(c.deferrable),
+        initially_deferred=bool(c.initdeferred),
+        not_valid=bool(c.skip_validation),
+        no_inherit=bool(c.is_no_inherit),
+        disabled=disabled,
+        index_options=tuple(_option(d, origin) for d in c.options or ()),
+        index_tablespace=c.indexspace or None,
+        using_index=c.indexname or None,
+        access_method=c.access_method or None,
+        exclusion_operators=operators,
+        where=where,
+        informational=informational,
+        optimization=optimization,
+        origin=origin,
+    )
+
+
+def _check_text(body: str) -> str | None:
+    """The expression inside ``CHECK (...)``, exactly as written."""
+    m = re.match(r"\s*CHECK\s*\(", body, re.I)
+    if m is None:
+        return None
+    close = matching_paren(body, m.end() - 1)
+    return None if close is None else body[m.end() : close]
+
+
+def _option(d: Any, origin: Path) -> WithOption:
+    from pglast import ast
+    from pglast.stream import RawStream
+
+    arg = d.arg
+    if arg is None:
+        value, kind = None, OptionValueKind.NONE
+    elif isinstance(arg, ast.String):
+        value, kind = arg.sval, OptionValueKind.LITERAL
+    elif isinstance(arg, ast.Integer):
+        value, kind = str(arg.ival), OptionValueKind.BARE
+    elif isinstance(arg, ast.Float):
+        value, kind = arg.fval, OptionValueKind.BARE
+    elif isinstance(arg, ast.Boolean):
+        value, kind = "true" if arg.boolval else "false", OptionValueKind.BARE
+    else:
+        value, kind = RawStream()(arg), OptionValueKind.BARE
+    return WithOption(d.defname, d.defnamespace, value, kind, origin=origin)
+
+
+__all__ = [
+    "Definition", "N_CONSTRAINT_UNPARSED", "kind_of_text", "matching_paren", "parse_constraint", "read_definition",
+    "split_informational", "split_top_level",
+]
