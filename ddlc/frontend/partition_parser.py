@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from ..diagnostics import E_BUILD
 from ..errors import DdlcError, PathPart
+from .sql.expr import make_expr
 from ..ir.partition import (
     BoundKind,
     BoundValue,
@@ -38,6 +39,11 @@ _WS = " \t\n\r\f\v"
 _OPERATORS = ("+", "-", "*", "/", "%", "||")
 _TYPED_HEADS = {"date", "timestamp", "timestamptz", "time", "timetz", "interval"}
 _INTERVAL_FIELDS = ("year", "month", "day", "hour", "minute", "second")
+
+
+def _expr_bound(text: str, origin: Sequence[PathPart]) -> BoundValue:
+    """An expression bound (``TO_DATE(...)``): its parsed form is made here, once, by the SQL layer."""
+    return BoundValue(text=text, kind=BoundKind.EXPR, origin=tuple(origin), expr=make_expr(text, tuple(origin)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,10 +304,13 @@ class _Parser:
             self.kw("row", "movement")
         if self.peek().kind != "eof":
             self.fail("expected end of partition clause")
+        here = tuple(self.path)
         return PartitionSpec(
             strategy=strategy,
             key=key,
             key_text=key_text,
+            key_exprs=tuple(make_expr(t, here) for t in key_text),
+            sub_key_exprs=tuple(make_expr(t, here) for t in parts.get("sub_key_text", ())),
             partitions=tuple(partitions),
             has_list=has_list,
             origin=self.path,
@@ -458,7 +467,8 @@ class _Parser:
         if self.is_kw("default") and self.is_punct(")", 1):
             tok = self.take()
             self.punct(")")
-            return (BoundValue(text=tok.text, kind=BoundKind.DEFAULT, origin=self.path),)
+            return (BoundValue(text=tok.text, kind=BoundKind.DEFAULT, origin=self.path,
+                               expr=make_expr(tok.text, tuple(self.path))),)
         values = [self.value(tuples=True)]
         while self.is_punct(","):
             self.take()
@@ -479,7 +489,7 @@ class _Parser:
             else:
                 self.primary(False)
                 last = self.toks[self.i - 1]
-            val = BoundValue(text=self.slice(first, last), kind=BoundKind.EXPR, origin=self.path)
+            val = _expr_bound(self.slice(first, last), self.path)
         return val
 
     def primary(self, tuples: bool) -> BoundValue:
@@ -504,11 +514,13 @@ class _Parser:
                     self.take()
                     items.append(self.value())
                 last = self.punct(")")
-                return BoundValue(text=self.slice(tok, last), kind=BoundKind.TUPLE, items=tuple(items), origin=origin)
+                text = self.slice(tok, last)
+                return BoundValue(text=text, kind=BoundKind.TUPLE, items=tuple(items), origin=origin,
+                                  expr=make_expr(text, tuple(origin)))
             self.take()
             last = self.balanced_until(")")
             last = self.punct(")")
-            return BoundValue(text=self.slice(tok, last), kind=BoundKind.EXPR, origin=origin)
+            return _expr_bound(self.slice(tok, last), origin)
         if tok.kind == "ident":
             word = tok.value
             if word == "maxvalue":
@@ -527,11 +539,11 @@ class _Parser:
                 if not self.is_punct(")"):
                     self.balanced_until(")")
                 last = self.punct(")")
-                return BoundValue(text=self.slice(tok, last), kind=BoundKind.EXPR, origin=origin)
-            return BoundValue(text=tok.text, kind=BoundKind.EXPR, origin=origin)
+                return _expr_bound(self.slice(tok, last), origin)
+            return _expr_bound(tok.text, origin)
         if tok.kind == "qident":
             self.take()
-            return BoundValue(text=tok.text, kind=BoundKind.EXPR, origin=origin)
+            return _expr_bound(tok.text, origin)
         self.fail("expected a value")
 
     def typed_literal(self) -> BoundValue | None:

@@ -13,9 +13,11 @@ keeps its source text, so re-rendering an unmodified clause reproduces it.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 
 from .base import Node, node, source_text
+from .names import Expr
 
 NAMEDATALEN = 64  # identifiers are cut to NAMEDATALEN - 1 bytes
 
@@ -53,6 +55,8 @@ class BoundValue(Node):
     value: str | None = None
     type_name: str = ""
     qualifier: str = ""
+    # EXPR: the expression as the frontend's SQL layer parsed it at build time (what other targets write)
+    expr: Expr | None = dataclasses.field(default=None, compare=False)
     items: tuple[BoundValue, ...] = ()  # TUPLE members
 
     @property
@@ -145,6 +149,9 @@ class PartitionSpec(Node):
     sub_strategy: PartitionStrategy | None = None
     sub_key: tuple[str, ...] = ()
     sub_key_text: tuple[str, ...] = ()
+    # each key (and subpartition key) as the frontend's SQL layer parsed it at build time
+    key_exprs: tuple[Expr, ...] = dataclasses.field(default=(), compare=False)
+    sub_key_exprs: tuple[Expr, ...] = dataclasses.field(default=(), compare=False)
     interval: BoundValue | None = None  # INTERVAL ('1 month'): the value inside the parentheses
     store_in: tuple[str, ...] = ()  # INTERVAL (...) STORE IN (ts, ...), spelled as written
     partitions_num: int | None = None  # PARTITIONS n (hash, B compatibility)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...errors import InternalError
 from ...diagnostics import Severity, register
 from ...ir.names import Expr
 
@@ -50,13 +51,10 @@ def rewrite_expr(e: Expr, emit: Any) -> str:
         return text
     from pglast.stream import RawStream
 
-    node = e.tree if e.parsed else _unbuilt_tree(text)
+    node = _tree(e)
     if node is None:
         emit.diag(N_EXPR_UNPARSED, "expression not parsed; emitted as written", e.origin)
         return text
-    if not e.parsed:  # a whole ``SELECT <text>`` parse (the tree of an Expr built outside the SQL layer)
-        new, changed = rewrite_tree(node, emit, e.origin)
-        return RawStream()(new)[len("SELECT "):] if changed else text
     new, changed = rewrite_tree(node, emit, e.origin)
     return RawStream()(new) if changed else text
 
@@ -71,8 +69,15 @@ def query_tree(q: Expr) -> Any:
     never modify it (:func:`rewrite_tree` copies)."""
     from pglast import ast
 
-    node = q.tree if q.parsed else _unbuilt_query(q.text)
+    node = _tree(q)
     return node if isinstance(node, ast.SelectStmt) else None
+
+
+def _tree(e: Expr) -> Any:
+    """The tree the frontend's SQL layer made at build time; an Expr without one is a bug, never parsed here."""
+    if not e.parsed:
+        raise InternalError(f"SQL fragment {e.text[:40]!r} reached the emitter unparsed", path=e.origin)
+    return e.tree
 
 
 def rewrite_tree(node: Any, emit: Any, origin: Any) -> tuple[Any, bool]:
@@ -118,32 +123,6 @@ def rewrite_tree(node: Any, emit: Any, origin: Any) -> tuple[Any, bool]:
         return node, False
     emit.diag(I_EXPR_REWRITTEN, "rewritten: " + ", ".join(sorted(set(rewritten))), origin)
     return tree, True
-
-
-# ---- transitional: Exprs built outside the frontend's SQL layer ------------------------------------------
-# Exprs made by code that does not yet attach a parsed form (ir/constraints.py CHECK/WHERE bodies, ir/index.py
-# key expressions, build/_columns.py ON UPDATE, postgres/partitions.py bound values, routine argument defaults)
-# or rebuilt by a pass without :meth:`Expr.renamed`. Remove when they all carry their parsed form.
-def _unbuilt_tree(text: str) -> Any:
-    import pglast
-
-    try:
-        return pglast.parse_sql("SELECT " + text)
-    except Exception:  # noqa: BLE001 - pglast.parser.ParseError
-        return None
-
-
-def _unbuilt_query(text: str) -> Any:
-    import pglast
-    from pglast import ast
-
-    body = text.strip()
-    body = body[:-1].rstrip() if body.endswith(";") else body
-    try:
-        stmts = pglast.parse_sql(body)
-    except Exception:  # noqa: BLE001 - pglast.parser.ParseError
-        return None
-    return stmts[0].stmt if len(stmts) == 1 and isinstance(stmts[0].stmt, ast.SelectStmt) else None
 
 
 def _is_now(node: Any) -> bool:

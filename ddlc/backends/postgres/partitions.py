@@ -37,6 +37,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...errors import InternalError
 from ...diagnostics import Severity, register
 from ...ir.names import Expr
 from ...ir.partition import (
@@ -159,14 +160,16 @@ def plan(spec: PartitionSpec | None, clause: Any, e: Any) -> Layout | None:
     return Layout(spec, cols, exprs)
 
 
-def partition_by(strategy: PartitionStrategy, key: tuple[str, ...], key_text: tuple[str, ...], e: Any,
-                 origin: Any) -> str:
-    """``PARTITION BY RANGE (a, (expr))``."""
+def partition_by(strategy: PartitionStrategy, key: tuple[str, ...], key_text: tuple[str, ...],
+                 key_exprs: tuple[Expr, ...], e: Any, origin: Any) -> str:
+    """``PARTITION BY RANGE (a, (expr))``; expression keys written from their parsed form."""
     items = []
     for i, k in enumerate(key):
         text = key_text[i] if i < len(key_text) else k
         if is_expression_key(k, text):
-            items.append("(" + e.expr(Expr(text, origin=origin)) + ")")
+            if i >= len(key_exprs):
+                raise InternalError(f"partition key {text!r} reached the emitter unparsed", path=origin)
+            items.append("(" + e.expr(key_exprs[i]) + ")")
         else:
             items.append(e.ident(k))
     return f"PARTITION BY {strategy.value} (" + ", ".join(items) + ")"
@@ -189,7 +192,9 @@ def bound_value(v: BoundValue, e: Any) -> str:
         if v.type_name == "date":  # A-mode DATE is timestamp(0): let the key type read the text
             return pg_literal(v.value)
         return " ".join(x for x in (v.type_name, pg_literal(v.value), v.qualifier) if x)
-    return e.expr(Expr(v.text, origin=v.origin))
+    if v.expr is None:  # every expression bound is parsed by the frontend's SQL layer
+        raise InternalError(f"partition bound {v.text!r} reached the emitter unparsed", path=v.origin)
+    return e.expr(v.expr)
 
 
 def _tuple(values: tuple[BoundValue, ...], ncols: int, e: Any) -> list[str]:
@@ -297,7 +302,7 @@ def partition_statements(layout: Layout, t: Target, e: Any) -> list[str]:
         out.append(w.text())
         return name
 
-    sub_by = (partition_by(spec.sub_strategy, spec.sub_key, spec.sub_key_text, e, path)
+    sub_by = (partition_by(spec.sub_strategy, spec.sub_key, spec.sub_key_text, spec.sub_key_exprs, e, path)
               if spec.sub_strategy is not None else None)
     for p, bound in zip(parts, _bounds(parts, top, e, path), strict=True):
         if sub is None:

@@ -535,7 +535,7 @@ def create_table(n: CreateTable, e: Emit) -> list[str]:
         w.kw("INHERITS").open().each(n.inherits, lambda w_, q: w_.raw(e.qname(q))).close()
     if layout is not None:
         spec = layout.spec
-        w.raw(partition_by(spec.strategy, spec.key, spec.key_text, e, spec.origin))
+        w.raw(partition_by(spec.strategy, spec.key, spec.key_text, spec.key_exprs, e, spec.origin))
         if spec.row_movement:
             e.diag(I_ROW_MOVEMENT, "ENABLE ROW MOVEMENT dropped (PostgreSQL always moves rows)", spec.origin)
         if with_sql:
