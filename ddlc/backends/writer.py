@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from .pg_keywords import FORCED
 
@@ -35,13 +36,20 @@ class Raw(str):
 
 
 class SqlWriter:
-    """Collects tokens of one statement and renders them with canonical spacing."""
+    """Collects tokens of one statement and renders them with canonical spacing.
 
-    __slots__ = ("_toks", "_ident")
+    Quoting is the target dialect's: ``dialect`` is a :class:`~ddlc.backends.base.Dialect` (its
+    ``ident`` and ``literal`` functions); a bare identifier-quoting function is accepted too.
+    """
 
-    def __init__(self, ident: Callable[[str], str] = pg_ident) -> None:
+    __slots__ = ("_toks", "_ident", "_literal")
+
+    def __init__(self, dialect: Any = pg_ident) -> None:
         self._toks: list[str] = []
-        self._ident = ident
+        if callable(dialect):
+            self._ident, self._literal = dialect, pg_literal
+        else:
+            self._ident, self._literal = dialect.ident, dialect.literal
 
     # tokens ------------------------------------------------------------------------------
     def kw(self, *words: str) -> SqlWriter:
@@ -63,7 +71,7 @@ class SqlWriter:
         return self
 
     def lit(self, value: str) -> SqlWriter:
-        self._toks.append(pg_literal(value))
+        self._toks.append(self._literal(value))
         return self
 
     def open(self) -> SqlWriter:

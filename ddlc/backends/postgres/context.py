@@ -28,7 +28,7 @@ class Emit:
         self.emitters = emitters if emitters is not None else {}  # the backend hands in its table
 
     def w(self) -> SqlWriter:
-        return SqlWriter(pg_ident)
+        return SqlWriter(DIALECT)
 
     def diag(self, code: str, message: str, path: Path, dropped_text: str | None = None,
              dropped_node: Node | None = None, dropped_prefix: str = "") -> None:
