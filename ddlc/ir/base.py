@@ -38,6 +38,8 @@ def node(cls: type[N]) -> type[N]:
     That makes defining the ~170 node classes several times cheaper at start-up (one ``exec`` per
     class instead of six) with the same behaviour as ``dataclass(frozen=True, slots=True)``.
     """
+    if cls.__doc__ is None:  # else dataclasses builds one from inspect.signature (slow at start-up)
+        cls.__doc__ = cls.__name__
     cls = dataclasses.dataclass(init=False, repr=False, eq=False, frozen=False, slots=True)(cls)
     fields = dataclasses.fields(cls)
     cls.__init__ = _make_init(cls, fields)
