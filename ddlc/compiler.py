@@ -16,8 +16,11 @@ from .backends import get_backend
 from .backends.base import Backend, EmitContext
 from .diagnostics import E_INTERNAL, E_NOT_TRANSLATED, I_TDDL, Diagnostic, Severity
 from .errors import DdlcError
+from .frontend.build import build
 from .frontend.documents import Document
+from .ir.passes import PassContext, run_pipeline
 from .ir.statement import Statement
+from .jddl.expand import expand, owner_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +30,7 @@ class Front:
     stmt: Statement
     diagnostics: tuple[Diagnostic, ...]
     owner: str | None
-    shape: str | None
+    shape: str | None  # "tddl" for text; trees: see :func:`shape` (computed only when asked)
     source: str | None = None  # the document's own GaussDB text (raw expansion), when it was expanded
 
 
@@ -49,20 +52,24 @@ def front(doc: Document, options: Any) -> Front:
 
         stmt, diags = recover_tddl(doc.tddl, document=doc.label)
         return Front(stmt, tuple(diags), None, "tddl")
-    from .frontend.build import build, shape_of
-    from .jddl.expand import expand, owner_of
-
     assert doc.tree is not None
     source = expand(doc.tree, document=doc.label)  # the server's own errors first, with their paths
     stmt, diags = build(doc.tree, document=doc.label)
-    return Front(stmt, tuple(diags), owner_of(doc.tree), shape_of(doc.tree), source)
+    return Front(stmt, tuple(diags), owner_of(doc.tree), None, source)
+
+
+def shape(doc: Document) -> str | None:
+    """The name of the tree shape a document was built as (``tddl`` for text), for ``explain``."""
+    if doc.tddl is not None:
+        return "tddl"
+    from .frontend.build import shape_of
+
+    return shape_of(doc.tree) if doc.tree is not None else None
 
 
 def normalize(stmt: Statement, backend: type[Backend] | Backend, options: Any, *, document: str | None = None,
               catalog: Any = None) -> tuple[Statement, list[Diagnostic]]:
     """Run the passes (``PIPELINE``) with the target's rules and refusals as data."""
-    from .ir.passes import PassContext, run_pipeline
-
     ctx = PassContext.of(options, target=backend.name, document=document, catalog=catalog,
                          rules=backend.rules, refused=backend.refused)
     return run_pipeline(stmt, ctx)

@@ -20,10 +20,10 @@ def explain_document(doc: Document, options: Options, target: str = "gaussdb") -
         return out
     try:
         from .backends import get_backend
-        from .compiler import front, normalize
+        from .compiler import front, normalize, shape
 
         f = front(doc, options)
-        out["shape"] = f.shape
+        out["shape"] = shape(doc)
         stmt, more = normalize(f.stmt, get_backend(target), options, document=doc.label)
         out["ir"] = to_json(stmt, with_origin=True)
         out["diagnostics"] = [d.to_dict() for d in (*f.diagnostics, *more)]

@@ -10,6 +10,8 @@ from ...ir.base import Node
 from ...ir.names import Expr, QualifiedName, TypeName
 from ..base import Dialect, emits
 from ..writer import SqlWriter, pg_ident, pg_literal
+from .exprs import rewrite_expr
+from .types import map_type
 
 TARGET = "postgres"
 DIALECT = Dialect("postgres", pg_ident, pg_literal)
@@ -60,13 +62,9 @@ class Emit:
         return pg_literal(s)
 
     def type(self, t: TypeName) -> str:
-        from .types import map_type
-
         return map_type(t, self)
 
     def expr(self, e: Expr) -> str:
-        from .exprs import rewrite_expr
-
         return rewrite_expr(e, self)
 
     def statements(self, n: Node) -> list[str]:

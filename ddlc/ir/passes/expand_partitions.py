@@ -460,13 +460,13 @@ def expand_spec(
 def expand_partitions(stmt, ctx):
     """Pass: rewrite START/END/EVERY range partitions of a CREATE TABLE into VALUES LESS THAN
     partitions, exactly as the database does (the key column's type comes from the table)."""
-    from ...diagnostics import Diagnostic
-    from ..base import replace as _replace
-
     clause = getattr(stmt, "partition", None)
     spec = getattr(clause, "spec", None)
     if spec is None or not spec.has_range_items or type(stmt).__name__ != "CreateTable":
         return stmt, []
+    from ...diagnostics import Diagnostic
+    from ..base import replace as _replace
+
     key_types = {c.name: KeyType(c.type.name, c.type.typmod) for c in stmt.columns if c.type is not None}
     expanded = expand_spec(spec, key_types, path=clause.origin)
     # the clause's text no longer matches the spec: cleared, so the GaussDB target renders the spec
