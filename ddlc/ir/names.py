@@ -120,51 +120,44 @@ def rename_schemas(tree: Any, relation: Callable[[str | None, str], str | None],
                    literal_regclass: bool = True) -> Any:
     """Apply ``relation`` (schema or None, name) -> new schema or None (keep) to the object references in
     a pglast tree, in place (the tree-side twin of :func:`ddlc.ir.sqltext.rewrite_schemas`)."""
-    from pglast import ast, visitors
+    from pglast import ast
 
     from ..quoting import quote_ident
     from .sqltext import _split_regclass
+    from .sqltree import visit
 
     ctes: set[str] = set()
+    visit(tree, {ast.CommonTableExpr: lambda node: ctes.add(node.ctename)})
 
-    class Ctes(visitors.Visitor):
-        def visit_CommonTableExpr(self, ancestors, node):  # noqa: N802 - pglast naming
-            ctes.add(node.ctename)
+    def range_var(node: Any) -> None:
+        if node.schemaname is None and node.relname in ctes:
+            return
+        new = relation(node.schemaname, node.relname)
+        if new is not None and new != node.schemaname:
+            node.schemaname = new
 
-    class V(visitors.Visitor):
-        def visit_RangeVar(self, ancestors, node):  # noqa: N802
-            if node.schemaname is None and node.relname in ctes:
-                return None
-            new = relation(node.schemaname, node.relname)
-            if new is not None and new != node.schemaname:
-                node.schemaname = new
-            return None
+    def func_call(node: Any) -> None:
+        names = [n.sval for n in node.funcname]
+        if len(names) == 2:
+            new = relation(names[0], names[1])
+            if new is not None and new != names[0]:
+                node.funcname = (ast.String(sval=new), *node.funcname[1:])
+        if literal_regclass and names[-1] in ("nextval", "currval", "setval") and node.args:
+            arg = node.args[0]
+            const = arg.arg if isinstance(arg, ast.TypeCast) else arg
+            if isinstance(const, ast.A_Const) and isinstance(const.val, ast.String):
+                qual = _split_regclass(const.val.sval)
+                if qual is not None:
+                    new = relation(*qual)
+                    if new is not None and new != qual[0]:
+                        const.val = ast.String(sval=quote_ident(new) + "." + quote_ident(qual[1]))
 
-        def visit_FuncCall(self, ancestors, node):  # noqa: N802
-            names = [n.sval for n in node.funcname]
-            if len(names) == 2:
-                new = relation(names[0], names[1])
-                if new is not None and new != names[0]:
-                    node.funcname = (ast.String(sval=new), *node.funcname[1:])
-            if literal_regclass and names[-1] in ("nextval", "currval", "setval") and node.args:
-                arg = node.args[0]
-                const = arg.arg if isinstance(arg, ast.TypeCast) else arg
-                if isinstance(const, ast.A_Const) and isinstance(const.val, ast.String):
-                    qual = _split_regclass(const.val.sval)
-                    if qual is not None:
-                        new = relation(*qual)
-                        if new is not None and new != qual[0]:
-                            const.val = ast.String(sval=quote_ident(new) + "." + quote_ident(qual[1]))
-            return None
+    def type_name(node: Any) -> None:
+        names = [n.sval for n in node.names or ()]
+        if len(names) == 2 and names[0] != "pg_catalog":
+            new = relation(names[0], names[1])
+            if new is not None and new != names[0]:
+                node.names = (ast.String(sval=new), *node.names[1:])
 
-        def visit_TypeName(self, ancestors, node):  # noqa: N802
-            names = [n.sval for n in node.names or ()]
-            if len(names) == 2 and names[0] != "pg_catalog":
-                new = relation(names[0], names[1])
-                if new is not None and new != names[0]:
-                    node.names = (ast.String(sval=new), *node.names[1:])
-            return None
-
-    Ctes()(tree)
-    V()(tree)
+    visit(tree, {ast.RangeVar: range_var, ast.FuncCall: func_call, ast.TypeName: type_name})
     return tree

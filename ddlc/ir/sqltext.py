@@ -51,7 +51,9 @@ def rewrite_schemas(text: str, relation: NameFn, *, literal_regclass: bool = Tru
     if parsed is None:
         return None
     form, tree = parsed
-    from pglast import ast, visitors
+    from pglast import ast
+
+    from .sqltree import visit
 
     prefix = {"query": "", "expr": "SELECT ", "constraint": "ALTER TABLE x ADD CONSTRAINT c "}[form]
     body = text.strip()
@@ -63,11 +65,7 @@ def rewrite_schemas(text: str, relation: NameFn, *, literal_regclass: bool = Tru
     dummy = tree[0].stmt.relation if form == "constraint" else None
     ctes: set[str] = set()
 
-    class CteNames(visitors.Visitor):
-        def visit_CommonTableExpr(self, ancestors, node):  # noqa: N802
-            ctes.add(node.ctename)
-
-    CteNames()(tree)
+    visit(tree, {ast.CommonTableExpr: lambda node: ctes.add(node.ctename)})
 
     def replace_first_ident(loc: int, new_schema: str, has_schema: bool) -> None:
         from ..quoting import quote_ident
@@ -78,44 +76,43 @@ def rewrite_schemas(text: str, relation: NameFn, *, literal_regclass: bool = Tru
         else:
             edits.append((loc, 0, (quote_ident(new_schema) + ".").encode("utf-8")))
 
-    class V(visitors.Visitor):
-        def visit_RangeVar(self, ancestors, node):  # noqa: N802
-            if node is dummy or (node.schemaname is None and node.relname in ctes) or node.location < 0:
-                return None
-            new = relation(node.schemaname, node.relname)
-            if new is not None and new != node.schemaname:
-                replace_first_ident(node.location, new, node.schemaname is not None)
+    def visit_RangeVar(node):  # noqa: N802
+        if node is dummy or (node.schemaname is None and node.relname in ctes) or node.location < 0:
             return None
+        new = relation(node.schemaname, node.relname)
+        if new is not None and new != node.schemaname:
+            replace_first_ident(node.location, new, node.schemaname is not None)
+        return None
 
-        def visit_FuncCall(self, ancestors, node):  # noqa: N802
-            names = [n.sval for n in node.funcname]
-            if len(names) == 2 and node.location >= 0:
-                new = relation(names[0], names[1])
-                if new is not None and new != names[0]:
-                    replace_first_ident(node.location, new, True)
-            if literal_regclass and names[-1] in ("nextval", "currval", "setval") and node.args:
-                arg = node.args[0]
-                const = arg.arg if isinstance(arg, ast.TypeCast) else arg
-                if isinstance(const, ast.A_Const) and isinstance(const.val, ast.String):
-                    qual = _split_regclass(const.val.sval)
-                    lit = _literal_after_paren(sql, node.location)
-                    if qual is not None and lit is not None:
-                        schema, name = qual
-                        new = relation(schema, name)
-                        if new is not None and new != schema:
-                            new_lit = "'" + _join_regclass(new, name).replace("'", "''") + "'"
-                            edits.append((lit[0], lit[1] - lit[0], new_lit.encode("utf-8")))
-            return None
+    def visit_FuncCall(node):  # noqa: N802
+        names = [n.sval for n in node.funcname]
+        if len(names) == 2 and node.location >= 0:
+            new = relation(names[0], names[1])
+            if new is not None and new != names[0]:
+                replace_first_ident(node.location, new, True)
+        if literal_regclass and names[-1] in ("nextval", "currval", "setval") and node.args:
+            arg = node.args[0]
+            const = arg.arg if isinstance(arg, ast.TypeCast) else arg
+            if isinstance(const, ast.A_Const) and isinstance(const.val, ast.String):
+                qual = _split_regclass(const.val.sval)
+                lit = _literal_after_paren(sql, node.location)
+                if qual is not None and lit is not None:
+                    schema, name = qual
+                    new = relation(schema, name)
+                    if new is not None and new != schema:
+                        new_lit = "'" + _join_regclass(new, name).replace("'", "''") + "'"
+                        edits.append((lit[0], lit[1] - lit[0], new_lit.encode("utf-8")))
+        return None
 
-        def visit_TypeName(self, ancestors, node):  # noqa: N802
-            names = [n.sval for n in node.names]
-            if len(names) == 2 and names[0] != "pg_catalog" and node.location >= 0:
-                new = relation(names[0], names[1])
-                if new is not None and new != names[0]:
-                    replace_first_ident(node.location, new, True)
-            return None
+    def visit_TypeName(node):  # noqa: N802
+        names = [n.sval for n in node.names]
+        if len(names) == 2 and names[0] != "pg_catalog" and node.location >= 0:
+            new = relation(names[0], names[1])
+            if new is not None and new != names[0]:
+                replace_first_ident(node.location, new, True)
+        return None
 
-    V()(tree)
+    visit(tree, {ast.RangeVar: visit_RangeVar, ast.FuncCall: visit_FuncCall, ast.TypeName: visit_TypeName})
     if not edits:
         return text
     out = sql

@@ -24,20 +24,17 @@ N_VIEW_QUERY = register(
 
 def query_references(tree: Any, origin: Path) -> tuple[QualifiedName, ...]:
     """The relations a parsed query reads (RangeVars in text order, without duplicates or CTE names)."""
-    from pglast import visitors
+    from pglast import ast
+
+    from ...ir.sqltree import visit
 
     ctes: set[str] = set()
     found: list[tuple[Any, ...]] = []
-
-    class V(visitors.Visitor):
-        def visit_CommonTableExpr(self, ancestors, node):  # noqa: N802 - pglast naming
-            ctes.add(node.ctename)
-
-        def visit_RangeVar(self, ancestors, node):  # noqa: N802
-            found.append((node.location if node.location is not None else -1,
-                          node.catalogname, node.schemaname, node.relname))
-
-    V()(tree)
+    visit(tree, {
+        ast.CommonTableExpr: lambda node: ctes.add(node.ctename),
+        ast.RangeVar: lambda node: found.append((node.location if node.location is not None else -1,
+                                                 node.catalogname, node.schemaname, node.relname)),
+    })
     out: list[QualifiedName] = []
     seen: set[tuple[Any, ...]] = set()
     for _, catalog, schema, rel in sorted(found, key=lambda f: f[0]):

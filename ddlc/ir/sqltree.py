@@ -1,0 +1,57 @@
+"""A fast walk over pglast trees (the parsed SQL fragments the IR carries).
+
+pglast's ``Visitor`` inspects the visitor class on every call and walks breadth-first with ancestor
+chains; the IR only needs "every node of these types", so this is a plain depth-first walk over the
+slots that can hold nodes (looked up once per pglast class).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+_SLOTS: dict[type, tuple[str, ...]] = {}
+
+
+def _node_slots(cls: type) -> tuple[str, ...]:
+    from pglast import ast
+
+    out = []
+    for name, info in getattr(cls, "__slots__", {}).items():
+        types = info.py_type if isinstance(info.py_type, tuple) else (info.py_type,)
+        if any(t in (list, tuple) or (isinstance(t, type) and issubclass(t, ast.Node)) for t in types):
+            out.append(name)
+    return tuple(out)
+
+
+def nodes(tree: Any) -> Iterator[Any]:
+    """Every pglast node of ``tree`` (a node or a tuple of them), parents before their children.
+
+    A caller may change the node it was just given: its children are read after it resumes.
+    """
+    from pglast import ast
+
+    base = ast.Node
+    stack = [tree]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, base):
+            yield n
+            cls = type(n)
+            slots = _SLOTS.get(cls)
+            if slots is None:
+                slots = _SLOTS[cls] = _node_slots(cls)
+            for name in reversed(slots):
+                v = getattr(n, name, None)
+                if v is not None:
+                    stack.append(v)
+        elif isinstance(n, tuple | list):
+            stack.extend(reversed(n))
+
+
+def visit(tree: Any, handlers: Mapping[type, Callable[[Any], None]]) -> None:
+    """Call ``handlers[type(node)](node)`` for every node of ``tree`` whose class has a handler."""
+    for n in nodes(tree):
+        fn = handlers.get(type(n))
+        if fn is not None:
+            fn(n)
