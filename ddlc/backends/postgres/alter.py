@@ -85,76 +85,76 @@ def _rel_options(n: SetRelOptions | ResetRelOptions, a: Alter) -> None:
 
         a.e.diag(I_PER_PARTITION, f"{word} (...) applied to each partition of {a.n.identity.dotted()}", n.origin)
         for leaf in leaf_tables(a):
-            a.statement(f"ALTER TABLE {leaf} {word} {body}")
+            a.statement(a.w().kw("ALTER", "TABLE").raw(leaf).kw(word).raw(body))
         return
-    a.clause(f"{word} {body}")
+    a.clause(a.w().kw(word).raw(body))
 
 
 # ---- relation-level subcommands ------------------------------------------------------------
 @handles(ChangeOwner)
 def _owner(n: ChangeOwner, a: Alter) -> None:
-    a.clause("OWNER TO " + a.e.ident(n.owner or ""))
+    a.clause(a.w().kw("OWNER", "TO").ident(n.owner or ""))
 
 
 @handles(ClusterOn)
 def _cluster_on(n: ClusterOn, a: Alter) -> None:
-    a.clause("CLUSTER ON " + a.e.ident(n.index))
+    a.clause(a.w().kw("CLUSTER", "ON").ident(n.index))
 
 
 @handles(SetWithoutCluster)
 def _without_cluster(n: SetWithoutCluster, a: Alter) -> None:
-    a.clause("SET WITHOUT CLUSTER")
+    a.clause(a.w().kw("SET", "WITHOUT", "CLUSTER"))
 
 
 @handles(TriggerState)
 def _trigger_state(n: TriggerState, a: Alter) -> None:
-    target = a.e.ident(n.trigger or "") if n.target is TriggerTarget.NAMED else n.target.value
-    a.clause(f"{n.mode.value} TRIGGER {target}")
+    w = a.w().kw(n.mode.value, "TRIGGER")
+    a.clause(w.ident(n.trigger or "") if n.target is TriggerTarget.NAMED else w.kw(n.target.value))
 
 
 @handles(RuleState)
 def _rule_state(n: RuleState, a: Alter) -> None:
-    a.clause(f"{n.mode.value} RULE {a.e.ident(n.rule)}")
+    a.clause(a.w().kw(n.mode.value, "RULE").ident(n.rule))
 
 
 @handles(Inherit, NoInherit)
 def _inherit(n: Inherit | NoInherit, a: Alter) -> None:
-    a.clause(("INHERIT " if isinstance(n, Inherit) else "NO INHERIT ") + a.e.qname(n.parent))
+    a.clause(a.w().kw(*(("INHERIT",) if isinstance(n, Inherit) else ("NO", "INHERIT"))).raw(a.e.qname(n.parent)))
 
 
 @handles(AddOf)
 def _add_of(n: AddOf, a: Alter) -> None:
-    a.clause("OF " + a.e.type(n.type))
+    a.clause(a.w().kw("OF").raw(a.e.type(n.type)))
 
 
 @handles(NotOf)
 def _not_of(n: NotOf, a: Alter) -> None:
-    a.clause("NOT OF")
+    a.clause(a.w().kw("NOT", "OF"))
 
 
 @handles(ReplicaIdentity)
 def _replica_identity(n: ReplicaIdentity, a: Alter) -> None:
     if n.kind is ReplicaIdentityKind.INDEX:
-        a.clause("REPLICA IDENTITY USING INDEX " + a.e.ident(n.index or ""))
+        a.clause(a.w().kw("REPLICA", "IDENTITY", "USING", "INDEX").ident(n.index or ""))
     else:
-        a.clause("REPLICA IDENTITY " + n.kind.value)
+        a.clause(a.w().kw("REPLICA", "IDENTITY", n.kind.value))
 
 
 @handles(RowSecurity)
 def _row_security(n: RowSecurity, a: Alter) -> None:
-    a.clause(f"{n.action.value} ROW LEVEL SECURITY")
+    a.clause(a.w().kw(n.action.value, "ROW", "LEVEL", "SECURITY"))
 
 
 @handles(TableComment)
 def _table_comment(n: TableComment, a: Alter) -> None:
     a.e.diag(I_TABLE_COMMENT, "COMMENT = written as COMMENT ON TABLE", n.origin)
-    a.statement(f"COMMENT ON TABLE {a.table} IS {a.e.literal(n.comment)}")
+    a.statement(a.w().kw("COMMENT", "ON", "TABLE").raw(a.table).kw("IS").lit(n.comment))
 
 
 @handles(Rebuild)
 def _rebuild(n: Rebuild, a: Alter) -> None:
     a.e.diag(I_REINDEX, "ALTER INDEX ... REBUILD written as REINDEX INDEX", n.origin)
-    a.statement(f"REINDEX INDEX {a.table}")
+    a.statement(a.w().kw("REINDEX", "INDEX").raw(a.table))
 
 
 @handles(RebuildPartitionAllIndex)
@@ -162,7 +162,7 @@ def _rebuild_partition_indexes(n: RebuildPartitionAllIndex, a: Alter) -> None:
     from .alter_partitions import partition_table
 
     a.e.diag(I_REINDEX, f"indexes of partition {n.partition} rebuilt with REINDEX TABLE", n.origin)
-    a.statement(f"REINDEX TABLE {partition_table(a, n.partition)}")
+    a.statement(a.w().kw("REINDEX", "TABLE").raw(partition_table(a, n.partition)))
 
 
 # ---- what the drop_unsupported pass removes -------------------------------------------------

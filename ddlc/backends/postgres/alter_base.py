@@ -14,6 +14,7 @@ from ...diagnostics import Severity, register
 from ...history import working_copy
 from ...ir.alter import AlterObjType, AlterRelation, RelOption
 from ...ir.base import Node
+from ..writer import SqlWriter
 from .context import Emit
 from .table import HEAP_OPTIONS as TABLE_OPTIONS, TOAST_OPTIONS
 
@@ -219,20 +220,30 @@ class Alter:
     def table(self) -> str:
         return self.e.qname(self.n.identity)
 
-    def head(self, only: bool | None = None) -> str:
+    def w(self) -> SqlWriter:
+        """A writer for a clause or statement of this ALTER (PostgreSQL's quoting)."""
+        return self.e.w()
+
+    def head(self, only: bool | None = None) -> SqlWriter:
+        """``ALTER <kind> [ONLY] name`` as a writer, to be continued."""
         only = self.n.only if only is None else only
-        return f"ALTER {self.objword} {'ONLY ' if only else ''}{self.table}"
+        w = self.e.w().kw("ALTER", self.objword)
+        if only:
+            w.kw("ONLY")
+        return w.raw(self.table)
 
-    def clause(self, text: str) -> None:
-        self.clauses.append(text)
+    def clause(self, w: SqlWriter) -> None:
+        """A subcommand of the grouped ``ALTER <kind> name ...`` statement (rendered now)."""
+        self.clauses.append(w.text())
 
-    def statement(self, text: str) -> None:
+    def statement(self, w: SqlWriter) -> None:
+        """A statement of its own, after the clauses gathered so far."""
         self.flush()
-        self.out.append(text)
+        self.out.append(w.text())
 
     def flush(self) -> None:
         if self.clauses:
-            self.out.append(self.head() + " " + ", ".join(self.clauses))
+            self.out.append(self.head().each(self.clauses, SqlWriter.raw).text())
             self.clauses = []
 
     def dropped(self, sub: Node) -> dict[str, Any]:
@@ -280,10 +291,11 @@ def _valid_for(kind: AlterObjType | None, o: RelOption) -> bool:
 
 
 def option_sql(o: RelOption, e: Emit, with_value: bool) -> str:
-    name = (e.ident(o.namespace) + "." if o.namespace else "") + e.ident(o.name.lower())
+    w = e.w().name(o.namespace or None, o.name.lower())  # [namespace.]name
     if not with_value or o.value is None:
-        return name
-    return f"{name} = {e.literal(o.value) if o.quoted else o.value}"
+        return w.text()
+    w.kw("=")
+    return (w.lit(o.value) if o.quoted else w.raw(o.value)).text()
 
 
 def options_list(opts: tuple[RelOption, ...], kind: AlterObjType | None, e: Emit, with_value: bool) -> str | None:
@@ -295,6 +307,6 @@ def options_list(opts: tuple[RelOption, ...], kind: AlterObjType | None, e: Emit
         else:
             e.diag(W_RELOPTION, f"option {o.name} is not valid here in PostgreSQL; removed", o.origin,
                    dropped_text=o.name)
-    return "(" + ", ".join(kept) + ")" if kept else None
+    return e.w().paren_list(kept, SqlWriter.raw).text() if kept else None
 
 

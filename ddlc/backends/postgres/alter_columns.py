@@ -36,6 +36,7 @@ from ...ir.base import replace
 from ...ir.followup import ModifyColumnAutoIncrement
 from ...ir.names import QualifiedName
 from ...ir.rules import Rule
+from ..writer import SqlWriter
 from . import table
 from .alter_base import (
     I_IDENTITY, W_AUTOINC_START, W_CHARSET, W_GENERATED, W_IDENTITY_NULL, W_MATCH_PARTIAL, W_POSITION,
@@ -50,8 +51,8 @@ def gauss_only_collation(q: QualifiedName | None) -> bool:
     return q is not None and not table.collation_ok(q)
 
 
-def _collate(a: Alter, q: QualifiedName | None) -> str:
-    return "" if q is None else " COLLATE " + a.e.qname(q)
+def _collate(w: SqlWriter, a: Alter, q: QualifiedName | None) -> SqlWriter:
+    return w if q is None else w.kw("COLLATE").raw(a.e.qname(q))
 
 
 def _word(kind: ColumnKind) -> str:
@@ -65,7 +66,8 @@ def _add_column(n: AddColumn, a: Alter) -> None:
     AUTO_INCREMENT column is an identity column, which PostgreSQL fills for the existing rows."""
     e, c = a.e, n.column
     if n.kind is ColumnKind.ATTRIBUTE:
-        a.clause("ADD ATTRIBUTE " + table.column_sql(c, e) + (" CASCADE" if n.cascade else ""))
+        w = a.w().kw("ADD", "ATTRIBUTE").raw(table.column_sql(c, e))
+        a.clause(w.kw("CASCADE") if n.cascade else w)
         return
     identity = None
     if c.auto_increment:
@@ -77,7 +79,8 @@ def _add_column(n: AddColumn, a: Alter) -> None:
         else:
             e.diag(table.W_IDENTITY_TYPE, f"AUTO_INCREMENT on {c.name} ({typ or 'no type'}) dropped", c.origin,
                    dropped_text=f"{c.name} AUTO_INCREMENT")
-    a.clause("ADD COLUMN " + ("IF NOT EXISTS " if n.if_not_exists else "") + table.column_sql(c, e, identity))
+    w = a.w().kw("ADD", "COLUMN")
+    a.clause((w.kw("IF", "NOT", "EXISTS") if n.if_not_exists else w).raw(table.column_sql(c, e, identity)))
 
 
 @handles(DropColumn)
@@ -88,7 +91,7 @@ def _drop_column(n: DropColumn, a: Alter) -> None:
     w.ident(n.column)
     if n.cascade:
         w.kw("CASCADE")
-    a.clause(w.text())
+    a.clause(w)
     if a.identity_column == n.column:
         a.identity_column = None
 
@@ -96,42 +99,44 @@ def _drop_column(n: DropColumn, a: Alter) -> None:
 @handles(AlterColumnType)
 def _alter_type(n: AlterColumnType, a: Alter) -> None:
     e = a.e
-    text = f"ALTER {_word(n.kind)} {e.ident(n.column)} SET DATA TYPE {e.type(n.type)}{_collate(a, n.collation)}"
+    w = a.w().kw("ALTER", _word(n.kind)).ident(n.column).kw("SET", "DATA", "TYPE").raw(e.type(n.type))
+    _collate(w, a, n.collation)
     if n.using is not None and n.kind is ColumnKind.COLUMN:
-        text += " USING " + e.expr(n.using)
+        w.kw("USING").raw(e.expr(n.using))
     if n.cascade and n.kind is ColumnKind.ATTRIBUTE:
-        text += " CASCADE"
-    a.clause(text)
+        w.kw("CASCADE")
+    a.clause(w)
 
 
 # ---- one-column settings ------------------------------------------------------------------------
-def _col(a: Alter, column: str, rest: str) -> None:
-    a.clause(f"ALTER COLUMN {a.e.ident(column)} {rest}")
+def _col(a: Alter, column: str, *words: str) -> SqlWriter:
+    """``ALTER COLUMN c <words>``, to be continued and handed to ``a.clause``."""
+    return a.w().kw("ALTER", "COLUMN").ident(column).kw(*words)
 
 
 @handles(SetDefault)
 def _set_default(n: SetDefault, a: Alter) -> None:
-    _col(a, n.column, "SET DEFAULT " + a.e.expr(n.default))
+    a.clause(_col(a, n.column, "SET", "DEFAULT").raw(a.e.expr(n.default)))
 
 
 @handles(DropDefault)
 def _drop_default(n: DropDefault, a: Alter) -> None:
-    _col(a, n.column, "DROP DEFAULT")
+    a.clause(_col(a, n.column, "DROP", "DEFAULT"))
 
 
 @handles(SetNotNull)
 def _set_not_null(n: SetNotNull, a: Alter) -> None:
-    _col(a, n.column, "SET NOT NULL")
+    a.clause(_col(a, n.column, "SET", "NOT", "NULL"))
 
 
 @handles(DropNotNull)
 def _drop_not_null(n: DropNotNull, a: Alter) -> None:
-    _col(a, n.column, "DROP NOT NULL")
+    a.clause(_col(a, n.column, "DROP", "NOT", "NULL"))
 
 
 @handles(SetStatistics)
 def _set_statistics(n: SetStatistics, a: Alter) -> None:
-    _col(a, n.column, f"SET STATISTICS {int(n.value)}")
+    a.clause(_col(a, n.column, "SET", "STATISTICS", str(int(n.value))))
 
 
 @handles(SetColumnOptions, ResetColumnOptions)
@@ -139,32 +144,32 @@ def _column_options(n: SetColumnOptions | ResetColumnOptions, a: Alter) -> None:
     word = "SET" if isinstance(n, SetColumnOptions) else "RESET"
     body = options_list(n.options, None, a.e, word == "SET")
     if body is not None:
-        _col(a, n.column, f"{word} {body}")
+        a.clause(_col(a, n.column, word).raw(body))
 
 
 @handles(SetStorage)
 def _set_storage(n: SetStorage, a: Alter) -> None:
-    _col(a, n.column, "SET STORAGE " + n.storage.value.upper())
+    a.clause(_col(a, n.column, "SET", "STORAGE", n.storage.value.upper()))
 
 
 # ---- B-compatible MODIFY / CHANGE -----------------------------------------------------------------
 def _redefine(n: ModifyColumn | ChangeColumn, a: Alter) -> None:
     e = a.e
-    _col(a, n.column, f"SET DATA TYPE {e.type(n.type)}{_collate(a, n.collation)}")
+    a.clause(_collate(_col(a, n.column, "SET", "DATA", "TYPE").raw(e.type(n.type)), a, n.collation))
     if n.nullability is Nullability.NOT_NULL:
-        _col(a, n.column, "SET NOT NULL")
+        a.clause(_col(a, n.column, "SET", "NOT", "NULL"))
     elif n.nullability is Nullability.NULL:
-        _col(a, n.column, "DROP NOT NULL")
+        a.clause(_col(a, n.column, "DROP", "NOT", "NULL"))
     if n.auto_increment:
         return  # the follow-up MODIFY COLUMN ... AUTO_INCREMENT makes it an identity column
     if a.identity_column == n.column:  # redefined without AUTO_INCREMENT: no longer one
         e.diag(I_IDENTITY, f"{n.column} redefined without AUTO_INCREMENT: identity dropped", n.origin)
-        _col(a, n.column, "DROP IDENTITY IF EXISTS")
+        a.clause(_col(a, n.column, "DROP", "IDENTITY", "IF", "EXISTS"))
         a.identity_column = None
     if n.default is not None:
-        _col(a, n.column, "SET DEFAULT " + e.expr(n.default))
+        a.clause(_col(a, n.column, "SET", "DEFAULT").raw(e.expr(n.default)))
     elif n.generated is None:
-        _col(a, n.column, "DROP DEFAULT")
+        a.clause(_col(a, n.column, "DROP", "DEFAULT"))
 
 
 @handles(ModifyColumn)
@@ -175,7 +180,8 @@ def _modify_column(n: ModifyColumn, a: Alter) -> None:
 @handles(ChangeColumn)
 def _change_column(n: ChangeColumn, a: Alter) -> None:
     if n.old_column != n.column:
-        a.statement(f"ALTER TABLE {a.table} RENAME COLUMN {a.e.ident(n.old_column)} TO {a.e.ident(n.column)}")
+        w = a.w().kw("ALTER", "TABLE").raw(a.table).kw("RENAME", "COLUMN").ident(n.old_column)
+        a.statement(w.kw("TO").ident(n.column))
         if a.identity_column == n.old_column:
             a.identity_column = n.column
     _redefine(n, a)
@@ -196,8 +202,8 @@ def _modify_auto_increment(n: ModifyColumnAutoIncrement, a: Alter) -> None:
     if n.null:
         e.diag(W_IDENTITY_NULL, f"AUTO_INCREMENT column {n.column} becomes NOT NULL (identity)", n.origin)
     e.diag(I_IDENTITY, f"MODIFY COLUMN {n.column} ... AUTO_INCREMENT written as an identity column", n.origin)
-    _col(a, n.column, "SET NOT NULL")
-    _col(a, n.column, "ADD GENERATED BY DEFAULT AS IDENTITY")
+    a.clause(_col(a, n.column, "SET", "NOT", "NULL"))
+    a.clause(_col(a, n.column, "ADD", "GENERATED", "BY", "DEFAULT", "AS", "IDENTITY"))
     a.identity_column = n.column
 
 
@@ -209,7 +215,7 @@ def _auto_increment(n: AutoIncrement, a: Alter) -> None:
                n.origin, **a.dropped(n))
         return
     e.diag(I_IDENTITY, f"AUTO_INCREMENT {n.start} written as RESTART of {a.identity_column}", n.origin)
-    _col(a, a.identity_column, f"RESTART WITH {n.start}")
+    a.clause(_col(a, a.identity_column, "RESTART", "WITH", str(n.start)))
 
 
 # ---- constraints -----------------------------------------------------------------------------
@@ -259,7 +265,7 @@ def _add_constraint(n: AddConstraint, a: Alter) -> None:
                          origin=n.origin)
     sql = constraint_sql(tc, a.e, _key_layout(a))
     if sql is not None:
-        a.clause("ADD " + sql)
+        a.clause(a.w().kw("ADD").raw(sql))
 
 
 @handles(AddConstraintUsingIndex)
@@ -267,12 +273,12 @@ def _add_constraint_using_index(n: AddConstraintUsingIndex, a: Alter) -> None:
     e = a.e
     w = e.w().kw("ADD", "CONSTRAINT").ident(n.name).kw(n.constraint_type.value, "USING", "INDEX").ident(n.index)
     w.kw("DEFERRABLE" if n.deferrable else "NOT DEFERRABLE")
-    a.clause(w.kw("INITIALLY", "DEFERRED" if n.initially_deferred else "IMMEDIATE").text())
+    a.clause(w.kw("INITIALLY", "DEFERRED" if n.initially_deferred else "IMMEDIATE"))
 
 
 @handles(ValidateConstraint)
 def _validate(n: ValidateConstraint, a: Alter) -> None:
-    a.clause("VALIDATE CONSTRAINT " + a.e.ident(n.name))
+    a.clause(a.w().kw("VALIDATE", "CONSTRAINT").ident(n.name))
 
 
 def _drop_constraint_clause(a: Alter, name: str, if_exists: bool = False, cascade: bool = False) -> None:
@@ -282,7 +288,7 @@ def _drop_constraint_clause(a: Alter, name: str, if_exists: bool = False, cascad
     w.ident(name)
     if cascade:
         w.kw("CASCADE")
-    a.clause(w.text())
+    a.clause(w)
 
 
 @handles(DropConstraint)
@@ -315,7 +321,7 @@ def _drop_primary_key(n: DropPrimaryKey, a: Alter) -> None:
 @handles(DropIndex)
 def _drop_index(n: DropIndex, a: Alter) -> None:
     w = a.e.w().kw("DROP", "INDEX").name(a.n.identity.schema, n.index)
-    a.statement((w.kw("CASCADE") if n.cascade else w).text())
+    a.statement(w.kw("CASCADE") if n.cascade else w)
 
 
 # ---- what the drop_unsupported pass removes or rewrites --------------------------------------------

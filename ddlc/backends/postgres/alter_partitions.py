@@ -38,11 +38,14 @@ from ...ir.alter_partitions import (
 from ...history import PartitionState, TableState, apply_partition_change, lower_bound, remaining_values
 from ...ir.partition import clip_bytes
 from ...ir.rules import Rule
+from ..writer import SqlWriter
 from .alter_base import (
     I_PARTITION_NOOP, I_PARTITION_SEQUENCE, I_VALIDATION, W_DROP_GAP, W_HASH_PARTITION, W_NO_HISTORY,
     W_PARTITION_FORM, W_TABLESPACE, Alter, handles,
 )
-from .partitions import I_MAXVALUE_DEFAULT, N_GENERATED_PARTITIONS, bound_value, partition_table_name
+from .partitions import (
+    I_MAXVALUE_DEFAULT, N_GENERATED_PARTITIONS, bound_value, hash_bound, list_bound, partition_table_name, range_bound,
+)
 
 
 # ---- names -----------------------------------------------------------------------------------
@@ -123,13 +126,13 @@ def bound_sql(a: Alter, strategy: str | None, parts: list[PartitionState], p: Pa
         upper = _range(a, p.upper, width)
         if parts and p is parts[-1] and upper[0] == "MAXVALUE":
             return "DEFAULT"  # as the CREATE TABLE translation writes it (DDLC-I616)
-        return f"FOR VALUES FROM ({', '.join(_range(a, lower, width))}) TO ({', '.join(upper)})"
+        return range_bound(a.e, _range(a, lower, width), upper)
     if strategy == "LIST":
         if p.values is None or _tuple_values(p.values):
             return None
-        return "DEFAULT" if p.is_default else f"FOR VALUES IN ({', '.join(pg_value(v, a) for v in p.values)})"
+        return "DEFAULT" if p.is_default else list_bound(a.e, (pg_value(v, a) for v in p.values))
     if strategy == "HASH":
-        return f"FOR VALUES WITH (MODULUS {len(parts)}, REMAINDER {_index(parts, p)})"
+        return hash_bound(a.e, len(parts), _index(parts, p))
     return None
 
 
@@ -171,9 +174,14 @@ def _done(a: Alter, sub: Any, what: str) -> None:
         apply_partition_change(a.state, with_parsed_bounds(sub), (a.n.identity.schema, a.n.identity.name))
 
 
+def _alter(a: Alter, table: str) -> SqlWriter:
+    """``ALTER TABLE <table>`` (an already-quoted name), to be continued."""
+    return a.w().kw("ALTER", "TABLE").raw(table)
+
+
 def _create(a: Alter, table: str, parent: str, bound: str, partition_by: str | None = None) -> None:
-    text = f"CREATE TABLE {table} PARTITION OF {parent} {bound}"
-    a.statement(text + (f" PARTITION BY {partition_by}" if partition_by else ""))
+    w = a.w().kw("CREATE", "TABLE").raw(table).kw("PARTITION", "OF").raw(parent).raw(bound)
+    a.statement(w.kw("PARTITION", "BY").raw(partition_by) if partition_by else w)
 
 
 # ---- ADD -------------------------------------------------------------------------------------
@@ -194,7 +202,7 @@ def _new_bound(a: Alter, sub: Any, kind: BoundKind, bounds: tuple[str, ...], pre
             return None
         if [b.strip().upper() for b in bounds] == ["DEFAULT"]:
             return "DEFAULT"
-        return f"FOR VALUES IN ({', '.join(pg_value(b, a) for b in bounds)})"
+        return list_bound(a.e, (pg_value(b, a) for b in bounds))
     if previous is None:
         _missing(a, sub, f"{what}: its lower bound (the previous partition's upper bound) is not known from the "
                          "stream's history")
@@ -203,7 +211,7 @@ def _new_bound(a: Alter, sub: Any, kind: BoundKind, bounds: tuple[str, ...], pre
     if upper[0] == "MAXVALUE":
         a.e.diag(I_MAXVALUE_DEFAULT, f"{what} (LESS THAN MAXVALUE) written as the DEFAULT partition", sub.origin)
         return "DEFAULT"
-    return f"FOR VALUES FROM ({', '.join(_range(a, previous, width))}) TO ({', '.join(upper)})"
+    return range_bound(a.e, _range(a, previous, width), upper)
 
 
 @handles(AddPartition)
@@ -221,7 +229,7 @@ def _add_partition(n: AddPartition, a: Alter) -> None:
     table = table_of(a, n.name, PartitionState(n.name))
     by = None
     if st is not None and st.sub_strategy is not None:
-        by = f"{st.sub_strategy} (" + ", ".join(a.e.ident(k) for k in st.sub_key) + ")"
+        by = a.w().kw(st.sub_strategy).paren_list(st.sub_key, SqlWriter.ident).text()
     _create(a, table, a.table, bound, by)
     if by is not None:
         scratch = TableState(st.strategy, st.key, sub_strategy=st.sub_strategy, sub_key=st.sub_key)  # type: ignore[union-attr]
@@ -262,21 +270,21 @@ def _drop_partition(n: DropPartition, a: Alter) -> None:
         found = st.find_sub(n.name) if st is not None and n.name is not None else None
         if found is None:
             if n.name is not None and st is None:
-                a.statement(f"DROP TABLE {table_of(a, n.name)}")
+                a.statement(a.w().kw("DROP", "TABLE").raw(table_of(a, n.name)))
                 _done(a, n, f"DROP SUBPARTITION {n.name} written as DROP TABLE")
                 return
             _missing(a, n, f"DROP SUBPARTITION {n.name or 'FOR (' + ', '.join(n.for_values) + ')'} is not known "
                            "from the stream's history")
             return
         p, s = found
-        a.statement(f"DROP TABLE {table_of(a, s.name, s)}")
+        a.statement(a.w().kw("DROP", "TABLE").raw(table_of(a, s.name, s)))
         _widen(a, n, p.subpartitions, s, len(st.sub_key), table_of(a, p.name, p), st.sub_strategy)  # type: ignore[union-attr]
         _done(a, n, f"DROP SUBPARTITION {s.name} written as DROP TABLE")
         return
     p = _resolve(a, n, n.name, n.for_values)
     if p is None:
         return
-    a.statement(f"DROP TABLE {table_of(a, p.name, p)}")
+    a.statement(a.w().kw("DROP", "TABLE").raw(table_of(a, p.name, p)))
     if st is None:
         a.e.diag(W_DROP_GAP, f"DROP PARTITION {p.name}: if the table is range-partitioned, the next partition does "
                              "not take over the dropped range (no history)", n.origin)
@@ -300,15 +308,15 @@ def _widen(a: Alter, n: Any, parts: list[PartitionState], dropped: PartitionStat
     if bound == "DEFAULT":
         return  # the DEFAULT partition takes the dropped range by itself
     t = table_of(a, nxt.name, nxt)
-    a.statement(f"ALTER TABLE {parent} DETACH PARTITION {t}")
-    a.statement(f"ALTER TABLE {parent} ATTACH PARTITION {t} {bound}")
+    a.statement(_alter(a, parent).kw("DETACH", "PARTITION").raw(t))
+    a.statement(_alter(a, parent).kw("ATTACH", "PARTITION").raw(t).raw(bound))
 
 
 @handles(TruncatePartition)
 def _truncate_partition(n: TruncatePartition, a: Alter) -> None:
     p = _resolve(a, n, n.name, n.for_values)
     if p is not None:
-        a.statement(f"TRUNCATE {table_of(a, p.name, p)}")
+        a.statement(a.w().kw("TRUNCATE").raw(table_of(a, p.name, p)))
         _done(a, n, f"TRUNCATE PARTITION {p.name} written as TRUNCATE")
 
 
@@ -317,13 +325,13 @@ def _truncate_subpartition(n: TruncateSubpartition, a: Alter) -> None:
     if n.name is None:
         _missing(a, n, "TRUNCATE SUBPARTITION FOR (...): the subpartition is not resolved from values")
         return
-    a.statement(f"TRUNCATE {table_of(a, n.name)}")
+    a.statement(a.w().kw("TRUNCATE").raw(table_of(a, n.name)))
     _done(a, n, f"TRUNCATE SUBPARTITION {n.name} written as TRUNCATE")
 
 
 @handles(AnalyzePartitions)
 def _analyze(n: AnalyzePartitions, a: Alter) -> None:
-    a.statement("ANALYZE " + ", ".join(table_of(a, p) for p in n.partitions))
+    a.statement(a.w().kw("ANALYZE").each((table_of(a, p) for p in n.partitions), SqlWriter.raw))
     _done(a, n, "ANALYZE PARTITION written as ANALYZE of the partitions' tables")
 
 
@@ -348,16 +356,16 @@ def _exchange(n: ExchangePartition, a: Alter) -> None:
     part = _qualified(a, schema, part_bare)
     tmp_bare, tmp = _tmp(a, schema, part_bare)
     other_schema = n.table.schema if n.table.schema is not None else schema
-    a.statement(f"ALTER TABLE {a.table} DETACH PARTITION {part}")
-    a.statement(f"ALTER TABLE {part} RENAME TO {e.ident(tmp_bare)}")
+    a.statement(_alter(a, a.table).kw("DETACH", "PARTITION").raw(part))
+    a.statement(_alter(a, part).kw("RENAME", "TO").ident(tmp_bare))
     if other_schema != schema:
-        a.statement(f"ALTER TABLE {e.qname(n.table)} SET SCHEMA {e.ident(schema or 'public')}")
-    a.statement(f"ALTER TABLE {_qualified(a, schema, n.table.name)} RENAME TO {e.ident(part_bare)}")
-    a.statement(f"ALTER TABLE {a.table} ATTACH PARTITION {part} {bound}")
+        a.statement(_alter(a, e.qname(n.table)).kw("SET", "SCHEMA").ident(schema or "public"))
+    a.statement(_alter(a, _qualified(a, schema, n.table.name)).kw("RENAME", "TO").ident(part_bare))
+    a.statement(_alter(a, a.table).kw("ATTACH", "PARTITION").raw(part).raw(bound))
     if other_schema != schema:
-        a.statement(f"ALTER TABLE {tmp} SET SCHEMA {e.ident(other_schema or 'public')}")
+        a.statement(_alter(a, tmp).kw("SET", "SCHEMA").ident(other_schema or "public"))
         tmp = _qualified(a, other_schema, tmp_bare)
-    a.statement(f"ALTER TABLE {tmp} RENAME TO {e.ident(n.table.name)}")
+    a.statement(_alter(a, tmp).kw("RENAME", "TO").ident(n.table.name))
     if n.without_validation:
         e.diag(I_VALIDATION, "WITHOUT VALIDATION: PostgreSQL checks the rows on ATTACH", n.origin)
     _done(a, n, f"EXCHANGE PARTITION {p.name} written as DETACH / rename / ATTACH")
@@ -374,19 +382,20 @@ def _rebuild(a: Alter, parent: str, olds: list[PartitionState], news: list[tuple
         home_schema = _home(a, p)[0]
         bare = bare_table(a, p.name, p)
         q = _qualified(a, home_schema, bare)
-        a.statement(f"ALTER TABLE {parent} DETACH PARTITION {q}")
+        a.statement(_alter(a, parent).kw("DETACH", "PARTITION").raw(q))
         if home_schema == schema and any(bare == b for b, _ in new_tables):  # a new part reuses the name
             tmp_bare, q_tmp = _tmp(a, home_schema, bare)
-            a.statement(f"ALTER TABLE {q} RENAME TO {a.e.ident(tmp_bare)}")
+            a.statement(_alter(a, q).kw("RENAME", "TO").ident(tmp_bare))
             q = q_tmp
         sources.append(q)
     for bare, bound in new_tables:
         _create(a, _qualified(a, schema, bare), parent, bound)
     target = parent if into is None else _qualified(a, schema, bare_table(a, into))
     for q in sources:
-        a.statement(f"INSERT INTO {target} OVERRIDING SYSTEM VALUE SELECT * FROM {q}")
+        w = a.w().kw("INSERT", "INTO").raw(target).kw("OVERRIDING", "SYSTEM", "VALUE")
+        a.statement(w.kw("SELECT", "*", "FROM").raw(q))
     for q in sources:
-        a.statement(f"DROP TABLE {q}")
+        a.statement(a.w().kw("DROP", "TABLE").raw(q))
 
 
 @handles(SplitPartition)

@@ -40,7 +40,7 @@ from ...ir.names import Expr, QualifiedName
 from ...ir.rules import Refusal, Rule
 from ...ir.schema import AlterSchemaBlockchain, AlterSchemaCharset, CreateSchema
 from ...ir.statement import Opaque
-from ..writer import pg_ident
+from ..writer import SqlWriter, pg_ident
 from .context import Emit, emits
 from .routines import signature
 from .table import DEFAULT_OPTIONS, HEAP_OPTIONS
@@ -189,7 +189,8 @@ UNSUPPORTED = (
     Rule(CreateSchema, W_BLOCKCHAIN, "WITH BLOCKCHAIN dropped (no ledger schemas in PostgreSQL)", field="blockchain",
          absent=False, applies=lambda n: n.blockchain, text=lambda n: "WITH BLOCKCHAIN"),
     Rule(AlterSchemaBlockchain, W_SCHEMA_ALTER, "ALTER SCHEMA ... WITH BLOCKCHAIN: no ledger schemas in PostgreSQL",
-         applies=lambda n: n.with_, text=lambda n: f"ALTER SCHEMA {pg_ident(n.name)} WITH BLOCKCHAIN"),
+         applies=lambda n: n.with_,
+         text=lambda n: SqlWriter().kw("ALTER", "SCHEMA").ident(n.name).kw("WITH", "BLOCKCHAIN").text()),
     Rule(WithOption, W_STORAGE, "storage option PostgreSQL does not have dropped",
          applies=lambda o: o.name.lower() not in HEAP_OPTIONS and not _gauss_default(o),
          text=lambda o: o.name + ("" if o.value is None else f" = {o.value}")),
@@ -264,15 +265,16 @@ def _with(options: tuple[WithOption, ...], e: Emit, origin: Any) -> str:
         if _gauss_default(o):
             dropped.append(o.name)
         else:
-            kept.append(pg_ident(o.name) + ("" if o.value is None else f" = {o.value}"))
+            w = e.w().ident(o.name)
+            kept.append((w if o.value is None else w.kw("=").raw(o.value)).text())
     if dropped:
         e.diag(I_STORAGE_DEFAULT, "GaussDB default storage options dropped: " + ", ".join(dropped), origin)
-    return "WITH (" + ", ".join(kept) + ")" if kept else ""
+    return e.w().kw("WITH").paren_list(kept, SqlWriter.raw).text() if kept else ""
 
 
 def _relation_head(w: Any, n: Any, e: Emit) -> None:
     if n.columns:
-        w.raw("(" + ", ".join(pg_ident(c) for c in n.columns) + ")")
+        w.paren_list(n.columns, SqlWriter.ident)
     w.raw(_with(n.options, e, n.origin))
     if n.tablespace:
         w.kw("TABLESPACE").ident(n.tablespace)
@@ -373,7 +375,7 @@ def drop_matview(n: DropMatView, e: Emit) -> list[str]:
     w = e.w().kw("DROP", "MATERIALIZED", "VIEW")
     if n.if_exists:
         w.kw("IF", "EXISTS")
-    w.raw(", ".join(e.qname(q) for q in n.names))
+    w.each((e.qname(q) for q in n.names), SqlWriter.raw)
     if n.cascade:
         w.kw("CASCADE")
     return [w.text()]
@@ -388,8 +390,8 @@ def truncate(n: Truncate, e: Emit) -> list[str]:
         if only and e.catalog is not None and e.catalog.table(t.name) is not None:
             e.diag(I_TRUNCATE_ONLY, f"{t.name.dotted()} is partitioned: TRUNCATE without ONLY", t.origin)
             only = False
-        names.append(("ONLY " if only else "") + e.qname(t.name))
-    w = e.w().kw("TRUNCATE", "TABLE").raw(", ".join(names))
+        names.append(e.w().kw("ONLY").raw(e.qname(t.name)).text() if only else e.qname(t.name))
+    w = e.w().kw("TRUNCATE", "TABLE").each(names, SqlWriter.raw)
     if n.restart_identity:
         w.kw("RESTART", "IDENTITY")
     if n.cascade:
@@ -419,7 +421,7 @@ def drop_routine(n: DropRoutine, e: Emit) -> list[str]:
     w = e.w().kw("DROP", n.kind)
     if n.if_exists:
         w.kw("IF", "EXISTS")
-    w.raw(", ".join(signature(r.name, r.arguments, e) for r in n.routines))
+    w.each((signature(r.name, r.arguments, e) for r in n.routines), SqlWriter.raw)
     if n.cascade:
         w.kw("CASCADE")
     return [w.text()]
@@ -456,13 +458,13 @@ def grant(n: Grant, e: Emit) -> list[str]:
     w = e.w().kw("REVOKE" if n.revoke else "GRANT")
     if n.revoke and n.grant_option:
         w.kw("GRANT", "OPTION", "FOR")
-    w.raw(", ".join(n.privileges) if n.privileges else "ALL").kw("ON")
+    (w.each(n.privileges, SqlWriter.raw) if n.privileges else w.kw("ALL")).kw("ON")
     if n.all_in_schema:
         w.kw("ALL", _ALL_IN.get(n.objtype, n.objtype + "S"), "IN", "SCHEMA")
     else:
         w.kw(n.objtype)
     targets = [e.qname(q) for q in n.relations] + list(n.objects)
-    w.raw(", ".join(targets)).kw("FROM" if n.revoke else "TO").raw(", ".join(_grantee(g) for g in n.grantees))
+    w.each(targets, SqlWriter.raw).kw("FROM" if n.revoke else "TO").each(map(_grantee, n.grantees), SqlWriter.raw)
     if n.grant_option and not n.revoke:
         w.kw("WITH", "GRANT", "OPTION")
     if n.cascade:
@@ -481,8 +483,8 @@ def grant_role(n: GrantRole, e: Emit) -> list[str]:
     w = e.w().kw("REVOKE" if n.revoke else "GRANT")
     if n.revoke and admin:
         w.kw("ADMIN", "OPTION", "FOR")
-    w.raw(", ".join(pg_ident(r) for r in n.roles)).kw("FROM" if n.revoke else "TO")
-    w.raw(", ".join(_grantee(g) for g in n.grantees))
+    w.each(n.roles, SqlWriter.ident).kw("FROM" if n.revoke else "TO")
+    w.each(map(_grantee, n.grantees), SqlWriter.raw)
     if admin and not n.revoke:
         w.kw("WITH", "ADMIN", "OPTION")
     if n.cascade:

@@ -46,6 +46,7 @@ from ...ir.rename import (
     RenameType, SetSchema,
 )
 from ...ir.rules import Rule
+from ..writer import SqlWriter
 from .context import Emit, emits
 from .types import TYPE_MAP
 
@@ -119,8 +120,9 @@ def arg_type(t: TypeName, e: Emit) -> str:
 def routine(f: FunctionSignature, e: Emit) -> tuple[str, str]:
     """(object word, ``name(args)``) of a function identity."""
     if f.star:
-        return "AGGREGATE", e.qname(f.name) + "(*)"
-    return "ROUTINE", e.qname(f.name) + "(" + ", ".join(arg_type(t, e) for t in f.args) + ")"
+        return "AGGREGATE", e.qname(f.name) + e.w().open().kw("*").close().text()
+    # name(args): one token, no space before the list
+    return "ROUTINE", e.qname(f.name) + e.w().paren_list((arg_type(t, e) for t in f.args), SqlWriter.raw).text()
 
 
 def _addressed(word: str, ident: Identity, e: Emit) -> tuple[str, str]:
@@ -138,7 +140,7 @@ def identity_sql(ident: Identity, e: Emit) -> str:
     if isinstance(ident, FunctionSignature):
         return routine(ident, e)[1]
     if isinstance(ident, TriggerIdentity):
-        return e.ident(ident.name) + " ON " + e.qname(ident.table)
+        return e.w().ident(ident.name).kw("ON").raw(e.qname(ident.table)).text()
     raise TypeError(f"postgres: no identity form for {type(ident).__name__}")
 
 

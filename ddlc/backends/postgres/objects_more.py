@@ -397,7 +397,8 @@ def create_index(n: CreateIndex, e: Emit) -> list[str]:
         w.kw("INCLUDE").open().each(n.include, lambda w_, c: w_.ident(c)).close()
     opts = index_options(n.options)
     if opts:
-        w.kw("WITH").open().each(opts, lambda w_, kv: w_.raw(f"{kv[0]}={_option_value(kv[1])}")).close()
+        # the server's k=v form (no spaces): one token of a quoted name and a value
+        w.kw("WITH").open().each(opts, lambda w_, kv: w_.raw(e.ident(kv[0]) + "=" + _option_value(kv[1]))).close()
     if n.where is not None:
         w.kw("WHERE").raw(e.expr(n.where))
     return [w.text()]

@@ -43,7 +43,7 @@ from ...ir.names import Expr
 from ...ir.partition import (
     BoundKind, BoundValue, LessThan, ListValues, Partition, PartitionSpec, PartitionStrategy, clip_bytes,
 )
-from ..writer import pg_literal
+from ..writer import SqlWriter
 
 W_INTERVAL = register(
     "DDLC-W630", Severity.WARNING, "Interval partitions are not created on demand",
@@ -169,10 +169,10 @@ def partition_by(strategy: PartitionStrategy, key: tuple[str, ...], key_text: tu
         if is_expression_key(k, text):
             if i >= len(key_exprs):
                 raise InternalError(f"partition key {text!r} reached the emitter unparsed", path=origin)
-            items.append("(" + e.expr(key_exprs[i]) + ")")
+            items.append(e.w().open().raw(e.expr(key_exprs[i])).close().text())
         else:
             items.append(e.ident(k))
-    return f"PARTITION BY {strategy.value} (" + ", ".join(items) + ")"
+    return e.w().kw("PARTITION", "BY", strategy.value).paren_list(items, SqlWriter.raw).text()
 
 
 # -- bounds ---------------------------------------------------------------------------------
@@ -183,18 +183,34 @@ def bound_value(v: BoundValue, e: Any) -> str:
     if k is BoundKind.NUMBER:
         return v.text
     if k is BoundKind.STRING:
-        return pg_literal(v.value if v.value is not None else "")
+        return e.w().lit(v.value if v.value is not None else "").text()
     if k is BoundKind.MAXVALUE:
         return "MAXVALUE"
     if k is BoundKind.NULL:
         return "NULL"
     if k is BoundKind.TYPED and v.value is not None:
         if v.type_name == "date":  # A-mode DATE is timestamp(0): let the key type read the text
-            return pg_literal(v.value)
-        return " ".join(x for x in (v.type_name, pg_literal(v.value), v.qualifier) if x)
+            return e.w().lit(v.value).text()
+        return e.w().raw(v.type_name or "").lit(v.value).raw(v.qualifier or "").text()  # type 'text' [qualifier]
     if v.expr is None:  # every expression bound is parsed by the frontend's SQL layer
         raise InternalError(f"partition bound {v.text!r} reached the emitter unparsed", path=v.origin)
     return e.expr(v.expr)
+
+
+def range_bound(e: Any, lower: Any, upper: Any) -> str:
+    """``FOR VALUES FROM (lower, ...) TO (upper, ...)`` of rendered bound values."""
+    w = e.w().kw("FOR", "VALUES", "FROM").paren_list(lower, SqlWriter.raw)
+    return w.kw("TO").paren_list(upper, SqlWriter.raw).text()
+
+
+def list_bound(e: Any, values: Any) -> str:
+    """``FOR VALUES IN (v, ...)`` of rendered bound values."""
+    return e.w().kw("FOR", "VALUES", "IN").paren_list(values, SqlWriter.raw).text()
+
+
+def hash_bound(e: Any, modulus: int, remainder: int) -> str:
+    w = e.w().kw("FOR", "VALUES", "WITH").open().kw("MODULUS", str(modulus)).comma()
+    return w.kw("REMAINDER", str(remainder)).close().text()
 
 
 def _tuple(values: tuple[BoundValue, ...], ncols: int, e: Any) -> list[str]:
@@ -221,7 +237,7 @@ def _bounds(parts: tuple[Partition, ...], level: _Level, e: Any, path: Any) -> l
         if "hash" not in level.reported:
             e.diag(W_HASH, f"hash partitions written as MODULUS {n}; row placement differs from GaussDB", path)
             level.reported.add("hash")
-        return [f"FOR VALUES WITH (MODULUS {n}, REMAINDER {i})" for i in range(n)]
+        return [hash_bound(e, n, i) for i in range(n)]
     if level.strategy is PartitionStrategy.LIST:
         for p in parts:
             b = p.bound
@@ -229,7 +245,7 @@ def _bounds(parts: tuple[Partition, ...], level: _Level, e: Any, path: Any) -> l
                 out.append("DEFAULT")
             else:
                 vals = b.values if isinstance(b, ListValues) else ()
-                out.append("FOR VALUES IN (" + ", ".join(bound_value(v, e) for v in vals) + ")")
+                out.append(list_bound(e, (bound_value(v, e) for v in vals)))
         return out
     lower = ["MINVALUE"] * level.ncols
     if level.ncols > 1 and "nulls" not in level.reported:
@@ -242,7 +258,7 @@ def _bounds(parts: tuple[Partition, ...], level: _Level, e: Any, path: Any) -> l
                    path)
             out.append("DEFAULT")
         else:
-            out.append("FOR VALUES FROM (" + ", ".join(lower) + ") TO (" + ", ".join(upper) + ")")
+            out.append(range_bound(e, lower, upper))
         lower = upper
     return out
 

@@ -40,7 +40,7 @@ from ...ir.routine import (
     RoutineKind, Security, Volatility,
 )
 from ...ir.trigger import CreateTrigger
-from ..writer import pg_ident, pg_literal
+from ..writer import SqlWriter, pg_ident
 from .context import Emit, emits
 
 S = Severity
@@ -235,15 +235,15 @@ def guc(name: str) -> str:
 
 
 def _arg(a: FunctionArg, e: Emit, with_default: bool = True, with_name: bool = True, typ: str | None = None) -> str:
-    parts = []
+    w = e.w()
     if a.mode is not None:
-        parts.append(a.mode.value)
+        w.kw(a.mode.value)
     if a.name is not None and with_name:
-        parts.append(pg_ident(a.name))
-    parts.append(typ if typ is not None else type_text(a.type, e, a.origin))
+        w.ident(a.name)
+    w.raw(typ if typ is not None else type_text(a.type, e, a.origin))
     if a.default is not None and with_default:
-        parts += ["DEFAULT", e.expr(_default(a))]
-    return " ".join(parts)
+        w.kw("DEFAULT").raw(e.expr(_default(a)))
+    return w.text()
 
 
 def _name(n: CreateFunction, e: Emit) -> str:
@@ -314,13 +314,14 @@ def create_function(n: CreateFunction, e: Emit) -> list[str]:
     types = [type_text(a.type, e, a.origin) for a in n.arguments]
     returns: str | None = None
     table: list[str] = []
-    w.raw(_name(n, e) + "(" + ", ".join(_arg(a, e, typ=t) for a, t in zip(n.arguments, types, strict=True)) + ")")
+    args = e.w().paren_list((_arg(a, e, typ=t) for a, t in zip(n.arguments, types, strict=True)), SqlWriter.raw)
+    w.raw(_name(n, e) + args.text())  # name(args): one token, no space
     if n.returns is not None and not n.is_procedure:
         r = n.returns
         if r.table:
             table = [type_text(a.type, e, a.origin) for a in r.table]
-            w.kw("RETURNS", "TABLE").raw("(" + ", ".join(_arg(a, e, with_default=False, typ=t)
-                                                       for a, t in zip(r.table, table, strict=True)) + ")")
+            w.kw("RETURNS", "TABLE").paren_list((_arg(a, e, with_default=False, typ=t)
+                                                 for a, t in zip(r.table, table, strict=True)), SqlWriter.raw)
         else:
             w.kw("RETURNS")
             if r.setof:
@@ -365,7 +366,7 @@ def create_function(n: CreateFunction, e: Emit) -> list[str]:
             w.kw("TO").raw(s.value)
     w.kw("AS")
     if n.probin is not None:
-        w.raw(pg_literal(n.probin) + ",").raw(pg_literal(n.body))
+        w.lit(n.probin).comma().lit(n.body)
     else:
         w.raw(_dollar(n.body, n.body_tag))
     sql = w.text()
@@ -376,10 +377,10 @@ def create_function(n: CreateFunction, e: Emit) -> list[str]:
         return []
     out = [sql]
     if o.comment is not None:
-        sig = ", ".join(_arg(a, e, with_default=False, with_name=False, typ=t)
-                        for a, t in zip(n.arguments, types, strict=True))
+        sig = e.w().paren_list((_arg(a, e, with_default=False, with_name=False, typ=t)
+                                for a, t in zip(n.arguments, types, strict=True)), SqlWriter.raw).text()
         kind = "PROCEDURE" if n.is_procedure else "FUNCTION"
-        out.append(f"COMMENT ON {kind} {_name(n, e)}({sig}) IS {pg_literal(o.comment)}")
+        out.append(e.w().kw("COMMENT", "ON", kind).raw(_name(n, e) + sig).kw("IS").lit(o.comment).text())
         e.diag(I_COMMENT, "COMMENT option written as COMMENT ON " + kind, n.origin)
     return out
 
@@ -405,20 +406,20 @@ def _action(a: FunctionAction, e: Emit) -> str | None:
     if k is FunctionActionKind.LEAKPROOF:
         return "LEAKPROOF" if a.on else "NOT LEAKPROOF"
     if k is FunctionActionKind.COST:
-        return None if a.number is None else "COST " + _number(a.number)
+        return None if a.number is None else e.w().kw("COST", _number(a.number)).text()
     if k is FunctionActionKind.ROWS:  # ROWS 0 prints nothing on the server either
-        return None if a.number is None else "ROWS " + _number(a.number)
+        return None if a.number is None else e.w().kw("ROWS", _number(a.number)).text()
     if k is FunctionActionKind.SET:
-        value = (a.value or "") if a.list_form else pg_literal(a.value or "")
-        return f"SET {guc(a.name or '')} TO {value}"
+        w = e.w().kw("SET").raw(guc(a.name or "")).kw("TO")
+        return (w.raw(a.value or "") if a.list_form else w.lit(a.value or "")).text()
     if k is FunctionActionKind.SET_FROM_CURRENT:
-        return f"SET {guc(a.name or '')} FROM CURRENT"
+        return e.w().kw("SET").raw(guc(a.name or "")).kw("FROM", "CURRENT").text()
     if k is FunctionActionKind.RESET:
-        return f"RESET {guc(a.name or '')}"
+        return e.w().kw("RESET").raw(guc(a.name or "")).text()
     if k is FunctionActionKind.RESET_ALL:
         return "RESET ALL"
     if k is FunctionActionKind.PARALLEL:
-        return "PARALLEL " + (a.value or "").upper()
+        return e.w().kw("PARALLEL").raw((a.value or "").upper()).text()
     raise AssertionError(k)
 
 
@@ -426,7 +427,7 @@ def signature(name: Any, arguments: tuple[TypeName, ...] | None, e: Emit) -> str
     """``schema.name(type, ...)``; without a list when ``arguments`` is None."""
     text = e.qname(name)
     if arguments is not None:
-        text += "(" + ", ".join(e.type(t) for t in arguments) + ")"
+        text += e.w().paren_list((e.type(t) for t in arguments), SqlWriter.raw).text()  # name(args): no space
     return text
 
 
@@ -436,7 +437,10 @@ def alter_function(n: AlterFunction, e: Emit) -> list[str]:
     if not actions:
         return []
     sig = n.signature
-    return [f"ALTER {n.kind.value} {signature(sig.name, sig.arguments, e)} " + " ".join(actions)]
+    w = e.w().kw("ALTER", n.kind.value).raw(signature(sig.name, sig.arguments, e))
+    for action in actions:
+        w.raw(action)
+    return [w.text()]
 
 
 # ---- CREATE TRIGGER ----------------------------------------------------------------------------------
@@ -452,7 +456,7 @@ def create_trigger(n: CreateTrigger, e: Emit) -> list[str]:
             w.kw("OR")
         w.kw(ev.kind.value)
         if ev.columns:
-            w.kw("OF").raw(", ".join(pg_ident(c) for c in ev.columns))
+            w.kw("OF").each(ev.columns, SqlWriter.ident)
     w.kw("ON").raw(e.qname(n.relation))
     if n.from_table is not None:
         w.kw("FROM").raw(e.qname(n.from_table))
@@ -462,9 +466,9 @@ def create_trigger(n: CreateTrigger, e: Emit) -> list[str]:
              "DEFERRED" if ca.initially_deferred else "IMMEDIATE")
     w.kw("FOR", "EACH", n.for_each.value)
     if n.when is not None:
-        w.kw("WHEN").raw("(" + e.expr(n.when) + ")")
+        w.kw("WHEN").open().raw(e.expr(n.when)).close()
     f = n.function
-    w.kw("EXECUTE", "FUNCTION").raw(e.qname(f.name) + "(" + ", ".join(pg_literal(a) for a in f.args) + ")")
+    w.kw("EXECUTE", "FUNCTION").raw(e.qname(f.name) + e.w().paren_list(f.args, SqlWriter.lit).text())
     return [w.text()]
 
 
