@@ -34,7 +34,7 @@ from typing import Any
 
 from ...diagnostics import Severity, register
 from ...errors import Path
-from ...ir.base import Node, replace
+from ...ir.base import replace
 from ...ir.comment import Comment
 from ...ir.drop import (
     ConstraintIdentity, Drop, DropObjectType, FunctionSignature, Identity, PlainName, SchemaName,
