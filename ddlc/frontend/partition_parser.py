@@ -15,6 +15,7 @@ Entry point: :func:`parse_partition_clause`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -58,9 +59,15 @@ class _Tok:
         return self.pos + len(self.text)
 
 
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+# an unquoted identifier: ASCII letters, "_" or any non-ASCII character, then those, digits and "$"
+_IDENT = re.compile(r"[^\x00-\x40\x5b-\x5e\x60\x7b-\x7f][^\x00-\x23\x25-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]*")
+_BLANK = re.compile(r"[ \t\n\r\f\v]*")
+
+
 def _fold(name: str) -> str:
     """The server's downcasing of an unquoted identifier: ASCII letters only."""
-    return "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in name)
+    return name.translate(_ASCII_LOWER)
 
 
 def _ident_start(c: str) -> bool:
@@ -94,10 +101,9 @@ class _Lexer:
             elif c.isdigit() and c.isascii() or (c == "." and i + 1 < n and text[i + 1].isdigit()):
                 tok = self._number(i)
             elif _ident_start(c):
-                j = i + 1
-                while j < n and _ident_cont(text[j]):
-                    j += 1
-                tok = _Tok("ident", text[i:j], i, _fold(text[i:j]))
+                j = _IDENT.match(text, i).end()  # type: ignore[union-attr]
+                word = text[i:j]
+                tok = _Tok("ident", word, i, word.translate(_ASCII_LOWER))
             elif text.startswith("::", i) or text.startswith("||", i):
                 tok = _Tok("punct", text[i : i + 2], i, text[i : i + 2])
             elif c in "(),;.+-*/%[]<>=":
@@ -111,7 +117,7 @@ class _Lexer:
         text, n = self.text, len(self.text)
         while i < n:
             if text[i] in _WS:
-                i += 1
+                i = _BLANK.match(text, i).end()  # type: ignore[union-attr]
             elif text.startswith("--", i):
                 j = text.find("\n", i)
                 i = n if j < 0 else j + 1
