@@ -473,9 +473,10 @@ def alter_sequence(n: AlterSequence, e: Emit) -> list[str]:
 def view_query(n: CreateView, e: Emit) -> str | None:
     """The view's query for PostgreSQL, printed by pglast from its parsed form (made at build time), or
     None when it cannot be."""
-    from pglast import ast, visitors
+    from pglast import ast
     from pglast.stream import RawStream
 
+    from ...ir.sqltree import visit
     from .exprs import query_tree, rewrite_tree, wants_rewrite
     from .types import TYPE_MAP, type_node
 
@@ -485,19 +486,18 @@ def view_query(n: CreateView, e: Emit) -> str | None:
         return None
     found: list[str] = []
 
-    class GaussOnly(visitors.Visitor):
-        def visit_ColumnRef(self, ancestors, node):  # noqa: N802 - pglast naming
-            f = node.fields or ()
-            if len(f) == 1 and isinstance(f[0], ast.String) and f[0].sval.lower() == "rownum":
-                found.append("ROWNUM")
+    def column_ref(node: Any) -> None:
+        f = node.fields or ()
+        if len(f) == 1 and isinstance(f[0], ast.String) and f[0].sval.lower() == "rownum":
+            found.append("ROWNUM")
 
-        def visit_RangeVar(self, ancestors, node):  # noqa: N802
-            # ``t PARTITION (p)`` parses as the alias "partition" with a column list
-            a = node.alias
-            if a is not None and a.aliasname.lower() in ("partition", "subpartition") and a.colnames:
-                found.append(a.aliasname.upper() + " (...)")
+    def range_var(node: Any) -> None:
+        # ``t PARTITION (p)`` parses as the alias "partition" with a column list
+        a = node.alias
+        if a is not None and a.aliasname.lower() in ("partition", "subpartition") and a.colnames:
+            found.append(a.aliasname.upper() + " (...)")
 
-    GaussOnly()(tree)
+    visit(tree, {ast.ColumnRef: column_ref, ast.RangeVar: range_var})
     if found:
         e.refuse(n, W_VIEW_GAUSS_ONLY, f"view query uses {', '.join(sorted(set(found)))}; not translated",
                  n.query.origin)
@@ -517,30 +517,28 @@ def view_query(n: CreateView, e: Emit) -> str | None:
 
     wanted: list[str] = []
 
-    class Needs(visitors.Visitor):
-        def visit_TypeName(self, ancestors, node):  # noqa: N802
-            if mapped_entry(node) is not None:
-                wanted.append(node.names[-1].sval)
+    def needs(node: Any) -> None:
+        if mapped_entry(node) is not None:
+            wanted.append(node.names[-1].sval)
 
-    Needs()(tree)
+    visit(tree, {ast.TypeName: needs})
     if wanted:
         import copy
 
         if not copied:  # the IR's tree is never modified
             tree = copy.deepcopy(tree)
 
-        class Types(visitors.Visitor):
-            def visit_TypeName(self, ancestors, node):  # noqa: N802
-                entry = mapped_entry(node)
-                if entry is None:
-                    return None
-                spelling, keep = entry
-                new = type_node(spelling)
-                new.typmods = node.typmods if keep else new.typmods
-                new.arrayBounds = node.arrayBounds
-                return new
+        def types(node: Any) -> None:  # the copy's TypeName takes the mapped type, in place
+            entry = mapped_entry(node)
+            if entry is None:
+                return
+            spelling, keep = entry
+            new = type_node(spelling)
+            for slot in type(new).__slots__:
+                if slot not in ("arrayBounds", "location") and not (slot == "typmods" and keep):
+                    setattr(node, slot, getattr(new, slot))
 
-        Types()(tree)
+        visit(tree, {ast.TypeName: types})
         e.diag(I_VIEW_TYPES, "type(s) mapped: " + ", ".join(sorted(set(wanted))), n.query.origin)
     return RawStream()(tree)
 
