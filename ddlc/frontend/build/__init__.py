@@ -69,16 +69,31 @@ def shape_of(tree: Mapping[str, Any]) -> str | None:
     return None
 
 
+_BY_FMT: dict[str, Builder | None] = {}  # a stream repeats a few hundred fmt strings: match each once
+
+
+def _builder_of(fmt: str) -> Builder | None:
+    fn = _BY_FMT.get(fmt, _UNSEEN)
+    if fn is _UNSEEN:
+        fn = next((f for _name, rx, f in SHAPES if rx.match(fmt)), None)
+        if len(_BY_FMT) < 4096:
+            _BY_FMT[fmt] = fn
+    return fn  # type: ignore[return-value]
+
+
+_UNSEEN: Any = object()
+
+
 def build(tree: Mapping[str, Any], *, document: str | None = None) -> tuple[Statement, list[Diagnostic]]:
     """Build the IR of one JDDL tree. Raises DdlcError (with a JSON path) on a malformed tree."""
     _load()
     ctx = BuildContext(document)
     fmt = tree.get("fmt")
     if isinstance(fmt, str):
-        for _name, rx, fn in SHAPES:
-            if rx.match(fmt):
-                stmt = fn(Obj(tree, (), ctx))
-                return stmt, ctx.diagnostics
+        fn = _builder_of(fmt)
+        if fn is not None:
+            stmt = fn(Obj(tree, (), ctx))
+            return stmt, ctx.diagnostics
     # Unknown shape: keep the text (it expands, or the expander's error tells why not).
     from ...jddl.expand import expand
 
