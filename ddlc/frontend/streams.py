@@ -14,21 +14,26 @@ Two input families are understood (see ``fixtures/streams/README.md`` for sample
   then the payload; ``N = 0`` ends a batch. decode-style ``'b'`` adds a ``P`` (more) / ``F`` (batch
   end) byte after each statement; GaussDB heartbeats are ``'h'`` + three 8-byte integers.
 
-Everything works on ``bytes``; each payload is decoded as UTF-8 on its own. A bad line or frame
-becomes a :class:`~ddlc.errors.DdlcError` in the output and reading goes on with the next one.
+Everything works on ``bytes`` read on demand through a :class:`~.streams_io.ByteSource`: a text
+stream a line at a time, a batch stream a frame at a time, so a file of any size is read in flat
+memory (an open transaction is held until its COMMIT). Each payload is decoded as UTF-8 on its
+own. A bad line or frame becomes a :class:`~ddlc.errors.DdlcError` in the output and reading goes
+on with the next one.
 """
 
 from __future__ import annotations
 
 import re
+from collections import deque
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
 from ..diagnostics import E_INPUT
 from ..errors import DdlcError
+from .streams_io import ByteSource
 
-__all__ = ["Record", "sniff", "iter_records"]
+__all__ = ["Record", "sniff", "sniff_source", "iter_records", "stream_records"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,8 +46,6 @@ class Record:
     kind: str  # "json" or "text"
     meta: Mapping[str, object]  # format, relid, cmdtype, lsn, xid, commit info, owner, ...
 
-
-_BOM = b"\xef\xbb\xbf"
 
 # ---------------------------------------------------------------------------------------------
 # decoding text: regexes applied once per line, anchored at the start of the line
@@ -110,22 +113,35 @@ def _ddl_text(payload: bytes) -> bool:
 # ---------------------------------------------------------------------------------------------
 # sniffing
 
-def sniff(data: bytes) -> str | None:
+def sniff(data: bytes | ByteSource) -> str | None:
     """``"parallel_batch"``, ``"decoding_text"``, or None for anything else (JSON, JSON lines)."""
-    if not isinstance(data, bytes):
-        data = bytes(data)
-    if data.startswith(_BOM):
-        data = data[3:]
-    if not data:
+    src = _source(data)
+    src.skip_bom()
+    return sniff_source(src)
+
+
+def _source(data: bytes | ByteSource) -> ByteSource:
+    if isinstance(data, ByteSource):
+        return data
+    return ByteSource(data if isinstance(data, bytes) else bytes(data))
+
+
+def sniff_source(src: ByteSource) -> str | None:
+    """:func:`sniff` on an input read on demand: only its first units or 64 KiB are looked at."""
+    if not src.have(1):
         return None
-    if _looks_batched(data):
+    if _looks_batched(src):
         return "parallel_batch"
-    head = data[:4096].lstrip()[:1]
-    if head in (b"{", b"["):
+    h = src.skip_space(0, 4096)
+    if h is not None and src.get(h, h + 1) in (b"{", b"["):
         return None
     seen = 0
-    for line in data[:1 << 16].split(b"\n"):
-        line = line.strip()
+    pos, stop = 0, 1 << 16
+    while pos < stop and src.have(pos + 1):
+        nl = src.find(b"\n", pos, stop)
+        end = nl if nl >= 0 else min(stop, src.end)  # -1: stop reached, or the input's end
+        line = src.get(pos, end).strip()
+        pos = end + 1 if nl >= 0 else stop
         if not line:
             continue
         if _HEADS.match(line):
@@ -137,108 +153,104 @@ def sniff(data: bytes) -> str | None:
 
 
 # ---------------------------------------------------------------------------------------------
-# parallel batch framing
+# parallel batch framing (read through a ByteSource: every length is checked with have() first)
 
 _MAX_LEN = 0x3000_0000  # a length field never starts with a byte >= '0': those bytes are markers
 _LSN_MAX = 1 << 48  # a WAL position beyond 256 TiB is not one (text read as a number is >= 2**61)
 _START = frozenset(b"{BCIUDtcART ")  # first payload bytes of 'j'/'t'/'b' statements
 
 
-def _u32(data: bytes, p: int) -> int:
-    return int.from_bytes(data[p:p + 4], "big")
-
-
 def _u64(data: bytes, p: int) -> int:
     return int.from_bytes(data[p:p + 8], "big")
 
 
-def _frame_ok(data: bytes, p: int, depth: int) -> bool:
+def _frame_ok(src: ByteSource, p: int, depth: int) -> bool:
     """Does a plausible frame start at ``p`` (and, ``depth`` deep, the units after it)?"""
-    n = len(data)
-    if p + 12 > n:
+    if not src.have(p + 4):
         return False
-    length = _u32(data, p)
-    if length < 8 or length >= _MAX_LEN or p + 4 + length > n:
+    length = src.u32(p)
+    if length < 8 or length >= _MAX_LEN:
         return False
-    if _u64(data, p + 4) >= _LSN_MAX:
+    if not src.have(p + 12) or src.u64(p + 4) >= _LSN_MAX:
         return False
-    if length > 8 and data[p + 12] not in _START:
+    # the cheap checks first: only a plausible frame is read to its end
+    if length > 8 and (not src.have(p + 13) or src.byte(p + 12) not in _START):
         return False
-    return _boundary_ok(data, p + 4 + length, depth - 1)
+    if not src.have(p + 4 + length):
+        return False
+    return _boundary_ok(src, p + 4 + length, depth - 1)
 
 
-def _boundary_ok(data: bytes, p: int, depth: int) -> bool:
+def _boundary_ok(src: ByteSource, p: int, depth: int) -> bool:
     """Can a unit (frame, batch end, marker, heartbeat) or the end of data start at ``p``?"""
-    n = len(data)
-    if p >= n or depth <= 0:
-        return p <= n
-    b = data[p]
+    if depth <= 0 or not src.have(p + 1):
+        return src.have(p)
+    b = src.byte(p)
     if b == 0x50:  # 'P': a frame must follow
-        return _frame_ok(data, p + 1, depth - 1)
+        return _frame_ok(src, p + 1, depth - 1)
     if b == 0x46:  # 'F': end of data, or anything that may start a batch
-        return _boundary_ok(data, p + 1, depth - 1)
+        return _boundary_ok(src, p + 1, depth - 1)
     if b == 0x68:  # heartbeat
-        return p + 25 <= n
-    if p + 4 > n:
+        return src.have(p + 25)
+    if not src.have(p + 4):
         return False
-    return _u32(data, p) == 0 or _frame_ok(data, p, depth)
+    return src.u32(p) == 0 or _frame_ok(src, p, depth)
 
 
-def _ends_well(data: bytes, q: int) -> bool:
+def _ends_well(src: ByteSource, q: int) -> bool:
     """Structural check of what follows a frame ending at ``q`` (LSNs are not looked at).
 
     A length field damaged into a smaller value makes the frame end inside a payload; this
     catches most of those, so the damage is reported once, on the frame that carries it.
     """
-    n = len(data)
-    if q >= n:
+    if not src.have(q + 1):
         return True
-    b = data[q]
+    b = src.byte(q)
     if b < 0x30:  # the high byte of a length: 0 ends a batch, otherwise an LSN must follow
-        if q + 4 > n or _u32(data, q) == 0:
+        if not src.have(q + 4) or src.u32(q) == 0:
             return True
-        return _u32(data, q) >= 8 and (q + 12 > n or _u64(data, q + 4) < _LSN_MAX)
+        return src.u32(q) >= 8 and (not src.have(q + 12) or src.u64(q + 4) < _LSN_MAX)
     if b == 0x50:  # 'P': a frame follows
-        return q + 1 >= n or data[q + 1] < 0x30
+        return not src.have(q + 2) or src.byte(q + 1) < 0x30
     if b == 0x46:  # 'F': end of data, a heartbeat or the next batch
-        return q + 1 >= n or data[q + 1] < 0x30 or data[q + 1] == 0x68
+        return not src.have(q + 2) or src.byte(q + 1) < 0x30 or src.byte(q + 1) == 0x68
     return b == 0x68
 
 
-def _skip_heartbeat(data: bytes, p: int) -> int:
+def _skip_heartbeat(src: ByteSource, p: int) -> int:
     """Offset after a heartbeat at ``p`` ('h', three 8-byte integers, then its terminator:
     'F' in decode-style 'b', a zero length in batched text/JSON; a bare '0' is accepted too)."""
     q = p + 25
-    if data[q:q + 1] in (b"F", b"0"):
+    if src.get(q, q + 1) in (b"F", b"0"):
         return q + 1
-    if data[q:q + 4] == b"\0\0\0\0":
+    if src.get(q, q + 4) == b"\0\0\0\0":
         return q + 4
     return q
 
 
-def _looks_batched(data: bytes) -> bool:
-    if data[:1] == b"\0":  # no text input starts with NUL: a length field does
+def _looks_batched(src: ByteSource) -> bool:
+    if src.get(0, 1) == b"\0":  # no text input starts with NUL: a length field does
         return True
     p = 0
     for _ in range(4):  # leading batch terminators or heartbeats
-        if data[p:p + 4] == b"\0\0\0\0":
+        if src.get(p, p + 4) == b"\0\0\0\0":
             p += 4
-        elif data[p:p + 1] == b"h" and len(data) >= p + 25:
-            p = _skip_heartbeat(data, p)
+        elif src.get(p, p + 1) == b"h" and src.have(p + 25):
+            p = _skip_heartbeat(src, p)
         else:
             break
-    return _frame_ok(data, p, 1) and _ends_well(data, p + 4 + _u32(data, p))
+    return _frame_ok(src, p, 1) and _ends_well(src, p + 4 + src.u32(p))
 
 
-def _resync(data: bytes, start: int) -> int:
-    """Offset of the next plausible frame after a damaged one (len(data) when there is none)."""
-    n = len(data)
+def _resync(src: ByteSource, start: int) -> int:
+    """Offset of the next plausible frame after a damaged one (the input's end when there is none)."""
     q = start
     while True:
-        q = data.find(b"\0", q)  # frames shorter than 16 MiB have a zero high byte
-        if q < 0 or q + 12 > n:
-            return n
-        if _frame_ok(data, q, 2):
+        src.release(q)
+        q = src.find(b"\0", q, drop=True)  # frames shorter than 16 MiB have a zero high byte
+        if q < 0 or not src.have(q + 12):
+            return src.total()
+        if _frame_ok(src, q, 2):
             return q
         q += 1
 
@@ -257,13 +269,13 @@ def _lsn_text(v: int) -> str:
     return f"{v >> 32:X}/{v & 0xFFFFFFFF:X}"
 
 
-def _iter_batch(data: bytes, source: str) -> Iterator[Record | DdlcError]:
-    n = len(data)
+def _iter_batch(src: ByteSource, source: str) -> Iterator[Record | DdlcError]:
     p = 0
     batch = 0
     txn: dict[str, object] = {}
-    while p < n:
-        b = data[p]
+    while src.have(p + 1):
+        src.release(p)
+        b = src.byte(p)
         doc = source + "@" + str(p)
         if b >= 0x30:  # a marker byte, not the high byte of a length
             if b == 0x50:  # 'P': more statements follow (decode-style 'b')
@@ -272,36 +284,36 @@ def _iter_batch(data: bytes, source: str) -> Iterator[Record | DdlcError]:
                 p += 1
                 batch += 1
             elif b == 0x68:  # 'h' heartbeat
-                if p + 25 > n:
-                    yield _err(f"truncated heartbeat message: {n - p} of 25 bytes", doc, p)
+                if not src.have(p + 25):
+                    yield _err(f"truncated heartbeat message: {src.total() - p} of 25 bytes", doc, p)
                     return
-                p = _skip_heartbeat(data, p)
+                p = _skip_heartbeat(src, p)
             else:
                 yield _err(f"unexpected byte 0x{b:02X} where a frame should start", doc, p)
-                p = _resync(data, p + 1)
+                p = _resync(src, p + 1)
             continue
-        if p + 4 > n:
-            yield _err(f"truncated frame header: {n - p} of 4 length bytes", doc, p)
+        if not src.have(p + 4):
+            yield _err(f"truncated frame header: {src.total() - p} of 4 length bytes", doc, p)
             return
-        length = _u32(data, p)
+        length = src.u32(p)
         if length == 0:
             p += 4
             batch += 1
             continue
-        if length < 8 or p + 4 + length > n:
-            what = ("too short to hold its LSN" if length < 8
-                    else f"truncated: the header announces {length} bytes, {n - p - 4} remain")
+        if length < 8 or not src.have(p + 4 + length):
+            what = ("too short to hold its LSN" if length < 8 else
+                    f"truncated: the header announces {length} bytes, {src.total() - p - 4} remain")
             yield _err(f"malformed frame: {what}", doc, p)
-            p = _resync(data, p + 1)
+            p = _resync(src, p + 1)
             continue
         start, end = p + 12, p + 4 + length
-        if not _ends_well(data, end) and not data[end - 1:end] == b"}":
+        if not _ends_well(src, end) and not src.get(end - 1, end) == b"}":
             # a JSON payload ending in "}" is whole: then the junk is after it, reported there
             yield _err("malformed frame: its length does not lead to the next frame", doc, p)
-            p = _resync(data, p + 1)
+            p = _resync(src, p + 1)
             continue
-        lsn = _u64(data, p + 4)
-        payload = data[start:end]
+        lsn = src.u64(p + 4)
+        payload = src.get(start, end)
         rec = _batch_payload(payload, p, start, lsn, batch, txn, source)
         if rec is not None:
             yield rec
@@ -378,21 +390,42 @@ def _flush(txn: _Txn, end: dict[str, object]) -> Iterator[Record | DdlcError]:
         yield Record(line, offset, payload, kind, MappingProxyType(meta))
 
 
-def _iter_text(data: bytes, source: str) -> Iterator[Record | DdlcError]:
-    lines = data.split(b"\n")
-    total = len(lines)
+class _Lines:
+    """The lines of a decoding text, one at a time, with a look-ahead for multi-line rows."""
+
+    __slots__ = ("_it", "_ahead")
+
+    def __init__(self, lines: Iterator[bytes]) -> None:
+        self._it = lines
+        self._ahead: deque[bytes] = deque()
+
+    def next(self) -> bytes | None:
+        if self._ahead:
+            return self._ahead.popleft()
+        return next(self._it, None)
+
+    def peek(self, j: int) -> bytes | None:
+        """The ``j``-th line after the current one (0: the next), or None past the end."""
+        while len(self._ahead) <= j:
+            line = next(self._it, None)
+            if line is None:
+                return None
+            self._ahead.append(line)
+        return self._ahead[j]
+
+
+def _iter_text(lines: Iterator[bytes], source: str) -> Iterator[Record | DdlcError]:
+    feed = _Lines(lines)
     txn = _Txn({})  # outside any BEGIN: items are flushed line by line
     in_txn = False
     pending: list | None = None  # the last DDL item, until its "decode to" line is seen
     drop_starts: set[int] = set()
     offset = 0
-    i = 0
-    while i < total:
-        raw = lines[i]
-        lineno = i + 1
+    lineno = 0
+    while (raw := feed.next()) is not None:
+        lineno += 1
         line_off = offset
         offset += len(raw) + 1
-        i += 1
         line = raw[:-1] if raw.endswith(b"\r") else raw
         expecting = pending
         pending = None
@@ -426,10 +459,10 @@ def _iter_text(data: bytes, source: str) -> Iterator[Record | DdlcError]:
                 pending = _message(line[m.end():], meta, lineno, line_off, m.end(), doc, txn,
                                    drop_starts)
         elif c == 0x64 and line.startswith(b"decode to"):
-            extra, owner, text = _decode_to(lines, i, line, expecting)
-            for j in range(extra):
-                offset += len(lines[i + j]) + 1
-            i += extra
+            extra, owner, text = _decode_to(feed, line, expecting)
+            for _ in range(extra):
+                offset += len(feed.next() or b"") + 1
+            lineno += extra
             if isinstance(expecting, list):
                 meta = expecting[4]
                 meta["decode_to"] = text
@@ -505,7 +538,7 @@ def _message(content: bytes, meta: dict[str, object], lineno: int, line_off: int
     return item
 
 
-def _decode_to(lines: list[bytes], i: int, first: bytes, expecting: list | bool | None
+def _decode_to(feed: _Lines, first: bytes, expecting: list | bool | None
                ) -> tuple[int, str | None, str | None]:
     """Read a "decode to" row, which may span lines; returns (extra lines used, owner, text)."""
     start = first.find(b":") + 1
@@ -515,16 +548,16 @@ def _decode_to(lines: list[bytes], i: int, first: bytes, expecting: list | bool 
     if found is not None:
         return 0, found[1], _text(first[start:found[0]])
     # the expanded SQL holds newlines: at most as many as "\n" escapes in the JSON payload
-    limit = 0
-    if isinstance(expecting, list):
-        limit = min(expecting[2].count("\\n"), len(lines) - i)
+    limit = expecting[2].count("\\n") if isinstance(expecting, list) else 0
     for j in range(limit):
-        nxt = lines[i + j]
+        nxt = feed.peek(j)
+        if nxt is None:
+            break
         if nxt.endswith(b"\r"):
             nxt = nxt[:-1]
         found = _owner_at(nxt)
         if found is not None:
-            body = b"\n".join([first[start:], *lines[i:i + j], nxt[:found[0]]])
+            body = b"\n".join([first[start:], *(feed.peek(k) for k in range(j)), nxt[:found[0]]])
             return j + 1, found[1], _text(body.replace(b"\r\n", b"\n"))
     return 0, None, _text(first[start:])
 
@@ -544,13 +577,23 @@ def _text(raw: bytes) -> str:
 
 # ---------------------------------------------------------------------------------------------
 
-def iter_records(data: bytes, source: str) -> Iterator[Record | DdlcError]:
-    """Yield one :class:`Record` per DDL message in ``data`` (errors in place, never raised)."""
-    if not isinstance(data, bytes):
-        data = bytes(data)
-    if data.startswith(_BOM):
-        data = data[3:]
-    if sniff(data) == "parallel_batch":
-        yield from _iter_batch(data, source)
-    else:
-        yield from _iter_text(data, source)
+def iter_records(data: bytes | ByteSource, source: str) -> Iterator[Record | DdlcError]:
+    """Yield one :class:`Record` per DDL message in ``data`` (errors in place, never raised).
+
+    ``data`` may be a :class:`ByteSource` reading a file: it is then read as the records are
+    asked for, a line (text) or a frame (batch framing) at a time, an open transaction held."""
+    src = _source(data)
+    src.skip_bom()
+    yield from _records(src, source, sniff_source(src))
+
+
+def stream_records(src: ByteSource, source: str) -> Iterator[Record | DdlcError] | None:
+    """The records of ``src`` when it is decoding output (its BOM already skipped), else None."""
+    kind = sniff_source(src)
+    return None if kind is None else _records(src, source, kind)
+
+
+def _records(src: ByteSource, source: str, kind: str | None) -> Iterator[Record | DdlcError]:
+    if kind == "parallel_batch":
+        return _iter_batch(src, source)
+    return _iter_text(src.lines(0), source)
