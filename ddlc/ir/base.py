@@ -42,7 +42,7 @@ def node(cls: type[N]) -> type[N]:
         cls.__doc__ = cls.__name__
     cls = dataclasses.dataclass(init=False, repr=False, eq=False, frozen=False, slots=True)(cls)
     fields = dataclasses.fields(cls)
-    cls.__init__ = _make_init(cls, fields)
+    cls.__init__ = _lazy_init(cls)
     compare = tuple(f.name for f in fields if f.compare)
     cls.__ddlc_key__ = staticmethod(_key_of(compare))
     cls.__ddlc_repr__ = tuple(f.name for f in fields if f.repr)
@@ -63,6 +63,21 @@ def _key_of(names: tuple[str, ...]) -> Any:
 
 
 _MISSING = dataclasses.MISSING
+
+
+def _lazy_init(owner: type) -> Any:
+    """A stand-in ``__init__`` that generates the real one on first use (most node classes are never
+    instantiated in a short run, so start-up pays for none of them)."""
+
+    def __init__(self: Any, *args: Any, **kw: Any) -> None:
+        real = owner.__dict__.get("__init__")
+        if real is __init__:
+            real = _make_init(owner, dataclasses.fields(owner))
+            owner.__init__ = real
+        real(self, *args, **kw)
+
+    __init__.__qualname__ = f"{owner.__qualname__}.__init__"
+    return __init__
 
 
 def _make_init(cls: type, fields: tuple[dataclasses.Field, ...]) -> Any:
