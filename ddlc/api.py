@@ -87,6 +87,7 @@ class Translation:
             "owner": self.owner,
             "diagnostics": [d.to_dict() for d in self.diagnostics],
             "error": None if self.error is None else self.error.to_dict(),
+            "comments": list(self.comments),
         }
 
 

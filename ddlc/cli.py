@@ -151,7 +151,6 @@ class _Tally:
         self.statements += len(t.statements)
         self.untranslated += t.untranslated
         self.errors += t.error is not None
-        self.untranslated += t.error is not None and t.error.code == "DDLC-E010"
         if t.statements:
             self.dropped += sum(1 for d in t.diagnostics if d.severity.value == "warning")
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from .backends import get_backend
 from .backends.base import Backend, EmitContext
-from .diagnostics import E_INTERNAL, E_NOT_TRANSLATED, I_TDDL, Diagnostic, Severity
+from .diagnostics import E_INTERNAL, E_NOT_TRANSLATED, I_TDDL, W_TDDL_UNMAPPED, Diagnostic, Severity
 from .errors import DdlcError
 from .frontend.build import build
 from .frontend.documents import Document
@@ -104,8 +104,11 @@ def compile_document(doc: Document, backend: Backend, options: Any, catalog: Any
 def _compile(doc: Document, backend: Backend, options: Any, catalog: Any) -> Result:
     if doc.tddl is not None and getattr(backend, "passes_source_text", False):
         # GaussDB's own TDDL text: its exact output on the GaussDB target, in both modes
-        note = Diagnostic(I_TDDL, "TDDL text passed through", (), target=backend.name, document=doc.label)
-        return Result((_strip_terminator(doc.tddl),), diagnostics=(note,))
+        notes = [Diagnostic(I_TDDL, "TDDL text passed through", (), target=backend.name, document=doc.label)]
+        if getattr(options, "schema_map", ()):  # said, never silently unmapped
+            notes.append(Diagnostic(W_TDDL_UNMAPPED, "TDDL text passed through without --schema-map", (),
+                                    target=backend.name, document=doc.label))
+        return Result((_strip_terminator(doc.tddl),), diagnostics=tuple(notes))
     f = front(doc, options)
     stmt, more = normalize(f.stmt, backend, options, document=doc.label, catalog=catalog)
     ctx = EmitContext(document=doc.label, options=options, schema_map=dict(getattr(options, "schema_map", ()) or ()),
@@ -122,17 +125,18 @@ def _compile(doc: Document, backend: Backend, options: Any, catalog: Any) -> Res
         comments.extend(_comment(f"ddlc {d.code}: not translated: {text}")
                         for d in diags if (text := dropped_text(d)))
     untranslated = 0
+    error = None
     if not statements:
         why = next((d for d in diags if d.severity in _LOSS), None)
         if why is not None or not diags:
             untranslated = 1
-            if mode not in ("comment", "skip"):
+            if mode not in ("comment", "skip"):  # the document fails, its diagnostics and owner kept
                 reason = f"{why.message} [{why.code}]" if why is not None else "nothing was written for it"
-                raise DdlcError(f"statement not translated to {backend.name}: {reason}", code=E_NOT_TRANSLATED,
-                                path=why.path if why is not None else (), document=doc.label)
+                error = DdlcError(f"statement not translated to {backend.name}: {reason}", code=E_NOT_TRANSLATED,
+                                  path=why.path if why is not None else (), document=doc.label)
     if getattr(options, "pretty", False) and backend.name == "postgres":
         statements = tuple(_pretty(s) for s in statements)
-    return Result(statements, f.owner, diags, tuple(comments), None, untranslated)
+    return Result(statements, f.owner, diags, tuple(comments), error, untranslated)
 
 
 _LOSS = (Severity.WARNING, Severity.NOTE)  # the target cannot / ddlc does not yet: something is lost

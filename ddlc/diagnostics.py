@@ -161,6 +161,13 @@ I_OWNER = register(
     "The `myowner` key names the role that ran the statement. It is reported as the statement's owner "
     "and never printed in the DDL, exactly as the server does.",
 )
+W_TDDL_UNMAPPED = register(
+    "DDLC-W003", S.WARNING, "TDDL text passed through without the schema map",
+    "On the GaussDB target a `{\"TDDL\": ...}` document is GaussDB's own text and is printed exactly as it "
+    "came; `--schema-map` and `--default-schema` are not applied to it. Review such statements by hand or "
+    "translate them to another target.",
+    '{"TDDL": "TRUNCATE TABLE public.t;"} with --schema-map public=x',
+)
 I_TDDL = register(
     "DDLC-I002", S.INFO, "TDDL text passed through",
     "A `{\"TDDL\": ...}` document carries DDL text that GaussDB already rendered, not a tree; it is "

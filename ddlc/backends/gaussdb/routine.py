@@ -42,7 +42,7 @@ def _arg(a: FunctionArg) -> str:
         out += quote_ident(a.name) + " "
     out += a.type
     if a.default is not None:
-        out += " DEFAULT " + a.default
+        out += " DEFAULT " + (a.default_expr.text if a.default_expr is not None else a.default)
     return out
 
 

@@ -77,6 +77,8 @@ def drop_unsupported(stmt, ctx):
         changes = {}
         for name in _field_names(type(node)):
             v = getattr(node, name)
+            if isinstance(v, _Dropped):  # a single child dropped: the node holding it goes with it
+                return _Dropped(node)  # (the marker moves up: pending unchanged)
             if type(v) is tuple and any(isinstance(x, _Dropped) for x in v):
                 kept = tuple(x for x in v if not isinstance(x, _Dropped))
                 pending[0] -= len(v) - len(kept)

@@ -16,6 +16,9 @@ import dataclasses
 
 from ...diagnostics import Diagnostic, Severity, register
 from ..base import replace, transform
+from ..partition import BoundValue
+from ..routine import FunctionArg
+from ._sync import synced
 from ..names import Expr, QualifiedName, TypeName
 from ..sqltext import rewrite_schemas
 
@@ -51,6 +54,8 @@ def map_schemas(stmt, ctx):
 
     def fn(node):
         t = type(node)
+        if t is FunctionArg or t is BoundValue:
+            return synced(node)  # its parsed Expr (a child) was rewritten already: the text follows
         if t is QualifiedName or t is TypeName:
             if node.schema in mapping:
                 return replace(node, schema=mapping[node.schema])

@@ -18,6 +18,9 @@ import re
 
 from ...diagnostics import Diagnostic, Severity, register
 from ..base import replace, transform
+from ..partition import BoundValue
+from ..routine import FunctionArg
+from ._sync import synced
 from ..names import Expr, QualifiedName
 from ..sqltext import rewrite_schemas
 
@@ -45,6 +48,8 @@ def qualify_names(stmt, ctx):
 
     def fn(node):
         t = type(node)
+        if t is FunctionArg or t is BoundValue:
+            return synced(node)  # its parsed Expr (a child) was rewritten already: the text follows
         if t is QualifiedName and node.schema is None:
             return replace(node, schema=default)
         if t is Expr and _MAY_REFERENCE.search(node.text):

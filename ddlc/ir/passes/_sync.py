@@ -1,0 +1,24 @@
+"""Text twins of parsed fragments: when a pass rewrites a parsed ``Expr``, the plain text beside it follows.
+
+Some nodes keep a fragment twice: as the text the GaussDB target prints (``FunctionArg.default``,
+``BoundValue.text``) and as the parsed ``Expr`` other targets write (``default_expr``, ``expr``, compared
+loosely). A pass that renames schemas rewrites the ``Expr``; :func:`synced` then makes the text say the
+same, so the change is visible to equality (and clears any source text kept for the statement).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import replace
+from ..partition import BoundKind, BoundValue
+from ..routine import FunctionArg
+
+
+def synced(node: Any) -> Any:
+    t = type(node)
+    if t is FunctionArg and node.default_expr is not None and node.default_expr.text != node.default:
+        return replace(node, default=node.default_expr.text)
+    if t is BoundValue and node.kind is BoundKind.EXPR and node.expr is not None and node.expr.text != node.text:
+        return replace(node, text=node.expr.text)
+    return node
