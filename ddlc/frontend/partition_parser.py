@@ -15,13 +15,12 @@ Entry point: :func:`parse_partition_clause`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from ..diagnostics import E_BUILD
 from ..errors import DdlcError, PathPart
 from .sql.expr import make_expr
+from .partition_lexer import Lexer, Tok
 from ..ir.partition import (
     BoundKind,
     BoundValue,
@@ -36,7 +35,6 @@ from ..ir.partition import (
 
 __all__ = ["parse_partition_clause", "parse_bound_value"]
 
-_WS = " \t\n\r\f\v"
 _OPERATORS = ("+", "-", "*", "/", "%", "||")
 _TYPED_HEADS = {"date", "timestamp", "timestamptz", "time", "timetz", "interval"}
 _INTERVAL_FIELDS = ("year", "month", "day", "hour", "minute", "second")
@@ -47,172 +45,11 @@ def _expr_bound(text: str, origin: Sequence[PathPart]) -> BoundValue:
     return BoundValue(text=text, kind=BoundKind.EXPR, origin=tuple(origin), expr=make_expr(text, tuple(origin)))
 
 
-@dataclass(frozen=True, slots=True)
-class _Tok:
-    kind: str  # "ident", "qident", "number", "string", "punct", "eof"
-    text: str  # exact source text
-    pos: int  # 0-based offset of the first character
-    value: str = ""  # ident: folded name; qident/string: unescaped body; punct: the operator
-
-    @property
-    def end(self) -> int:
-        return self.pos + len(self.text)
-
-
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-# an unquoted identifier: ASCII letters, "_" or any non-ASCII character, then those, digits and "$"
-_IDENT = re.compile(r"[^\x00-\x40\x5b-\x5e\x60\x7b-\x7f][^\x00-\x23\x25-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]*")
-_BLANK = re.compile(r"[ \t\n\r\f\v]*")
-
-
-def _fold(name: str) -> str:
-    """The server's downcasing of an unquoted identifier: ASCII letters only."""
-    return name.translate(_ASCII_LOWER)
-
-
-def _ident_start(c: str) -> bool:
-    return ("a" <= c <= "z") or ("A" <= c <= "Z") or c == "_" or ord(c) >= 0x80
-
-
-def _ident_cont(c: str) -> bool:
-    return _ident_start(c) or c.isdigit() and c.isascii() or c == "$"
-
-
-class _Lexer:
-    """Splits the clause into tokens (whitespace and SQL comments are skipped)."""
-
-    def __init__(self, text: str, fail) -> None:
-        self.text = text
-        self.fail = fail
-
-    def tokens(self) -> list[_Tok]:
-        text, n, i = self.text, len(self.text), 0
-        out: list[_Tok] = []
-        while True:
-            i = self._skip_blank(i)
-            if i >= n:
-                out.append(_Tok("eof", "", n))
-                return out
-            c = text[i]
-            if c == "'" or (c in "eEnN" and text.startswith("'", i + 1)):
-                tok = self._string(i)
-            elif c == '"':
-                tok = self._quoted_ident(i)
-            elif c.isdigit() and c.isascii() or (c == "." and i + 1 < n and text[i + 1].isdigit()):
-                tok = self._number(i)
-            elif _ident_start(c):
-                j = _IDENT.match(text, i).end()  # type: ignore[union-attr]
-                word = text[i:j]
-                tok = _Tok("ident", word, i, word.translate(_ASCII_LOWER))
-            elif text.startswith("::", i) or text.startswith("||", i):
-                tok = _Tok("punct", text[i : i + 2], i, text[i : i + 2])
-            elif c in "(),;.+-*/%[]<>=":
-                tok = _Tok("punct", c, i, c)
-            else:
-                self.fail(f"unexpected character {c!r}", i)
-            out.append(tok)
-            i = tok.end
-
-    def _skip_blank(self, i: int) -> int:
-        text, n = self.text, len(self.text)
-        while i < n:
-            if text[i] in _WS:
-                i = _BLANK.match(text, i).end()  # type: ignore[union-attr]
-            elif text.startswith("--", i):
-                j = text.find("\n", i)
-                i = n if j < 0 else j + 1
-            elif text.startswith("/*", i):
-                depth, j = 1, i + 2
-                while depth and j < n:
-                    if text.startswith("/*", j):
-                        depth, j = depth + 1, j + 2
-                    elif text.startswith("*/", j):
-                        depth, j = depth - 1, j + 2
-                    else:
-                        j += 1
-                if depth:
-                    self.fail("unterminated comment", i)
-                i = j
-            else:
-                break
-        return i
-
-    def _string(self, i: int) -> _Tok:
-        text, n = self.text, len(self.text)
-        escape = text[i] in "eE"
-        start = i
-        j = i + (1 if text[i] != "'" else 0) + 1  # past the opening quote
-        body: list[str] = []
-        while True:
-            if j >= n:
-                self.fail("unterminated quoted string", start)
-            c = text[j]
-            if c == "'":
-                if text.startswith("''", j):
-                    body.append("'")
-                    j += 2
-                    continue
-                if j + 1 < n and _ident_cont(text[j + 1]) and "'" in text[j + 1 :]:
-                    # openGauss prints bound strings without doubling quotes ('it's'); a quote
-                    # glued to a letter or digit cannot end a literal in valid SQL, so keep it
-                    body.append(c)
-                    j += 1
-                    continue
-                j += 1
-                break
-            if escape and c == "\\" and j + 1 < n:
-                nxt = text[j + 1]
-                body.append({"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f"}.get(nxt, nxt))
-                j += 2
-                continue
-            body.append(c)
-            j += 1
-        return _Tok("string", text[start:j], start, "".join(body))
-
-    def _quoted_ident(self, i: int) -> _Tok:
-        text, n = self.text, len(self.text)
-        j, body = i + 1, []
-        while True:
-            if j >= n:
-                self.fail("unterminated quoted identifier", i)
-            if text[j] == '"':
-                if text.startswith('""', j):
-                    body.append('"')
-                    j += 2
-                    continue
-                j += 1
-                break
-            body.append(text[j])
-            j += 1
-        if not body:
-            self.fail("zero-length delimited identifier", i)
-        return _Tok("qident", text[i:j], i, "".join(body))
-
-    def _number(self, i: int) -> _Tok:
-        text, n = self.text, len(self.text)
-        j = i
-        while j < n and text[j].isdigit() and text[j].isascii():
-            j += 1
-        if j < n and text[j] == "." and not text.startswith("..", j):
-            j += 1
-            while j < n and text[j].isdigit() and text[j].isascii():
-                j += 1
-        if j < n and text[j] in "eE":
-            k = j + 1
-            if k < n and text[k] in "+-":
-                k += 1
-            if k < n and text[k].isdigit():
-                j = k
-                while j < n and text[j].isdigit() and text[j].isascii():
-                    j += 1
-        return _Tok("number", text[i:j], i, text[i:j])
-
-
 class _Parser:
     def __init__(self, text: str, path: Sequence[PathPart]) -> None:
         self.src = text
         self.path = tuple(path)
-        self.toks = _Lexer(text, self._fail_at).tokens()
+        self.toks = Lexer(text, self._fail_at).tokens()
         self.i = 0
 
     # ---- token helpers -------------------------------------------------------------------
@@ -224,13 +61,13 @@ class _Parser:
             where = f'at position {pos} near "{near}"'
         raise DdlcError(f"{what} {where}", code=E_BUILD, path=self.path, position=pos)
 
-    def fail(self, what: str, tok: _Tok | None = None):
+    def fail(self, what: str, tok: Tok | None = None):
         self._fail_at(what, (tok or self.peek()).pos)
 
-    def peek(self, k: int = 0) -> _Tok:
+    def peek(self, k: int = 0) -> Tok:
         return self.toks[min(self.i + k, len(self.toks) - 1)]
 
-    def take(self) -> _Tok:
+    def take(self) -> Tok:
         tok = self.peek()
         self.i = min(self.i + 1, len(self.toks) - 1)
         return tok
@@ -243,7 +80,7 @@ class _Parser:
         tok = self.peek(k)
         return tok.kind == "punct" and tok.value == ch
 
-    def kw(self, *words: str) -> _Tok:
+    def kw(self, *words: str) -> Tok:
         first = self.peek()
         for word in words:
             if not self.is_kw(word):
@@ -251,12 +88,12 @@ class _Parser:
             self.take()
         return first
 
-    def punct(self, ch: str) -> _Tok:
+    def punct(self, ch: str) -> Tok:
         if not self.is_punct(ch):
             self.fail(f'expected "{ch}"')
         return self.take()
 
-    def slice(self, first: _Tok, last: _Tok) -> str:
+    def slice(self, first: Tok, last: Tok) -> str:
         return self.src[first.pos : last.end]
 
     # ---- clause -------------------------------------------------------------------------
@@ -355,7 +192,7 @@ class _Parser:
         self.punct(")")
         return tuple(names), tuple(texts)
 
-    def balanced_until(self, *stops: str) -> _Tok:
+    def balanced_until(self, *stops: str) -> Tok:
         """Consume tokens up to (not including) a depth-0 stop punctuation; return the last one."""
         depth, last = 0, None
         while True:
@@ -583,7 +420,7 @@ class _Parser:
         return BoundValue(text=self.slice(first, last), kind=BoundKind.TYPED, value=lit.value,
                           type_name=" ".join(words), qualifier=qualifier, origin=self.path)
 
-    def interval_qualifier(self, last: _Tok) -> tuple[str, _Tok]:
+    def interval_qualifier(self, last: Tok) -> tuple[str, Tok]:
         parts: list[str] = []
         if self.peek().kind == "ident" and self.peek().value in _INTERVAL_FIELDS:
             parts.append(self.take().value)
@@ -599,7 +436,7 @@ class _Parser:
             last = self.toks[self.i - 1]
         return " ".join(parts), last
 
-    def type_name(self) -> _Tok:
+    def type_name(self) -> Tok:
         """The type after ``::``: words, an optional ``(typmod)`` and ``[]``; returns the last token."""
         if self.peek().kind not in ("ident", "qident"):
             self.fail("expected a type name")
