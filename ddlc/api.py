@@ -9,12 +9,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .backends import BACKENDS, get_backend
+from .backends import get_backend
 from .diagnostics import Diagnostic
 from .errors import DdlcError
 from .frontend.documents import Document, as_document, read_documents
 
-TARGETS = BACKENDS  # the one registry (ddlc.backends.BACKENDS)
 MODES = ("canonical", "raw")
 # warn: clauses dropped with a warning, a statement with no target form fails the document;
 # error: both fail it; comment: both kept as SQL comments; skip: a statement with no form is left out.
@@ -102,7 +101,7 @@ def translate_document(doc: Document, target: str | Any, options: Options, catal
     backend = get_backend(target) if isinstance(target, str) else target
     r = compile_document(doc, backend, options, catalog)
     return Translation(index=doc.index, document=doc.label, target=backend.name, statements=r.statements,
-                       owner=r.owner, diagnostics=r.diagnostics, error=r.error if doc.error is None else doc.error,
+                       owner=r.owner, diagnostics=r.diagnostics, error=r.error,
                        source=doc.source, line=doc.line, comments=r.comments, untranslated=r.untranslated)
 
 

@@ -30,7 +30,6 @@ class Front:
     stmt: Statement
     diagnostics: tuple[Diagnostic, ...]
     owner: str | None
-    shape: str | None  # "tddl" for text; trees: see :func:`shape` (computed only when asked)
     source: str | None = None  # the document's own GaussDB text (raw expansion), when it was expanded
 
 
@@ -51,11 +50,11 @@ def front(doc: Document, options: Any) -> Front:
         from .frontend.recover import recover_tddl
 
         stmt, diags = recover_tddl(doc.tddl, document=doc.label)
-        return Front(stmt, tuple(diags), None, "tddl")
+        return Front(stmt, tuple(diags), None)
     assert doc.tree is not None
     source = expand(doc.tree, document=doc.label)  # the server's own errors first, with their paths
     stmt, diags = build(doc.tree, document=doc.label)
-    return Front(stmt, tuple(diags), owner_of(doc.tree), None, source)
+    return Front(stmt, tuple(diags), owner_of(doc.tree), source)
 
 
 def shape(doc: Document) -> str | None:
