@@ -62,6 +62,7 @@ class Translation:
     line: int = 1
     comments: tuple[str, ...] = field(default=())  # "-- ..." lines for --on-unsupported comment
     untranslated: int = 0  # statements with no target form, kept as comments or skipped
+    blocks: frozenset[int] = field(default=frozenset())  # statements closed by gsql's "/" line, not ";"
 
     @property
     def ok(self) -> bool:
@@ -71,8 +72,9 @@ class Translation:
     def sql(self) -> str:
         """The statements as a script: each ends with ``;`` and a newline."""
         parts = [c + "\n" for c in self.comments]
-        # a block closed by gsql's "/" (packages, anonymous blocks) takes no ";"
-        parts.extend(s + ("\n" if s.endswith("/") else ";\n") for s in self.statements)
+        # a block closed by gsql's "/" line (GaussDB packages, anonymous blocks; decided by the target,
+        # never by how a text happens to end) takes no ";"
+        parts.extend(s + ("\n" if i in self.blocks else ";\n") for i, s in enumerate(self.statements))
         return "".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
@@ -102,7 +104,8 @@ def translate_document(doc: Document, target: str | Any, options: Options, catal
     r = compile_document(doc, backend, options, catalog)
     return Translation(index=doc.index, document=doc.label, target=backend.name, statements=r.statements,
                        owner=r.owner, diagnostics=r.diagnostics, error=r.error,
-                       source=doc.source, line=doc.line, comments=r.comments, untranslated=r.untranslated)
+                       source=doc.source, line=doc.line, comments=r.comments, untranslated=r.untranslated,
+                       blocks=r.blocks)
 
 
 def translate(doc: Any, target: str = "gaussdb", **options: Any) -> Translation:

@@ -84,6 +84,7 @@ class Result:
     comments: tuple[str, ...] = ()
     error: DdlcError | None = None
     untranslated: int = 0  # statements with no form on the target (kept as comments or skipped)
+    blocks: frozenset[int] = frozenset()  # indexes of statements closed by gsql's "/" line, not ";"
 
 
 def compile_document(doc: Document, backend: Backend, options: Any, catalog: Any = None) -> Result:
@@ -107,7 +108,8 @@ def _compile(doc: Document, backend: Backend, options: Any, catalog: Any) -> Res
         if getattr(options, "schema_map", ()):  # said, never silently unmapped
             notes.append(Diagnostic(W_TDDL_UNMAPPED, "TDDL text passed through without --schema-map", (),
                                     target=backend.name, document=doc.label))
-        return Result((_strip_terminator(doc.tddl),), diagnostics=tuple(notes))
+        text = _strip_terminator(doc.tddl)
+        return Result((text,), diagnostics=tuple(notes), blocks=_blocks(backend, (text,)))
     f = front(doc, options)
     stmt, more = normalize(f.stmt, backend, options, document=doc.label, catalog=catalog)
     ctx = EmitContext(document=doc.label, options=options, schema_map=dict(getattr(options, "schema_map", ()) or ()),
@@ -135,7 +137,13 @@ def _compile(doc: Document, backend: Backend, options: Any, catalog: Any) -> Res
                                   path=why.path if why is not None else (), document=doc.label)
     if getattr(options, "pretty", False) and backend.name == "postgres":
         statements = tuple(_pretty(s) for s in statements)
-    return Result(statements, f.owner, diags, tuple(comments), error, untranslated)
+    return Result(statements, f.owner, diags, tuple(comments), error, untranslated, _blocks(backend, statements))
+
+
+def _blocks(backend: Backend, statements: tuple[str, ...]) -> frozenset[int]:
+    if not backend.gsql_blocks:
+        return frozenset()
+    return frozenset(i for i, s in enumerate(statements) if backend.is_block(s))
 
 
 _LOSS = (Severity.WARNING, Severity.NOTE)  # the target cannot / ddlc does not yet: something is lost

@@ -150,6 +150,14 @@ E_NOT_TRANSLATED = register(
     "comment instead, and `--on-unsupported skip` leaves it out with the warning only.",
     "CREATE PACKAGE ... (to PostgreSQL)",
 )
+E_FRAGMENT = register(
+    "DDLC-E011", S.ERROR, "Fragment is not one part of its kind",
+    "An SQL fragment the server renders into the statement (a type modifier, a type's keyword spelling, an "
+    "expression, an index definition...) is not exactly one part of its kind: it would end the statement, "
+    "start another, open a quote or comment, or carry a psql meta-command. The document is refused on "
+    "every target; the server never writes such a fragment, so the stream was altered.",
+    '{"typmod": "(10)); DROP TABLE victim; --"}',
+)
 E_INTERNAL = register(
     "DDLC-E900", S.ERROR, "Internal error",
     "A bug in ddlc. Please report it with the document that triggered it.",

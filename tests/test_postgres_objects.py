@@ -149,7 +149,7 @@ ROWS = [
     (drop("function", "public.add1"), [], ["DDLC-N301", "DDLC-W650"]),
     # COMMENT ON
     (comment("TABLE", "public.orders", "it's"), ["COMMENT ON TABLE public.orders IS 'it''s'"], []),
-    (comment("TABLE", "public.orders", "a\\b"), ["COMMENT ON TABLE public.orders IS 'a\\b'"], []),
+    (comment("TABLE", "public.orders", "a\\b"), ["COMMENT ON TABLE public.orders IS E'a\\\\b'"], []),
     (comment("COLUMN", 'public.orders."Note"', None), ['COMMENT ON COLUMN public.orders."Note" IS NULL'], []),
     (comment("COLUMN", "public.orders.note", ""), ["COMMENT ON COLUMN public.orders.note IS NULL"], ["DDLC-W311"]),
     (comment("INDEX", "public.i"), ["COMMENT ON INDEX public.i IS 'c'"], []),

@@ -162,7 +162,7 @@ ROWS = [
      ("CREATE TRIGGER trg AFTER INSERT OR DELETE OR TRUNCATE ON public.t FOR EACH STATEMENT EXECUTE FUNCTION "
       "public.trg_fn()",), []),
     ("trigger-definer-if-not-exists", trigger(definer="bob", if_not_exists="IF NOT EXISTS", args=("a", "b\\c")),
-     ("CREATE TRIGGER trg AFTER INSERT ON public.t FOR EACH ROW EXECUTE FUNCTION public.trg_fn('a', 'b\\c')",),
+     ("CREATE TRIGGER trg AFTER INSERT ON public.t FOR EACH ROW EXECUTE FUNCTION public.trg_fn('a', E'b\\\\c')",),
      ["DDLC-W731", "DDLC-W737"]),
     # ---- schemas, events, NEWPUB -------------------------------------------------------------------------
     ("schema-authorization-only", schema("", authorization="Bob"), ('CREATE SCHEMA "Bob"',), ["DDLC-W745"]),

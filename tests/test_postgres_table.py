@@ -280,7 +280,7 @@ PARTITIONED = {
               partition_by=clause("PARTITION BY LIST (r)\n( \n    PARTITION p1 VALUES ('it''s','a\\b'),\n"
                                   "    PARTITION p2 VALUES (DEFAULT)\n)\nDISABLE ROW MOVEMENT")),
         ["CREATE TABLE s.t (r text) PARTITION BY LIST (r)",
-         "CREATE TABLE s.t_p1 PARTITION OF s.t FOR VALUES IN ('it''s', 'a\\b')",
+         "CREATE TABLE s.t_p1 PARTITION OF s.t FOR VALUES IN ('it''s', E'a\\\\b')",
          "CREATE TABLE s.t_p2 PARTITION OF s.t DEFAULT"],
         ["DDLC-I610", "DDLC-W623"]),
     "list-multi-column-unpartitioned": (
@@ -418,7 +418,7 @@ def test_composite_type_drops_an_unknown_collation():
 def test_enum_type_labels_are_standard_literals():
     tree = {"fmt": "CREATE TYPE %{identity}D AS ENUM (%{values:, }L)", "values": ["a'b", "c\\d", ""],
             "identity": {"objname": "e", "schemaname": "s"}}
-    assert run(tree).statements == ("CREATE TYPE s.e AS ENUM ('a''b', 'c\\d', '')",)
+    assert run(tree).statements == ("CREATE TYPE s.e AS ENUM ('a''b', E'c\\\\d', '')",)
 
 
 # -- constraints rebuilt from their parsed form ---------------------------------------------

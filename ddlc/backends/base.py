@@ -104,6 +104,14 @@ class Backend:
     rules: ClassVar[tuple[Rule, ...]] = ()
     refused: ClassVar[Mapping[type, Refusal]] = {}
     dialect: ClassVar[Dialect | None] = None
+    # whether the target's scripts have gsql blocks (a statement closed by a line holding only "/"
+    # instead of ";"); on every other target each statement ends with ";", whatever its text
+    gsql_blocks: ClassVar[bool] = False
+
+    @classmethod
+    def is_block(cls, text: str) -> bool:
+        """Whether ``text`` (one emitted statement) is closed by ``/`` rather than ``;``."""
+        return cls.gsql_blocks and text.rsplit("\n", 1)[-1].strip() == "/" and "\n" in text
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)

@@ -23,12 +23,49 @@ def pg_ident(name: str) -> str:
 
 
 def pg_literal(value: str) -> str:
-    """A standard_conforming_strings literal (backslashes are literal, quotes doubled)."""
+    """A string literal whose meaning does not depend on ``standard_conforming_strings``.
+
+    Quotes are doubled; a value with a backslash is written as an escape string (``E'C:\\x'``,
+    backslashes doubled), which every server reads the same way whatever the setting. Without
+    backslashes a plain ``'...'`` means the same under both settings.
+    """
     if "\x00" in value:
         from ..errors import DdlcError
 
         raise DdlcError("a string with a NUL character cannot be written as a PostgreSQL literal", code="DDLC-E007")
+    if "\\" in value:
+        return "E'" + value.replace("\\", "\\\\").replace("'", "''") + "'"
     return "'" + value.replace("'", "''") + "'"
+
+
+_STREAM: Any = None
+
+
+def pg_pastable(text: str) -> bool:
+    """Whether a fragment that parsed as PostgreSQL SQL may be written as it came: only when it holds
+    no backslash (a backslash's meaning in ``'...'`` depends on ``standard_conforming_strings``, and
+    a line starting with one is a psql meta-command). Otherwise it is printed from its parse
+    (:func:`pg_deparse`)."""
+    return "\\" not in text
+
+
+def pg_deparse(node: Any) -> str:
+    """PostgreSQL text of a parsed (pglast) node, with this module's literal rule.
+
+    pglast's own stream writes ``'a\\b'`` for a string holding a backslash, which a server running
+    with ``standard_conforming_strings = off`` reads differently; every expression, query and
+    fragment the PostgreSQL target writes from a parse goes through here instead.
+    """
+    global _STREAM
+    if _STREAM is None:
+        from pglast.stream import RawStream
+
+        class _PgStream(RawStream):
+            def write_quoted_string(self, s: str) -> None:
+                self.write(pg_literal(s))
+
+        _STREAM = _PgStream
+    return _STREAM()(node)
 
 
 class Raw(str):

@@ -347,6 +347,16 @@ class PostgresServer:
             raise RuntimeError("PostgresServer.connect() before start() (or after stop())")
         return psycopg.connect(self.conninfo(dbname), autocommit=True, connect_timeout=10)
 
+    def psql_file(self, dbname: str, path: str, *, options: str = "") -> "subprocess.CompletedProcess[str]":
+        """Run a script with ``psql -f`` (how DBAs replay scripts): no psqlrc, stop at the first
+        error, the output captured. ``options`` goes to PGOPTIONS (e.g. ``-c standard_conforming_strings=off``)."""
+        import subprocess
+
+        psql = os.path.join(self.bindir, "psql")
+        env = dict(os.environ, PGOPTIONS=options) if options else None
+        return subprocess.run([psql, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", self.conninfo(dbname), "-f", path],
+                              capture_output=True, text=True, env=env, timeout=120)
+
     def fresh_database(self) -> str:
         """Create an empty database ddlc_<n> and return its name."""
         with self._lock:

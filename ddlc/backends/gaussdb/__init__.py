@@ -38,6 +38,7 @@ class GaussDBBackend(Backend):
     title = "GaussDB / openGauss (canonical TDDL text)"
     dialect = Dialect("gaussdb", quote_ident, quote_literal)
     passes_source_text = True  # GaussDB's own TDDL text is its exact output
+    gsql_blocks = True  # packages and anonymous blocks end with a "/" line
     emitters = table_of(
         alter, alter_columns, alter_partitions, comment, drop, event, followup, index, misc, rename, routine,
         schema, sequence, set_schema, table, trigger, typedef, view, sys.modules[__name__],

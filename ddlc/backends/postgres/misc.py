@@ -240,8 +240,7 @@ def _query(q: Expr, e: Emit, *, drop_into: bool = False) -> str | None:
     """A query for PostgreSQL from its parsed form: its own text when nothing changes, else re-printed with
     GaussDB-only functions rewritten (and, ``drop_into``, without SELECT's INTO clause). None: no parsed
     query (it does not parse with PostgreSQL's grammar)."""
-    from pglast.stream import RawStream
-
+    from ..writer import pg_deparse, pg_pastable
     from .exprs import query_tree, rewrite_tree, wants_rewrite
 
     tree = query_tree(q)
@@ -255,8 +254,8 @@ def _query(q: Expr, e: Emit, *, drop_into: bool = False) -> str | None:
 
         tree = tree if changed else copy.deepcopy(tree)
         tree.intoClause = None
-        return RawStream()(tree)
-    return RawStream()(tree) if changed else q.text
+        return pg_deparse(tree)
+    return q.text if not changed and pg_pastable(q.text) else pg_deparse(tree)
 
 
 def _with(options: tuple[WithOption, ...], e: Emit, origin: Any) -> str:

@@ -474,9 +474,9 @@ def view_query(n: CreateView, e: Emit) -> str | None:
     """The view's query for PostgreSQL, printed by pglast from its parsed form (made at build time), or
     None when it cannot be."""
     from pglast import ast
-    from pglast.stream import RawStream
 
     from ...ir.sqltree import visit
+    from ..writer import pg_deparse
     from .exprs import query_tree, rewrite_tree, wants_rewrite
     from .types import TYPE_MAP, type_node
 
@@ -540,7 +540,7 @@ def view_query(n: CreateView, e: Emit) -> str | None:
 
         visit(tree, {ast.TypeName: types})
         e.diag(I_VIEW_TYPES, "type(s) mapped: " + ", ".join(sorted(set(wanted))), n.query.origin)
-    return RawStream()(tree)
+    return pg_deparse(tree)
 
 
 @emits(CreateView)

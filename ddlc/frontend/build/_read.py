@@ -12,6 +12,7 @@ from ...ir.names import Expr, QualifiedName, TypeName
 
 from ...jddl.keys import ALIASES
 from ..sql.expr import make_expr, make_query
+from ..sql.typmod import check_spelling, check_typmod
 
 _MISSING: Any = object()
 
@@ -177,4 +178,9 @@ def read_type(o: Obj) -> TypeName:
     typmod = o.raw("typmod", "")
     if not isinstance(typmod, str):
         raise o.ctx.error('element "typmod" is not of type string', o.at("typmod"))
-    return TypeName(o.str("typename"), schema, typmod, arr, origin=o.path)
+    name = o.str("typename")
+    if typmod:
+        check_typmod(typmod, o.at("typmod"), o.ctx.document)
+    if schema == "":
+        check_spelling(name, o.at("typename"), o.ctx.document)
+    return TypeName(name, schema, typmod, arr, origin=o.path)

@@ -1,0 +1,49 @@
+"""Type modifiers and SQL-standard type spellings of ``%T`` objects, checked at build time.
+
+The server writes ``typmod`` with the type's typmod-output function and an SQL-standard type name
+(``schemaname: ""``) as its keyword spelling; both are appended verbatim by the template. So that
+no target ever writes more than a type, only what those functions can produce is accepted:
+
+* ``typmod``: ``(n[,m...])`` (numbers or plain words, for extension types such as
+  ``geometry(Point,4326)``), then optionally interval fields (``day to second(3)``) and/or
+  ``with time zone`` / ``without time zone``; or interval fields alone (`` year``);
+* a keyword spelling: plain words separated by single spaces (``character varying``,
+  ``double precision``, ``TIMESTAMP``).
+
+Anything else (a quote, a ``;``, a comment, a backslash, a newline...) is an input error for its
+document (``DDLC-E011``), on every target.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...diagnostics import E_FRAGMENT
+from ...errors import DdlcError, Path
+
+_FIELD = r"(?:year|month|day|hour|minute|second)"
+_FIELDS = rf"{_FIELD}(?:\s+to\s+{_FIELD})?(?:\s*\(\s*\d+\s*\))?"
+_ARG = r"\s*(?:\d+|[A-Za-z_][A-Za-z0-9_]*)\s*"
+_TYPMOD = re.compile(
+    rf"(?:\({_ARG}(?:,{_ARG})*\))?"
+    rf"(?:\s+{_FIELDS})?"
+    r"(?:\s+with(?:out)?\s+time\s+zone)?\Z",
+    re.IGNORECASE | re.ASCII,
+)
+_SPELLING = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?: [A-Za-z_][A-Za-z0-9_]*)*\Z", re.ASCII)
+
+
+def check_typmod(text: str, path: Path, document: str | None = None) -> str:
+    """``text`` when it is one type modifier as the server writes them; else a DdlcError."""
+    if text and _TYPMOD.match(text) is None:
+        raise DdlcError(f"type modifier {text[:60]!r} is not one type modifier", code=E_FRAGMENT,
+                        path=path, document=document)
+    return text
+
+
+def check_spelling(name: str, path: Path, document: str | None = None) -> str:
+    """``name`` when it is an SQL-standard type spelling (plain words); else a DdlcError."""
+    if _SPELLING.match(name) is None:
+        raise DdlcError(f"type name {name[:60]!r} (schemaname \"\") is not an SQL type spelling", code=E_FRAGMENT,
+                        path=path, document=document)
+    return name

@@ -1,0 +1,122 @@
+"""Replay safety (issue 8): what a database user can put in names and literals never changes what the
+PostgreSQL output does, whatever the server's settings, and a fragment the server would never write is
+refused for its document only. Proven on the real server, through psql -f as DBAs replay scripts."""
+
+from __future__ import annotations
+
+import json
+
+import pglast
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import ddlc
+from ddlc.api import Translation
+
+SENTINEL = "CREATE TABLE public.sentinel (id int)"
+
+
+def comment_doc(value: str, table: str = "t") -> dict:
+    return {"fmt": "COMMENT ON %{objtype}s %{identity}s IS %{comment}s", "objtype": "TABLE",
+            "identity": f"public.{table}",
+            "comment": {"fmt": "%{null}s %{literal}s", "null": {"fmt": "NULL", "present": False},
+                        "literal": {"fmt": "%{value}L", "value": value, "present": True}}}
+
+
+def replay(pg_server, tmp_path, sql: str, options: str = "") -> str:
+    """Apply ``sql`` with psql -f in a fresh database holding public.t and the sentinel; the database name."""
+    db = pg_server.fresh_database()
+    with pg_server.connect(db) as conn:
+        conn.execute("CREATE TABLE public.t (id int)")
+        conn.execute(SENTINEL)
+    script = tmp_path / "replay.sql"
+    script.write_text(sql, "utf-8")
+    p = pg_server.psql_file(db, str(script), options=options)
+    assert p.returncode == 0, p.stderr
+    return db
+
+
+def comment_of(pg_server, db: str, table: str = "t") -> str | None:
+    with pg_server.connect(db) as conn:
+        row = conn.execute("SELECT obj_description(%s::regclass, 'pg_class')", (f"public.{table}",)).fetchone()
+        survived = conn.execute("SELECT to_regclass('public.sentinel') IS NOT NULL").fetchone()
+    assert survived == (True,), "the sentinel table was dropped"
+    return row[0]
+
+
+HOSTILE = [
+    "C:\\'; DROP TABLE public.sentinel; --",
+    "it's \\\\ a \\ path\\",
+    "a\\'; DROP TABLE public.sentinel; --",
+    "$$; DROP TABLE public.sentinel; $$",
+    "line1\n\\! echo pwned\nline3",
+    "/* open comment",
+    "-- not a comment",
+]
+
+
+def test_literals_mean_the_same_whatever_standard_conforming_strings(pg_server, tmp_path):
+    for value in HOSTILE:
+        [t] = ddlc.translate_many([json.dumps(comment_doc(value))], target="postgres")
+        assert t.ok and len(t.statements) == 1, t.error
+        assert len(pglast.split(t.sql)) == 1
+        for options in ("-c standard_conforming_strings=on", "-c standard_conforming_strings=off"):
+            db = replay(pg_server, tmp_path, t.sql, options)
+            assert comment_of(pg_server, db) == value, (value, options, t.sql)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=40)
+       | st.sampled_from(HOSTILE))
+def test_any_comment_round_trips_through_psql_with_scs_off(pg_server, tmp_path, value):
+    [t] = ddlc.translate_many([json.dumps(comment_doc(value))], target="postgres")
+    assert t.ok, t.error
+    db = replay(pg_server, tmp_path, t.sql, "-c standard_conforming_strings=off")
+    assert comment_of(pg_server, db) == (value or None)  # an empty comment removes it
+
+
+def _table(typmod: str, typename: str = "varchar", schema: str = "pg_catalog") -> dict:
+    col = {"fmt": "%{name}I %{coltype}T %{collation}s %{default}s %{generated_column}s", "name": "c", "type": "column",
+           "coltype": {"typename": typename, "schemaname": schema, "typmod": typmod, "typarray": False},
+           "default": {"fmt": "DEFAULT %{default}s", "present": False},
+           "collation": {"fmt": "COLLATE %{name}D", "present": False},
+           "generated_column": {"fmt": "GENERATED ALWAYS AS (%{generation_expr}s) STORED", "present": False}}
+    return {"fmt": "CREATE %{persistence}s TABLE %{if_not_exists}s %{identity}D %{table_elements}s %{inherits}s",
+            "identity": {"objname": "t2", "schemaname": "public"}, "persistence": "", "if_not_exists": "",
+            "inherits": {"fmt": "INHERITS (%{parents:, }D)", "present": False},
+            "table_elements": {"fmt": "(%{elements:, }s)", "elements": [col]}}
+
+
+def test_a_type_modifier_that_is_not_one_fails_its_document_only():
+    bad = _table("(10)); DROP TABLE victim; --")
+    good = comment_doc("fine")
+    for target in ("postgres", "gaussdb"):
+        out = list(ddlc.translate_many([json.dumps(bad), json.dumps(good)], target=target))
+        assert out[0].error is not None and out[0].error.code == "DDLC-E011"
+        assert out[0].error.path == ("table_elements", "elements", 0, "coltype", "typmod")
+        assert out[1].ok and out[1].statements
+
+
+def test_a_type_spelling_that_is_not_one_fails():
+    bad = _table("", typename="integer); DROP TABLE victim; --", schema="")
+    for target in ("postgres", "gaussdb"):
+        [t] = ddlc.translate_many([json.dumps(bad)], target=target)
+        assert t.error is not None and t.error.code == "DDLC-E011"
+
+
+def test_real_type_modifiers_still_pass():
+    for typmod, typename, schema in [("(10,2)", "numeric", "pg_catalog"), ("(3) with time zone", "TIMESTAMP", ""),
+                                     ("(0) without time zone", "TIMESTAMP", ""), (" day to second(3)", "interval",
+                                                                                  "pg_catalog")]:
+        [t] = ddlc.translate_many([json.dumps(_table(typmod, typename, schema))], target="postgres")
+        assert t.ok, (typmod, t.error)
+
+
+def test_only_gsql_blocks_end_with_a_slash():
+    t = Translation(index=0, document="d", target="postgres", statements=("CREATE INDEX i ON t (a) WHERE (a > 1) /",))
+    assert t.sql.endswith("/;\n")
+    package = "CREATE PACKAGE p IS\n  x int;\nEND p;\n/"
+    [g] = ddlc.translate_many([json.dumps({"TDDL": package})], target="gaussdb")
+    assert g.ok and g.sql.endswith("\n/\n") and not g.sql.endswith(";\n")
+    [g2] = ddlc.translate_many([json.dumps({"TDDL": "DROP TABLE x /"})], target="gaussdb")
+    assert g2.sql.endswith("/;\n")
