@@ -37,14 +37,52 @@ class Options:
         if unknown:
             raise TypeError(f"unknown option(s): {', '.join(sorted(unknown))}")
         if "schema_map" in kw:
-            sm = kw["schema_map"]
-            kw["schema_map"] = tuple((sm.items() if isinstance(sm, Mapping) else sm) or ())
+            kw["schema_map"] = _schema_map(kw["schema_map"])
         opts = cls(**kw)
+        for name in ("mode", "default_schema", "on_unsupported"):
+            if not isinstance(getattr(opts, name), str):
+                raise TypeError(f"{name} must be a string, not {type(getattr(opts, name)).__name__}")
+        for name in ("validate", "pretty"):
+            if not isinstance(getattr(opts, name), bool):
+                raise TypeError(f"{name} must be True or False, not {getattr(opts, name)!r}")
         if opts.mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {opts.mode!r}")
         if opts.on_unsupported not in ON_UNSUPPORTED:
             raise ValueError(f"on_unsupported must be one of {', '.join(ON_UNSUPPORTED)}")
+        _check_name("default_schema", opts.default_schema)
         return opts
+
+
+def _schema_map(sm: Any) -> tuple[tuple[str, str], ...]:
+    """``schema_map`` as pairs: a mapping or an iterable of (source, target) pairs of non-empty strings."""
+    if sm is None:
+        return ()
+    if isinstance(sm, str | bytes):
+        raise TypeError("schema_map must be a mapping or (source, target) pairs, not a string "
+                        "(the CLI's src=dst spelling is for --schema-map)")
+    items = sm.items() if isinstance(sm, Mapping) else sm
+    try:
+        pairs = list(items)
+    except TypeError:
+        raise TypeError(f"schema_map must be a mapping or (source, target) pairs, not {type(sm).__name__}") from None
+    out = []
+    for p in pairs:
+        if not isinstance(p, tuple | list) or len(p) != 2:
+            raise TypeError(f"schema_map entries must be (source, target) pairs, not {p!r}")
+        src, dst = p
+        _check_name("schema_map source", src)
+        _check_name("schema_map target", dst)
+        out.append((src, dst))
+    return tuple(out)
+
+
+def _check_name(what: str, v: Any) -> None:
+    if not isinstance(v, str):
+        raise TypeError(f"{what} must be a string, not {type(v).__name__}")
+    if not v:
+        raise ValueError(f"{what} must not be empty")
+    if "\x00" in v or any(0xD800 <= ord(c) <= 0xDFFF for c in v):
+        raise ValueError(f"{what} {v!r} holds a NUL or a lone surrogate")
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,11 +161,18 @@ def translate_many(docs: Iterable[Any] | str | bytes, target: str = "gaussdb", *
 
     ``docs`` is an iterable of documents (str/bytes/mappings, one document each) or one str/bytes
     holding any multi-document input form (JSON lines, a JSON array, decoding output).
+    The target and options are checked at the call (TypeError/ValueError), before any document.
     """
-    from .history import Catalog
-
     opts = Options.of(**options)
     backend = get_backend(target)
+    if not isinstance(docs, str | bytes | Iterable):
+        raise TypeError(f"docs must be an iterable of documents or one str/bytes, not {type(docs).__name__}")
+    return _translate_many(docs, backend, opts)
+
+
+def _translate_many(docs: Iterable[Any] | str | bytes, backend: Any, opts: Options) -> Iterator[Translation]:
+    from .history import Catalog
+
     catalog = Catalog()  # the stream's history: earlier statements inform later ones
     if isinstance(docs, str | bytes):
         for doc in read_documents(docs):

@@ -120,3 +120,48 @@ def test_only_gsql_blocks_end_with_a_slash():
     assert g.ok and g.sql.endswith("\n/\n") and not g.sql.endswith(";\n")
     [g2] = ddlc.translate_many([json.dumps({"TDDL": "DROP TABLE x /"})], target="gaussdb")
     assert g2.sql.endswith("/;\n")
+
+
+# ---- library options are checked up front ---------------------------------------------------------------
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("options, error", [
+    ({"schema_map": "a=b"}, TypeError),
+    ({"schema_map": [("a",)]}, TypeError),
+    ({"schema_map": {"a": 5}}, TypeError),
+    ({"schema_map": {"a": ""}}, ValueError),
+    ({"default_schema": 5}, TypeError),
+    ({"default_schema": ""}, ValueError),
+    ({"default_schema": "bad\x00"}, ValueError),
+    ({"validate": "yes"}, TypeError),
+    ({"on_unsupported": "explode"}, ValueError),
+    ({"colour": True}, TypeError),
+])
+def test_bad_options_fail_at_the_call(options, error):
+    with pytest.raises(error):
+        ddlc.translate(json.dumps(comment_doc("x")), target="postgres", **options)
+    with pytest.raises(error):
+        ddlc.translate_many([json.dumps(comment_doc("x"))], target="postgres", **options)  # not iterated
+
+
+def test_unknown_target_fails_at_the_call():
+    with pytest.raises(ValueError):
+        ddlc.translate_many([], target="spark")
+
+
+def test_good_schema_map_spellings():
+    for sm in ({"public": "app"}, [("public", "app")], (["public", "app"],)):
+        [t] = ddlc.translate_many([json.dumps(comment_doc("x"))], target="postgres", schema_map=sm)
+        assert t.ok and "app.t" in t.statements[0], t
+
+
+def test_the_bundled_sample_replays_with_psql(pg_server, tmp_path):
+    from conftest import FIXTURES
+
+    out = list(ddlc.translate_many((FIXTURES / "sample" / "ddl.jsonl").read_bytes(), target="postgres"))
+    assert all(t.ok for t in out), [t.error for t in out if not t.ok]
+    db = replay(pg_server, tmp_path, "".join(t.sql for t in out))  # every statement, in order, ON_ERROR_STOP
+    with pg_server.connect(db) as conn:
+        assert conn.execute("SELECT to_regclass('sales.sales') IS NOT NULL").fetchone() == (True,)
+        assert conn.execute("SELECT count(*) FROM pg_trigger WHERE tgname = 'trg_orders'").fetchone() == (0,)  # dropped last
