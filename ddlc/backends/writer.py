@@ -19,6 +19,10 @@ def pg_ident(name: str) -> str:
     """PostgreSQL's quote_ident: bare only for [a-z_][a-z0-9_]* that is not a non-unreserved keyword."""
     if _SAFE.match(name) is not None and name not in FORCED:
         return name
+    if not name or "\x00" in name:
+        from ..errors import DdlcError
+
+        raise DdlcError(f"the name {name!r} cannot be written as a PostgreSQL identifier", code="DDLC-E007")
     return '"' + name.replace('"', '""') + '"'
 
 
