@@ -513,7 +513,16 @@ def as_document(doc: Any, *, index: int = 0, source: str = "<input>") -> Documen
         return classify(dict(doc) if not isinstance(doc, dict) else doc, index=index, source=source,
                         label=source)
     if isinstance(doc, str | bytes | bytearray):
-        docs = list(read_documents(bytes(doc) if isinstance(doc, bytearray) else doc, source, start=index))
+        data = doc.encode("utf-8", "surrogatepass") if isinstance(doc, str) else bytes(doc)
+        if data[:1] == b"{":  # the common case, one JSON object: what read_source would give
+            try:
+                value, suspect = _load(data)
+            except orjson.JSONDecodeError:
+                pass
+            else:
+                if isinstance(value, dict):
+                    return classify(value, index=index, source=source, label=source, check=suspect)
+        docs = list(read_documents(data, source, start=index))
         if len(docs) == 1:
             return docs[0]
         err = DdlcError(f"expected exactly one document, found {len(docs)} (use translate_many)",
