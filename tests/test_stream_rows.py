@@ -198,3 +198,54 @@ def test_decode_to_rows_never_leak(comment):
     assert json.loads(got[0].payload)["comment"]["literal"]["value"] == comment
     assert got[0].meta["decode_to"] == expand(json.loads(tree)) and "owner" not in got[0].meta
     assert got[1].meta["owner"] == "alice"
+
+
+def _td_reference(lines: list[bytes]) -> list[bytes | None]:
+    """The open quote after each line, character by character (a doubled quote closes and reopens)."""
+    out, quote = [], None
+    for line in lines:
+        for ch in line:
+            c = bytes([ch])
+            if quote is None and c in (b"'", b'"'):
+                quote = c
+            elif c == quote:
+                quote = None
+        out.append(quote)
+    return out
+
+
+def _js_reference(lines: list[bytes]) -> list[bool]:
+    out, inside, escaped = [], False, False
+    for line in lines:
+        for ch in line:
+            if escaped:
+                escaped = False
+            elif inside and ch == 0x5C:
+                escaped = True
+            elif ch == 0x22:
+                inside = not inside
+        if escaped:  # the newline is the escaped character
+            escaped = False
+        out.append(inside)
+    return out
+
+
+ROW_BYTES = st.lists(st.sampled_from([b"'", b'"', b"\\", b"a", b" ", b"''", b'""', b"\\\"", b"{", b"]"]),
+                     max_size=12).map(b"".join)
+
+
+@settings(max_examples=400)
+@given(st.lists(ROW_BYTES, min_size=1, max_size=5))
+def test_quote_tracking_matches_a_character_scan(lines):
+    from ddlc.frontend.streams_text import _js_state, _td_state
+
+    quote, got = None, []
+    for line in lines:
+        quote = _td_state(line, quote)
+        got.append(quote)
+    assert got == _td_reference(lines)
+    inside, got_js = False, []
+    for line in lines:
+        inside = _js_state(line, inside)
+        got_js.append(inside)
+    assert got_js == _js_reference(lines)

@@ -5,12 +5,15 @@ line), and real logical-decoding output (test_decoding / mppdb_decoding text, Ga
 batch framing; see :mod:`ddlc.frontend.streams`). A document is a bare JDDL tree
 (``{"fmt": ...}``), a ``{"JDDL": tree}`` envelope or a ``{"TDDL": "text"}`` envelope.
 
-A bad document becomes a :class:`Document` carrying its error; the others are never lost.
+A bad document becomes a :class:`Document` carrying its error; the others are never lost. What is
+not JSON (``NaN``, invalid UTF-8, reported at its byte) and a string no target can write (NUL, a lone
+surrogate; reported with its JSON path) fail their own document only. The readers return a
+:class:`DocumentStream`, which also counts the lines of decoding output that were of no known kind.
 
 Inputs are streamed (:func:`read_inputs`, :func:`read_source`): each document is yielded as soon
 as it is complete and memory stays flat whatever the input's size. JSON lines and decoding text
 are read a line at a time (a decoding transaction is held until its COMMIT), batch framing a frame
-at a time; the form is told from the first line or the first 64 KiB. A single JSON document or
+at a time; the form is told from the first line, or the first decoding row within 1 MiB. A single JSON document or
 JSON array is one value and is read whole: it takes about 3 to 10 times its size in memory (100 MB
 of small documents in one array: about 1 GB), so large inputs should be JSON lines.
 """

@@ -58,6 +58,9 @@ _TD, _JS, _BYTES = 0, 1, 2
 
 def _td_state(line: bytes, quote: bytes | None) -> bytes | None:
     """The quote still open at the end of ``line`` of a test_decoding row (None: the row ends)."""
+    if quote != b'"' and b'"' not in line:  # one kind of quote only: its count tells (C speed)
+        odd = line.count(b"'") & 1
+        return (b"'" if odd else None) if quote is None else (None if odd else quote)
     pos = 0
     while True:
         if quote is not None:
@@ -74,6 +77,8 @@ def _td_state(line: bytes, quote: bytes | None) -> bytes | None:
 
 def _js_state(line: bytes, in_string: bool) -> bool:
     """Is a JSON string still open at the end of ``line``? (A trailing backslash escapes the newline.)"""
+    if b"\\" not in line:  # no escapes: every quote opens or closes a string
+        return bool(line.count(b'"') & 1) != in_string
     pos = 0
     while True:
         if in_string:
@@ -169,7 +174,8 @@ def iter_text(lines: Iterator[bytes], source: str, skip: SkipFn) -> Iterator[Rec
     row: _Row | None = None  # a row of data whose end is still to come
     offset = 0
     lineno = 0
-    while (raw := feed.next()) is not None:
+    next_line = feed.next
+    while (raw := next_line()) is not None:
         lineno += 1
         line_off = offset
         offset += len(raw) + 1
@@ -179,7 +185,10 @@ def iter_text(lines: Iterator[bytes], source: str, skip: SkipFn) -> Iterator[Rec
             continue
         c = raw[0] if raw else 0
         if c == 0x74 and raw.startswith(b"table "):  # test_decoding DML row (the common case)
-            quote = _td_state(raw, None)
+            if b'"' in raw:
+                quote = _td_state(raw, None)
+            else:  # only '...' literals: an odd count leaves one open (as _td_state finds, faster)
+                quote = b"'" if raw.count(b"'") & 1 else None
             if quote is not None:
                 row = _Row(_TD, lineno, line_off, quote)
             pending = None
