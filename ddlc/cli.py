@@ -7,7 +7,7 @@ printed); 2 usage error. Errors go to stderr, one line each, coloured only on a 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
+from typing import Any
 
 import click
 
@@ -31,10 +31,19 @@ def _report(kind: str, text: str) -> None:
     sys.stderr.write(f"{prefix} {text}\n")
 
 
-def _inputs(inputs: tuple[str, ...]) -> Iterable:
+def _inputs(inputs: tuple[str, ...], verbose: bool = False) -> Any:
+    """The documents of the inputs (a ``DocumentStream``: ``.unrecognised`` counts the lines of
+    decoding output that were neither a known row nor part of one; ``-v`` prints each)."""
     from .frontend.documents import read_inputs
 
-    return read_inputs(inputs or ("-",), stdin=sys.stdin)
+    on_skip = (lambda s: _report("note", str(s))) if verbose else None
+    return read_inputs(inputs or ("-",), stdin=sys.stdin, on_skip=on_skip)
+
+
+def _verbose(fn):
+    return click.option("--verbose", "-v", is_flag=True,
+                        help="Report each input line that is neither a known row nor part of one "
+                             "(its line, byte offset and start) as it is read.")(fn)
 
 
 def main() -> None:
@@ -82,7 +91,7 @@ def _common(fn):
                       help="Rename a schema everywhere (repeatable).")(fn)
     fn = click.option("--default-schema", default="public", show_default=True,
                       help="Schema for names the input left unqualified.")(fn)
-    return fn
+    return _verbose(fn)
 
 
 from .backends import BACKENDS  # noqa: E402  (names only: no backend is imported)
@@ -101,7 +110,8 @@ TARGET_CHOICES = list(BACKENDS)
 @click.option("--pretty", is_flag=True, help="postgres: pretty-print each statement (pglast).")
 @_common
 def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, default_schema: str,
-              schema_map: tuple[tuple[str, str], ...], on_unsupported: str, inputs: tuple[str, ...]) -> None:
+              schema_map: tuple[tuple[str, str], ...], on_unsupported: str, verbose: bool,
+              inputs: tuple[str, ...]) -> None:
     """Translate documents to TARGET DDL."""
     from .api import Options, translate_document
     from .backends import get_backend
@@ -118,7 +128,8 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, de
         import orjson
 
         write = out.buffer.write if hasattr(out, "buffer") else (lambda b: out.write(b.decode()))
-    for doc in _inputs(inputs):
+    docs = _inputs(inputs, verbose)
+    for doc in docs:
         result = translate_document(doc, backend, options, catalog)
         tally.add(result)
         if write is not None:
@@ -134,7 +145,7 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, de
         if result.error is not None:
             _report("error", str(result.error))
         out.flush()  # streaming: each document's output as soon as it is ready
-    sys.stderr.write(tally.line() + "\n")
+    sys.stderr.write(tally.line(docs.unrecognised) + "\n")
     sys.exit(1 if tally.errors else 0)
 
 
@@ -154,10 +165,10 @@ class _Tally:
         if t.statements:
             self.dropped += sum(1 for d in t.diagnostics if d.severity.value == "warning")
 
-    def line(self) -> str:
+    def line(self, unrecognised: int = 0) -> str:
         return (f"ddlc: {_n(self.documents, 'document')}, {_n(self.statements, 'statement')} written, "
                 f"{_n(self.dropped, 'clause')} dropped, {_n(self.untranslated, 'statement')} not translated, "
-                f"{_n(self.errors, 'error')}")
+                f"{_n(self.errors, 'error')}, {_n(unrecognised, 'line')} not recognised")
 
 
 def _n(count: int, word: str) -> str:
@@ -170,7 +181,7 @@ def _n(count: int, word: str) -> str:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @_common
 def explain(target: str, fmt: str, default_schema: str, schema_map: tuple[tuple[str, str], ...],
-            on_unsupported: str, inputs: tuple[str, ...]) -> None:
+            on_unsupported: str, verbose: bool, inputs: tuple[str, ...]) -> None:
     """Print the IR and the diagnostics of each document."""
     import orjson
 
@@ -179,7 +190,7 @@ def explain(target: str, fmt: str, default_schema: str, schema_map: tuple[tuple[
 
     options = Options.of(default_schema=default_schema, schema_map=schema_map, on_unsupported=on_unsupported)
     failed = 0
-    for doc in _inputs(inputs):
+    for doc in _inputs(inputs, verbose):
         report = explain_document(doc, options, target)
         failed += report["error"] is not None
         if fmt == "json":
@@ -192,12 +203,14 @@ def explain(target: str, fmt: str, default_schema: str, schema_map: tuple[tuple[
 @cli.command()
 @click.argument("inputs", nargs=-1, type=click.Path(allow_dash=True, dir_okay=False))
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing on success.")
-def validate(inputs: tuple[str, ...], quiet: bool) -> None:
+@_verbose
+def validate(inputs: tuple[str, ...], quiet: bool, verbose: bool) -> None:
     """Check documents against the JSON Schemas in grammars/ (every violation, with its path)."""
     from .frontend.schema import validate as check
 
     total = bad = 0
-    for doc in _inputs(inputs):
+    docs = _inputs(inputs, verbose)
+    for doc in docs:
         total += 1
         if doc.error is not None:
             bad += 1
@@ -211,7 +224,8 @@ def validate(inputs: tuple[str, ...], quiet: bool) -> None:
             for p in problems:
                 _report("error", str(p))
     if not quiet:
-        sys.stderr.write(f"{total - bad} of {total} document(s) valid\n")
+        sys.stderr.write(f"{total - bad} of {total} document(s) valid, "
+                         f"{_n(docs.unrecognised, 'line')} not recognised\n")
     sys.exit(1 if bad else 0)
 
 

@@ -95,7 +95,8 @@ S = Severity
 # ---- input errors (the document fails) -------------------------------------------------
 E_JSON = register(
     "DDLC-E001", S.ERROR, "Malformed JSON",
-    "The document is not valid JSON (or not valid UTF-8). The other documents of the input are still translated.",
+    "The document is not valid JSON (or not valid UTF-8: the message gives the byte offset; `NaN` and "
+    "`Infinity` are not JSON either). The other documents of the input are still translated.",
     '{"fmt": "CREATE TABLE',
 )
 E_SHAPE = register(
@@ -124,7 +125,9 @@ E_SCHEMA = register(
 )
 E_INPUT = register(
     "DDLC-E006", S.ERROR, "Unreadable input",
-    "An input file could not be opened or decoded, or a decoding-output frame is truncated.",
+    "An input file could not be opened or decoded; a decoding-output line or frame is damaged (a truncated "
+    "frame, a DDL message line whose head is damaged, a row whose quoted value never ends); or a string of "
+    "the document holds NUL or a lone surrogate, which no target can write (the path names it).",
 )
 E_BUILD = register(
     "DDLC-E007", S.ERROR, "Malformed statement tree",

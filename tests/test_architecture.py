@@ -171,7 +171,8 @@ def test_a_statement_with_no_target_form_fails_the_run_by_default():
     assert r.returncode == 1
     assert r.stdout == ""
     assert "[DDLC-E010]" in r.stderr and "DDLC-W748" in r.stderr
-    assert r.stderr.rstrip().endswith("0 statements written, 0 clauses dropped, 1 statement not translated, 1 error")
+    assert r.stderr.rstrip().endswith("0 statements written, 0 clauses dropped, 1 statement not translated, 1 error, "
+                                      "0 lines not recognised")
 
 
 def test_tddl_the_target_cannot_take_is_not_silently_lost():

@@ -58,6 +58,6 @@ def test_the_summary_counts_a_statement_not_translated_once():
     r = subprocess.run([sys.executable, "-m", "ddlc", "translate", "--to", "postgres",
                         str(CASES / "event" / "create" / "input.json")], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 1
-    assert r.stderr.rstrip().endswith("1 statement not translated, 1 error")
+    assert r.stderr.rstrip().endswith("1 statement not translated, 1 error, 0 lines not recognised")
     assert json.loads(json.dumps(r.stderr))  # one plain line, no traceback
     assert "Traceback" not in r.stderr

@@ -165,6 +165,10 @@ def test_no_line_parses_one_error_over_a_long_input(tail, monkeypatch):
     monkeypatch.setattr(streams_io, "CHUNK", 4096)
     docs = list(read_source(ByteSource(fh=Trickle(data)), "in"))
     assert len(docs) == 1 and docs[0].label == "in"
+    if tail:  # invalid UTF-8: where it is, in bytes (orjson says "surrogates ... column 1")
+        assert docs[0].error.message == "invalid UTF-8 at byte 1500000: invalid start byte"
+        assert docs[0].error.position == 1500000
+        return
     assert docs[0].error.message == f"malformed JSON: {want.value}"
     assert docs[0].error.position == want.value.pos
 

@@ -5,21 +5,24 @@ line), and real logical-decoding output (test_decoding / mppdb_decoding text, Ga
 batch framing; see :mod:`ddlc.frontend.streams`). A document is a bare JDDL tree
 (``{"fmt": ...}``), a ``{"JDDL": tree}`` envelope or a ``{"TDDL": "text"}`` envelope.
 
-A bad document becomes a :class:`Document` carrying its error; the others are never lost.
+A bad document becomes a :class:`Document` carrying its error; the others are never lost. What is
+not JSON (``NaN``, invalid UTF-8, reported at its byte) and a string no target can write (NUL, a lone
+surrogate; reported with its JSON path) fail their own document only. The readers return a
+:class:`DocumentStream`, which also counts the lines of decoding output that were of no known kind.
 
 Inputs are streamed (:func:`read_inputs`, :func:`read_source`): each document is yielded as soon
 as it is complete and memory stays flat whatever the input's size. JSON lines and decoding text
 are read a line at a time (a decoding transaction is held until its COMMIT), batch framing a frame
-at a time; the form is told from the first line or the first 64 KiB. A single JSON document or
+at a time; the form is told from the first line, or the first decoding row within 1 MiB. A single JSON document or
 JSON array is one value and is read whole: it takes about 3 to 10 times its size in memory (100 MB
 of small documents in one array: about 1 GB), so large inputs should be JSON lines.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import json
 import re
@@ -28,8 +31,11 @@ from decimal import Decimal
 import orjson
 
 from ..diagnostics import E_INPUT, E_JSON, E_SHAPE
-from ..errors import DdlcError
+from ..errors import DdlcError, Path
 from .streams_io import ByteSource
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .streams_base import Skipped
 
 _EMPTY: Mapping[str, object] = {}
 
@@ -37,19 +43,109 @@ _EMPTY: Mapping[str, object] = {}
 # with Decimal so that ``%n`` prints the server's digits. Strings may match too; that only costs speed.
 # (One leading class, so that the scan only stops at digits: six times faster on long strings.)
 _INEXACT = re.compile(rb"[0-9](?:\.[0-9]*0(?![0-9])|[eE][-+]?[0-9]|[0-9]{18})")
+# ... and its cheap sieve: every match of _INEXACT is a digit followed by ".", "e", "E" or 18 more
+# digits, which in the text mapped by _NUMBERS (digits -> "0", ".eE" -> ".", the rest -> " ") is a
+# "0." or nineteen "0"s: one C pass and a search for a literal, about a sixth of _INEXACT's cost.
+_NUMBERS = bytes(0x30 if 0x30 <= b <= 0x39 else 0x2E if b in b".eE" else 0x20 for b in range(256))
+_SIEVE = re.compile(rb"0(?:\.|0{18})")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class InputError(orjson.JSONDecodeError):
+    """Bytes that are no JSON document: invalid UTF-8 (``pos``: its byte offset), ``NaN``..."""
+
+    def __init__(self, msg: str, pos: int = 0) -> None:
+        ValueError.__init__(self, msg)
+        self.msg, self.doc, self.pos, self.lineno, self.colno = msg, "", pos, 1, pos + 1
+
+    def __str__(self) -> str:
+        return self.msg
 
 
 def loads(data: bytes) -> Any:
-    """Parse one JSON text; numbers keep their exact digits when a float would lose them."""
-    if _INEXACT.search(data) is None:
-        try:
-            return orjson.loads(data)
-        except orjson.JSONDecodeError:
-            pass  # maybe only an integer beyond 64 bits, which the standard parser takes
+    """Parse one JSON text; numbers keep their exact digits when a float would lose them.
+
+    Raises :class:`orjson.JSONDecodeError` (:class:`InputError` for invalid UTF-8 and for
+    ``NaN``/``Infinity``, which are not JSON)."""
+    return _load(data)[0]
+
+
+def _load(data: bytes) -> tuple[Any, bool]:
+    """``(value, suspect)``: ``suspect`` when a string of it may hold NUL or a lone surrogate."""
     try:
-        return json.loads(data, parse_float=Decimal)
+        value = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        if "UTF-8" in str(exc) and json.detect_encoding(data) == "utf-8":
+            raise _utf8_error(data, exc) from None
+        # maybe an integer beyond 64 bits or a lone surrogate, which the standard parser takes
+    else:
+        if _SIEVE.search(data.translate(_NUMBERS)) is None or _INEXACT.search(data) is None:
+            return value, b"\\u0000" in data
+    try:
+        return json.loads(data, parse_float=Decimal, parse_constant=_constant), b"\\u" in data
+    except _NonFinite as exc:
+        raise InputError(f"{exc.args[0]} is not valid JSON (JSON numbers are finite)") from None
     except (ValueError, RecursionError):
-        return orjson.loads(data)  # raises orjson.JSONDecodeError with its precise message
+        # raises orjson.JSONDecodeError with its precise message (or parses what json could not)
+        return orjson.loads(data), b"\\u0000" in data
+
+
+class _NonFinite(ValueError):
+    pass
+
+
+def _constant(name: str) -> Any:
+    raise _NonFinite(name)
+
+
+def _utf8_error(data: bytes, exc: Exception, base: int = 0) -> orjson.JSONDecodeError:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as bad:
+        return InputError(f"invalid UTF-8 at byte {base + bad.start}: {bad.reason}", base + bad.start)
+    return exc  # type: ignore[return-value]
+
+
+def text_error(value: Any) -> DdlcError | None:
+    """The first string (or key) of ``value`` that holds NUL or a lone surrogate, as an error with
+    its JSON path: no target can write either (psql cuts a line at NUL; UTF-8 has no surrogates)."""
+    try:
+        if b"\\u0000" not in orjson.dumps(value, default=str):
+            return None  # orjson refuses lone surrogates: this one C pass clears the common case
+    except (orjson.JSONEncodeError, TypeError):
+        pass
+    stack: list[tuple[Any, Path]] = [(value, ())]
+    while stack:
+        v, path = stack.pop()
+        if isinstance(v, str):
+            problem = _text_problem(v)
+            if problem:
+                return _text_err(problem, "string", v, path)
+        elif isinstance(v, Mapping):
+            items = list(v.items())
+            for k, _ in items:
+                problem = isinstance(k, str) and _text_problem(k)
+                if problem:
+                    return _text_err(problem, "key", k, path)
+            stack.extend((x, (*path, k)) for k, x in reversed(items))
+        elif isinstance(v, list | tuple):
+            stack.extend((x, (*path, i)) for i, x in reversed(list(enumerate(v))))
+    return None
+
+
+def _text_problem(s: str) -> str | None:
+    if "\0" in s:
+        return "a NUL character"
+    if not s.isascii() and _SURROGATE.search(s):
+        return "a lone surrogate"
+    return None
+
+
+def _text_err(problem: str, what: str, s: str, path: Path) -> DdlcError:
+    from .streams_base import excerpt
+
+    return DdlcError(f"{what} holds {problem}, which no target can write: {excerpt(s)}",
+                     code=E_INPUT, path=path)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,8 +161,13 @@ class Document:
 
 
 def classify(value: Any, *, index: int, source: str, label: str, line: int = 1,
-             meta: Mapping[str, object] = _EMPTY) -> Document:
-    """Turn one parsed JSON value into a Document (tree, TDDL text, or error)."""
+             meta: Mapping[str, object] = _EMPTY, check: bool = True) -> Document:
+    """Turn one parsed JSON value into a Document (tree, TDDL text, or error).
+
+    ``check``: look for NUL and lone surrogates in its strings (the readers pass False when the
+    bytes they parsed could hold neither)."""
+    if check and (bad := text_error(value)) is not None:
+        return Document(index, source, label, line, error=bad.with_document(label), meta=meta)
     if isinstance(value, dict):
         if "fmt" in value:
             return Document(index, source, label, line, tree=value, meta=meta)
@@ -106,23 +207,71 @@ def _json_kind(v: Any) -> str:
 
 def _json_error(exc: Exception, label: str, offset: int = 0) -> DdlcError:
     msg = str(exc)
+    if isinstance(exc, InputError):
+        offset = exc.pos
+        if msg.startswith("invalid UTF-8"):
+            return DdlcError(msg, code=E_JSON, document=label, position=offset)
     return DdlcError(f"malformed JSON: {msg}", code=E_JSON, document=label, position=offset)
 
 
-def read_documents(data: bytes | str, source: str = "<input>", *, start: int = 0) -> Iterator[Document]:
-    """Yield the documents of one input held in memory, in order; ``start`` is the index of the
-    first one."""
+class DocumentStream(Iterator["Document"]):
+    """The documents of one or more inputs, one at a time, and what the readers could not place.
+
+    ``unrecognised`` counts the lines (or batch frames) of decoding output that are neither a row
+    the reader knows nor part of one; the first :attr:`KEEP` of them are in ``skipped`` (each a
+    :class:`~ddlc.frontend.streams_base.Skipped`: source, line, byte offset, escaped excerpt), and
+    ``on_skip`` is called with every one as it is met. (A line that looks like DDL but cannot be
+    read is not skipped: it is an error document.) To translate and still see them::
+
+        docs = read_documents(data)
+        results = list(ddlc.translate_many(docs, target="postgres"))
+        docs.unrecognised, docs.skipped
+    """
+
+    KEEP = 100
+    __slots__ = ("_it", "unrecognised", "skipped", "_on_skip")
+
+    def __init__(self, make: Callable[[Callable[[Skipped], None]], Iterator[Document]],
+                 on_skip: Callable[[Skipped], None] | None = None) -> None:
+        self.unrecognised = 0
+        self.skipped: list[Skipped] = []
+        self._on_skip = on_skip
+        self._it = make(self._skip)
+
+    def __iter__(self) -> DocumentStream:
+        return self
+
+    def __next__(self) -> Document:
+        return next(self._it)
+
+    def _skip(self, item: Skipped) -> None:
+        self.unrecognised += 1
+        if len(self.skipped) < self.KEEP:
+            self.skipped.append(item)
+        if self._on_skip is not None:
+            self._on_skip(item)
+
+
+def read_documents(data: bytes | str, source: str = "<input>", *, start: int = 0,
+                   on_skip: Callable[[Skipped], None] | None = None) -> DocumentStream:
+    """The documents of one input held in memory, in order; ``start`` is the index of the first."""
     if isinstance(data, str):
-        data = data.encode("utf-8")
-    return read_source(ByteSource(bytes(data)), source, start=start)
+        data = data.encode("utf-8", "surrogatepass")
+    return read_source(ByteSource(bytes(data)), source, start=start, on_skip=on_skip)
 
 
-def read_source(src: ByteSource, source: str, *, start: int = 0) -> Iterator[Document]:
-    """Yield the documents of one input read on demand, each as soon as it is complete.
+def read_source(src: ByteSource, source: str, *, start: int = 0,
+                on_skip: Callable[[Skipped], None] | None = None) -> DocumentStream:
+    """The documents of one input read on demand, each as soon as it is complete.
 
     See the module's docstring: JSON lines, decoding text and batch framing stream; a single
     JSON document or array is read whole.
     """
+    return DocumentStream(lambda skip: _read_source(src, source, start, skip), on_skip)
+
+
+def _read_source(src: ByteSource, source: str, start: int,
+                 skip: Callable[[Skipped], None]) -> Iterator[Document]:
     src.skip_bom()
     index = start
     at = src.skip_space(0)
@@ -134,7 +283,7 @@ def read_source(src: ByteSource, source: str, *, start: int = 0) -> Iterator[Doc
         from . import streams  # decoding output: only imported when needed
 
         bom = src.skip_bom()  # a second one: the decoding readers skip it too
-        records = streams.stream_records(src, source)
+        records = streams.stream_records(src, source, skip)
         if records is not None:
             for rec in records:
                 if isinstance(rec, DdlcError):
@@ -150,12 +299,13 @@ def read_source(src: ByteSource, source: str, *, start: int = 0) -> Iterator[Doc
         if bom:
             src.shift(-3)
     if whole is not _NOT_ONE:
-        if isinstance(whole, list):
-            for i, item in enumerate(whole):
-                yield classify(item, index=index, source=source, label=f"{source}[{i}]")
+        value, suspect = whole
+        if isinstance(value, list):
+            for i, item in enumerate(value):
+                yield classify(item, index=index, source=source, label=f"{source}[{i}]", check=suspect)
                 index += 1
         else:
-            yield classify(whole, index=index, source=source, label=source)
+            yield classify(value, index=index, source=source, label=source, check=suspect)
         return
     yield from _json_lines(src, source, index)
 
@@ -164,13 +314,13 @@ _NOT_ONE = object()
 
 
 def _whole_value(src: ByteSource, at: int) -> Any:
-    """The one JSON value the whole input is, or ``_NOT_ONE``, reading no more than it takes to
+    """The one JSON value the whole input is (as ``_load`` gives it), or ``_NOT_ONE``, reading no more than it takes to
     tell: JSON lines are told by their first line (and the start of the second)."""
     end = src.line_end(at)
     while True:
         if not src.have(end + 1):  # all of it is in hand
             try:
-                return loads(src.get(0, end))
+                return _load(src.get(0, end))
             except orjson.JSONDecodeError:
                 return _NOT_ONE
         state = _prefix_state(src.get(0, end))
@@ -180,7 +330,7 @@ def _whole_value(src: ByteSource, at: int) -> Any:
             if src.skip_space(end) is not None:
                 return _NOT_ONE
             try:
-                return loads(src.get(0, src.end))
+                return _load(src.get(0, src.end))
             except orjson.JSONDecodeError:
                 return _NOT_ONE
         # still the start of one value: past 1 MiB it is no JSON lines, read it whole
@@ -219,16 +369,17 @@ def _json_lines(src: ByteSource, source: str, index: int) -> Iterator[Document]:
     first: Exception | None = None  # its error, once a prefix tells it
     utf8_bad: bytes | None = None  # a later line that is not UTF-8 (then the error is about that)
     size, check_at = 0, 1 << 20
-    lineno = 0
+    lineno = at = utf8_at = 0
     for line in lines:
         lineno += 1
+        at += len(line) + 1
         if raw is not None:
             raw.append(line)
             size += len(line) + 1
         if not line.strip():
             continue
         try:
-            value = loads(line)
+            value, suspect = _load(line)
         except orjson.JSONDecodeError as exc:
             held.append((lineno, exc))
             if raw is not None and size >= check_at:
@@ -237,19 +388,21 @@ def _json_lines(src: ByteSource, source: str, index: int) -> Iterator[Document]:
                 if first is not None:
                     raw = None
             elif raw is None and utf8_bad is None and not _is_utf8(line):
-                utf8_bad = line
+                utf8_bad, utf8_at = line, at - len(line) - 1
             continue
         for n, exc in held:
             label = f"{source}:{n}"
             yield Document(index, source, label, n, error=_json_error(exc, label))
             index += 1
         held = []
-        yield classify(value, index=index, source=source, label=f"{source}:{lineno}", line=lineno)
+        yield classify(value, index=index, source=source, label=f"{source}:{lineno}", line=lineno,
+                       check=suspect)
         index += 1
         break
     else:  # no line parses
         if len(held) > 1:
-            exc = _whole_error(b"\n".join(raw) if raw is not None else utf8_bad, first)
+            exc = (_whole_error(b"\n".join(raw), first) if raw is not None
+                   else _whole_error(utf8_bad, first, utf8_at))
             if exc is not None:
                 yield Document(index, source, source, error=_json_error(exc, source, exc.pos))
         elif held:
@@ -263,11 +416,11 @@ def _json_lines(src: ByteSource, source: str, index: int) -> Iterator[Document]:
             continue
         label = f"{source}:{lineno}"
         try:
-            value = loads(line)
+            value, suspect = _load(line)
         except orjson.JSONDecodeError as exc:
             yield Document(index, source, label, lineno, error=_json_error(exc, label))
         else:
-            yield classify(value, index=index, source=source, label=label, line=lineno)
+            yield classify(value, index=index, source=source, label=label, line=lineno, check=suspect)
         index += 1
 
 
@@ -276,19 +429,22 @@ def _definite_error(data: bytes) -> orjson.JSONDecodeError | None:
     try:
         orjson.loads(data)
     except orjson.JSONDecodeError as exc:
+        if "UTF-8" in str(exc):
+            return _utf8_error(data, exc)
         if exc.pos < len(data.rstrip()):
             return exc
     return None
 
 
-def _whole_error(data: bytes | None, first: Exception | None) -> orjson.JSONDecodeError | None:
+def _whole_error(data: bytes | None, first: Exception | None, base: int = 0
+                 ) -> orjson.JSONDecodeError | None:
     """orjson's error on the whole input (its bytes, or a line of it that is not UTF-8, which
     orjson reports first), or the error its start already told."""
     if data is not None:
         try:
             orjson.loads(data)
         except orjson.JSONDecodeError as exc:
-            return exc
+            return _utf8_error(data, exc, base) if "UTF-8" in str(exc) else exc
         return None
     return first  # type: ignore[return-value]
 
@@ -306,22 +462,28 @@ def _from_payload(payload: str, kind: str, index: int, source: str, label: str, 
     if kind == "text":
         return Document(index, source, label, line, tddl=payload, meta=meta)
     try:
-        value = loads(payload.encode("utf-8"))
+        value, suspect = _load(payload.encode("utf-8"))
     except orjson.JSONDecodeError as exc:
         return Document(index, source, label, line, error=_json_error(exc, label), meta=meta)
-    return classify(value, index=index, source=source, label=label, line=line, meta=meta)
+    return classify(value, index=index, source=source, label=label, line=line, meta=meta,
+                    check=suspect)
 
 
-def read_inputs(paths: Iterable[str], stdin: Any = None) -> Iterator[Document]:
+def read_inputs(paths: Iterable[str], stdin: Any = None,
+                on_skip: Callable[[Skipped], None] | None = None) -> DocumentStream:
     """Read several files (``-`` = stdin) in order, numbering documents across all of them.
 
     Each input is read as its documents are asked for (see :func:`read_source`): the first
     document comes out before the input is read to its end, and memory stays flat."""
+    return DocumentStream(lambda skip: _read_inputs(paths, stdin, skip), on_skip)
+
+
+def _read_inputs(paths: Iterable[str], stdin: Any, skip: Callable[[Skipped], None]) -> Iterator[Document]:
     index = 0
     for path in paths:
         if path == "-":
             stream = stdin.buffer if hasattr(stdin, "buffer") else stdin
-            for doc in read_source(ByteSource(fh=stream), "<stdin>", start=index):
+            for doc in _read_source(ByteSource(fh=stream), "<stdin>", index, skip):
                 yield doc
                 index = doc.index + 1
             continue
@@ -333,7 +495,7 @@ def read_inputs(paths: Iterable[str], stdin: Any = None) -> Iterator[Document]:
             continue
         with fh:
             try:
-                for doc in read_source(ByteSource(fh=fh), path, start=index):
+                for doc in _read_source(ByteSource(fh=fh), path, index, skip):
                     yield doc
                     index = doc.index + 1
             except OSError as exc:  # a read failing half way: what was read is kept
@@ -350,11 +512,20 @@ def as_document(doc: Any, *, index: int = 0, source: str = "<input>") -> Documen
     """Library entry: a str/bytes (any input form with exactly one document) or a parsed mapping."""
     if isinstance(doc, Document):
         return doc
-    if isinstance(doc, Mapping):
+    if isinstance(doc, Mapping):  # built by the caller: its strings are checked (one C pass)
         return classify(dict(doc) if not isinstance(doc, dict) else doc, index=index, source=source,
                         label=source)
     if isinstance(doc, str | bytes | bytearray):
-        docs = list(read_documents(bytes(doc) if isinstance(doc, bytearray) else doc, source, start=index))
+        data = doc.encode("utf-8", "surrogatepass") if isinstance(doc, str) else bytes(doc)
+        if data[:1] == b"{":  # the common case, one JSON object: what read_source would give
+            try:
+                value, suspect = _load(data)
+            except orjson.JSONDecodeError:
+                pass
+            else:
+                if isinstance(value, dict):
+                    return classify(value, index=index, source=source, label=source, check=suspect)
+        docs = list(read_documents(data, source, start=index))
         if len(docs) == 1:
             return docs[0]
         err = DdlcError(f"expected exactly one document, found {len(docs)} (use translate_many)",
