@@ -426,3 +426,53 @@ def test_rewritten_output_parses_as_one_expression():
         out, _ = _rewritten(gauss)
         stmts = pglast.parse_sql(f"SELECT {out}")
         assert len(stmts) == 1 and len(stmts[0].stmt.targetList) == 1
+
+
+# ---- property: whatever the mix of calls, no GaussDB-only call reaches the output ----------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_LEAVES = ["b", "1", "'x'", "NULL", "sysdate", "TIMESTAMP '2020-01-01 00:00:00'", "now()"]
+_CALLS = [  # (template, arguments): known, rewritten, user's and unknown calls
+    ("lower({})", 1), ("coalesce({}, {})", 2), ("nvl({}, {})", 2), ("nvl2({}, {}, {})", 3),
+    ("decode({}, {}, {}, {})", 4), ("add_months({}, 1)", 1), ("trunc({})", 1), ("last_day({})", 1),
+    ("app.f({})", 1), ("my_function({}, {})", 2), ("months_between({}, {})", 2), ("pg_catalog.nope({})", 1),
+    ("substrb({}, 1, 2)", 1), ("instr({}, 'a')", 1), ("instr({}, 'a', 2)", 1), ("to_date({})", 1),
+]
+
+
+def _expr() -> st.SearchStrategy[str]:
+    def extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+        return st.sampled_from(_CALLS).flatmap(
+            lambda c: st.lists(inner, min_size=c[1], max_size=c[1]).map(lambda args: c[0].format(*args)))
+    return st.recursive(st.sampled_from(_LEAVES), extend, max_leaves=6)
+
+
+@settings(max_examples=150)
+@given(st.lists(_expr(), min_size=1, max_size=3), st.sampled_from(["default", "check", "generated"]))
+def test_unknown_calls_never_reach_the_output(exprs, where):
+    cols = [column("b", TS0)]
+    for i, e in enumerate(exprs):
+        if where == "default":
+            cols.append(column(f"c{i}", typ("text"), default=default(e)))
+        elif where == "generated":
+            cols.append(column(f"c{i}", typ("text"), generated_column=generated(e)))
+        else:
+            cols.append(check(f"k{i}", f"({e}) IS NOT NULL"))
+    r = translate(create_table("t", cols))
+    unknown = any(F.unknown_calls(make_expr(e)) for e in exprs)
+    if unknown and where != "default":
+        assert r.error is not None and r.error.code == "DDLC-E010" and list(r.statements) == []
+        return
+    assert r.error is None
+    (stmt,) = pglast.parse_sql(r.statements[0])
+    found = []
+    from ddlc.ir.sqltree import nodes
+
+    for n in nodes(stmt.stmt):
+        c = F.call_of(n)
+        if c is not None:
+            found.append((c.label, F.verdict(c)))
+    assert all(v in (F.KNOWN, F.USER) for _, v in found), (r.statements[0], found)
+    assert ("DDLC-W603" in codes(r)) == (unknown and where == "default")
