@@ -193,7 +193,7 @@ def test_emitting_leaves_the_ir_trees_alone():
     view = CreateView(identity=QualifiedName("v", "public"), query=q, parsed=True)
     out = _emit(backend, view, Options.of())
     assert out.statements == ["CREATE VIEW public.v AS SELECT CAST(COALESCE(a, 1) AS varchar(3)), "
-                              "LOCALTIMESTAMP(0) FROM public.t"]
+                              "CAST(statement_timestamp() AS timestamp(0)) FROM public.t"]
     assert q.tree == before
     e = make_expr("nvl(x, 0)")
     ctas, _ = recover_tddl("CREATE TABLE public.t2 AS SELECT nvl(b, 0) FROM public.t1;")

@@ -1,4 +1,5 @@
-"""Generate docs/diagnostics.md (from the CODES registry) and the README support matrix.
+"""Generate docs/diagnostics.md (from the CODES registry), docs/functions.md (the PostgreSQL backend's
+table of GaussDB function rewrites) and the README support matrix.
 
     .venv/bin/python -m tools.gen_docs          # rewrite
     .venv/bin/python -m tools.gen_docs --check  # exit 1 when out of date (used by the tests)
@@ -48,6 +49,43 @@ def diagnostics_md() -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
+def functions_md() -> str:
+    from ddlc.backends.postgres.functions import gauss_functions, pg_functions
+    from ddlc.backends.postgres.rewrites import REWRITES
+
+    def cell(s: str) -> str:
+        return s.replace("|", "\\|")
+
+    out = ["# GaussDB functions on PostgreSQL", "",
+           "Generated from `ddlc.backends.postgres.rewrites.REWRITES` by `python -m tools.gen_docs`; do not edit "
+           "by hand.", "",
+           "`--to postgres` judges every function call inside defaults, CHECK constraints, generation "
+           "expressions, index keys and predicates, view and CREATE TABLE AS queries, trigger conditions, "
+           "routine argument defaults and partition keys and bounds (the parsed form, never the text):", "",
+           f"* a built-in of PostgreSQL 15 ({len(pg_functions())} `pg_catalog` names, `ddlc/data/pg_functions.txt`, "
+           "generated from a real server by `tools/gen_pg_functions.py`) with a matching argument count is "
+           "written as it is;",
+           "* a GaussDB function of the table below is rewritten (`DDLC-I602` exact, `DDLC-I603` close, the "
+           "difference in the message); every row is executed on a real server by `tests/test_pg_functions.py`;",
+           f"* any other GaussDB built-in ({len(gauss_functions())} names PostgreSQL lacks for some argument count, "
+           "`ddlc/data/gauss_functions.txt`, generated from openGauss's catalog source and GaussDB's documentation "
+           "by `tools/gen_gauss_functions.py`), a `pg_catalog.` call PostgreSQL does not have, or a call into a "
+           "GaussDB built-in schema (`dbe_*`, `dbms_*`, `pkg_service`...) is never emitted: in a column DEFAULT "
+           "the default is dropped (`DDLC-W603`), anywhere else the statement is not translated (`DDLC-W604`; "
+           "the document fails unless `--on-unsupported comment` or `skip`);",
+           "* any other call (another schema, or a name that is no GaussDB built-in) is a user's function, "
+           "assumed created by the same stream or on the target, and written as it is.", "",
+           "Argument types are not known: a built-in name with the right argument count passes even when "
+           "PostgreSQL has no overload for the argument types. The rewrites that depend on a type "
+           "(`trunc`) apply when the call shows it.", "",
+           "| GaussDB | PostgreSQL | exact | note |", "|---|---|---|---|"]
+    for name in sorted(REWRITES):
+        for rw in REWRITES[name]:
+            out.append(f"| `{cell(rw.gauss)}` | `{cell(rw.postgres)}` | {'yes' if rw.exact else 'close'} | "
+                       f"{cell(rw.note)} |")
+    return "\n".join(out) + "\n"
+
+
 def support_matrix() -> str:
     from ddlc.support import matrix_rows, targets
 
@@ -71,6 +109,12 @@ def main() -> int:
         stale.append(diag_path)
         if not check:
             diag_path.write_text(text, "utf-8")
+    fn_path = ROOT / "docs" / "functions.md"
+    text = functions_md()
+    if not fn_path.exists() or fn_path.read_text("utf-8") != text:
+        stale.append(fn_path)
+        if not check:
+            fn_path.write_text(text, "utf-8")
     readme = ROOT / "README.md"
     if readme.exists():
         body = readme.read_text("utf-8")

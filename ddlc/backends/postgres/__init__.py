@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from ...ir.base import Node
 from ..base import Backend, EmitContext, Emitted, gather, merge, table_of
-from . import alter, alter_columns, alter_partitions, misc, objects, objects_more, routines, table
+from . import alter, alter_columns, alter_partitions, functions, misc, objects, objects_more, routines, table
 from .context import DIALECT, TARGET, Emit
 
-_FAMILIES = (table, alter, alter_columns, alter_partitions, objects, objects_more, routines, misc)
+_FAMILIES = (table, alter, alter_columns, alter_partitions, objects, objects_more, routines, misc, functions)
 
 
 class PostgresBackend(Backend):

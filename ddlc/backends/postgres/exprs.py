@@ -1,8 +1,12 @@
-"""GaussDB-only functions inside pre-rendered SQL (defaults, generated columns, CHECK bodies).
+"""GaussDB functions inside pre-rendered SQL (defaults, generated columns, CHECK bodies, index keys,
+view queries...), written for PostgreSQL.
 
-Rewritten where PostgreSQL has an exact equivalent; reported where it has not. Text that needs no
-change is returned unchanged, byte for byte; a rewritten fragment is re-printed from its parsed form
-(made at build time by the frontend's SQL layer, :mod:`ddlc.frontend.sql`): nothing is parsed here.
+The calls of a fragment are judged from its parsed form (made at build time by the frontend's SQL
+layer, :mod:`ddlc.frontend.sql`; nothing is parsed here) by :mod:`.functions`: GaussDB functions with
+a PostgreSQL form are rewritten (:mod:`.rewrites`); a call PostgreSQL does not have was already removed
+with its default or statement by the ``drop_unsupported`` pass, so meeting one here is a bug, never
+output. Text that needs no rewrite is returned unchanged, byte for byte; a rewritten fragment is
+re-printed from its parsed form.
 """
 
 from __future__ import annotations
@@ -10,21 +14,23 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...errors import InternalError
 from ...diagnostics import Severity, register
+from ...errors import InternalError
 from ...ir.names import Expr
+from .functions import REWRITE, UNKNOWN, calls, call_of, rewrite_for
+from .rewrites import REWRITES
 
 I_EXPR_REWRITTEN = register(
     "DDLC-I602", Severity.INFO, "GaussDB function rewritten",
-    "A GaussDB-only function with an exact PostgreSQL equivalent was rewritten: pg_systimestamp() -> "
-    "CURRENT_TIMESTAMP, text_date('now') -> CURRENT_DATE, sysdate -> LOCALTIMESTAMP(0), nvl(a, b) -> "
-    "COALESCE(a, b).",
+    "A GaussDB/openGauss function was rewritten to its exact PostgreSQL form (the same result and type): "
+    "nvl(a, b) -> COALESCE(a, b), pg_systimestamp() -> statement_timestamp(), sysdate -> "
+    "CAST(statement_timestamp() AS timestamp(0)), decode(...) -> CASE ... (docs/functions.md lists them all).",
 )
-W_EXPR_GAUSS_ONLY = register(
-    "DDLC-W603", Severity.WARNING, "GaussDB-only function in an expression",
-    "The expression calls a GaussDB/openGauss function PostgreSQL does not have and ddlc knows no exact "
-    "equivalent for. The expression is emitted as written and will fail on PostgreSQL unless the "
-    "function is created there.",
+I_EXPR_CLOSE = register(
+    "DDLC-I603", Severity.INFO, "GaussDB function rewritten to a close PostgreSQL form",
+    "A GaussDB/openGauss function was rewritten to a PostgreSQL form that differs in a documented way "
+    "(the message says how; docs/functions.md lists them all): sys_guid() -> a random UUID as 32 hex "
+    "digits, to_date(s, fmt) -> CAST(to_timestamp(s, fmt) AS timestamp)...",
     "DEFAULT sys_guid()",
 )
 N_EXPR_UNPARSED = register(
@@ -33,34 +39,26 @@ N_EXPR_UNPARSED = register(
     "GaussDB-only functions.",
 )
 
-# functions without a PostgreSQL counterpart (checked by name, any schema)
-GAUSS_ONLY = frozenset({
-    "nvl2", "decode", "sys_guid", "instrb", "lengthb", "substrb", "getdate", "sys_extract_utc",
-    "add_months", "months_between", "last_day", "next_day", "pg_systimestamp", "text_date", "nvl",
-    "sysdate", "systimestamp", "dbtimezone", "sessiontimezone", "rawtohex", "hextoraw", "numtodsinterval",
-    "numtoyminterval", "to_nchar", "uuid_short", "unix_timestamp", "from_unixtime", "curdate",
-    "date_format", "ifnull", "if",
-})
-_CANDIDATE = re.compile(r"\b(?:" + "|".join(sorted(GAUSS_ONLY, key=len, reverse=True)) + r")\b", re.I)
+_CANDIDATE = re.compile(r"\b(?:" + "|".join(sorted(REWRITES, key=len, reverse=True)) + r")\b|u&", re.I)
 
 
 def rewrite_expr(e: Expr, emit: Any) -> str:
     """``e`` for PostgreSQL: its text, or its parsed form re-printed with the rewrites made."""
-    text = e.text
-    if not _CANDIDATE.search(text):
-        return text
-    from pglast.stream import RawStream
-
     node = _tree(e)
     if node is None:
         emit.diag(N_EXPR_UNPARSED, "expression not parsed; emitted as written", e.origin)
-        return text
-    new, changed = rewrite_tree(node, emit, e.origin)
-    return RawStream()(new) if changed else text
+        return e.text
+    new, changed = rewrite_tree(node, emit, e.origin, e.text)
+    if not changed:
+        return e.text
+    from pglast.stream import RawStream
+
+    return RawStream()(new)
 
 
 def wants_rewrite(text: str) -> bool:
-    """Whether ``text`` names a GaussDB-only function (a cheap test before any tree is walked)."""
+    """Whether ``text`` may call a function of the rewrite table (a cheap test before a tree is walked; a
+    Unicode-escaped name ``U&"..."`` always may)."""
     return _CANDIDATE.search(text) is not None
 
 
@@ -80,54 +78,60 @@ def _tree(e: Expr) -> Any:
     return e.tree
 
 
-def rewrite_tree(node: Any, emit: Any, origin: Any) -> tuple[Any, bool]:
-    """Rewrite the GaussDB-only functions of a pglast tree: (tree, changed). The tree given is never
-    modified (it belongs to the IR): a changed tree is a copy."""
+def rewrite_tree(node: Any, emit: Any, origin: Any, text: str = "") -> tuple[Any, bool]:
+    """The GaussDB functions of a pglast tree rewritten: (tree, changed). The tree given is never modified
+    (it belongs to the IR): a changed tree is a copy. ``text`` is the fragment's text (it tells a column
+    quoted as ``"sysdate"`` from the keyword)."""
+    found = calls(node, text)
+    unknown = [c.label for c, v in found if v == UNKNOWN]
+    if unknown:  # the drop_unsupported rules remove these first: never emitted
+        raise InternalError(f"call to {', '.join(unknown)} (not on PostgreSQL) reached the emitter", path=origin)
+    if not any(v == REWRITE for _, v in found):
+        return node, False
     import copy
 
-    from pglast import ast, enums, visitors
+    from .functions import _quoted_bare
 
-    rewritten: list[str] = []
-    unknown: list[str] = []
-    svf = enums.SQLValueFunctionOp
-
-    class V(visitors.Visitor):
-        def visit_FuncCall(self, ancestors, node):  # noqa: N802
-            name = node.funcname[-1].sval.lower()
-            args = node.args or ()
-            if name == "pg_systimestamp" and not args:
-                rewritten.append(name)
-                return ast.SQLValueFunction(op=svf.SVFOP_CURRENT_TIMESTAMP, typmod=-1)
-            if name == "text_date" and len(args) == 1 and _is_now(args[0]):
-                rewritten.append(name)
-                return ast.SQLValueFunction(op=svf.SVFOP_CURRENT_DATE, typmod=-1)
-            if name in ("nvl", "ifnull") and len(args) == 2:
-                rewritten.append(name)
-                return ast.CoalesceExpr(args=args)
-            if name in GAUSS_ONLY:
-                unknown.append(name)
-            return None
-
-        def visit_ColumnRef(self, ancestors, node):  # noqa: N802
-            fields = node.fields or ()
-            if len(fields) == 1 and isinstance(fields[0], ast.String) and fields[0].sval.lower() == "sysdate":
-                rewritten.append("sysdate")
-                return ast.SQLValueFunction(op=svf.SVFOP_LOCALTIMESTAMP_N, typmod=0)
-            return None
-
-    tree = copy.deepcopy(node)
-    tree = V()(tree)
-    for name in unknown:
-        emit.diag(W_EXPR_GAUSS_ONLY, f"GaussDB-only function {name}() has no exact PostgreSQL equivalent", origin)
-    if not rewritten:
-        return node, False
-    emit.diag(I_EXPR_REWRITTEN, "rewritten: " + ", ".join(sorted(set(rewritten))), origin)
+    quoted = _quoted_bare(text) if text else frozenset()
+    done: list[Any] = []
+    tree = _rewrite(copy.deepcopy(node), quoted, done)
+    exact = sorted({rw.gauss for rw in done if rw.exact})
+    close = sorted({f"{rw.gauss} -> {rw.postgres} ({rw.note})" for rw in done if not rw.exact})
+    if exact:
+        emit.diag(I_EXPR_REWRITTEN, "rewritten: " + ", ".join(exact), origin)
+    if close:
+        emit.diag(I_EXPR_CLOSE, "rewritten to a close form: " + "; ".join(close), origin)
     return tree, True
 
 
-def _is_now(node: Any) -> bool:
+_SLOTS: dict[type, tuple[str, ...]] = {}
+
+
+def _rewrite(node: Any, quoted: frozenset[str], done: list[Any]) -> Any:
+    """``node`` (a private copy) with its calls rewritten: each call judged as written, built from its
+    rewritten arguments."""
     from pglast import ast
 
-    if isinstance(node, ast.TypeCast):
-        node = node.arg
-    return isinstance(node, ast.A_Const) and isinstance(node.val, ast.String) and node.val.sval.lower() == "now"
+    if isinstance(node, tuple):
+        return tuple(_rewrite(x, quoted, done) for x in node)
+    if not isinstance(node, ast.Node):
+        return node
+    c = call_of(node, quoted)
+    rw = rewrite_for(c) if c is not None else None  # judged on the call as written, as the rules judged it
+    cls = type(node)
+    slots = _SLOTS.get(cls)
+    if slots is None:  # the slots that may hold nodes (a tuple or a node)
+        slots = _SLOTS[cls] = tuple(
+            name for name, info in getattr(cls, "__slots__", {}).items()
+            if any(t in (list, tuple) or (isinstance(t, type) and issubclass(t, ast.Node))
+                   for t in (info.py_type if isinstance(info.py_type, tuple) else (info.py_type,))))
+    for name in slots:
+        v = getattr(node, name, None)
+        if v is not None:
+            new = _rewrite(v, quoted, done)
+            if new is not v:
+                setattr(node, name, new)
+    if rw is None:
+        return node
+    done.append(rw)
+    return rw.build(node)

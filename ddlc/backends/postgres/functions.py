@@ -1,0 +1,302 @@
+"""Function calls in SQL fragments, for PostgreSQL: which are known, which GaussDB ones are rewritten, and
+what happens to the others.
+
+Data:
+
+* ``ddlc/data/pg_functions.txt``: the built-in functions of PostgreSQL 15 (``pg_catalog``), with the
+  argument counts a call may have (``tools/gen_pg_functions.py``, from a real server);
+* ``ddlc/data/gauss_functions.txt``: the GaussDB/openGauss built-ins PostgreSQL lacks for some
+  argument count (``tools/gen_gauss_functions.py``, from openGauss's catalog source and GaussDB's
+  documentation);
+* :data:`REWRITES` (:mod:`.rewrites`): GaussDB functions with an exact or a documented-close
+  PostgreSQL form, each checked on a real server by ``tests/test_pg_functions.py``.
+
+Both files are read on first use. A call (a pglast ``FuncCall``, or the bare keyword ``sysdate``) is:
+
+* *rewritten* when the rewrite table has a form for it (name, argument count, argument shape);
+* *known* when PostgreSQL 15 has a ``pg_catalog`` function of that name taking that many arguments;
+* *unknown* when it is schema-qualified with ``pg_catalog`` (or a GaussDB built-in schema such as
+  ``dbe_perf``, ``pkg_service``, ``dbe_*``/``dbms_*``) and not known, or unqualified and a GaussDB
+  built-in of that name and argument count (GaussDB resolves ``pg_catalog`` first, so such a call
+  is the built-in, whatever the user created);
+* a *user* function otherwise: qualified with another schema, or an unqualified name that is no
+  GaussDB built-in. It is assumed to be created by the same stream (or on the target) and left as
+  written; ddlc does not second-guess a user's schema.
+
+An unknown call is never emitted: in a column DEFAULT (CREATE TABLE, ADD COLUMN, SET DEFAULT, MODIFY /
+CHANGE) the default is dropped (``DDLC-W603``); anywhere else (CHECK, generation expression, index
+key or predicate, view or CREATE TABLE AS query, trigger WHEN, routine argument default, partition
+key or bound, USING, the UPDATE of a backfill) the statement is not translated (``DDLC-W604``): the
+document fails unless ``--on-unsupported comment`` or ``skip``. Both are :data:`UNSUPPORTED` rules,
+applied by the ``drop_unsupported`` pass. Limits: argument *types* are not known (a known name with
+the right argument count passes even when PostgreSQL has no overload for the types, e.g.
+``trunc(a_timestamp_column)``; the rewrites catch the forms whose shape shows the type).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from ...diagnostics import Severity, register
+from ...ir.alter import AlterRelation
+from ...ir.alter_columns import ChangeColumn, ModifyColumn, SetDefault
+from ...ir.base import Node, replace
+from ...ir.columns import ColumnDef
+from ...ir.followup import AlterTableFollowup, BackfillUpdate
+from ...ir.index import CreateIndex
+from ...ir.misc import CreateMatView, CreateTableAs
+from ...ir.names import Expr
+from ...ir.routine import CreateFunction
+from ...ir.rules import Rule
+from ...ir.table import CreateTable
+from ...ir.trigger import CreateTrigger
+from ...ir.typedef import CreateCompositeType
+from ...ir.view import CreateView
+from .rewrites import REWRITES, Rewrite
+
+W_DEFAULT_UNKNOWN = register(
+    "DDLC-W603", Severity.WARNING, "GaussDB-only function in an expression",
+    "A column DEFAULT calls a GaussDB/openGauss built-in function PostgreSQL 15 does not have, and ddlc "
+    "knows no PostgreSQL form for it (the rewrite table, docs/functions.md). The default is dropped (the "
+    "column has none on PostgreSQL); with --on-unsupported comment it is kept as a comment. Create the "
+    "function on PostgreSQL and add the default by hand if it matters.",
+    "hired timestamp(0) DEFAULT months_between(sysdate, start_date)",
+)
+W_EXPR_UNKNOWN = register(
+    "DDLC-W604", Severity.WARNING, "Expression calls a function PostgreSQL does not have: statement not translated",
+    "A CHECK constraint, generation expression, index key or predicate, view or CREATE TABLE AS query, "
+    "trigger WHEN, routine argument default, partition key or bound, ALTER COLUMN ... USING or backfill "
+    "UPDATE calls a GaussDB/openGauss built-in function PostgreSQL 15 does not have and ddlc knows no "
+    "PostgreSQL form for (docs/functions.md). Writing the statement without the call would change its "
+    "meaning, so nothing is emitted: the document fails with DDLC-E010 unless --on-unsupported comment "
+    "(kept as a comment) or skip.",
+    "CHECK (months_between(end_date, start_date) >= 0)",
+)
+
+# ---- the catalogs ---------------------------------------------------------------------------------
+
+Arity = tuple[tuple[int, int | None], ...]  # ranges (least, most); most None: any number more
+
+
+def _read(name: str) -> dict[str, Arity]:
+    out: dict[str, Arity] = {}
+    for line in resources.files("ddlc.data").joinpath(name).read_text("utf-8").splitlines():
+        if not line or line.startswith("#"):
+            continue
+        fname, spec, _kinds = line.split("\t")
+        ranges = []
+        for part in spec.split(","):
+            if part.endswith("+"):
+                ranges.append((int(part[:-1]), None))
+            elif "-" in part:
+                lo, hi = part.split("-")
+                ranges.append((int(lo), int(hi)))
+            else:
+                ranges.append((int(part), int(part)))
+        out[fname] = tuple(ranges)
+    return out
+
+
+@functools.cache
+def pg_functions() -> dict[str, Arity]:
+    """PostgreSQL 15's ``pg_catalog`` functions, aggregates and window functions: name -> argument counts."""
+    return _read("pg_functions.txt")
+
+
+@functools.cache
+def gauss_functions() -> dict[str, Arity]:
+    """GaussDB/openGauss built-ins PostgreSQL 15 lacks for some argument count: name -> argument counts."""
+    return _read("gauss_functions.txt")
+
+
+def _takes(arity: Arity | None, n: int) -> bool:
+    return arity is not None and any(lo <= n and (hi is None or n <= hi) for lo, hi in arity)
+
+
+def pg_takes(name: str, nargs: int) -> bool:
+    """Whether PostgreSQL 15 has a built-in ``name`` callable with ``nargs`` arguments."""
+    return _takes(pg_functions().get(name), nargs)
+
+
+def gauss_takes(name: str, nargs: int) -> bool:
+    """Whether ``name`` with ``nargs`` arguments is a GaussDB built-in PostgreSQL 15 has no form of."""
+    return _takes(gauss_functions().get(name), nargs) and not pg_takes(name, nargs)
+
+
+# schemas of GaussDB/openGauss built-in functions and packages other than pg_catalog
+_GAUSS_SCHEMAS = frozenset({"dbe_perf", "dbe_pldebugger", "dbe_pldeveloper", "dbe_sql_util", "pkg_service",
+                            "pkg_util", "sqladvisor", "db4ai"})
+
+
+def gauss_schema(schema: str) -> bool:
+    """A schema of GaussDB built-ins (openGauss's ``builtin_funcs.ini`` namespaces, the DBE_ packages and
+    their Oracle-style DBMS_ synonyms): a call into it is a built-in, never a user's function."""
+    s = schema.lower()
+    return s in _GAUSS_SCHEMAS or s.startswith(("dbe_", "dbms_"))
+
+
+# ---- calls ----------------------------------------------------------------------------------------
+KNOWN, REWRITE, UNKNOWN, USER = "known", "rewrite", "unknown", "user"
+BARE = frozenset({"sysdate"})  # GaussDB keywords that are calls; pglast reads them as column references
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One call in a pglast tree: ``node`` (a ``FuncCall``, or the ``ColumnRef`` of a bare keyword)."""
+
+    name: str
+    schema: str | None
+    nargs: int  # arguments written (an ordered-set aggregate's WITHIN GROUP keys not counted)
+    pg_nargs: int  # as PostgreSQL counts them (WITHIN GROUP keys counted)
+    node: Any
+
+    @property
+    def label(self) -> str:
+        return (f"{self.schema}." if self.schema else "") + self.name + ("" if self.node_is_bare else "()")
+
+    @property
+    def node_is_bare(self) -> bool:
+        return type(self.node).__name__ == "ColumnRef"
+
+
+def call_of(node: Any, quoted_bare: frozenset[str] = frozenset()) -> Call | None:
+    """The :class:`Call` a pglast node is, or None. ``quoted_bare``: the BARE words the fragment's text
+    writes quoted (a column named ``"sysdate"``), which are then never read as the keyword."""
+    from pglast import ast
+
+    if isinstance(node, ast.FuncCall):
+        parts = [p.sval for p in node.funcname or () if isinstance(p, ast.String)]
+        if not parts:
+            return None
+        n = len(node.args or ())
+        extra = len(node.agg_order or ()) if node.agg_within_group else 0
+        return Call(parts[-1], parts[-2] if len(parts) > 1 else None, n, n + extra, node)
+    if isinstance(node, ast.ColumnRef):
+        f = node.fields or ()
+        if len(f) == 1 and isinstance(f[0], ast.String) and f[0].sval in BARE and f[0].sval not in quoted_bare:
+            return Call(f[0].sval, None, 0, 0, node)
+    return None
+
+
+def rewrite_for(call: Call) -> Rewrite | None:
+    """The rewrite of ``call``, or None."""
+    if call.schema not in (None, "pg_catalog"):
+        return None
+    for rw in REWRITES.get(call.name, ()):
+        if rw.takes(call.nargs) and rw.applies(call.node):
+            return rw
+    return None
+
+
+def verdict(call: Call) -> str:
+    """KNOWN, REWRITE, UNKNOWN or USER (see the module's documentation)."""
+    if call.schema is not None and call.schema != "pg_catalog":
+        return UNKNOWN if gauss_schema(call.schema) else USER
+    if rewrite_for(call) is not None:
+        return REWRITE
+    if pg_takes(call.name, call.pg_nargs):
+        return KNOWN
+    if call.node_is_bare:
+        return USER  # a column that happens to be named like the keyword
+    if call.schema == "pg_catalog" or gauss_takes(call.name, call.nargs):
+        return UNKNOWN
+    return USER
+
+
+def _quoted_bare(text: str) -> frozenset[str]:
+    low = text.lower()
+    return frozenset(w for w in BARE if f'"{w}"' in low)
+
+
+_SCAN: dict[int, tuple[Any, tuple[tuple[Call, str], ...]]] = {}
+
+
+def calls(tree: Any, text: str = "") -> tuple[tuple[Call, str], ...]:
+    """Every call of a pglast tree with its verdict, in tree order (memoized per tree; trees are shared and
+    never modified)."""
+    if tree is None:
+        return ()
+    hit = _SCAN.get(id(tree))
+    if hit is not None and hit[0] is tree:
+        return hit[1]
+    from ...ir.sqltree import nodes
+
+    quoted = _quoted_bare(text) if text else frozenset()
+    out = []
+    for n in nodes(tree):
+        c = call_of(n, quoted)
+        if c is not None:
+            out.append((c, verdict(c)))
+    found = tuple(out)
+    if len(_SCAN) > 8192:
+        _SCAN.clear()
+    _SCAN[id(tree)] = (tree, found)  # the tree is held: its id cannot be reused while cached
+    return found
+
+
+def unknown_calls(e: Expr | None) -> list[str]:
+    """The labels of the unknown calls of ``e`` (empty when it did not parse: nothing is known of it)."""
+    if e is None or e.tree is None:
+        return []
+    return [c.label for c, v in calls(e.tree, e.text) if v == UNKNOWN]
+
+
+# ---- the rules ------------------------------------------------------------------------------------
+
+def _exprs(n: Node) -> Iterator[Expr]:
+    """Every Expr below ``n`` (its own fields included), through the fields that may hold nodes (the
+    passes' own walk: ``ddlc.ir.base``)."""
+    from ...ir.base import _field_names
+
+    stack: list[Any] = [n]
+    while stack:
+        cur = stack.pop()
+        if isinstance(cur, Expr):
+            yield cur
+        elif type(cur) is tuple:
+            stack.extend(cur)
+        elif isinstance(cur, Node):
+            for f in _field_names(type(cur)):
+                v = getattr(cur, f)
+                if v is not None:
+                    stack.append(v)
+
+
+def has_unknown_call(n: Node) -> bool:
+    """Whether an Expr below ``n`` calls an unknown function."""
+    return any(unknown_calls(e) for e in _exprs(n))
+
+
+def _default_unknown(n: Any) -> bool:
+    return bool(unknown_calls(n.default))
+
+
+_DEFAULT_MESSAGE = "column default calls a function PostgreSQL does not have; default dropped"
+_STATEMENT_MESSAGE = "an expression calls a GaussDB function PostgreSQL does not have; statement not translated"
+
+# statement classes whose IR can hold an Expr (tests/test_pg_functions.py keeps the list complete)
+EXPR_STATEMENTS: tuple[type, ...] = (
+    AlterRelation, AlterTableFollowup, BackfillUpdate, CreateCompositeType, CreateFunction, CreateIndex,
+    CreateMatView, CreateTable, CreateTableAs, CreateTrigger, CreateView,
+)
+
+UNSUPPORTED: tuple[Rule, ...] = (
+    Rule(ColumnDef, W_DEFAULT_UNKNOWN, _DEFAULT_MESSAGE, applies=_default_unknown, field="default",
+         text=lambda n: f"{n.name} DEFAULT {n.default.text}"),
+    *(Rule(cls, W_DEFAULT_UNKNOWN, _DEFAULT_MESSAGE, applies=_default_unknown,
+           rewrite=lambda n: replace(n, default=None, layout=None),
+           text=lambda n: f"{n.column} DEFAULT {n.default.text}") for cls in (ModifyColumn, ChangeColumn)),
+    Rule(SetDefault, W_DEFAULT_UNKNOWN, _DEFAULT_MESSAGE, applies=_default_unknown,
+         text=lambda n: f"{n.column} SET DEFAULT {n.default.text}"),
+    *(Rule(cls, W_EXPR_UNKNOWN, _STATEMENT_MESSAGE, applies=has_unknown_call) for cls in EXPR_STATEMENTS),
+)
+
+__all__ = [
+    "REWRITES", "UNSUPPORTED", "EXPR_STATEMENTS", "W_DEFAULT_UNKNOWN", "W_EXPR_UNKNOWN", "Call", "calls",
+    "call_of", "gauss_functions", "gauss_schema", "gauss_takes", "has_unknown_call", "pg_functions", "pg_takes",
+    "rewrite_for", "unknown_calls", "verdict",
+]
