@@ -28,7 +28,7 @@ from ..statement import Opaque, OpaqueReason
 class _Plan:
     """For one rules table: the rules of each node class and the fields worth visiting per class."""
 
-    __slots__ = ("by_class", "reach", "_fields")
+    __slots__ = ("by_class", "reach", "_fields", "enter")
 
     def __init__(self, rules: tuple[Rule, ...]) -> None:
         self.by_class: dict[type, tuple[Rule, ...]] = {}
@@ -48,6 +48,7 @@ class _Plan:
         self._fields: dict[type, tuple[str, ...]] = {
             c: tuple(f for f, kids in fields.items() if kids is None or not reach.isdisjoint(kids))
             for c, fields in edges.items()}
+        self.enter: dict[type, bool] = {c: c in reach for c in edges}  # worth visiting, by class
 
     def fields(self, cls: type) -> tuple[str, ...]:
         """The fields of ``cls`` that may lead to a targeted node."""
@@ -57,7 +58,8 @@ class _Plan:
         return out
 
     def enters(self, cls: type) -> bool:
-        return cls in self.reach or cls not in self._fields
+        hit = self.enter.get(cls)
+        return True if hit is None else hit  # a class made after the plan: visited
 
 
 def _node_classes() -> list[type]:
@@ -142,6 +144,7 @@ def drop_unsupported(stmt, ctx):
     if not plan.enters(type(stmt)):
         return stmt, diags
     by_class = plan.by_class
+    enter, fields_of = plan.enter.get, plan._fields.get
     stack: list[Node] = []  # the nodes enclosing the one visited (for rules that read them)
 
     def apply(node: Any, rules: tuple[Rule, ...]) -> Any:
@@ -169,7 +172,9 @@ def drop_unsupported(stmt, ctx):
 
     def visit(node: Any) -> Any:
         cls = type(node)
-        names = plan.fields(cls)
+        names = fields_of(cls)
+        if names is None:
+            names = plan.fields(cls)
         marked = False  # a child was dropped: its marker sits in this node
         if names:
             changes: dict[str, Any] = {}
@@ -177,7 +182,7 @@ def drop_unsupported(stmt, ctx):
             for name in names:
                 v = getattr(node, name)
                 if isinstance(v, Node):
-                    if plan.enters(type(v)):
+                    if enter(type(v), True):
                         nv = visit(v)
                         if nv is not v:
                             changes[name] = nv
@@ -185,7 +190,7 @@ def drop_unsupported(stmt, ctx):
                 elif type(v) is tuple and v:
                     items: list[Any] | None = None
                     for i, x in enumerate(v):
-                        if isinstance(x, Node) and plan.enters(type(x)):
+                        if isinstance(x, Node) and enter(type(x), True):
                             nx = visit(x)
                             if nx is not x:
                                 if items is None:
