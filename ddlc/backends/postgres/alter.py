@@ -48,6 +48,7 @@ from . import alter_columns, alter_partitions, table
 from .alter_base import (
     I_BACKFILL_UPDATE, I_PER_PARTITION, I_REINDEX, I_TABLE_COMMENT, I_WITHOUT_OIDS, N_OPAQUE, W_BACKFILL_BLOCK, W_CHARSET,
     W_COMPRESS, W_INDEX_STATE, W_OWNER_UNKNOWN, W_RELOPTION, W_TABLESPACE, Alter, _pg_option, handles, options_list,
+    valid_here,
 )
 from .context import Emit, emits
 
@@ -77,7 +78,7 @@ REFUSED = {
 @handles(SetRelOptions, ResetRelOptions)
 def _rel_options(n: SetRelOptions | ResetRelOptions, a: Alter) -> None:
     word = "SET" if isinstance(n, SetRelOptions) else "RESET"
-    body = options_list(n.options, a.n.objtype, a.e, word == "SET")
+    body = options_list(n.options, a.e, word == "SET")
     if body is None:
         return
     if a.state is not None and a.n.objtype is AlterObjType.TABLE:
@@ -182,6 +183,8 @@ _RULES = (
     _drop(ChangeOwner, W_OWNER_UNKNOWN, 'OWNER TO "subcmd->newowner": owner unknown, not replayed',
           lambda n: n.owner is None),
     _drop(RelOption, W_RELOPTION, "storage parameter unknown to PostgreSQL; removed", lambda n: not _pg_option(n)),
+    Rule(RelOption, W_RELOPTION, lambda o: f"option {o.name} is not valid here in PostgreSQL; removed",
+         within=lambda o, enclosing: not valid_here(o, enclosing), text=lambda o: o.name),
     _drop(Unusable, W_INDEX_STATE, "UNUSABLE has no PostgreSQL form"),
     _drop(UnusablePartition, W_INDEX_STATE, "MODIFY PARTITION ... UNUSABLE has no PostgreSQL form"),
     _drop(IndexVisibility, W_INDEX_STATE, "index [IN]VISIBLE has no PostgreSQL form"),

@@ -299,23 +299,9 @@ def _header_problem(n: CreateFunction, types: list[str], returns: str | None, ta
     return None
 
 
-class _Quiet:
-    """Types written as the emitter writes them, their diagnostics not kept (for a rule's decision)."""
-
-    __slots__ = ()
-
-    def diag(self, *args: Any, **kw: Any) -> None:
-        pass
-
-    def type(self, t: TypeName) -> str:
-        from .types import map_type
-
-        return map_type(t, self)
-
-
 def _problem(n: CreateFunction) -> str | None:
     """Why the header the emitter would write does not parse as PostgreSQL (:func:`_header_problem`)."""
-    q: Any = _Quiet()
+    from .types import QUIET as q
     types = [type_text(a.type, q, a.origin) for a in n.arguments]
     returns: str | None = None
     table: list[str] = []
