@@ -16,8 +16,10 @@ ALTER TABLE never reaches ddlc (the deparser writes no element for it, jddl-shap
 Decisions:
 
 * What PostgreSQL cannot take is declared in :data:`UNSUPPORTED` (removed by the
-  ``drop_unsupported`` pass with a diagnostic); rewrites that depend on the statement (the relation
-  kind, the catalog) are done here, each with its own diagnostic.
+  ``drop_unsupported`` pass with a diagnostic), including what depends on the enclosing statement
+  (a storage parameter PostgreSQL takes for one relation kind and not another: ``within``); what
+  depends on the stream's history (the catalog) is decided here, each with its own diagnostic
+  (docs/architecture.md lists those decisions).
 * The ``UPDATE t SET c = <default> WHERE c IS NULL`` follow-up is emitted as the UPDATE it is (valid
   PostgreSQL, DDLC-I694): the main ADD COLUMN carries no non-constant default, so without it the
   existing rows would stay NULL on PostgreSQL while GaussDB filled them, and a later

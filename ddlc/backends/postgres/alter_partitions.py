@@ -20,7 +20,9 @@ statements on those tables, in order:
 * ``PARTITION FOR (values)`` is resolved to a name from the history.
 
 What needs bounds the subcommand does not carry is done only when the history knows the table;
-otherwise the subcommand is reported (DDLC-W690) and skipped. The effects are replayed on a working
+otherwise the subcommand is reported (DDLC-W690) and skipped. What has no PostgreSQL form whatever
+the history (a hash or multi-column LIST partition added, TRUNCATE SUBPARTITION FOR (...)) is
+removed by rules of :data:`UNSUPPORTED`. The effects are replayed on a working
 copy of the table's state as the subcommands go, so several partition subcommands of one statement
 see each other.
 """

@@ -15,9 +15,10 @@ Decisions (checked on a PostgreSQL 15 server by the goldens):
   the partitions' indexes itself, under its own names (DDLC-W661 for the LOCAL names, DDLC-I654 for
   GLOBAL). A UNIQUE index that does not cover the partition key (which PostgreSQL refuses) loses
   UNIQUE when the catalog knows the key (DDLC-W662).
-* CONCURRENTLY is dropped when the table is partitioned (LOCAL/GLOBAL definition, or the stream's
-  catalog says so: DDLC-W663); otherwise kept, with a note that the table was not known to be
-  partitioned (DDLC-I655).
+* CONCURRENTLY is dropped when the table is partitioned (a LOCAL/GLOBAL definition: a rule; or the
+  stream's catalog says so: here, DDLC-W663); otherwise kept, with a note that the table was not
+  known to be partitioned (DDLC-I655). An index whose key list was not read is refused by a rule
+  (DDLC-W664).
 * Sequences: options in the order they came. LARGE sequences become bigint sequences (DDLC-W665)
   and values beyond bigint are clamped (DDLC-W666); ORDER/NOORDER is dropped (DDLC-I656: a single
   PostgreSQL server always hands out values in order). ``RESTART n`` of CREATE SEQUENCE (the
@@ -26,8 +27,8 @@ Decisions (checked on a PostgreSQL 15 server by the goldens):
   definition. An ALTER left without options emits nothing.
 * Views: the query must parse with pglast (at build time: the IR carries its tree); GaussDB-only
   functions are rewritten as in other SQL text (exprs), GaussDB type names in casts are mapped
-  (DDLC-I658), and the query is printed by pglast from its tree. A query that does not parse, or uses ROWNUM or ``t PARTITION (p)``, is reported and not
-  emitted (DDLC-W669, W670).
+  (DDLC-I658), and the query is printed by pglast from its tree. A query that does not parse, or uses
+  ROWNUM or ``t PARTITION (p)``, is refused by rules (DDLC-W669, W670).
 """
 
 from __future__ import annotations

@@ -26,8 +26,11 @@ Decisions (documented in the diagnostics' explanations):
   places rows differently (``DDLC-W631``).
 * **Interval** tables keep the partitions that exist; PostgreSQL creates none on demand
   (``DDLC-W630``).
-* What PostgreSQL cannot partition (several LIST key columns, START/END items the expansion pass
-  did not expand, a clause that did not parse) gives an unpartitioned table with a diagnostic.
+* What PostgreSQL cannot partition (several LIST key columns: a rule of :data:`RULES`, which removes
+  the clause) and what ddlc does not (START/END items the expansion pass did not expand, a clause
+  that did not parse: :func:`plan`) gives an unpartitioned table with a diagnostic. So do, by rules,
+  the keys (PRIMARY KEY / UNIQUE) of a table partitioned on an expression and its exclusion
+  constraints (PostgreSQL refuses both); :data:`RULES` joins the table family's ``UNSUPPORTED``.
 """
 
 from __future__ import annotations

@@ -16,9 +16,10 @@ what needs context:
   session while GaussDB's definition persists.
 * A partitioned table takes no storage options and, from PostgreSQL 18, no ``UNLOGGED``: both go
   to the leaf partitions, which hold the rows. PRIMARY KEY / UNIQUE constraints get the
-  partition key columns PostgreSQL requires; ``EXCLUDE`` is dropped (not supported on
-  partitioned tables before PostgreSQL 17); ``NO INHERIT`` on a CHECK is dropped (no effect in
-  GaussDB, refused by PostgreSQL).
+  partition key columns PostgreSQL requires (dropped, by a rule, when a key is an expression);
+  ``EXCLUDE`` is dropped by a rule (not supported on partitioned tables before PostgreSQL 17);
+  ``NO INHERIT`` on a CHECK is dropped (no effect in GaussDB, refused by PostgreSQL).
+* AUTO_INCREMENT on a type that cannot be an identity column is removed by a rule (DDLC-W627).
 
 Constraint definitions are written as the server's text when the frontend's SQL layer found it to
 be PostgreSQL syntax as written and no rule changed its parsed form (``verbatim``); otherwise they
