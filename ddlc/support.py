@@ -97,7 +97,7 @@ def refused_forms(target: str) -> list[tuple[str, tuple[str, ...]]]:
     rules = backend_class(target).rules
     out = []
     for c in _all_statements():
-        codes = sorted({r.code for r in rules if r.node is c and r.drops_statement()})
+        codes = sorted({r.code for r in rules if r.node is c and r.drops_statement})
         if codes and c is not Opaque:
             out.append((f"`{label(c)}`", tuple(codes)))
     return out

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import ast
 import re
+from typing import Any
+
 import pytest
 
 import ddlc
 from conftest import ROOT
+from ddlc.ir.names import QualifiedName
 from test_postgres_alter import alter, sub
 from test_postgres_objects import comment, drop, index, rename_column, set_schema, view
 
@@ -168,3 +171,19 @@ def test_rules_of_one_class_apply_in_order_and_a_drop_stops_them():
     assert [(d.code, d.message) for d in diags] == [("DDLC-W652", "first index"), ("DDLC-W651", "second: dropped")]
     assert isinstance(out, Opaque) and out.kind == "dropped"
     assert diags[0].path == stmt.origin + ("concurrently",) and diags[1].dropped_node is not None
+
+
+def test_a_field_of_unknown_type_is_visited():
+    from ddlc.ir.base import Node, node
+    from ddlc.ir.passes.drop_unsupported import _child_classes
+
+    @node
+    class _Probe(Node):
+        payload: Any
+        items: tuple
+        name: str = ""
+        ident: QualifiedName | None = None
+
+    kids = _child_classes(_Probe)
+    assert kids["payload"] is None and kids["items"] is None  # unknown: the walk looks at the values
+    assert kids["ident"] == frozenset({QualifiedName}) and "name" not in kids

@@ -3,7 +3,7 @@
 * :class:`Rule` — a clause, a child node or a form of a statement the target cannot express: which
   node class, when it applies, how to remove or rewrite it, the stable code and message of its
   diagnostic. A rule whose node is a statement class and that neither sets a field nor rewrites
-  drops the whole statement (this form of it has no target form): see :meth:`Rule.drops_statement`.
+  drops the whole statement (this form of it has no target form): see :attr:`Rule.drops_statement`.
 * :class:`Refusal` — a whole statement class the target has no form for. ``absent=True`` means
   the target has no such object at all (a GaussDB package, an event); ``absent=False`` means ddlc
   does not translate it yet. The support matrix tells the two apart.
@@ -54,8 +54,8 @@ class Rule:
     # Shown before the dropped node's GaussDB text in a comment (e.g. ``ALTER TABLE s.t `` for a
     # subcommand), made from the enclosing nodes.
     prefix: Callable[[Ancestors], str] | None = None
-    # False: the diagnostic keeps nothing to show as a comment (a keyword whose loss only changes how
-    # the statement runs, e.g. CONCURRENTLY).
+    # False: a comment shows ``text`` or nothing, never the node's GaussDB text (a keyword whose loss only
+    # changes how the statement runs, e.g. CONCURRENTLY; a clause whose text was not kept).
     comment: bool = True
 
     def message_for(self, n: Any) -> str:
@@ -67,6 +67,7 @@ class Rule:
         """The rule removes the node it applies to (rather than a field of it, or rewriting it)."""
         return self.field is None and self.rewrite is None
 
+    @property
     def drops_statement(self) -> bool:
         """The rule removes a whole statement: that form of the statement has no target form."""
         return self.drops and issubclass(self.node, Statement)

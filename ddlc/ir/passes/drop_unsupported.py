@@ -15,6 +15,7 @@ only when a child changed.
 
 from __future__ import annotations
 
+import enum
 import typing
 from typing import Any
 
@@ -82,13 +83,18 @@ def _child_classes(cls: type) -> dict[str, frozenset[type] | None]:
     for name in _field_names(cls):
         kids: set[type] | None = set()
         for t in _leaves(hints.get(name, Any)):
-            if not isinstance(t, type) or t is object:
+            if isinstance(t, type) and t is not Any and issubclass(t, Node):
+                kids.update(_node_subclasses(t))  # a field typed by a base class holds its subclasses
+            elif not _scalar(t):  # Any, object, a bare tuple, a type variable...: unknown
                 kids = None
                 break
-            if issubclass(t, Node):
-                kids.update(c for c in _node_subclasses(t))
         out[name] = None if kids is None else frozenset(kids)
     return out
+
+
+def _scalar(t: Any) -> bool:
+    return t is type(None) or (isinstance(t, type) and t is not Any and (
+        t in (str, int, bool, float, bytes) or issubclass(t, enum.Enum) or t.__module__ in ("decimal", "datetime")))
 
 
 def _leaves(h: Any) -> list[Any]:
