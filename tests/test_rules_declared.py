@@ -187,3 +187,20 @@ def test_a_field_of_unknown_type_is_visited():
     kids = _child_classes(_Probe)
     assert kids["payload"] is None and kids["items"] is None  # unknown: the walk looks at the values
     assert kids["ident"] == frozenset({QualifiedName}) and "name" not in kids
+
+
+def test_last_rules_come_after_the_others_of_their_class():
+    from ddlc.ir.drop import Drop
+    from ddlc.ir.passes import PassContext
+    from ddlc.ir.passes.drop_unsupported import drop_unsupported
+    from ddlc.ir.rules import Rule
+
+    stmt, opts = _normalized(drop("index", "public.i", concurrently="CONCURRENTLY", cascade="CASCADE"))
+    rules = (Rule(Drop, "DDLC-W651", "refused whole", last=True),
+             Rule(Drop, "DDLC-W652", "clause first", field="concurrently", absent=False))
+    _, diags = drop_unsupported(stmt, PassContext.of(opts, target="postgres", rules=rules))
+    assert [d.code for d in diags] == ["DDLC-W652", "DDLC-W651"]
+    # a view the function catalog refuses (a rule of another family) is not also refused for ROWNUM
+    t = ddlc.translate(view("SELECT months_between(t.a, t.a) FROM public.t WHERE (ROWNUM <= 10);"),
+                       target="postgres", on_unsupported="skip")
+    assert [d.code for d in t.diagnostics] == ["DDLC-W604"]

@@ -57,6 +57,9 @@ class Rule:
     # False: a comment shows ``text`` or nothing, never the node's GaussDB text (a keyword whose loss only
     # changes how the statement runs, e.g. CONCURRENTLY; a clause whose text was not kept).
     comment: bool = True
+    # Applied after the other rules of its class, whichever family declares them: a decision on what
+    # those rules leave (a form of the statement refused whole, a clause judged with the rest removed).
+    last: bool = False
 
     def message_for(self, n: Any) -> str:
         m = self.message

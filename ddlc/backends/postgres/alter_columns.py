@@ -322,8 +322,10 @@ def _drop_index(n: DropIndex, a: Alter) -> None:
 
 
 # ---- what the drop_unsupported pass removes or rewrites --------------------------------------------
-def _rule(node: type, code: str, message: Any, applies: Any, rewrite: Any, text: Any, path: Any = None) -> Rule:
-    return Rule(node=node, code=code, message=message, applies=applies, rewrite=rewrite, text=text, path=path)
+def _rule(node: type, code: str, message: Any, applies: Any, rewrite: Any, text: Any, path: Any = None,
+          last: bool = False) -> Rule:
+    return Rule(node=node, code=code, message=message, applies=applies, rewrite=rewrite, text=text, path=path,
+                last=last)
 
 
 def _drop_constraint_rule(code: str, message: str, applies: Any) -> Rule:
@@ -377,7 +379,7 @@ UNSUPPORTED: tuple[Rule, ...] = (
     _rule(AddColumn, table.W_IDENTITY_TYPE,
           lambda n: f"AUTO_INCREMENT on {n.column.name} ({_added_type(n) or 'no type'}) dropped", _bad_identity,
           lambda n: replace(n, column=replace(n.column, auto_increment=False)),
-          lambda n: f"{n.column.name} AUTO_INCREMENT", path=lambda n: n.column.origin),
+          lambda n: f"{n.column.name} AUTO_INCREMENT", path=lambda n: n.column.origin, last=True),
     _rule(AlterColumnType, table.W_COLLATION, "collation PostgreSQL does not have dropped",
           lambda n: gauss_only_collation(n.collation), lambda n: replace(n, collation=None, layout=None), _collation),
     Rule(node=SetStatistics, code=W_STATISTICS_PERCENT, message="SET STATISTICS PERCENT has no PostgreSQL form",

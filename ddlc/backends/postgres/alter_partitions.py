@@ -505,10 +505,10 @@ UNSUPPORTED: tuple[Rule, ...] = (
     # subcommands with no PostgreSQL form whatever the history (dropped; a comment shows the ALTER around them)
     *(r for cls in (AddPartition, ModifyPartitionAddSubpartition) for r in (
         Rule(cls, W_HASH_PARTITION, lambda n: f"{_adding(n)}: a hash partition changes the modulus of every partition",
-             applies=lambda n: n.kind is BoundKind.HASH, prefix=_alter_prefix),
+             applies=lambda n: n.kind is BoundKind.HASH, prefix=_alter_prefix, last=True),
         Rule(cls, W_PARTITION_FORM, lambda n: f"{_adding(n)}: multi-column LIST partition has no PostgreSQL form",
              applies=lambda n: n.kind is BoundKind.LIST and _tuple_values(bound_texts(n.bounds, n.bound_values)),
-             prefix=_alter_prefix))),
+             prefix=_alter_prefix, last=True))),
     Rule(TruncateSubpartition, W_NO_HISTORY, "TRUNCATE SUBPARTITION FOR (...): the subpartition is not resolved "
-         "from values; not translated", applies=lambda n: n.name is None, prefix=_alter_prefix),
+         "from values; not translated", applies=lambda n: n.name is None, prefix=_alter_prefix, last=True),
 )

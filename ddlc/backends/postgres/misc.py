@@ -224,7 +224,7 @@ def _not_pg(cls: type, applies: Any) -> Rule:
     """The statement does not parse as PostgreSQL (decided at build time: the query has no parsed form, or the
     recovered text did not parse): dropped, with its GaussDB text for a comment."""
     return Rule(cls, W_NOT_PG, f"translated {cls.__name__} does not parse as PostgreSQL; not emitted",
-                applies=applies, text=lambda n: n.text)
+                applies=applies, text=lambda n: n.text, last=True)
 
 
 # after the clause rules of the same classes: a statement dropped by one reports only what came before
@@ -234,7 +234,7 @@ UNSUPPORTED += (
     _not_pg(AlterMatView, lambda n: not n.pg_grammar),
     _not_pg(Grant, lambda n: not n.pg_grammar),
     Rule(Opaque, W_OPAQUE, lambda n: f"{n.kind or 'statement'} kept as GaussDB text; not translated",
-         applies=lambda n: not (n.kind == "dropped" and not n.text), text=lambda n: n.text),
+         applies=lambda n: not (n.kind == "dropped" and not n.text), text=lambda n: n.text, last=True),
 )
 
 _EVENT = Refusal(W_EVENT, "events (B-compatibility scheduler) have no PostgreSQL form")

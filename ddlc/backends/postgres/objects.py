@@ -325,27 +325,27 @@ UNSUPPORTED = (
     # statements naming an object kind PostgreSQL cannot address that way, or an identity not read
     # (each rule drops the statement; in this order, the first that applies says why)
     Rule(Drop, W_NO_FORM, lambda n: f"DROP {n.objtype_text or n.objtype.value} has no PostgreSQL translation",
-         applies=lambda n: n.objtype not in _DROP_WORDS),
+         applies=lambda n: n.objtype not in _DROP_WORDS, last=True),
     Rule(Drop, W_NO_IDENTITY, lambda n: f"DROP {n.objtype.value}: identity {n.identity_text!r} not read; "
-         "not translated", applies=lambda n: n.objtype in _DROP_WORDS and n.identity is None),
+         "not translated", applies=lambda n: n.objtype in _DROP_WORDS and n.identity is None, last=True),
     Rule(Comment, W_NO_IDENTITY, lambda n: f"COMMENT ON CONSTRAINT: parent {n.parent_text!r} not read; "
-         "not translated", applies=lambda n: n.on_constraint and n.parent is None),
+         "not translated", applies=lambda n: n.on_constraint and n.parent is None, last=True),
     Rule(Comment, W_TABLESPACE_COMMENT, "tablespaces are not replicated; COMMENT ON TABLESPACE not translated",
-         applies=lambda n: not n.on_constraint and _kind(n.objtype) == "TABLESPACE"),
+         applies=lambda n: not n.on_constraint and _kind(n.objtype) == "TABLESPACE", last=True),
     Rule(Comment, W_NO_FORM, lambda n: f"COMMENT ON {n.objtype}: object kind unknown; not translated",
-         applies=_no_comment_form),
+         applies=_no_comment_form, last=True),
     Rule(Comment, W_NO_IDENTITY, lambda n: f"COMMENT ON {n.objtype}: identity {n.identity_text!r} not read; "
          "not translated", applies=lambda n: not n.on_constraint and _kind(n.objtype) in _COMMENT_WORDS
-         and n.identity is None),
+         and n.identity is None, last=True),
     Rule(RenameRelation, W_NO_FORM, lambda n: f"ALTER {n.objtype} ... RENAME TO: object kind unknown; "
-         "not translated", applies=lambda n: _kind(n.objtype) not in _RELATION_WORDS),
+         "not translated", applies=lambda n: _kind(n.objtype) not in _RELATION_WORDS, last=True),
     Rule(RenameColumn, W_NO_FORM, lambda n: f"ALTER {n.objtype} ... RENAME COLUMN has no PostgreSQL form; "
-         "not translated", applies=lambda n: _kind(n.objtype) not in _COLUMN_WORDS),
+         "not translated", applies=lambda n: _kind(n.objtype) not in _COLUMN_WORDS, last=True),
     Rule(SetSchema, W_NO_FORM, lambda n: f"ALTER {n.objtype} ... SET SCHEMA has no PostgreSQL form; "
-         "not translated", applies=lambda n: _kind(n.objtype) not in _SET_SCHEMA_WORDS),
+         "not translated", applies=lambda n: _kind(n.objtype) not in _SET_SCHEMA_WORDS, last=True),
     Rule(SetSchema, W_NO_IDENTITY, lambda n: f"ALTER {n.objtype} ... SET SCHEMA: identity {n.identity_text!r} "
          "not read; not translated", applies=lambda n: _kind(n.objtype) in _SET_SCHEMA_WORDS
-         and not isinstance(n.identity, QualifiedName | FunctionSignature)),
+         and not isinstance(n.identity, QualifiedName | FunctionSignature), last=True),
 )
 
 __all__ = ["UNSUPPORTED", "arg_type", "identity_sql", "routine"]

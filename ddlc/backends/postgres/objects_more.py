@@ -372,14 +372,14 @@ UNSUPPORTED = (
     # a LOCAL / GLOBAL definition says the table is partitioned (the history may say so too: create_index)
     Rule(CreateIndex, W_CONCURRENTLY, _CONCURRENTLY,
          applies=lambda n: n.concurrently and n.partition_scope is not PartitionScope.NONE,
-         rewrite=lambda n: replace(n, concurrently=False), comment=False),
+         rewrite=lambda n: replace(n, concurrently=False), comment=False, last=True),
     # statements with no PostgreSQL form (each rule drops the statement)
     Rule(CreateIndex, W_INDEX_UNPARSED, "index definition not read; CREATE INDEX not translated",
-         applies=lambda n: not n.keys),
+         applies=lambda n: not n.keys, last=True),
     Rule(CreateView, W_VIEW_UNPARSED, "view query does not parse as PostgreSQL SQL; not translated",
-         applies=lambda n: _query_tree(n) is None, path=lambda n: n.query.origin),
+         applies=lambda n: _query_tree(n) is None, path=lambda n: n.query.origin, last=True),
     Rule(CreateView, W_VIEW_GAUSS_ONLY, lambda n: f"view query uses {', '.join(_gauss_only(n))}; not translated",
-         applies=lambda n: bool(_gauss_only(n)), path=lambda n: n.query.origin),
+         applies=lambda n: bool(_gauss_only(n)), path=lambda n: n.query.origin, last=True),
 )
 
 

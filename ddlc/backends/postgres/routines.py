@@ -207,7 +207,7 @@ UNSUPPORTED = (
          text=lambda n: ", ".join(a.kind.value for a in n.actions if not _proc_action_ok(a))),
     Rule(CreateFunction, W_UNPARSED,
          lambda n: f"the translated routine does not parse as PostgreSQL ({_problem(n)}); not emitted",
-         applies=lambda n: _translatable(n) and _problem(n) is not None, text=lambda n: n.text),
+         applies=lambda n: _translatable(n) and _problem(n) is not None, text=lambda n: n.text, last=True),
     Rule(CreateTrigger, W_TRIGGER_BODY, "trigger with an inline body: PostgreSQL triggers call a function",
          applies=lambda n: n.body is not None or n.function is None),
     Rule(CreateTrigger, W_DEFINER, "trigger DEFINER dropped", field="definer",

@@ -316,7 +316,7 @@ UNSUPPORTED: tuple[Rule, ...] = (
     Rule(ColumnDef, W_IDENTITY_TYPE, lambda c: f"AUTO_INCREMENT on {c.name} (type {c.type.name if c.type else '?'}) "
          "dropped", applies=lambda c: c.auto_increment and not _identity_type(c),
          within=lambda c, enclosing: bool(enclosing) and isinstance(enclosing[-1], CreateTable),
-         rewrite=lambda c: replace(c, auto_increment=False), text=lambda c: f"{c.name} AUTO_INCREMENT"),
+         rewrite=lambda c: replace(c, auto_increment=False), text=lambda c: f"{c.name} AUTO_INCREMENT", last=True),
     Rule(TableConstraint, W_OPTION, "index option PostgreSQL does not have dropped",
          applies=lambda n: bool(_bad_index_options(n)), rewrite=_drop_index_options,
          text=lambda n: ", ".join(_option_text(o) for o in _bad_index_options(n))),

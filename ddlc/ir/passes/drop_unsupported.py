@@ -33,7 +33,7 @@ class _Plan:
 
     def __init__(self, rules: tuple[Rule, ...]) -> None:
         self.by_class: dict[type, tuple[Rule, ...]] = {}
-        for r in rules:
+        for r in (*(r for r in rules if not r.last), *(r for r in rules if r.last)):
             self.by_class[r.node] = (*self.by_class.get(r.node, ()), r)
         edges = {c: _child_classes(c) for c in _node_classes()}
         # classes whose subtree can hold a targeted class (a field of unknown type: assumed it can)
