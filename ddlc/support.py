@@ -2,8 +2,10 @@
 
 A statement kind is an IR ``Statement`` subclass. For each target: ✅ it has an emitter and no
 capability rule touches it; ⚠️ it has an emitter and rules that drop or rewrite some of its
-clauses; 📝 it is kept as text with a diagnostic; ❌ the target has no such object (refused, with
-a diagnostic); 🚧 ddlc does not translate it yet.
+clauses, or refuse some forms of it whole (listed by :func:`refused_forms`: a DROP of an object kind
+the target cannot address, a view query it cannot read...); 📝 it is kept as text with a
+diagnostic; ❌ the target has no such object (refused, with a diagnostic); 🚧 ddlc does not
+translate it yet.
 """
 
 from __future__ import annotations
@@ -84,6 +86,20 @@ def _types_in(h):
     out = []
     for a in args:
         out.extend(_types_in(a))
+    return out
+
+
+def refused_forms(target: str) -> list[tuple[str, tuple[str, ...]]]:
+    """The statement kinds some forms of which ``target`` refuses whole (a rule drops the statement), with
+    the codes of those rules: (label, codes), in the matrix's order."""
+    from .backends import backend_class
+
+    rules = backend_class(target).rules
+    out = []
+    for c in _all_statements():
+        codes = sorted({r.code for r in rules if r.node is c and r.drops_statement})
+        if codes and c is not Opaque:
+            out.append((f"`{label(c)}`", tuple(codes)))
     return out
 
 

@@ -48,10 +48,18 @@ def _is_message(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
                     return True
         if isinstance(cur, ast.Call) and child is not cur.func and _called(cur) in _MESSAGE_CALLS:
             return True
-        if isinstance(cur, (ast.stmt, ast.Lambda)):
+        if isinstance(cur, ast.stmt) or (isinstance(cur, ast.Lambda) and not _message_lambda(cur, parents)):
             return False
         child, cur = cur, parents.get(cur)
     return False
+
+
+def _message_lambda(node: ast.Lambda, parents: dict[ast.AST, ast.AST]) -> bool:
+    """A lambda that makes a message from a node: ``Rule(..., message=lambda n: f"DROP {n.kind} ...")``."""
+    up = parents.get(node)
+    if isinstance(up, ast.keyword):
+        return up.arg in _MESSAGE_KEYS
+    return isinstance(up, ast.Call) and node in up.args and _called(up) in _MESSAGE_CALLS
 
 
 def _starts_with_statement(node: ast.JoinedStr) -> bool:
@@ -87,6 +95,8 @@ def test_no_fstring_statements(path: Path) -> None:
 def test_checker_flags_statement_fstrings() -> None:
     src = 'def f(a, t, c):\n    a.statement(f"COMMENT ON TABLE {t} IS {c}")\n    x = f"  DROP TABLE {t}"\n'
     assert len(offenders(src)) == 2
+    src = 'def f(t):\n    x = map(lambda c: f"DROP TABLE {c}", t)\n    y = Rule(D, "X", rewrite=lambda n: f"DROP {n}")\n'
+    assert len(offenders(src)) == 2
 
 
 def test_checker_ignores_messages() -> None:
@@ -95,6 +105,8 @@ def test_checker_ignores_messages() -> None:
            '    e.refuse(n, "X", f"ALTER {n} not translated")\n'
            '    e.diag("X", "m", n.origin, dropped_text=f"CREATE {n}")\n'
            '    return {"dropped_prefix": f"ALTER {n} "}\n'
+           '    r = Rule(D, "X", lambda n: f"DROP {n} has no form")\n'
+           '    r = Rule(D, "X", message=lambda n: f"ALTER {n} not translated")\n'
            '    y = f"{n} DROP"\n'
            '    z = f"Drop {n}"\n')
     assert offenders(src) == []

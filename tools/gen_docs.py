@@ -87,7 +87,7 @@ def functions_md() -> str:
 
 
 def support_matrix() -> str:
-    from ddlc.support import matrix_rows, targets
+    from ddlc.support import matrix_rows, refused_forms, targets
 
     ts = targets()
     head = "| statement | " + " | ".join(ts) + " |"
@@ -96,7 +96,14 @@ def support_matrix() -> str:
     legend = ("Legend: ✅ translated; ⚠️ translated with documented losses (W diagnostics); "
               "📝 kept as text with a diagnostic; ❌ refused: the target has no such object (the document fails "
               "unless `--on-unsupported comment` or `skip`); 🚧 not implemented yet.")
-    return "\n".join([head, sep, *rows, "", legend])
+    forms = []
+    for t in ts:
+        listed = refused_forms(t)
+        if listed:
+            forms += ["", f"Refused in some forms on {t} (⚠️ above: those forms have no {t} form; the statement is "
+                          "not translated, with the warning, and fails its document like ❌): "
+                      + "; ".join(f"{name} ({', '.join(codes)})" for name, codes in listed) + "."]
+    return "\n".join([head, sep, *rows, "", legend, *forms])
 
 
 def main() -> int:

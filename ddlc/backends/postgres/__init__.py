@@ -5,7 +5,8 @@ One emitter per IR statement class, tagged in the family modules (``table``, ``a
 ``misc``) and collected here into :attr:`PostgresBackend.emitters`; each returns the PostgreSQL
 statements for its node, written through :class:`~ddlc.backends.writer.SqlWriter`. What PostgreSQL
 cannot take is declared in the family modules' ``UNSUPPORTED`` rules and ``REFUSED`` tables and
-removed by the ``drop_unsupported`` pass before any emitter runs.
+removed by the ``drop_unsupported`` pass before any emitter runs; emitters decide only what needs
+the stream's history, and say how a form they write differs (docs/architecture.md lists both).
 """
 
 from __future__ import annotations

@@ -16,8 +16,10 @@ ALTER TABLE never reaches ddlc (the deparser writes no element for it, jddl-shap
 Decisions:
 
 * What PostgreSQL cannot take is declared in :data:`UNSUPPORTED` (removed by the
-  ``drop_unsupported`` pass with a diagnostic); rewrites that depend on the statement (the relation
-  kind, the catalog) are done here, each with its own diagnostic.
+  ``drop_unsupported`` pass with a diagnostic), including what depends on the enclosing statement
+  (a storage parameter PostgreSQL takes for one relation kind and not another: ``within``); what
+  depends on the stream's history (the catalog) is decided here, each with its own diagnostic
+  (docs/architecture.md lists those decisions).
 * The ``UPDATE t SET c = <default> WHERE c IS NULL`` follow-up is emitted as the UPDATE it is (valid
   PostgreSQL, DDLC-I694): the main ADD COLUMN carries no non-constant default, so without it the
   existing rows would stay NULL on PostgreSQL while GaussDB filled them, and a later
@@ -48,6 +50,7 @@ from . import alter_columns, alter_partitions, table
 from .alter_base import (
     I_BACKFILL_UPDATE, I_PER_PARTITION, I_REINDEX, I_TABLE_COMMENT, I_WITHOUT_OIDS, N_OPAQUE, W_BACKFILL_BLOCK, W_CHARSET,
     W_COMPRESS, W_INDEX_STATE, W_OWNER_UNKNOWN, W_RELOPTION, W_TABLESPACE, Alter, _pg_option, handles, options_list,
+    valid_here,
 )
 from .context import Emit, emits
 
@@ -77,7 +80,7 @@ REFUSED = {
 @handles(SetRelOptions, ResetRelOptions)
 def _rel_options(n: SetRelOptions | ResetRelOptions, a: Alter) -> None:
     word = "SET" if isinstance(n, SetRelOptions) else "RESET"
-    body = options_list(n.options, a.n.objtype, a.e, word == "SET")
+    body = options_list(n.options, a.e, word == "SET")
     if body is None:
         return
     if a.state is not None and a.n.objtype is AlterObjType.TABLE:
@@ -182,6 +185,8 @@ _RULES = (
     _drop(ChangeOwner, W_OWNER_UNKNOWN, 'OWNER TO "subcmd->newowner": owner unknown, not replayed',
           lambda n: n.owner is None),
     _drop(RelOption, W_RELOPTION, "storage parameter unknown to PostgreSQL; removed", lambda n: not _pg_option(n)),
+    Rule(RelOption, W_RELOPTION, lambda o: f"option {o.name} is not valid here in PostgreSQL; removed",
+         within=lambda o, enclosing: not valid_here(o, enclosing), text=lambda o: o.name, last=True),
     _drop(Unusable, W_INDEX_STATE, "UNUSABLE has no PostgreSQL form"),
     _drop(UnusablePartition, W_INDEX_STATE, "MODIFY PARTITION ... UNUSABLE has no PostgreSQL form"),
     _drop(IndexVisibility, W_INDEX_STATE, "index [IN]VISIBLE has no PostgreSQL form"),

@@ -298,15 +298,21 @@ def option_sql(o: RelOption, e: Emit, with_value: bool) -> str:
     return (w.lit(o.value) if o.quoted else w.raw(o.value)).text()
 
 
-def options_list(opts: tuple[RelOption, ...], kind: AlterObjType | None, e: Emit, with_value: bool) -> str | None:
-    """``(a = 1, b)`` with the options PostgreSQL takes for this kind; None when none is left."""
-    kept = []
-    for o in opts:
-        if _valid_for(kind, o):
-            kept.append(option_sql(o, e, with_value))
-        else:
-            e.diag(W_RELOPTION, f"option {o.name} is not valid here in PostgreSQL; removed", o.origin,
-                   dropped_text=o.name)
+def valid_here(o: RelOption, enclosing: tuple[Node, ...]) -> bool:
+    """``o`` is a storage parameter PostgreSQL takes where it stands: on this kind of relation (the
+    enclosing ALTER's), or on a column (``ALTER COLUMN ... SET (...)``)."""
+    from ...ir.alter_columns import ResetColumnOptions, SetColumnOptions
+
+    if enclosing and isinstance(enclosing[-1], SetColumnOptions | ResetColumnOptions):
+        return _valid_for(None, o)
+    stmt = enclosing[0] if enclosing else None
+    return _valid_for(stmt.objtype if isinstance(stmt, AlterRelation) else None, o)
+
+
+def options_list(opts: tuple[RelOption, ...], e: Emit, with_value: bool) -> str | None:
+    """``(a = 1, b)``; None when no option is left (those PostgreSQL does not take here were removed by
+    rules: W_RELOPTION)."""
+    kept = [option_sql(o, e, with_value) for o in opts]
     return e.w().paren_list(kept, SqlWriter.raw).text() if kept else None
 
 

@@ -20,7 +20,9 @@ statements on those tables, in order:
 * ``PARTITION FOR (values)`` is resolved to a name from the history.
 
 What needs bounds the subcommand does not carry is done only when the history knows the table;
-otherwise the subcommand is reported (DDLC-W690) and skipped. The effects are replayed on a working
+otherwise the subcommand is reported (DDLC-W690) and skipped. What has no PostgreSQL form whatever
+the history (a hash or multi-column LIST partition added, TRUNCATE SUBPARTITION FOR (...)) is
+removed by rules of :data:`UNSUPPORTED`. The effects are replayed on a working
 copy of the table's state as the subcommands go, so several partition subcommands of one statement
 see each other.
 """
@@ -191,15 +193,8 @@ def _previous_upper(parts: list[PartitionState], width: int) -> tuple[str, ...] 
 
 def _new_bound(a: Alter, sub: Any, kind: BoundKind, bounds: tuple[str, ...], previous: tuple[str, ...] | None,
                width: int, what: str) -> str | None:
-    if kind is BoundKind.HASH:
-        a.e.diag(W_HASH_PARTITION, f"{what}: a hash partition changes the modulus of every partition", sub.origin,
-                 **a.dropped(sub))
-        return None
+    assert kind is not BoundKind.HASH  # hash and multi-column LIST partitions were removed by rules
     if kind is BoundKind.LIST:
-        if _tuple_values(bounds):
-            a.e.diag(W_PARTITION_FORM, f"{what}: multi-column LIST partition has no PostgreSQL form", sub.origin,
-                     **a.dropped(sub))
-            return None
         if [b.strip().upper() for b in bounds] == ["DEFAULT"]:
             return "DEFAULT"
         return list_bound(a.e, (pg_value(b, a) for b in bounds))
@@ -217,7 +212,7 @@ def _new_bound(a: Alter, sub: Any, kind: BoundKind, bounds: tuple[str, ...], pre
 @handles(AddPartition)
 def _add_partition(n: AddPartition, a: Alter) -> None:
     st = a.state
-    what = f"ADD PARTITION {n.name}"
+    what = _adding(n)
     width = len(st.key) if st is not None else len(n.bounds)
     previous = _previous_upper(st.partitions, width) if st is not None and st.strategy == "RANGE" else None
     bound = _new_bound(a, n, n.kind, bound_texts(n.bounds, n.bound_values), previous, width, what)
@@ -251,7 +246,7 @@ def _add_partition(n: AddPartition, a: Alter) -> None:
 @handles(ModifyPartitionAddSubpartition)
 def _add_subpartition(n: ModifyPartitionAddSubpartition, a: Alter) -> None:
     st = a.state
-    what = f"MODIFY PARTITION {n.partition} ADD SUBPARTITION {n.subpartition}"
+    what = _adding(n)
     p = st.find(n.partition) if st is not None else None
     width = len(st.sub_key) if st is not None else len(n.bounds)
     previous = _previous_upper(p.subpartitions, width) if p is not None and n.kind is BoundKind.RANGE else None
@@ -322,9 +317,7 @@ def _truncate_partition(n: TruncatePartition, a: Alter) -> None:
 
 @handles(TruncateSubpartition)
 def _truncate_subpartition(n: TruncateSubpartition, a: Alter) -> None:
-    if n.name is None:
-        _missing(a, n, "TRUNCATE SUBPARTITION FOR (...): the subpartition is not resolved from values")
-        return
+    assert n.name is not None  # FOR (values): removed by a rule
     a.statement(a.w().kw("TRUNCATE").raw(table_of(a, n.name)))
     _done(a, n, f"TRUNCATE SUBPARTITION {n.name} written as TRUNCATE")
 
@@ -483,6 +476,18 @@ def _rule(node: type, code: str, message: str, applies: Any = lambda n: True, fi
     return Rule(node=node, code=code, message=message, applies=applies, field=field, absent=None, text=text)
 
 
+def _adding(n: AddPartition | ModifyPartitionAddSubpartition) -> str:
+    if isinstance(n, AddPartition):
+        return f"ADD PARTITION {n.name}"
+    return f"MODIFY PARTITION {n.partition} ADD SUBPARTITION {n.subpartition}"
+
+
+def _alter_prefix(enclosing: tuple[Any, ...]) -> str:
+    """``ALTER <kind> name `` before a dropped subcommand's text in a comment (as :meth:`Alter.dropped`)."""
+    stmt = enclosing[0]
+    return " ".join(("ALTER", stmt.objtype.value, stmt.identity.dotted(), ""))
+
+
 UNSUPPORTED: tuple[Rule, ...] = (
     _rule(MovePartition, W_TABLESPACE, "MOVE PARTITION ... TABLESPACE not replayed (GaussDB tablespace)"),
     _rule(AddPartition, W_TABLESPACE, "partition TABLESPACE not replayed", lambda n: n.tablespace is not None,
@@ -497,4 +502,13 @@ UNSUPPORTED: tuple[Rule, ...] = (
     _rule(RemovePartitioning, W_PARTITION_FORM, "REMOVE PARTITIONING has no PostgreSQL form"),
     _rule(ResetPartition, W_PARTITION_FORM, "RESET PARTITION has no PostgreSQL form"),
     _rule(RebuildPartitions, I_PARTITION_NOOP, "REBUILD PARTITION changes no data or definition; removed"),
+    # subcommands with no PostgreSQL form whatever the history (dropped; a comment shows the ALTER around them)
+    *(r for cls in (AddPartition, ModifyPartitionAddSubpartition) for r in (
+        Rule(cls, W_HASH_PARTITION, lambda n: f"{_adding(n)}: a hash partition changes the modulus of every partition",
+             applies=lambda n: n.kind is BoundKind.HASH, prefix=_alter_prefix, last=True),
+        Rule(cls, W_PARTITION_FORM, lambda n: f"{_adding(n)}: multi-column LIST partition has no PostgreSQL form",
+             applies=lambda n: n.kind is BoundKind.LIST and _tuple_values(bound_texts(n.bounds, n.bound_values)),
+             prefix=_alter_prefix, last=True))),
+    Rule(TruncateSubpartition, W_NO_HISTORY, "TRUNCATE SUBPARTITION FOR (...): the subpartition is not resolved "
+         "from values; not translated", applies=lambda n: n.name is None, prefix=_alter_prefix, last=True),
 )

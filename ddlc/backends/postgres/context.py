@@ -43,11 +43,6 @@ class Emit:
 
             raise DdlcError(f"{message} [{code}]", code=E_UNSUPPORTED, path=path, document=self.ctx.document)
 
-    def refuse(self, n: Node, code: str, message: str, path: Path | None = None) -> list[str]:
-        """Report ``n`` as not translated (nothing emitted; a decision that needs the statement's content)."""
-        self.diag(code, message, n.origin if path is None else path, dropped_node=n)
-        return []
-
     # names -------------------------------------------------------------------------------
     @staticmethod
     def ident(name: str) -> str:

@@ -214,6 +214,29 @@ UNSUPPORTED = (
          text=lambda n: ", ".join(p for p in n.privileges if _priv_word(p) not in PG_PRIVILEGES)),
 )
 
+def _no_query(n: CreateTableAs | CreateMatView) -> bool:
+    from .exprs import query_tree
+
+    return query_tree(n.query) is None
+
+
+def _not_pg(cls: type, applies: Any) -> Rule:
+    """The statement does not parse as PostgreSQL (decided at build time: the query has no parsed form, or the
+    recovered text did not parse): dropped, with its GaussDB text for a comment."""
+    return Rule(cls, W_NOT_PG, f"translated {cls.__name__} does not parse as PostgreSQL; not emitted",
+                applies=applies, text=lambda n: n.text, last=True)
+
+
+# after the clause rules of the same classes: a statement dropped by one reports only what came before
+UNSUPPORTED += (
+    _not_pg(CreateTableAs, _no_query),
+    _not_pg(CreateMatView, _no_query),
+    _not_pg(AlterMatView, lambda n: not n.pg_grammar),
+    _not_pg(Grant, lambda n: not n.pg_grammar),
+    Rule(Opaque, W_OPAQUE, lambda n: f"{n.kind or 'statement'} kept as GaussDB text; not translated",
+         applies=lambda n: not (n.kind == "dropped" and not n.text), text=lambda n: n.text, last=True),
+)
+
 _EVENT = Refusal(W_EVENT, "events (B-compatibility scheduler) have no PostgreSQL form")
 REFUSED = {
     AlterSchemaCharset: Refusal(W_SCHEMA_ALTER, "ALTER SCHEMA ... CHARACTER SET / COLLATE: PostgreSQL schemas have neither"),
@@ -224,28 +247,19 @@ REFUSED = {
 
 
 # ---- helpers -------------------------------------------------------------------------------------------
-def _not_pg(n: Any, e: Emit) -> list[str]:
-    """Nothing, and a warning carrying the GaussDB text: the statement does not parse as PostgreSQL (decided
-    at build time: the query has no parsed form, or the recovered text did not parse)."""
-    e.diag(W_NOT_PG, f"translated {type(n).__name__} does not parse as PostgreSQL; not emitted", n.origin,
-           dropped_text=getattr(n, "text", None))
-    return []
-
-
 def _schema(name: str, e: Emit) -> str:
     return dict(getattr(e.ctx, "schema_map", {}) or {}).get(name, name)
 
 
-def _query(q: Expr, e: Emit, *, drop_into: bool = False) -> str | None:
+def _query(q: Expr, e: Emit, *, drop_into: bool = False) -> str:
     """A query for PostgreSQL from its parsed form: its own text when nothing changes, else re-printed with
-    GaussDB-only functions rewritten (and, ``drop_into``, without SELECT's INTO clause). None: no parsed
-    query (it does not parse with PostgreSQL's grammar)."""
+    GaussDB-only functions rewritten (and, ``drop_into``, without SELECT's INTO clause). A query with no
+    parsed form (it does not parse with PostgreSQL's grammar) was refused by a rule (W_NOT_PG)."""
     from ..writer import pg_deparse, pg_pastable
     from .exprs import query_tree, rewrite_tree, wants_rewrite
 
     tree = query_tree(q)
-    if tree is None:
-        return None
+    assert tree is not None
     changed = False
     if wants_rewrite(q.text):
         tree, changed = rewrite_tree(tree, e, q.origin)
@@ -306,18 +320,13 @@ def newpub(n: NewPub, e: Emit) -> list[str]:
 
 @emits(Opaque)
 def opaque(n: Opaque, e: Emit) -> list[str]:
-    if n.kind == "dropped" and not n.text:
-        return []  # removed by a capability rule, which reported it
-    e.diag(W_OPAQUE, f"{n.kind or 'statement'} kept as GaussDB text; not translated", n.origin, dropped_text=n.text)
-    return []
+    return []  # removed by a capability rule, which reported it (statements kept as text: W_OPAQUE)
 
 
 # ---- tables and materialized views -----------------------------------------------------------------------
 @emits(CreateTableAs)
 def create_table_as(n: CreateTableAs, e: Emit) -> list[str]:
     query = _query(n.query, e, drop_into=n.select_into)
-    if query is None:
-        return _not_pg(n, e)
     if n.select_into:
         e.diag(I_SELECT_INTO, "SELECT INTO written as CREATE TABLE AS", n.origin)
     w = e.w().kw("CREATE")
@@ -338,8 +347,6 @@ def create_table_as(n: CreateTableAs, e: Emit) -> list[str]:
 @emits(CreateMatView)
 def create_matview(n: CreateMatView, e: Emit) -> list[str]:
     query = _query(n.query, e)
-    if query is None:
-        return _not_pg(n, e)
     w = e.w().kw("CREATE", "MATERIALIZED", "VIEW").raw(e.qname(n.identity))
     _relation_head(w, n, e)
     w.kw("AS").raw(query)
@@ -364,8 +371,6 @@ def alter_matview(n: AlterMatView, e: Emit) -> list[str]:
     w = e.w().kw("ALTER", "MATERIALIZED", "VIEW")
     if n.if_exists:
         w.kw("IF", "EXISTS")
-    if not n.pg_grammar:  # the recovered text did not parse with PostgreSQL's grammar (build time)
-        return _not_pg(n, e)
     return [w.raw(e.qname(n.identity)).raw(n.action).text()]
 
 
@@ -452,8 +457,6 @@ def _grantee(g: str) -> str:
 
 @emits(Grant)
 def grant(n: Grant, e: Emit) -> list[str]:
-    if not n.pg_grammar:  # decided at build time (the recovered fields do not write back as PostgreSQL)
-        return _not_pg(n, e)
     w = e.w().kw("REVOKE" if n.revoke else "GRANT")
     if n.revoke and n.grant_option:
         w.kw("GRANT", "OPTION", "FOR")

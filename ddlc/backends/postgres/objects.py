@@ -24,8 +24,9 @@ Decisions (each checked on a PostgreSQL 15 server by the goldens):
 * ``DROP INDEX CONCURRENTLY ... CASCADE``, which PostgreSQL refuses, loses CONCURRENTLY (a rule of
   ``UNSUPPORTED``, like every clause removal of this family).
 * Statements naming an object kind PostgreSQL cannot address that way (``???``, RENAME COLUMN of
-  an index, SET SCHEMA of an index, a tablespace comment) are reported with a W code and not
-  emitted; ``--on-unsupported comment`` keeps their GaussDB text as a comment.
+  an index, SET SCHEMA of an index, a tablespace comment), or whose identity was not read, are
+  refused by rules of ``UNSUPPORTED`` (a W code, nothing emitted); ``--on-unsupported comment``
+  keeps their GaussDB text as a comment.
 """
 
 from __future__ import annotations
@@ -144,6 +145,11 @@ def identity_sql(ident: Identity, e: Emit) -> str:
     raise TypeError(f"postgres: no identity form for {type(ident).__name__}")
 
 
+def _kind(objtype: str) -> str:
+    """An object type as the server wrote it (``large  sequence``), normalized: ``LARGE SEQUENCE``."""
+    return " ".join(objtype.split()).upper()
+
+
 def _large(e: Emit, objtype: str, path: Path) -> None:
     if " ".join(objtype.split()).upper() == "LARGE SEQUENCE":
         e.diag(I_LARGE_WORD, "LARGE SEQUENCE addressed as SEQUENCE", path)
@@ -160,13 +166,9 @@ _DROP_WORDS = {
 
 @emits(Drop)
 def drop(n: Drop, e: Emit) -> list[str]:
-    word = _DROP_WORDS.get(n.objtype)
-    if word is None:
-        return e.refuse(n, W_NO_FORM, f"DROP {n.objtype_text or n.objtype.value} has no PostgreSQL translation")
+    word = _DROP_WORDS[n.objtype]  # other object types, and identities not read: refused by a rule
     ident = n.identity
-    if ident is None:
-        return e.refuse(n, W_NO_IDENTITY, f"DROP {n.objtype.value}: identity {n.identity_text!r} not read; "
-                      "not translated")
+    assert ident is not None
     if isinstance(ident, ConstraintIdentity):
         e.diag(I_CONSTRAINT_DROP, f"constraint {ident.name} of {ident.table.dotted()} dropped with ALTER TABLE",
                n.origin)
@@ -212,25 +214,16 @@ def _is(w: Any, comment: str | None) -> str:
 @emits(Comment)
 def comment(n: Comment, e: Emit) -> list[str]:
     if n.on_constraint:
-        if n.parent is None:
-            return e.refuse(n, W_NO_IDENTITY, f"COMMENT ON CONSTRAINT: parent {n.parent_text!r} not read; "
-                          "not translated")
+        assert n.parent is not None  # a parent not read: refused by a rule
         name = n.identity.name if isinstance(n.identity, PlainName) else n.identity_text
         w = e.w().kw("COMMENT", "ON", "CONSTRAINT").ident(name).kw("ON")
         if n.domain:
             w.kw("DOMAIN")
         w.raw(e.qname(n.parent))
         return [_is(w, n.comment)]
-    objtype = " ".join(n.objtype.split()).upper()
-    if objtype == "TABLESPACE":
-        return e.refuse(n, W_TABLESPACE_COMMENT, "tablespaces are not replicated; COMMENT ON TABLESPACE "
-                      "not translated")
-    word = _COMMENT_WORDS.get(objtype)
-    if word is None:
-        return e.refuse(n, W_NO_FORM, f"COMMENT ON {n.objtype}: object kind unknown; not translated")
-    if n.identity is None:
-        return e.refuse(n, W_NO_IDENTITY, f"COMMENT ON {n.objtype}: identity {n.identity_text!r} not read; "
-                      "not translated")
+    objtype = _kind(n.objtype)
+    word = _COMMENT_WORDS[objtype]  # tablespaces, unknown kinds, identities not read: refused by rules
+    assert n.identity is not None
     _large(e, objtype, n.origin)
     word, what = _addressed(word, n.identity, e)
     w = e.w().kw("COMMENT", "ON", word).raw(what)
@@ -252,20 +245,15 @@ def _alter(e: Emit, word: str, if_exists: bool, name: QualifiedName) -> Any:
 
 @emits(RenameRelation)
 def rename_relation(n: RenameRelation, e: Emit) -> list[str]:
-    objtype = " ".join(n.objtype.split()).upper()
-    word = _RELATION_WORDS.get(objtype)
-    if word is None:
-        return e.refuse(n, W_NO_FORM, f"ALTER {n.objtype} ... RENAME TO: object kind unknown; not translated")
+    objtype = _kind(n.objtype)
+    word = _RELATION_WORDS[objtype]  # other kinds: refused by a rule
     _large(e, objtype, n.origin)
     return [_alter(e, word, n.if_exists, n.identity).kw("RENAME", "TO").ident(n.new_name).text()]
 
 
 @emits(RenameColumn)
 def rename_column(n: RenameColumn, e: Emit) -> list[str]:
-    word = _COLUMN_WORDS.get(" ".join(n.objtype.split()).upper())
-    if word is None:
-        return e.refuse(n, W_NO_FORM, f"ALTER {n.objtype} ... RENAME COLUMN has no PostgreSQL form; "
-                      "not translated")
+    word = _COLUMN_WORDS[_kind(n.objtype)]  # other kinds: refused by a rule
     w = _alter(e, word, n.if_exists, n.identity)
     return [w.kw("RENAME", "COLUMN").ident(n.column).kw("TO").ident(n.new_name).text()]
 
@@ -316,25 +304,48 @@ _SET_SCHEMA_WORDS = {"TABLE": "TABLE", "SEQUENCE": "SEQUENCE", "LARGE SEQUENCE":
 
 @emits(SetSchema)
 def set_schema(n: SetSchema, e: Emit) -> list[str]:
-    objtype = " ".join(n.objtype.split()).upper()
-    word = _SET_SCHEMA_WORDS.get(objtype)
-    if word is None:
-        return e.refuse(n, W_NO_FORM, f"ALTER {n.objtype} ... SET SCHEMA has no PostgreSQL form; not translated")
-    if n.identity is None or not isinstance(n.identity, QualifiedName | FunctionSignature):
-        return e.refuse(n, W_NO_IDENTITY, f"ALTER {n.objtype} ... SET SCHEMA: identity {n.identity_text!r} "
-                      "not read; not translated")
+    objtype = _kind(n.objtype)
+    word = _SET_SCHEMA_WORDS[objtype]  # other kinds, identities not read: refused by rules
+    assert isinstance(n.identity, QualifiedName | FunctionSignature)
     _large(e, objtype, n.origin)
     word, what = _addressed(word, n.identity, e)
     w = e.w().kw("ALTER", word).raw(what).kw("SET", "SCHEMA").ident(n.new_schema)
     return [w.text()]
 
 
+# ---- what PostgreSQL cannot take (the drop_unsupported pass applies these) --------------------
+def _no_comment_form(n: Comment) -> bool:
+    return not n.on_constraint and _kind(n.objtype) != "TABLESPACE" and _kind(n.objtype) not in _COMMENT_WORDS
 
 
 UNSUPPORTED = (
     Rule(Drop, W_CONCURRENT_CASCADE, "PostgreSQL refuses DROP INDEX CONCURRENTLY with CASCADE; CONCURRENTLY "
          "dropped", applies=lambda n: n.concurrently and n.cascade, field="concurrently", absent=False,
          text=lambda n: "CONCURRENTLY"),
+    # statements naming an object kind PostgreSQL cannot address that way, or an identity not read
+    # (each rule drops the statement; in this order, the first that applies says why)
+    Rule(Drop, W_NO_FORM, lambda n: f"DROP {n.objtype_text or n.objtype.value} has no PostgreSQL translation",
+         applies=lambda n: n.objtype not in _DROP_WORDS, last=True),
+    Rule(Drop, W_NO_IDENTITY, lambda n: f"DROP {n.objtype.value}: identity {n.identity_text!r} not read; "
+         "not translated", applies=lambda n: n.objtype in _DROP_WORDS and n.identity is None, last=True),
+    Rule(Comment, W_NO_IDENTITY, lambda n: f"COMMENT ON CONSTRAINT: parent {n.parent_text!r} not read; "
+         "not translated", applies=lambda n: n.on_constraint and n.parent is None, last=True),
+    Rule(Comment, W_TABLESPACE_COMMENT, "tablespaces are not replicated; COMMENT ON TABLESPACE not translated",
+         applies=lambda n: not n.on_constraint and _kind(n.objtype) == "TABLESPACE", last=True),
+    Rule(Comment, W_NO_FORM, lambda n: f"COMMENT ON {n.objtype}: object kind unknown; not translated",
+         applies=_no_comment_form, last=True),
+    Rule(Comment, W_NO_IDENTITY, lambda n: f"COMMENT ON {n.objtype}: identity {n.identity_text!r} not read; "
+         "not translated", applies=lambda n: not n.on_constraint and _kind(n.objtype) in _COMMENT_WORDS
+         and n.identity is None, last=True),
+    Rule(RenameRelation, W_NO_FORM, lambda n: f"ALTER {n.objtype} ... RENAME TO: object kind unknown; "
+         "not translated", applies=lambda n: _kind(n.objtype) not in _RELATION_WORDS, last=True),
+    Rule(RenameColumn, W_NO_FORM, lambda n: f"ALTER {n.objtype} ... RENAME COLUMN has no PostgreSQL form; "
+         "not translated", applies=lambda n: _kind(n.objtype) not in _COLUMN_WORDS, last=True),
+    Rule(SetSchema, W_NO_FORM, lambda n: f"ALTER {n.objtype} ... SET SCHEMA has no PostgreSQL form; "
+         "not translated", applies=lambda n: _kind(n.objtype) not in _SET_SCHEMA_WORDS, last=True),
+    Rule(SetSchema, W_NO_IDENTITY, lambda n: f"ALTER {n.objtype} ... SET SCHEMA: identity {n.identity_text!r} "
+         "not read; not translated", applies=lambda n: _kind(n.objtype) in _SET_SCHEMA_WORDS
+         and not isinstance(n.identity, QualifiedName | FunctionSignature), last=True),
 )
 
 __all__ = ["UNSUPPORTED", "arg_type", "identity_sql", "routine"]

@@ -15,9 +15,10 @@ Decisions (checked on a PostgreSQL 15 server by the goldens):
   the partitions' indexes itself, under its own names (DDLC-W661 for the LOCAL names, DDLC-I654 for
   GLOBAL). A UNIQUE index that does not cover the partition key (which PostgreSQL refuses) loses
   UNIQUE when the catalog knows the key (DDLC-W662).
-* CONCURRENTLY is dropped when the table is partitioned (LOCAL/GLOBAL definition, or the stream's
-  catalog says so: DDLC-W663); otherwise kept, with a note that the table was not known to be
-  partitioned (DDLC-I655).
+* CONCURRENTLY is dropped when the table is partitioned (a LOCAL/GLOBAL definition: a rule; or the
+  stream's catalog says so: here, DDLC-W663); otherwise kept, with a note that the table was not
+  known to be partitioned (DDLC-I655). An index whose key list was not read is refused by a rule
+  (DDLC-W664).
 * Sequences: options in the order they came. LARGE sequences become bigint sequences (DDLC-W665)
   and values beyond bigint are clamped (DDLC-W666); ORDER/NOORDER is dropped (DDLC-I656: a single
   PostgreSQL server always hands out values in order). ``RESTART n`` of CREATE SEQUENCE (the
@@ -26,8 +27,8 @@ Decisions (checked on a PostgreSQL 15 server by the goldens):
   definition. An ALTER left without options emits nothing.
 * Views: the query must parse with pglast (at build time: the IR carries its tree); GaussDB-only
   functions are rewritten as in other SQL text (exprs), GaussDB type names in casts are mapped
-  (DDLC-I658), and the query is printed by pglast from its tree. A query that does not parse, or uses ROWNUM or ``t PARTITION (p)``, is reported and not
-  emitted (DDLC-W669, W670).
+  (DDLC-I658), and the query is printed by pglast from its tree. A query that does not parse, or uses
+  ROWNUM or ``t PARTITION (p)``, is refused by rules (DDLC-W669, W670).
 """
 
 from __future__ import annotations
@@ -292,6 +293,41 @@ def _clamp_text(n: Any) -> str:
     return ", ".join(f"{o.clause.name} {o.value} (now {_clamped(o, bits)})" for o in _out_of_range(n))
 
 
+_CONCURRENTLY = "CONCURRENTLY removed: PostgreSQL refuses it on a partitioned table"
+
+
+def _query_tree(n: CreateView) -> Any:
+    from .exprs import query_tree
+
+    return query_tree(n.query)
+
+
+def _gauss_only(n: CreateView) -> list[str]:
+    """What the view query uses that PostgreSQL would read otherwise (ROWNUM, ``t PARTITION (p)``), sorted."""
+    tree = _query_tree(n)
+    if tree is None:
+        return []
+    from pglast import ast
+
+    from ...ir.sqltree import visit
+
+    found: set[str] = set()
+
+    def column_ref(node: Any) -> None:
+        f = node.fields or ()
+        if len(f) == 1 and isinstance(f[0], ast.String) and f[0].sval.lower() == "rownum":
+            found.add("ROWNUM")
+
+    def range_var(node: Any) -> None:
+        # ``t PARTITION (p)`` parses as the alias "partition" with a column list
+        a = node.alias
+        if a is not None and a.aliasname.lower() in ("partition", "subpartition") and a.colnames:
+            found.add(a.aliasname.upper() + " (...)")
+
+    visit(tree, {ast.ColumnRef: column_ref, ast.RangeVar: range_var})
+    return sorted(found)
+
+
 UNSUPPORTED = (
     Rule(CreateIndex, W_METHOD, "column-store index method replaced (psort/cbtree -> btree, cgin -> gin)",
          applies=lambda n: n.method.strip().strip('"').lower() in _REPLACED_METHODS,
@@ -333,6 +369,17 @@ UNSUPPORTED = (
          rewrite=lambda n: replace(n, persistence=Persistence.TEMPORARY if n.persistence is
                                    Persistence.GLOBAL_TEMPORARY else Persistence.PERMANENT),
          text=lambda n: n.persistence.value),
+    # a LOCAL / GLOBAL definition says the table is partitioned (the history may say so too: create_index)
+    Rule(CreateIndex, W_CONCURRENTLY, _CONCURRENTLY,
+         applies=lambda n: n.concurrently and n.partition_scope is not PartitionScope.NONE,
+         rewrite=lambda n: replace(n, concurrently=False), comment=False, last=True),
+    # statements with no PostgreSQL form (each rule drops the statement)
+    Rule(CreateIndex, W_INDEX_UNPARSED, "index definition not read; CREATE INDEX not translated",
+         applies=lambda n: not n.keys, last=True),
+    Rule(CreateView, W_VIEW_UNPARSED, "view query does not parse as PostgreSQL SQL; not translated",
+         applies=lambda n: _query_tree(n) is None, path=lambda n: n.query.origin, last=True),
+    Rule(CreateView, W_VIEW_GAUSS_ONLY, lambda n: f"view query uses {', '.join(_gauss_only(n))}; not translated",
+         applies=lambda n: bool(_gauss_only(n)), path=lambda n: n.query.origin, last=True),
 )
 
 
@@ -361,13 +408,11 @@ def _option_value(v: str) -> str:
 
 @emits(CreateIndex)
 def create_index(n: CreateIndex, e: Emit) -> list[str]:
-    if not n.keys:
-        return e.refuse(n, W_INDEX_UNPARSED, "index definition not read; CREATE INDEX not translated")
+    assert n.keys  # a definition not read: refused by a rule
     method = target_method(n.method)
     if n.method.strip().strip('"').lower() == "ubtree":
         e.diag(I_UBTREE, "ubtree index written as btree", n.origin)
     state = e.catalog.table(n.table) if e.catalog is not None else None
-    partitioned = n.partition_scope is not PartitionScope.NONE or state is not None
     if n.partition_scope is PartitionScope.GLOBAL:
         e.diag(I_GLOBAL, "GLOBAL index written as an index on the partitioned table", n.origin)
     unique = n.unique
@@ -378,10 +423,10 @@ def create_index(n: CreateIndex, e: Emit) -> list[str]:
             unique = False
             e.diag(W_UNIQUE_KEY, f"UNIQUE removed: partition key column(s) {', '.join(missing)} not in the index",
                    n.origin)
-    concurrently = n.concurrently
-    if concurrently and partitioned:
+    concurrently = n.concurrently  # (removed by a rule when the definition says LOCAL or GLOBAL)
+    if concurrently and state is not None:  # partitioned, as the history says
         concurrently = False
-        e.diag(W_CONCURRENTLY, "CONCURRENTLY removed: PostgreSQL refuses it on a partitioned table", n.origin)
+        e.diag(W_CONCURRENTLY, _CONCURRENTLY, n.origin)
     elif concurrently:
         e.diag(I_CONCURRENTLY_KEPT, f"CONCURRENTLY kept: {n.table.dotted()} not known to be partitioned", n.origin)
     w = e.w().kw("CREATE")
@@ -470,9 +515,8 @@ def alter_sequence(n: AlterSequence, e: Emit) -> list[str]:
 
 
 # ---- CREATE VIEW ------------------------------------------------------------------------------
-def view_query(n: CreateView, e: Emit) -> str | None:
-    """The view's query for PostgreSQL, printed by pglast from its parsed form (made at build time), or
-    None when it cannot be."""
+def view_query(n: CreateView, e: Emit) -> str:
+    """The view's query for PostgreSQL, printed by pglast from its parsed form (made at build time)."""
     from pglast import ast
 
     from ...ir.sqltree import visit
@@ -481,27 +525,7 @@ def view_query(n: CreateView, e: Emit) -> str | None:
     from .types import TYPE_MAP, type_node
 
     tree = query_tree(n.query)
-    if tree is None:
-        e.refuse(n, W_VIEW_UNPARSED, "view query does not parse as PostgreSQL SQL; not translated", n.query.origin)
-        return None
-    found: list[str] = []
-
-    def column_ref(node: Any) -> None:
-        f = node.fields or ()
-        if len(f) == 1 and isinstance(f[0], ast.String) and f[0].sval.lower() == "rownum":
-            found.append("ROWNUM")
-
-    def range_var(node: Any) -> None:
-        # ``t PARTITION (p)`` parses as the alias "partition" with a column list
-        a = node.alias
-        if a is not None and a.aliasname.lower() in ("partition", "subpartition") and a.colnames:
-            found.append(a.aliasname.upper() + " (...)")
-
-    visit(tree, {ast.ColumnRef: column_ref, ast.RangeVar: range_var})
-    if found:
-        e.refuse(n, W_VIEW_GAUSS_ONLY, f"view query uses {', '.join(sorted(set(found)))}; not translated",
-                 n.query.origin)
-        return None
+    assert tree is not None  # a query that does not parse, or uses GaussDB-only constructs: refused by rules
     copied = False
     if wants_rewrite(n.query.text):  # GaussDB-only functions: the rewrites of other SQL text
         tree, copied = rewrite_tree(tree, e, n.query.origin)
@@ -546,8 +570,6 @@ def view_query(n: CreateView, e: Emit) -> str | None:
 @emits(CreateView)
 def create_view(n: CreateView, e: Emit) -> list[str]:
     query = view_query(n, e)
-    if query is None:
-        return []
     w = e.w().kw("CREATE")
     if n.or_replace:
         w.kw("OR", "REPLACE")

@@ -26,8 +26,11 @@ Decisions (documented in the diagnostics' explanations):
   places rows differently (``DDLC-W631``).
 * **Interval** tables keep the partitions that exist; PostgreSQL creates none on demand
   (``DDLC-W630``).
-* What PostgreSQL cannot partition (several LIST key columns, START/END items the expansion pass
-  did not expand, a clause that did not parse) gives an unpartitioned table with a diagnostic.
+* What PostgreSQL cannot partition (several LIST key columns: a rule of :data:`RULES`, which removes
+  the clause) and what ddlc does not (START/END items the expansion pass did not expand, a clause
+  that did not parse: :func:`plan`) gives an unpartitioned table with a diagnostic. So do, by rules,
+  the keys (PRIMARY KEY / UNIQUE) of a table partitioned on an expression and its exclusion
+  constraints (PostgreSQL refuses both); :data:`RULES` joins the table family's ``UNSUPPORTED``.
 """
 
 from __future__ import annotations
@@ -43,6 +46,9 @@ from ...ir.names import Expr
 from ...ir.partition import (
     BoundKind, BoundValue, LessThan, ListValues, Partition, PartitionSpec, PartitionStrategy, clip_bytes,
 )
+from ...ir.base import replace
+from ...ir.rules import Rule
+from ...ir.table import ConstraintKind, CreateTable, TableConstraint
 from ..writer import SqlWriter
 
 W_INTERVAL = register(
@@ -75,6 +81,19 @@ W_NOT_PARTITIONED = register(
     "PostgreSQL). The table is created unpartitioned: it accepts the same rows, but partition-level DDL "
     "replayed later will not apply.",
     "PARTITION BY LIST (a, b) (PARTITION p1 VALUES ((1,'x')))",
+)
+W_KEY_WIDENED = register(
+    "DDLC-W625", Severity.WARNING, "Unique constraint of a partitioned table widened",
+    "PostgreSQL requires a PRIMARY KEY or UNIQUE constraint of a partitioned table to include every "
+    "partition (and subpartition) key column; GaussDB enforces it with a global index. The missing key "
+    "columns are appended, which enforces a weaker uniqueness (and, for a PRIMARY KEY, NOT NULL on them). "
+    "When a key is an expression the constraint cannot be written and is dropped.",
+    "PRIMARY KEY (id) on a table PARTITION BY RANGE (created) -> PRIMARY KEY (id, created)",
+)
+W_EXCLUDE_PARTITIONED = register(
+    "DDLC-W626", Severity.WARNING, "Exclusion constraint of a partitioned table dropped",
+    "PostgreSQL 15 and 16 do not support exclusion constraints on partitioned tables; the constraint is "
+    "dropped.",
 )
 N_NOT_EXPANDED = register(
     "DDLC-N610", Severity.NOTE, "Partitions not translated",
@@ -136,26 +155,46 @@ def is_expression_key(name: str, text: str) -> bool:
 
 
 def plan(spec: PartitionSpec | None, clause: Any, e: Any) -> Layout | None:
-    """The layout to write, or None: not partitioned, or not translatable (diagnostic given)."""
+    """The layout to write, or None: not partitioned, or not translated yet (diagnostic given)."""
     if clause is None:
         return None
     path = clause.origin
     if spec is None:
         e.diag(N_NOT_EXPANDED, "partition clause not parsed; table created unpartitioned", path,
-               dropped_text=(clause.text or "").strip() or None)
+               dropped_text=_clause_text(clause))
         return None
     if spec.has_range_items:
         e.diag(N_NOT_EXPANDED, "START/END/EVERY partitions not expanded; table created unpartitioned", path,
-               dropped_text=(clause.text or "").strip() or None)
+               dropped_text=_clause_text(clause))
         return None
-    if (spec.strategy is PartitionStrategy.LIST and len(spec.key) > 1) or any(
+    assert not multi_column_list(spec)  # removed by a rule (W_NOT_PARTITIONED)
+    return layout_of(spec)
+
+
+def _clause_text(clause: Any) -> str | None:
+    return (clause.text or "").strip() or None
+
+
+def multi_column_list(spec: PartitionSpec) -> bool:
+    """LIST partitioning on several columns (or a bound that is a tuple): PostgreSQL has no such form."""
+    return (spec.strategy is PartitionStrategy.LIST and len(spec.key) > 1) or any(
         isinstance(v, BoundValue) and v.kind is BoundKind.TUPLE
         for p in (*spec.partitions, *(s for p in spec.partitions for s in p.subpartitions))
         if isinstance(p.bound, ListValues) for v in p.bound.values
-    ):
-        e.diag(W_NOT_PARTITIONED, "LIST partitioning on several columns; table created unpartitioned", path,
-               dropped_text=(clause.text or "").strip() or None)
+    )
+
+
+def partitioned_layout(n: CreateTable) -> Layout | None:
+    """The layout a CREATE TABLE will be written with, or None when it is written unpartitioned (for the
+    decisions of rules: no diagnostic)."""
+    clause = n.partition
+    spec = clause.spec if clause is not None else None
+    if spec is None or spec.has_range_items or multi_column_list(spec):
         return None
+    return layout_of(spec)
+
+
+def layout_of(spec: PartitionSpec) -> Layout:
     keys = list(zip(spec.key, spec.key_text or spec.key, strict=False))
     keys += list(zip(spec.sub_key, spec.sub_key_text or spec.sub_key, strict=False))
     exprs = any(is_expression_key(k, t) for k, t in keys)
@@ -343,4 +382,43 @@ def _default_sub(p: Partition, strategy: PartitionStrategy, e: Any, path: Any) -
     return (Partition(name=f"{p.name}_subpartdefault1", bound=bound, origin=p.origin),)
 
 
-__all__ = ["partition_table_name", "plan", "partition_by", "partition_statements", "Layout", "Target"]
+def constraint_text(c: TableConstraint) -> str:
+    return (f"CONSTRAINT {c.name} " if c.name else "") + c.definition.text
+
+
+def _in_layout(c: TableConstraint, enclosing: tuple[Any, ...], what: str) -> bool:
+    """``c`` is a constraint of a CREATE TABLE written partitioned that PostgreSQL refuses there: a key
+    (``what="key"``) when a partition key is an expression, an exclusion constraint (``"exclusion"``)."""
+    table = enclosing[-1] if enclosing else None
+    if c.parsed is None or not isinstance(table, CreateTable):
+        return False
+    layout = partitioned_layout(table)
+    if layout is None:
+        return False
+    if what == "key":
+        return layout.expression_keys and c.parsed.kind in (ConstraintKind.PRIMARY_KEY, ConstraintKind.UNIQUE)
+    return c.parsed.kind is ConstraintKind.EXCLUSION
+
+
+def _unpartitioned(n: CreateTable) -> bool:
+    spec = n.partition.spec if n.partition is not None else None
+    return spec is not None and not spec.has_range_items and multi_column_list(spec)
+
+
+# what PostgreSQL cannot take (part of the table family's UNSUPPORTED)
+RULES = (
+    Rule(CreateTable, W_NOT_PARTITIONED, "LIST partitioning on several columns; table created unpartitioned",
+         applies=_unpartitioned, rewrite=lambda n: replace(n, partition=None), path=lambda n: n.partition.origin,
+         text=lambda n: _clause_text(n.partition), comment=False, last=True),
+    # constraints of a table written partitioned (ALTER TABLE ... ADD CONSTRAINT: the history says, and
+    # table.constraint_sql decides)
+    Rule(TableConstraint, W_KEY_WIDENED, lambda c: f"constraint {c.name}: a partition key is an expression; dropped",
+         within=lambda c, enclosing: _in_layout(c, enclosing, "key"), text=constraint_text, comment=False,
+         last=True),
+    Rule(TableConstraint, W_EXCLUDE_PARTITIONED, lambda c: f"exclusion constraint {c.name} of a partitioned table "
+         "dropped", within=lambda c, enclosing: _in_layout(c, enclosing, "exclusion"), text=constraint_text,
+         comment=False, last=True),
+)
+
+__all__ = ["partition_table_name", "plan", "partition_by", "partition_statements", "partitioned_layout", "Layout",
+           "Target", "RULES"]

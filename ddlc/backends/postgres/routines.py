@@ -205,6 +205,9 @@ UNSUPPORTED = (
          rewrite=lambda n: dataclasses.replace(n, actions=tuple(a for a in n.actions if _proc_action_ok(a)),
                                                layout=None),
          text=lambda n: ", ".join(a.kind.value for a in n.actions if not _proc_action_ok(a))),
+    Rule(CreateFunction, W_UNPARSED,
+         lambda n: f"the translated routine does not parse as PostgreSQL ({_problem(n)}); not emitted",
+         applies=lambda n: _translatable(n) and _problem(n) is not None, text=lambda n: n.text, last=True),
     Rule(CreateTrigger, W_TRIGGER_BODY, "trigger with an inline body: PostgreSQL triggers call a function",
          applies=lambda n: n.body is not None or n.function is None),
     Rule(CreateTrigger, W_DEFINER, "trigger DEFINER dropped", field="definer",
@@ -296,6 +299,20 @@ def _header_problem(n: CreateFunction, types: list[str], returns: str | None, ta
     return None
 
 
+def _problem(n: CreateFunction) -> str | None:
+    """Why the header the emitter would write does not parse as PostgreSQL (:func:`_header_problem`)."""
+    from .types import QUIET as q
+    types = [type_text(a.type, q, a.origin) for a in n.arguments]
+    returns: str | None = None
+    table: list[str] = []
+    if n.returns is not None and not n.is_procedure:
+        if n.returns.table:
+            table = [type_text(a.type, q, a.origin) for a in n.returns.table]
+        else:
+            returns = type_text(n.returns.type, q, n.returns.origin)
+    return _header_problem(n, types, returns, table)
+
+
 def _default(a: FunctionArg) -> Expr:
     """The argument's DEFAULT as the SQL layer parsed it at build time."""
     if a.default_expr is None:
@@ -369,13 +386,7 @@ def create_function(n: CreateFunction, e: Emit) -> list[str]:
         w.lit(n.probin).comma().lit(n.body)
     else:
         w.raw(_dollar(n.body, n.body_tag))
-    sql = w.text()
-    problem = _header_problem(n, types, returns, table)
-    if problem is not None:
-        e.diag(W_UNPARSED, f"the translated routine does not parse as PostgreSQL ({problem}); not emitted",
-               n.origin, dropped_text=n.text)
-        return []
-    out = [sql]
+    out = [w.text()]  # (a header that would not parse as PostgreSQL was refused by a rule: W_UNPARSED)
     if o.comment is not None:
         sig = e.w().paren_list((_arg(a, e, with_default=False, with_name=False, typ=t)
                                 for a, t in zip(n.arguments, types, strict=True)), SqlWriter.raw).text()

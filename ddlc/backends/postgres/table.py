@@ -16,9 +16,10 @@ what needs context:
   session while GaussDB's definition persists.
 * A partitioned table takes no storage options and, from PostgreSQL 18, no ``UNLOGGED``: both go
   to the leaf partitions, which hold the rows. PRIMARY KEY / UNIQUE constraints get the
-  partition key columns PostgreSQL requires; ``EXCLUDE`` is dropped (not supported on
-  partitioned tables before PostgreSQL 17); ``NO INHERIT`` on a CHECK is dropped (no effect in
-  GaussDB, refused by PostgreSQL).
+  partition key columns PostgreSQL requires (dropped, by a rule, when a key is an expression);
+  ``EXCLUDE`` is dropped by a rule (not supported on partitioned tables before PostgreSQL 17);
+  ``NO INHERIT`` on a CHECK is dropped (no effect in GaussDB, refused by PostgreSQL).
+* AUTO_INCREMENT on a type that cannot be an identity column is removed by a rule (DDLC-W627).
 
 Constraint definitions are written as the server's text when the frontend's SQL layer found it to
 be PostgreSQL syntax as written and no rule changed its parsed form (``verbatim``); otherwise they
@@ -43,7 +44,9 @@ from ...ir.table import (
 from ...ir.typedef import CreateCompositeType, CreateEnumType
 from ..writer import SqlWriter
 from .context import Emit, emits
-from .partitions import Layout, Target, partition_by, partition_statements, plan
+from .partitions import RULES as PARTITION_RULES
+from .partitions import W_EXCLUDE_PARTITIONED, W_KEY_WIDENED, Layout, Target, partition_by, partition_statements, plan
+from .partitions import constraint_text as _constraint_text
 from .types import TYPE_MAP
 
 # -- codes: clauses removed by rules ----------------------------------------------------------
@@ -147,19 +150,6 @@ W_NO_TYPE = register(
     "DDLC-W624", Severity.WARNING, "Column without a type dropped",
     "A D-compatibility PERSISTED generated column of the openGauss development branch arrives with a "
     "dummy type (the deparser does not write it), so the column cannot be declared and is dropped.",
-)
-W_KEY_WIDENED = register(
-    "DDLC-W625", Severity.WARNING, "Unique constraint of a partitioned table widened",
-    "PostgreSQL requires a PRIMARY KEY or UNIQUE constraint of a partitioned table to include every "
-    "partition (and subpartition) key column; GaussDB enforces it with a global index. The missing key "
-    "columns are appended, which enforces a weaker uniqueness (and, for a PRIMARY KEY, NOT NULL on them). "
-    "When a key is an expression the constraint cannot be written and is dropped.",
-    "PRIMARY KEY (id) on a table PARTITION BY RANGE (created) -> PRIMARY KEY (id, created)",
-)
-W_EXCLUDE_PARTITIONED = register(
-    "DDLC-W626", Severity.WARNING, "Exclusion constraint of a partitioned table dropped",
-    "PostgreSQL 15 and 16 do not support exclusion constraints on partitioned tables; the constraint is "
-    "dropped.",
 )
 W_IDENTITY_TYPE = register(
     "DDLC-W627", Severity.WARNING, "AUTO_INCREMENT on a non-integer column dropped",
@@ -286,8 +276,11 @@ def _drop_index_options(c: TableConstraint) -> TableConstraint:
     return replace(c, parsed=replace(c.parsed, index_options=kept), verbatim=False)
 
 
-def _constraint_text(c: TableConstraint) -> str:
-    return (f"CONSTRAINT {c.name} " if c.name else "") + c.definition.text
+def _identity_type(c: ColumnDef) -> bool:
+    """The column's type can be an identity column's (a GaussDB integer type, not an array)."""
+    t = c.type
+    mapped = TYPE_MAP.get(t.name, ("",))[0] if t is not None and t.schema in (None, "pg_catalog") else ""
+    return t is not None and not t.array and mapped in ("smallint", "integer", "bigint")
 
 
 def _clear_index_tablespace(c: TableConstraint) -> TableConstraint:
@@ -320,6 +313,10 @@ UNSUPPORTED: tuple[Rule, ...] = (
          text=lambda n: f"COLLATE {n.collation.dotted()}"),
     Rule(ColumnDef, W_ON_UPDATE, "ON UPDATE dropped", applies=lambda n: n.on_update is not None,
          field="on_update", text=lambda n: f"ON UPDATE {n.on_update.text}"),
+    Rule(ColumnDef, W_IDENTITY_TYPE, lambda c: f"AUTO_INCREMENT on {c.name} (type {c.type.name if c.type else '?'}) "
+         "dropped", applies=lambda c: c.auto_increment and not _identity_type(c),
+         within=lambda c, enclosing: bool(enclosing) and isinstance(enclosing[-1], CreateTable),
+         rewrite=lambda c: replace(c, auto_increment=False), text=lambda c: f"{c.name} AUTO_INCREMENT", last=True),
     Rule(TableConstraint, W_OPTION, "index option PostgreSQL does not have dropped",
          applies=lambda n: bool(_bad_index_options(n)), rewrite=_drop_index_options,
          text=lambda n: ", ".join(_option_text(o) for o in _bad_index_options(n))),
@@ -344,6 +341,7 @@ UNSUPPORTED: tuple[Rule, ...] = (
          field="store_in", absent=(), text=lambda n: "STORE IN (" + ", ".join(n.store_in) + ")"),
     Rule(PartitionSpec, W_ROW_MOVEMENT, "DISABLE ROW MOVEMENT dropped", applies=lambda n: n.row_movement is False,
          field="row_movement", absent=None, text=lambda n: "DISABLE ROW MOVEMENT"),
+    *PARTITION_RULES,
 )
 
 
@@ -370,13 +368,7 @@ def column_sql(c: ColumnDef, e: Emit, identity: str | None = None) -> str:
 
 
 def _identity(n: CreateTable, c: ColumnDef, e: Emit) -> str | None:
-    if not c.auto_increment:
-        return None
-    t = c.type
-    mapped = TYPE_MAP.get(t.name, ("",))[0] if t is not None and t.schema in (None, "pg_catalog") else ""
-    if t is None or t.array or mapped not in ("smallint", "integer", "bigint"):
-        e.diag(W_IDENTITY_TYPE, f"AUTO_INCREMENT on {c.name} (type {t.name if t else '?'}) dropped", c.origin,
-               dropped_text=f"{c.name} AUTO_INCREMENT")
+    if not c.auto_increment:  # (other types than integers lost AUTO_INCREMENT to a rule: W_IDENTITY_TYPE)
         return None
     w = e.w().kw("GENERATED", "BY", "DEFAULT", "AS", "IDENTITY")
     if n.autoinc_start is not None:

@@ -121,5 +121,25 @@ def map_type(t: TypeName, e: Any) -> str:
     return text
 
 
-__all__: list[str] = ["map_type", "TYPE_MAP", "TYPE_NODES", "type_node"]
+class _Quiet:
+    """Types written as the emitters write them, their diagnostics not kept (for the decisions of rules)."""
+
+    __slots__ = ()
+
+    def diag(self, *args: Any, **kw: Any) -> None:
+        pass
+
+    def type(self, t: TypeName) -> str:
+        return map_type(t, self)
+
+
+QUIET: Any = _Quiet()
+
+
+def written_type(t: TypeName) -> str:
+    """The PostgreSQL spelling ``map_type`` writes for ``t`` (no diagnostic)."""
+    return map_type(t, QUIET)
+
+
+__all__: list[str] = ["map_type", "written_type", "QUIET", "TYPE_MAP", "TYPE_NODES", "type_node"]
 _unused: Callable | None = None

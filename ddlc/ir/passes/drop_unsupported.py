@@ -6,39 +6,137 @@ empty ``Opaque`` with the refusal's diagnostic; a clause a rule matches is remov
 Every removal is a diagnostic with the JSON path of the clause and the removed node, whose text the
 library renders only when a comment is asked for. ``--on-unsupported error`` turns it into a
 document error. Emitters never see what their target cannot take.
+
+The walk is bottom-up, children first, like :func:`~ddlc.ir.base.transform`, but it enters only the
+subtrees that can hold a class some rule targets: a :class:`_Plan`, computed once per rules table
+from the IR classes' field type hints, says which fields of each class to visit. A node is rebuilt
+only when a child changed.
 """
 
 from __future__ import annotations
 
-import dataclasses
+import enum
+import typing
 from typing import Any
 
 from ...diagnostics import E_UNSUPPORTED, Diagnostic
 from ...errors import DdlcError
-from ..base import Node, _field_names, replace, transform
+from ..base import Node, _field_names, replace
 from ..rules import Rule
 from ..statement import Opaque, OpaqueReason
 
-_BY_CLASS: dict[int, tuple[tuple[Rule, ...], dict[type, list[Rule]]]] = {}
+
+class _Plan:
+    """For one rules table: the rules of each node class and the fields worth visiting per class."""
+
+    __slots__ = ("by_class", "reach", "_fields", "enter")
+
+    def __init__(self, rules: tuple[Rule, ...]) -> None:
+        self.by_class: dict[type, tuple[Rule, ...]] = {}
+        for r in (*(r for r in rules if not r.last), *(r for r in rules if r.last)):
+            self.by_class[r.node] = (*self.by_class.get(r.node, ()), r)
+        edges = {c: _child_classes(c) for c in _node_classes()}
+        # classes whose subtree can hold a targeted class (a field of unknown type: assumed it can)
+        reach = set(self.by_class)
+        grew = True
+        while grew:
+            grew = False
+            for c, fields in edges.items():
+                if c not in reach and any(kids is None or not reach.isdisjoint(kids) for kids in fields.values()):
+                    reach.add(c)
+                    grew = True
+        self.reach = frozenset(reach)
+        self._fields: dict[type, tuple[str, ...]] = {
+            c: tuple(f for f, kids in fields.items() if kids is None or not reach.isdisjoint(kids))
+            for c, fields in edges.items()}
+        self.enter: dict[type, bool] = {c: c in reach for c in edges}  # worth visiting, by class
+
+    def fields(self, cls: type) -> tuple[str, ...]:
+        """The fields of ``cls`` that may lead to a targeted node."""
+        out = self._fields.get(cls)
+        if out is None:  # a class made after the plan: every field that may hold a node
+            out = self._fields[cls] = _field_names(cls)
+        return out
+
+    def enters(self, cls: type) -> bool:
+        hit = self.enter.get(cls)
+        return True if hit is None else hit  # a class made after the plan: visited
 
 
-def _by_class(rules: tuple[Rule, ...]) -> dict[type, list[Rule]]:
-    hit = _BY_CLASS.get(id(rules))
+def _node_classes() -> list[type]:
+    out, todo = [], [Node]
+    while todo:
+        c = todo.pop()
+        out.append(c)
+        todo.extend(c.__subclasses__())
+    return out
+
+
+def _child_classes(cls: type) -> dict[str, frozenset[type] | None]:
+    """For each node-holding field of ``cls``: the node classes it may hold (with their subclasses),
+    or None when its type hint does not say."""
+    try:
+        hints = typing.get_type_hints(cls)
+    except Exception:  # noqa: BLE001 - an unresolvable hint: every field unknown
+        hints = {}
+    out: dict[str, frozenset[type] | None] = {}
+    for name in _field_names(cls):
+        kids: set[type] | None = set()
+        for t in _leaves(hints.get(name, Any)):
+            if isinstance(t, type) and t is not Any and issubclass(t, Node):
+                kids.update(_node_subclasses(t))  # a field typed by a base class holds its subclasses
+            elif not _scalar(t):  # Any, object, a bare tuple, a type variable...: unknown
+                kids = None
+                break
+        out[name] = None if kids is None else frozenset(kids)
+    return out
+
+
+def _scalar(t: Any) -> bool:
+    return t is type(None) or (isinstance(t, type) and t is not Any and (
+        t in (str, int, bool, float, bytes) or issubclass(t, enum.Enum) or t.__module__ in ("decimal", "datetime")))
+
+
+def _leaves(h: Any) -> list[Any]:
+    args = typing.get_args(h)
+    if not args:
+        return [h]
+    out: list[Any] = []
+    for a in args:
+        if a is not Ellipsis:
+            out.extend(_leaves(a))
+    return out
+
+
+def _node_subclasses(cls: type) -> list[type]:
+    out, todo = [], [cls]
+    while todo:
+        c = todo.pop()
+        out.append(c)
+        todo.extend(c.__subclasses__())
+    return out
+
+
+_PLANS: dict[int, tuple[tuple[Rule, ...], _Plan]] = {}
+
+
+def _plan(rules: tuple[Rule, ...]) -> _Plan:
+    hit = _PLANS.get(id(rules))
     if hit is not None and hit[0] is rules:
         return hit[1]
-    out: dict[type, list[Rule]] = {}
-    for r in rules:
-        out.setdefault(r.node, []).append(r)
-    _BY_CLASS[id(rules)] = (rules, out)
-    return out
+    plan = _Plan(rules)
+    _PLANS[id(rules)] = (rules, plan)
+    return plan
 
 
 def drop_unsupported(stmt, ctx):
     diags: list[Diagnostic] = []
 
-    def report(code: str, message: str, path: Any, node: Any, text: str | None) -> None:
+    def report(code: str, message: str, path: Any, node: Any, text: str | None, prefix: str = "",
+               show: bool = True) -> None:
         diags.append(Diagnostic(code, message, path, target=ctx.target, pass_name="drop_unsupported",
-                                document=ctx.document, dropped_text=text, dropped_node=None if text else node))
+                                document=ctx.document, dropped_text=text,
+                                dropped_node=None if text or not show else node, dropped_prefix=prefix))
         if ctx.on_unsupported == "error" and diags[-1].severity.value == "warning":
             raise DdlcError(f"{message} [{code}]", code=E_UNSUPPORTED, path=path, document=ctx.document)
 
@@ -46,53 +144,100 @@ def drop_unsupported(stmt, ctx):
     if refusal is not None:
         report(refusal.code, refusal.message, stmt.origin, stmt, getattr(stmt, "text", None))
         return Opaque("", kind="dropped", reason=OpaqueReason.UNPARSED, origin=stmt.origin), diags
-    by_class = _by_class(ctx.rules) if ctx.rules else None
-    if not by_class:
+    if not ctx.rules:
         return stmt, diags
+    plan = _plan(ctx.rules)
+    if not plan.enters(type(stmt)):
+        return stmt, diags
+    by_class = plan.by_class
+    enter, fields_of = plan.enter.get, plan._fields.get
+    stack: list[Node] = []  # the nodes enclosing the one visited (for rules that read them)
 
-    pending = [0]  # _Dropped markers not yet removed from their parent's tuple
-
-    def fn(node):
-        rules = by_class.get(type(node))
-        if rules:
-            for rule in rules:
-                if not rule.applies(node):
-                    continue
+    def apply(node: Any, rules: tuple[Rule, ...]) -> Any:
+        for rule in rules:
+            if not rule.applies(node) or (rule.within is not None and not rule.within(node, tuple(stack))):
+                continue
+            if rule.path is not None:
+                path = rule.path(node)
+            else:
                 path = node.origin
                 if rule.field is not None and isinstance(getattr(node, rule.field, None), str | bool | int):
                     path = path + (rule.field,)  # a scalar clause: point at its own key
-                report(rule.code, rule.message, path, node, rule.text(node) if rule.text is not None else None)
-                if rule.rewrite is not None:
-                    node = rule.rewrite(node)
-                elif rule.field is not None:
-                    node = replace(node, **{rule.field: rule.absent})
-                    if hasattr(node, "layout"):
-                        node = replace(node, layout=None)
-                else:
-                    pending[0] += 1
-                    return _Dropped(node)
-        if not pending[0]:
-            return node
-        # markers sit in the tuples of their parent, which transform visits right after them
-        changes = {}
-        for name in _field_names(type(node)):
-            v = getattr(node, name)
-            if isinstance(v, _Dropped):  # a single child dropped: the node holding it goes with it
-                return _Dropped(node)  # (the marker moves up: pending unchanged)
-            if type(v) is tuple and any(isinstance(x, _Dropped) for x in v):
-                kept = tuple(x for x in v if not isinstance(x, _Dropped))
-                pending[0] -= len(v) - len(kept)
-                changes[name] = kept
-        if changes:
-            node = replace(node, **changes)
-            if hasattr(node, "layout"):
-                node = replace(node, layout=None)
+            prefix = rule.prefix(tuple(stack)) if rule.prefix is not None else ""
+            report(rule.code, rule.message_for(node), path, node, rule.text(node) if rule.text is not None else None,
+                   prefix, rule.comment)
+            if rule.rewrite is not None:
+                node = rule.rewrite(node)
+            elif rule.field is not None:
+                node = replace(node, **{rule.field: rule.absent})
+                if hasattr(node, "layout"):
+                    node = replace(node, layout=None)
+            else:
+                return _Dropped(node)
         return node
 
-    out = transform(stmt, fn)
-    if isinstance(out, _Dropped):
+    def visit(node: Any) -> Any:
+        cls = type(node)
+        names = fields_of(cls)
+        if names is None:
+            names = plan.fields(cls)
+        marked = False  # a child was dropped: its marker sits in this node
+        if names:
+            changes: dict[str, Any] = {}
+            stack.append(node)
+            for name in names:
+                v = getattr(node, name)
+                if isinstance(v, Node):
+                    if enter(type(v), True):
+                        nv = visit(v)
+                        if nv is not v:
+                            changes[name] = nv
+                            marked = marked or type(nv) is _Dropped
+                elif type(v) is tuple and v:
+                    items: list[Any] | None = None
+                    for i, x in enumerate(v):
+                        if isinstance(x, Node) and enter(type(x), True):
+                            nx = visit(x)
+                            if nx is not x:
+                                if items is None:
+                                    items = list(v)
+                                items[i] = nx
+                                marked = marked or type(nx) is _Dropped
+                    if items is not None:
+                        changes[name] = tuple(items)
+            stack.pop()
+            if changes:
+                node = replace(node, **changes)
+        rules = by_class.get(cls)
+        if rules:  # (the rules see the markers of dropped children, as before their removal)
+            node = apply(node, rules)
+            if type(node) is _Dropped:
+                return node
+        if marked:
+            node = _without_markers(node)
+        return node
+
+    out = visit(stmt)
+    if type(out) is _Dropped:
         out = Opaque("", kind="dropped", reason=OpaqueReason.UNPARSED, origin=stmt.origin)
     return out, diags
+
+
+def _without_markers(node: Any) -> Any:
+    """``node`` without the markers of its dropped children; a node whose single child (not one of a
+    tuple) was dropped goes with it."""
+    changes = {}
+    for name in _field_names(type(node)):
+        v = getattr(node, name)
+        if type(v) is _Dropped:
+            return _Dropped(node)  # the marker moves up
+        if type(v) is tuple and any(type(x) is _Dropped for x in v):
+            changes[name] = tuple(x for x in v if type(x) is not _Dropped)
+    if changes:
+        node = replace(node, **changes)
+        if hasattr(node, "layout"):
+            node = replace(node, layout=None)
+    return node
 
 
 class _Dropped(Node):
