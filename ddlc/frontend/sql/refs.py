@@ -49,14 +49,9 @@ def name_refs(text: str) -> tuple[NameRef, ...] | None:
     from pglast import ast
 
     lead = len(text) - len(text.lstrip())
-    if body.isascii():
-        def at(location: int) -> int:  # a byte offset in prefix + body -> an offset in text
-            return lead + location - len(prefix)
-    else:
-        sql = (prefix + body).encode("utf-8")
 
-        def at(location: int) -> int:
-            return lead + len(sql[len(prefix):location].decode("utf-8", "replace"))
+    def at(location: int) -> int:  # pglast's locations count characters of prefix + body
+        return lead + location - len(prefix)
 
     refs: list[NameRef] = []
     dummy = stmts[0].stmt.relation if prefix == _CONSTRAINT else None
