@@ -123,6 +123,7 @@ class _Parser:
         self.src = text
         self.path = tuple(path)
         self.toks = _tokens(text, self._fail_at)
+        self.last = len(self.toks) - 1  # the eof token
         self.i = 0
 
     # ---- token helpers -------------------------------------------------------------------
@@ -138,12 +139,15 @@ class _Parser:
         self._fail_at(what, (tok or self.peek()).pos)
 
     def peek(self, k: int = 0) -> Tok:
-        return self.toks[min(self.i + k, len(self.toks) - 1)]
+        j = self.i + k
+        return self.toks[j] if j < self.last else self.toks[self.last]
 
     def take(self) -> Tok:
-        tok = self.peek()
-        self.i = min(self.i + 1, len(self.toks) - 1)
-        return tok
+        i = self.i
+        if i < self.last:
+            self.i = i + 1
+            return self.toks[i]
+        return self.toks[self.last]
 
     def is_kw(self, word: str, k: int = 0) -> bool:
         tok = self.peek(k)
