@@ -1,7 +1,8 @@
 """The SQL layer's one lexer: GaussDB/openGauss lexical rules, one compiled master regex.
 
-Every text ddlc reads itself goes through here: index definitions, object identities, partition
-clauses, CREATE FUNCTION headers, TDDL statements, and the object references the passes rename
+The SQL texts the frontend reads itself rather than through PostgreSQL's grammar (pglast) are lexed
+here: index definitions, object identities, partition clauses, CREATE FUNCTION headers, TDDL
+statements, constraint column lists, and the positions of the object references the passes rename
 inside SQL fragments. :func:`scan` cuts a text into ``(kind, start, end)`` spans that cover it
 exactly (joined back they give the text), with these kinds:
 
@@ -50,7 +51,7 @@ _TAG = rf"(?:{_START}{_TAG_CONT}*)?"
 # A closing quote is never followed by another one (that would be a doubled quote): the (?!') keeps
 # backtracking from ending an unterminated string early, as a left-to-right scanner would.
 _STRINGS = r"[eE]'(?:[^'\\]|\\[\s\S]|'')*'(?!')|[nNxXbB]?'(?:[^']|'')*'(?!')"
-_GLUED = rf"(?=[\s\S]*')"  # another quote follows somewhere
+_GLUED = r"(?=[\s\S]*')"  # another quote follows somewhere
 _STRINGS_GLUED = (rf"[eE]'(?=(?P<ge>(?:[^'\\]|\\[\s\S]|''|'(?={_CONT}){_GLUED})*))(?P=ge)'"
                   rf"|[nNxXbB]?'(?=(?P<gs>(?:[^']|''|'(?={_CONT}){_GLUED})*))(?P=gs)'")
 
