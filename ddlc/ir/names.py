@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import Path
 from .base import Node, node
@@ -50,8 +50,7 @@ class RefKind(str, enum.Enum):
     REGCLASS = "regclass"  # the string literal naming a sequence in ``nextval('s.seq')`` (also currval, setval)
 
 
-@dataclass(frozen=True, slots=True)
-class NameRef:
+class NameRef(NamedTuple):
     """One object reference inside an :class:`Expr`'s text, found by the frontend's SQL layer at build
     time (:func:`ddlc.frontend.sql.refs.name_refs`), where a pass may change its schema.
 
