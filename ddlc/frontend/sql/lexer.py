@@ -456,7 +456,7 @@ class Cursor:
             raise self.fail("'(' expected")
         for kind, a, b in scan(s, start):
             if kind == "error":
-                raise ScanFail(f"unterminated literal at offset {a}")
+                raise self.fail("unterminated literal")
             if kind == "punct":
                 c = s[a]
                 if c == "(":
