@@ -3,7 +3,7 @@ PostgreSQL emitters (or the rules the passes apply for them).
 
 Every fixture is built and run through the passes for the PostgreSQL target; then the parse entry points
 of constraint definitions (:mod:`ddlc.frontend.sql.constraints`) and of bound values
-(:func:`ddlc.frontend.partition_parser.parse_bound_value`) are patched to fail, wherever a module imported
+(:func:`ddlc.frontend.sql.partition.parse_bound_value`) are patched to fail, wherever a module imported
 them, and the statement is emitted. ``pglast.parse_sql`` is patched to fail for the CREATE TABLE and ALTER
 TABLE families; for the other families (expressions, views, routines: another part of the parse-once work)
 its calls are counted and reported as a warning, not failed.
@@ -40,7 +40,7 @@ _OURS = (
     ("ddlc.frontend.sql.constraints", "read_definition"),
     ("ddlc.frontend.sql.constraints", "split_informational"),
     ("ddlc.frontend.sql.constraints", "kind_of_text"),
-    ("ddlc.frontend.partition_parser", "parse_bound_value"),
+    ("ddlc.frontend.sql.partition", "parse_bound_value"),
 )
 _PGLAST = (("pglast", "parse_sql"), ("pglast.parser", "parse_sql"))
 

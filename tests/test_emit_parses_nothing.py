@@ -35,12 +35,14 @@ ENTRY_POINTS = [
     ("ddlc.frontend.sql.expr", "make_query"),
     ("ddlc.frontend.sql.constraints", "parse_constraint"), ("ddlc.frontend.sql.constraints", "read_definition"),
     ("ddlc.frontend.sql.constraints", "split_informational"),
-    ("ddlc.frontend.partition_parser", "parse_partition_clause"),
-    ("ddlc.frontend.partition_parser", "parse_bound_value"),
-    ("ddlc.frontend.functext", "parse_function_text"),
+    ("ddlc.frontend.sql.partition", "parse_partition_clause"),
+    ("ddlc.frontend.sql.partition", "parse_bound_value"),
+    ("ddlc.frontend.sql.functext", "parse_function_text"),
     ("ddlc.frontend.recover", "recover_tddl"), ("ddlc.frontend.build", "build"),
-    ("ddlc.ir.index", "parse_definition"), ("ddlc.ir.drop", "parse_identity"),
-    ("ddlc.ir.sqltext", "rewrite_schemas"),
+    ("ddlc.frontend.sql.index", "parse_definition"), ("ddlc.frontend.sql.identity", "parse_identity"),
+    ("ddlc.frontend.sql.refs", "name_refs"), ("ddlc.frontend.sql.pgparse", "parse_statements"),
+    ("ddlc.frontend.sql.lexer", "scan"), ("ddlc.frontend.sql.lexer", "tokens"),
+    ("ddlc.frontend.sql.lexer", "token_at"),
 ]
 
 

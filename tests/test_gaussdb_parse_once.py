@@ -30,11 +30,13 @@ CASES = [c for c in case_dirs() if not (c / "expected.error.json").exists()]
 
 # (module, attribute) of every parse entry point an emitter could reach
 _PARSERS = (
-    ("ddlc.frontend.partition_parser", "parse_partition_clause"),
-    ("ddlc.frontend.partition_parser", "parse_bound_value"),
-    ("ddlc.ir.index", "parse_definition"),
-    ("ddlc.ir.drop", "parse_identity"),
-    ("ddlc.frontend.functext", "parse_function_text"),
+    ("ddlc.frontend.sql.partition", "parse_partition_clause"),
+    ("ddlc.frontend.sql.partition", "parse_bound_value"),
+    ("ddlc.frontend.sql.index", "parse_definition"),
+    ("ddlc.frontend.sql.identity", "parse_identity"),
+    ("ddlc.frontend.sql.refs", "name_refs"),
+    ("ddlc.frontend.sql.lexer", "scan"),
+    ("ddlc.frontend.sql.functext", "parse_function_text"),
     ("pglast", "parse_sql"),
     ("pglast.parser", "parse_sql"),
 )

@@ -19,13 +19,13 @@ from ddlc.frontend.build import build, shape_of
 from ddlc.jddl.expand import expand
 from ddlc.ir.base import replace, to_json
 from ddlc.ir.comment import Comment
+from ddlc.frontend.sql.identity import parse_identity
+from ddlc.frontend.sql.index import parse_definition
 from ddlc.ir.drop import (
     ConstraintIdentity, Drop, DropObjectType, FunctionSignature, IdentityKind, PlainName, SchemaName,
-    TriggerIdentity, parse_identity,
+    TriggerIdentity,
 )
-from ddlc.ir.index import (
-    CreateIndex, IndexDefinition, NullsOrder, PartitionScope, SortOrder, parse_definition,
-)
+from ddlc.ir.index import CreateIndex, IndexDefinition, NullsOrder, PartitionScope, SortOrder
 from ddlc.ir.names import Expr, QualifiedName, TypeName
 from ddlc.ir.rename import (
     RenameAttribute, RenameColumn, RenameConstraint, RenameRelation, RenameSchema, RenameTables,

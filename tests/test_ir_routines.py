@@ -16,7 +16,7 @@ from ddlc.backends.gaussdb import emit, to_jddl
 from ddlc.backends.gaussdb.routine import function_text, render_function
 from ddlc.errors import DdlcError
 from ddlc.frontend.build import build
-from ddlc.frontend.functext import FunctionTextError, crosscheck, parse_function_text
+from ddlc.frontend.sql.functext import FunctionTextError, crosscheck, parse_function_text
 from ddlc.jddl.expand import expand
 from ddlc.frontend.recover import recover_tddl, statement_kind
 from ddlc.ir.base import Node, replace, to_json, transform

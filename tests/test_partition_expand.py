@@ -17,7 +17,7 @@ import pytest
 
 from ddlc.backends.partition_text import render_partition
 from ddlc.errors import DdlcError
-from ddlc.frontend.partition_parser import parse_bound_value, parse_partition_clause
+from ddlc.frontend.sql.partition import parse_bound_value, parse_partition_clause
 from ddlc.ir.passes import _pg_datetime as dt
 from ddlc.ir.passes._pg_datetime_input import timestamp_in, timestamptz_in
 from ddlc.ir.passes._pg_interval import interval_in

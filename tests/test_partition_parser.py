@@ -6,7 +6,7 @@ import pytest
 
 from ddlc.backends.partition_text import render_partition, render_partition_clause
 from ddlc.errors import DdlcError
-from ddlc.frontend.partition_parser import parse_bound_value, parse_partition_clause
+from ddlc.frontend.sql.partition import parse_bound_value, parse_partition_clause
 from ddlc.ir.partition import (
     BoundKind,
     LessThan,

@@ -6,7 +6,8 @@ sequence IR for LARGE SEQUENCE) from that text so that other targets can transla
 parses with pglast after blanking out the GaussDB-only words it understands (``INCREMENTAL``,
 ``REINDEX ... PARTITION p``, ``FORCE``, ``LARGE``), keeping positions, so query texts are sliced
 out of the original untouched. Packages, database statements and ALTER MATERIALIZED VIEW are
-read with ddlc's own scanner; function texts with the CREATE FUNCTION header scanner.
+read with the SQL layer's lexer (:mod:`ddlc.frontend.sql.lexer`); function texts with the CREATE
+FUNCTION header reader (:mod:`ddlc.frontend.sql.functext`).
 
 Anything else comes back as an :class:`~ddlc.ir.statement.Opaque` with a note (never dropped,
 never a crash): ``UNPARSED`` when the text does not parse, ``NO_SHAPE`` for a kind this module
@@ -35,7 +36,7 @@ from ..ir.statement import Opaque, OpaqueReason, Statement
 from ..quoting import quote_ident
 from .build._read import BuildContext
 from .sql.expr import make_query, parses_as_statement
-from .sqlscan import ScanError, Tok, is_ident, read_qualified, tokens
+from .sql.lexer import ScanError, Tok, is_ident, read_qualified, tokens
 
 N_TDDL_UNPARSED = register(
     "DDLC-N404", Severity.NOTE, "TDDL statement not parsed",
@@ -319,7 +320,7 @@ def _reindex(text: str, kind: str) -> Statement:
 
 
 def _create_routine(text: str, kind: str) -> Statement:
-    from .functext import FunctionTextError, parse_function_text
+    from .sql.functext import FunctionTextError, parse_function_text
 
     try:
         stmt, _ = parse_function_text(text)

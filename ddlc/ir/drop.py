@@ -3,8 +3,9 @@
 An *object identity* is the server's ``getObjectIdentity`` text, pre-quoted: ``public.orders``,
 ``"Sales"``, ``public.add1(integer,character varying)``, ``trg on public.orders``,
 ``public.orders.amount`` (a column) or the defective table-constraint drop
-``public.pk on public.t``. :func:`parse_identity` reads it for real (quoted identifiers with dots
-and doubled quotes inside, SQL-standard multi-word type names) into the nodes below; the text itself
+``public.pk on public.t``. The frontend's SQL layer reads it for real at build time
+(:func:`ddlc.frontend.sql.identity.parse_identity`: quoted identifiers with dots and doubled quotes
+inside, SQL-standard multi-word type names) into the nodes below; the text itself
 is kept too (``identity_text``, ``parent_text``), so GaussDB output stays byte-exact while passes
 work on the structure: a pass that changes the parsed identity clears its text (None, see
 :func:`ddlc.ir.base.source_text`) and the GaussDB target renders the identity then.
@@ -14,8 +15,6 @@ from __future__ import annotations
 
 import enum
 
-from ..errors import Path
-from ._scan import ScanFail, Scanner, word_char, word_start
 from .base import Node, node, source_text, to_json
 from .names import QualifiedName, TypeName
 from .statement import Statement
@@ -163,162 +162,6 @@ def kind_of_objtype(objtype: str) -> IdentityKind | None:
     return COMMENT_KINDS.get(" ".join(objtype.split()).upper())
 
 
-# ---- identity text parser -------------------------------------------------------------------
-class _Scan(Scanner):
-    __slots__ = ()
-
-    def ident(self) -> tuple[str, bool]:
-        return self.ident_token()
-
-    def qname(self, lo: int, hi: int) -> list[str]:
-        parts = [self.ident()[0]]
-        while self.at("."):
-            self.i += 1
-            parts.append(self.ident()[0])
-        if not lo <= len(parts) <= hi:
-            raise ScanFail("wrong number of name parts")
-        return parts
-
-    def word(self, w: str) -> None:
-        name, quoted = self.ident()
-        if quoted or name.lower() != w:
-            raise ScanFail(w)
-
-    def balanced(self) -> str:
-        """``( ... )`` with nesting, quotes respected; returns the text including the parens."""
-        s, start = self.s, self.i
-        depth = 0
-        i = start
-        while i < len(s):
-            c = s[i]
-            if c in "'\"":
-                k = s.find(c, i + 1)
-                while k >= 0 and s.startswith(c, k + 1):
-                    k = s.find(c, k + 2)
-                if k < 0:
-                    raise ScanFail("unterminated quote")
-                i = k + 1
-                continue
-            if c == "(":
-                depth += 1
-            elif c == ")":
-                depth -= 1
-                if depth == 0:
-                    self.i = i + 1
-                    return s[start:i + 1]
-            i += 1
-        raise ScanFail("unbalanced parentheses")
-
-
-def _qn(parts: list[str], origin: Path) -> QualifiedName:
-    if len(parts) == 1:
-        return QualifiedName(parts[0], origin=origin)
-    return QualifiedName(parts[-1], parts[-2], origin=origin)
-
-
-def _type(sc: _Scan, origin: Path) -> TypeName:
-    """One ``format_type_be`` type: ``integer``, ``character varying(10)[]``, ``"char"``,
-    ``public."MyType"``, ``timestamp(6) without time zone``."""
-    start = sc.i
-    name, quoted = sc.ident()
-    schema: str | None
-    if sc.at("."):
-        sc.i += 1
-        schema, name = name, sc.ident()[0]
-        typmod_start = sc.i
-        if sc.at("("):
-            sc.balanced()
-    elif quoted:
-        schema = None
-        typmod_start = sc.i
-        if sc.at("("):
-            sc.balanced()
-    else:
-        schema = ""  # SQL-standard spelling, written verbatim
-        words_end = sc.i
-        typmod_start = -1
-        while True:
-            save = sc.i
-            if sc.at("("):
-                if typmod_start < 0:
-                    typmod_start = sc.i
-                sc.balanced()
-                continue
-            if sc.blanks() and not sc.eof() and word_start(sc.s[sc.i]):
-                sc.ident()
-                if typmod_start < 0:
-                    words_end = sc.i
-                continue
-            sc.i = save
-            break
-        if typmod_start < 0:
-            typmod_start = words_end = sc.i
-        name = sc.s[start:words_end]
-    typmod = sc.s[typmod_start:sc.i]
-    array = sc.eat("[]")
-    return TypeName(name, schema, typmod, array, origin=origin)
-
-
-def _function(sc: _Scan, origin: Path) -> FunctionSignature:
-    name = _qn(sc.qname(1, 2), origin)
-    sc.need("(")
-    args: list[TypeName] = []
-    star = False
-    sc.blanks()
-    if sc.eat("*"):
-        star = True
-        sc.blanks()
-    elif not sc.at(")"):
-        while True:
-            args.append(_type(sc, origin))
-            sc.blanks()
-            if not sc.eat(","):
-                break
-            sc.blanks()
-    sc.need(")")
-    return FunctionSignature(name, tuple(args), star, origin=origin)
-
-
-def _on(sc: _Scan) -> None:
-    if not sc.blanks():
-        raise ScanFail("blank expected")
-    sc.word("on")
-    if not sc.blanks():
-        raise ScanFail("blank expected")
-
-
-def parse_identity(kind: IdentityKind, text: str, origin: Path = ()) -> Identity | None:
-    """Read an identity text as ``kind``; None when it is not of that form."""
-    sc = _Scan(text)
-    try:
-        out: Identity
-        if kind is IdentityKind.RELATION or kind is IdentityKind.TYPE:
-            out = _qn(sc.qname(1, 2), origin)
-        elif kind is IdentityKind.COLUMN:
-            parts = sc.qname(2, 3)
-            out = QualifiedName(parts[-2], parts[0] if len(parts) == 3 else None, parts[-1], origin=origin)
-        elif kind is IdentityKind.SCHEMA:
-            out = SchemaName(sc.ident()[0], origin=origin)
-        elif kind is IdentityKind.NAME:
-            out = PlainName(sc.ident()[0], origin=origin)
-        elif kind is IdentityKind.FUNCTION:
-            out = _function(sc, origin)
-        elif kind is IdentityKind.TRIGGER:
-            name = sc.ident()[0]
-            _on(sc)
-            out = TriggerIdentity(name, _qn(sc.qname(1, 2), origin), origin=origin)
-        else:  # CONSTRAINT
-            parts = sc.qname(1, 2)
-            _on(sc)
-            out = ConstraintIdentity(parts[-1], _qn(sc.qname(1, 2), origin),
-                                     parts[0] if len(parts) == 2 else None, origin=origin)
-        if not sc.eof():
-            return None
-        return out
-    except ScanFail:
-        return None
-
-
 def same_identity(a: Identity | None, b: Identity | None) -> bool:
     """Structural equality, origins ignored."""
     return to_json(a) == to_json(b)
@@ -326,6 +169,5 @@ def same_identity(a: Identity | None, b: Identity | None) -> bool:
 
 __all__ = [
     "SchemaName", "PlainName", "FunctionSignature", "TriggerIdentity", "ConstraintIdentity", "Identity",
-    "IdentityKind", "DropObjectType", "Drop", "COMMENT_KINDS", "kind_of_objtype", "parse_identity",
-    "same_identity",
+    "IdentityKind", "DropObjectType", "Drop", "COMMENT_KINDS", "kind_of_objtype", "same_identity",
 ]

@@ -1,15 +1,17 @@
 """Names, types and pre-rendered SQL fragments: the leaves every statement family shares.
 
 An SQL fragment (:class:`Expr`) keeps its text and carries the parsed form the frontend's SQL layer
-(:mod:`ddlc.frontend.sql`) made of it at build time (:class:`ParsedSql`): backends write from that
-form and never parse.
+(:mod:`ddlc.frontend.sql`) made of it at build time (:class:`ParsedSql`: the pglast tree and the
+object references in the text): backends write from that form, passes rename schemas with it, and
+neither parses.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import enum
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import Path
 from .base import Node, node
@@ -39,6 +41,33 @@ class TypeName(Node):
     array: bool = False
 
 
+class RefKind(str, enum.Enum):
+    """What an object reference inside an SQL fragment names (:class:`NameRef`)."""
+
+    RELATION = "relation"  # a table or view (``FROM s.t``, ``REFERENCES t``): the schema may be absent
+    FUNCTION = "function"  # a schema-qualified function call (``s.f(x)``)
+    TYPE = "type"  # a schema-qualified type name (``x::s.ty``)
+    REGCLASS = "regclass"  # the string literal naming a sequence in ``nextval('s.seq')`` (also currval, setval)
+
+
+class NameRef(NamedTuple):
+    """One object reference inside an :class:`Expr`'s text, found by the frontend's SQL layer at build
+    time (:func:`ddlc.frontend.sql.refs.name_refs`), where a pass may change its schema.
+
+    ``start``/``end`` (offsets in the text) is what a new schema replaces: the schema identifier as
+    written; for an unqualified ``RELATION``, the insertion point (``start == end``) before the name;
+    for ``REGCLASS``, the whole literal (-1, -1 when its position is unknown: only the tree is
+    rewritten then), whose value in the tree is ``value``.
+    """
+
+    kind: RefKind
+    schema: str | None
+    name: str
+    start: int
+    end: int
+    value: str | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class ParsedSql:
     """The parsed form of an :class:`Expr`, made once at build time by the frontend's SQL layer
@@ -48,10 +77,13 @@ class ParsedSql:
     ``SELECT <expr>``) or ``"query"`` (``node`` is the pglast statement node, a ``SelectStmt``).
     ``node`` None: the text does not parse with PostgreSQL's grammar (GaussDB-only syntax).
     Trees may be shared between Exprs: never mutate one, copy it (``copy.deepcopy``) first.
+    ``refs``: the object references in the text (:class:`NameRef`), None when the text does not parse
+    as a query, an expression or a table constraint, so that its references are unknown.
     """
 
     form: str
     node: Any
+    refs: tuple[NameRef, ...] | None = None
 
 
 @node
@@ -66,7 +98,8 @@ class Expr(_ExprText):
     ``text`` is the IR value (equality, hashing, JSON, the GaussDB target's output); the parsed form
     (:attr:`sql`, :attr:`tree`) is carried beside it, outside the dataclass fields. Any rebuilt Expr
     (``replace(e, text=...)``) has no parsed form: the tree always matches the text. A pass that
-    rewrites schema names in the text keeps the tree with :meth:`renamed` (no parsing).
+    renames schemas gets the new text from :meth:`renamed_text` and the Expr from :meth:`renamed`,
+    the tree rewritten alike; both work from the references the SQL layer found (no parsing).
     """
 
     __slots__ = ("_sql",)
@@ -100,30 +133,98 @@ class Expr(_ExprText):
         object.__setattr__(self, "origin", origin)
         object.__setattr__(self, "_sql", sql)
 
+    def renamed_text(self, relation: Callable[[str | None, str], str | None], *,
+                     literal_regclass: bool = True) -> str | None:
+        """The text with ``relation`` ((schema or None, name) -> new schema, or None to keep it) applied to
+        every object reference the SQL layer found in it (:attr:`ParsedSql.refs`): relations (CTE names
+        excluded), qualified function and type names and, with ``literal_regclass``, the sequence named
+        by a ``nextval('x')``-style literal. Edits are made at the references' positions, so everything
+        else keeps its exact spelling. The very same ``str`` when nothing changes; None when the
+        references are unknown (the text does not parse, or the SQL layer never saw it)."""
+        s = self.sql
+        if s is None or s.refs is None:
+            return None
+        return _rename_refs(self.text, s.refs, relation, literal_regclass)[0]
+
     def renamed(self, text: str, relation: Callable[[str | None, str], str | None], *,
                 literal_regclass: bool = True) -> Expr:
-        """This Expr with ``text`` (``self.text`` with schema names rewritten by
-        :func:`ddlc.ir.sqltext.rewrite_schemas` with the same ``relation``), and its tree rewritten the
-        same way, on a copy: relations (CTE names excluded), qualified function and type names, and
-        ``nextval('x')``-style regclass literals. Nothing is parsed."""
+        """This Expr with ``text`` (normally :meth:`renamed_text` with the same ``relation``) and its tree
+        rewritten the same way, on a copy. Nothing is parsed: the references of the new text are the old
+        ones moved (when ``text`` is what :meth:`renamed_text` gives; else they are unknown)."""
         s = self.sql
-        if s is None or s.node is None:
-            return Expr(text, origin=self.origin, sql=s)
+        if s is None:
+            return Expr(text, origin=self.origin)
+        refs = None
+        if s.refs is not None:
+            new_text, new_refs = _rename_refs(self.text, s.refs, relation, literal_regclass)
+            refs = new_refs if new_text == text else None
+        if s.node is None:
+            return Expr(text, origin=self.origin, sql=ParsedSql(s.form, None, refs))
         import copy
 
-        tree = copy.deepcopy(s.node)
-        return Expr(text, origin=self.origin,
-                    sql=ParsedSql(s.form, rename_schemas(tree, relation, literal_regclass=literal_regclass)))
+        regclass = {r.value: (r.schema, r.name) for r in s.refs or () if r.kind is RefKind.REGCLASS}
+        tree = rename_schemas(copy.deepcopy(s.node), relation, regclass if literal_regclass else {})
+        return Expr(text, origin=self.origin, sql=ParsedSql(s.form, tree, refs))
 
 
-def rename_schemas(tree: Any, relation: Callable[[str | None, str], str | None], *,
-                   literal_regclass: bool = True) -> Any:
+def _rename_refs(text: str, refs: tuple[NameRef, ...], relation: Callable[[str | None, str], str | None],
+                 literal_regclass: bool) -> tuple[str, tuple[NameRef, ...]]:
+    """``text`` with the references renamed (the same object when no edit is made), and the references
+    of the new text."""
+    from ..quoting import quote_ident
+
+    changes: dict[int, str] = {}  # index of a reference -> its new schema
+    for i, r in enumerate(refs):
+        if r.kind is RefKind.REGCLASS and not literal_regclass:
+            continue
+        new = relation(r.schema, r.name)
+        if new is not None and new != r.schema:
+            changes[i] = new
+    if not changes:
+        return text, refs
+    edits: list[tuple[int, int, str]] = []  # (start, length, replacement)
+    spans: dict[int, int] = {}  # index of an edited reference -> length of its new span
+    for i, new in changes.items():
+        r = refs[i]
+        if r.start < 0:
+            continue
+        if r.kind is RefKind.REGCLASS:
+            rep = "'" + (quote_ident(new) + "." + quote_ident(r.name)).replace("'", "''") + "'"
+            spans[i] = len(rep)
+        else:
+            rep = quote_ident(new) + ("." if r.start == r.end else "")
+            spans[i] = len(quote_ident(new))
+        edits.append((r.start, r.end - r.start, rep))
+    out = text
+    for start, length, rep in sorted(edits, reverse=True):
+        out = out[:start] + rep + out[start + length:]
+
+    def moved(p: int) -> int:
+        return p + sum(len(rep) - length for start, length, rep in edits if start < p)
+
+    new_refs: list[NameRef] = []
+    for i, r in enumerate(refs):
+        start = moved(r.start) if r.start >= 0 else -1
+        end = start + spans.get(i, r.end - r.start) if r.start >= 0 else -1
+        new = changes.get(i)
+        if new is None:
+            new_refs.append(NameRef(r.kind, r.schema, r.name, start, end, r.value))
+        elif r.kind is RefKind.REGCLASS:
+            new_refs.append(NameRef(r.kind, new, r.name, start, end, quote_ident(new) + "." + quote_ident(r.name)))
+        else:
+            new_refs.append(NameRef(r.kind, new, r.name, start, end, r.value))
+    return (text if not edits else out), tuple(new_refs)
+
+
+def rename_schemas(tree: Any, relation: Callable[[str | None, str], str | None],
+                   regclass: Mapping[str, tuple[str | None, str]]) -> Any:
     """Apply ``relation`` (schema or None, name) -> new schema or None (keep) to the object references in
-    a pglast tree, in place (the tree-side twin of :func:`ddlc.ir.sqltext.rewrite_schemas`)."""
+    a pglast tree, in place: relations (CTE names excluded), qualified function and type names, and the
+    sequence of a ``nextval('x')``-style literal whose value ``regclass`` maps to (schema, name) (the
+    tree-side twin of :meth:`Expr.renamed_text`)."""
     from pglast import ast
 
     from ..quoting import quote_ident
-    from .sqltext import _split_regclass
     from .sqltree import visit
 
     ctes: set[str] = set()
@@ -142,11 +243,11 @@ def rename_schemas(tree: Any, relation: Callable[[str | None, str], str | None],
             new = relation(names[0], names[1])
             if new is not None and new != names[0]:
                 node.funcname = (ast.String(sval=new), *node.funcname[1:])
-        if literal_regclass and names[-1] in ("nextval", "currval", "setval") and node.args:
+        if regclass and names[-1] in ("nextval", "currval", "setval") and node.args:
             arg = node.args[0]
             const = arg.arg if isinstance(arg, ast.TypeCast) else arg
             if isinstance(const, ast.A_Const) and isinstance(const.val, ast.String):
-                qual = _split_regclass(const.val.sval)
+                qual = regclass.get(const.val.sval)
                 if qual is not None:
                     new = relation(*qual)
                     if new is not None and new != qual[0]:

@@ -1,7 +1,7 @@
 """Partitioning clauses of CREATE TABLE: the typed form of openGauss's ``partition_by`` text.
 
 The clause arrives as one pre-rendered string (``pg_get_partkeydef`` layout, jddl-shapes.md §5.1)
-or as hand-written DDL. :mod:`ddlc.frontend.partition_parser` reads it into a
+or as hand-written DDL. :mod:`ddlc.frontend.sql.partition` reads it into a
 :class:`PartitionSpec`; :mod:`ddlc.backends.partition_text` writes it back; the pass
 :mod:`ddlc.ir.passes.expand_partitions` rewrites ``START/END/EVERY`` items into plain
 ``VALUES LESS THAN`` partitions.

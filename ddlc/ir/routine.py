@@ -2,7 +2,7 @@
 
 CREATE FUNCTION arrives as one opaque string, the whole ``pg_get_functiondef`` text
 (``{"fmt": "%{function}s", "function": "CREATE OR REPLACE FUNCTION ..."}``). ddlc reads its
-header with a hand-written scanner (:mod:`ddlc.frontend.functext`) into
+header with the frontend's SQL layer (:mod:`ddlc.frontend.sql.functext`) into
 :class:`CreateFunction`; the body is kept exactly as written. The GaussDB target writes the
 original text back (with the name spliced in when a pass renamed the function); the parsed fields
 are for the other targets (and for renames by passes).

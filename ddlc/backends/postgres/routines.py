@@ -1,6 +1,6 @@
 """PostgreSQL emitters: CREATE FUNCTION / PROCEDURE, ALTER FUNCTION / PROCEDURE, CREATE TRIGGER.
 
-Functions are rebuilt from the header ddlc parsed (:mod:`ddlc.frontend.functext`): names quoted for
+Functions are rebuilt from the header ddlc parsed (:mod:`ddlc.frontend.sql.functext`): names quoted for
 PostgreSQL, GaussDB type names mapped, the body written **byte for byte** in a dollar quote (a
 ``'...'`` TDDL body is unescaped first, so the body PostgreSQL stores is the one GaussDB stored).
 Oracle-style routines (``RETURN type AS|IS <bare body>``, procedures with a bare body) and package

@@ -24,7 +24,7 @@ from ...ir.alter_partitions import (
 )
 from ...errors import DdlcError, Path
 from ...ir.partition import BoundValue
-from ..partition_parser import parse_bound_value
+from ..sql.partition import parse_bound_value
 from ._read import Obj
 
 W_SPLIT_TBLSPC = register(

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ...diagnostics import Severity, register
 from ...ir.comment import Comment
-from ...ir.drop import IdentityKind, PlainName, kind_of_objtype, parse_identity
+from ...ir.drop import IdentityKind, PlainName, kind_of_objtype
+from ..sql.identity import parse_identity
 from . import shape
 from ._read import Obj
 from .drop import N_IDENTITY, W_UNKNOWN_OBJTYPE, read_identity

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from ...diagnostics import Severity, register
-from ...ir.drop import (
-    ConstraintIdentity, Drop, DropObjectType, Identity, IdentityKind, parse_identity,
-)
+from ...ir.drop import ConstraintIdentity, Drop, DropObjectType, Identity, IdentityKind
+from ..sql.identity import parse_identity
 from . import shape
 from ._read import Obj
 

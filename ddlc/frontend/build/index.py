@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
 import re
 
 from ...diagnostics import Severity, register
-from ...ir.index import CreateIndex, IndexDefinition, parse_definition
-from ..sql.expr import make_expr
+from ...ir.index import CreateIndex, IndexDefinition
+from ..sql.index import parse_definition
 from . import shape
 from ._read import Obj
 from .drop import keyword
@@ -38,16 +37,13 @@ def build_create_index(o: Obj) -> CreateIndex:
         o.ctx.diag(N_INDEX_DEFINITION, f"index definition not parsed ({parsed}); kept as text",
                    o.at("definition"))
         parsed = IndexDefinition(())
-    keys = tuple(k if k.expression is None else
-                 dataclasses.replace(k, expression=make_expr(k.expression.text, k.expression.origin))
-                 for k in parsed.keys)  # key expressions parsed by the SQL layer, once
     where = o.expr("where") if o.has("where") else None
     return CreateIndex(
         name=o.str("name"),
         table=o.qname("table"),
         method=o.str("index_am"),
         definition_text=text,
-        keys=keys,
+        keys=parsed.keys,
         include=parsed.include,
         partition_scope=parsed.scope,
         partitions=parsed.partitions,

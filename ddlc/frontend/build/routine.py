@@ -1,7 +1,7 @@
 """Builders: CREATE FUNCTION (§5.8) and ALTER FUNCTION / ALTER PROCEDURE (§3.9, §5.9).
 
 The CREATE FUNCTION tree is ``{"fmt": "%{function}s", "function": <pg_get_functiondef text>}``; the
-text is read by :mod:`ddlc.frontend.functext` (and cross-checked with pglast when it is
+text is read by :mod:`ddlc.frontend.sql.functext` (and cross-checked with pglast when it is
 PostgreSQL-style). A text the scanner cannot read is kept as an Opaque statement.
 
 This module also holds the helpers the other families of this group share: :class:`Unrecognized`
@@ -23,7 +23,7 @@ from ...ir.routine import (
     AlterFunction, FunctionAction, FunctionActionKind, NullInput, RoutineKind, RoutineSignature, Security, Volatility,
 )
 from ...ir.statement import Opaque, OpaqueReason, Statement
-from ..functext import FunctionTextError, crosscheck, parse_function_text
+from ..sql.functext import FunctionTextError, crosscheck, parse_function_text
 from . import shape
 from ._read import Obj
 

@@ -21,7 +21,7 @@ from ...ir.table import (
     OptionValueKind, PartitionClause, Persistence, TableComment, TableConstraint, WithOption,
     WithStyle, layout_slots,
 )
-from ..partition_parser import parse_partition_clause
+from ..sql.partition import parse_partition_clause
 from ..sql.constraints import N_CONSTRAINT_UNPARSED, kind_of_text, read_definition
 from . import shape
 from ._columns import read_column

@@ -24,6 +24,8 @@ from ...errors import Path
 from ...ir.names import QualifiedName
 from ...ir.table import ConstraintInfo, ConstraintKind, FkAction, FkMatch, OptionValueKind, WithOption
 from .expr import make_expr
+from .lexer import closing_paren, split_commas
+from .pgparse import parse_statements
 
 N_CONSTRAINT_UNPARSED = register(
     "DDLC-N101", Severity.NOTE, "Constraint text not parsed",
@@ -143,14 +145,10 @@ def _parse(text: str) -> tuple[str, Any, tuple[int, ...], bool, bool, bool, bool
 
 
 def _constraint_node(body: str) -> Any:
-    import pglast
     from pglast import ast
 
-    try:
-        stmts = pglast.parse_sql(_DUMMY + body)
-    except Exception:  # noqa: BLE001 - pglast.parser.ParseError and friends
-        return None
-    if len(stmts) != 1 or not isinstance(stmts[0].stmt, ast.AlterTableStmt):
+    stmts = parse_statements(_DUMMY + body)
+    if stmts is None or len(stmts) != 1 or not isinstance(stmts[0].stmt, ast.AlterTableStmt):
         return None
     cmds = stmts[0].stmt.cmds or ()
     if len(cmds) != 1 or not isinstance(cmds[0].def_, ast.Constraint):
@@ -164,10 +162,10 @@ def _strip_sort_orders(body: str) -> tuple[str, tuple[int, ...]]:
     if m is None:
         return body, ()
     open_at = m.end() - 1
-    close_at = matching_paren(body, open_at)
+    close_at = closing_paren(body, open_at)
     if close_at is None:
         return body, ()
-    items = split_top_level(body[open_at + 1 : close_at])
+    items = split_commas(body[open_at + 1 : close_at])
     desc: list[int] = []
     out: list[str] = []
     for i, item in enumerate(items):
@@ -179,56 +177,6 @@ def _strip_sort_orders(body: str) -> tuple[str, tuple[int, ...]]:
         if sm.group(2).upper() == "DESC":
             desc.append(i)
     return body[: open_at + 1] + ", ".join(out) + body[close_at:], tuple(desc)
-
-
-def _skip_quoted(text: str, i: int) -> int:
-    """Index of the quote closing the one at ``i`` (doubled quotes are escapes), or the end."""
-    q, j, n = text[i], i + 1, len(text)
-    while j < n:
-        if text[j] == q:
-            if j + 1 < n and text[j + 1] == q:
-                j += 2
-                continue
-            return j
-        j += 1
-    return n
-
-
-def matching_paren(text: str, open_at: int) -> int | None:
-    """Index of the ``)`` closing the ``(`` at ``open_at`` (quotes and identifiers skipped)."""
-    depth, i, n = 0, open_at, len(text)
-    while i < n:
-        ch = text[i]
-        if ch in "'\"":
-            i = _skip_quoted(text, i)
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
-    return None
-
-
-def split_top_level(text: str) -> list[str]:
-    """Split on commas outside parentheses and quotes."""
-    out: list[str] = []
-    depth, start, i, n = 0, 0, 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch in "'\"":
-            i = _skip_quoted(text, i)
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            out.append(text[start:i])
-            start = i + 1
-        i += 1
-    out.append(text[start:])
-    return out
 
 
 def _names(seq: Any) -> tuple[str, ...]:
@@ -302,7 +250,7 @@ def _check_text(body: str) -> str | None:
     m = re.match(r"\s*CHECK\s*\(", body, re.I)
     if m is None:
         return None
-    close = matching_paren(body, m.end() - 1)
+    close = closing_paren(body, m.end() - 1)
     return None if close is None else body[m.end() : close]
 
 
@@ -327,6 +275,6 @@ def _option(d: Any, origin: Path) -> WithOption:
 
 
 __all__ = [
-    "Definition", "N_CONSTRAINT_UNPARSED", "kind_of_text", "matching_paren", "parse_constraint", "read_definition",
-    "split_informational", "split_top_level",
+    "Definition", "N_CONSTRAINT_UNPARSED", "kind_of_text", "parse_constraint", "read_definition",
+    "split_informational",
 ]

@@ -2,8 +2,10 @@
 
 ``parse_expr`` reads a scalar expression (what ``SELECT <text>`` reads as its one unnamed target, and
 nothing else); ``parse_query`` reads one query statement (trailing ``;`` allowed). Both return None when
-the text does not parse (GaussDB-only syntax). Results are cached by text: trees are shared and must
-not be mutated (copy first). pglast is imported lazily (start-up time).
+the text does not parse (GaussDB-only syntax). :func:`make_expr` / :func:`make_query` build the IR's
+:class:`~ddlc.ir.names.Expr` with that tree and the object references in the text
+(:func:`ddlc.frontend.sql.refs.name_refs`). Results are cached by text: trees are shared and must not
+be mutated (copy first). pglast is imported lazily (start-up time).
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from typing import Any
 
 from ...errors import Path
 from ...ir.names import Expr, ParsedSql
+from .pgparse import parse_statements
+from .refs import name_refs
 
 # SelectStmt members that must be empty for ``SELECT <text>`` to be a bare expression
 _CLAUSES = ("distinctClause", "intoClause", "fromClause", "whereClause", "groupClause", "havingClause",
@@ -23,14 +27,10 @@ _CLAUSES = ("distinctClause", "intoClause", "fromClause", "whereClause", "groupC
 @lru_cache(maxsize=4096)
 def parse_expr(text: str) -> Any:
     """The pglast node of the scalar expression ``text``, or None."""
-    import pglast
     from pglast import ast
 
-    try:
-        stmts = pglast.parse_sql("SELECT " + text.strip())  # locations: as ddlc.ir.sqltext reads the text
-    except Exception:  # noqa: BLE001 - pglast.parser.ParseError: GaussDB-only syntax
-        return None
-    if len(stmts) != 1:
+    stmts = parse_statements("SELECT " + text.strip())
+    if stmts is None or len(stmts) != 1:
         return None
     s = stmts[0].stmt
     if not isinstance(s, ast.SelectStmt) or len(s.targetList or ()) != 1 or s.targetList[0].name is not None:
@@ -43,39 +43,31 @@ def parse_expr(text: str) -> Any:
 @lru_cache(maxsize=1024)
 def parse_query(text: str) -> Any:
     """The pglast statement node of the one query in ``text`` (a ``SelectStmt``), or None."""
-    import pglast
     from pglast import ast
 
     body = text.strip()
     if body.endswith(";"):
         body = body[:-1].rstrip()
-    try:
-        stmts = pglast.parse_sql(body)
-    except Exception:  # noqa: BLE001 - pglast.parser.ParseError
-        return None
-    if len(stmts) != 1 or not isinstance(stmts[0].stmt, ast.SelectStmt):
+    stmts = parse_statements(body)
+    if stmts is None or len(stmts) != 1 or not isinstance(stmts[0].stmt, ast.SelectStmt):
         return None
     return stmts[0].stmt
 
 
 def parses_as_statement(text: str) -> bool:
     """Whether ``text`` is exactly one statement of PostgreSQL's grammar."""
-    import pglast
-
-    try:
-        return len(pglast.parse_sql(text)) == 1
-    except Exception:  # noqa: BLE001 - pglast.parser.ParseError
-        return False
+    stmts = parse_statements(text)
+    return stmts is not None and len(stmts) == 1
 
 
 def make_expr(text: str, origin: Path = ()) -> Expr:
     """An :class:`Expr` of a scalar expression, with its parsed form."""
-    return Expr(text, origin=origin, sql=ParsedSql("expr", parse_expr(text)))
+    return Expr(text, origin=origin, sql=ParsedSql("expr", parse_expr(text), name_refs(text)))
 
 
 def make_query(text: str, origin: Path = ()) -> Expr:
     """An :class:`Expr` of a query, with its parsed form."""
-    return Expr(text, origin=origin, sql=ParsedSql("query", parse_query(text)))
+    return Expr(text, origin=origin, sql=ParsedSql("query", parse_query(text), name_refs(text)))
 
 
 __all__ = ["make_expr", "make_query", "parse_expr", "parse_query", "parses_as_statement"]

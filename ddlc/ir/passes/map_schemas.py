@@ -1,8 +1,10 @@
 """map_schemas: ``--schema-map src=dst`` renames schemas everywhere.
 
 Qualified names and types in the IR, schema-name fields of schema statements, and names inside
-pre-rendered SQL (view queries, defaults, constraint text) rewritten through pglast. Text that
-mentions a mapped schema but does not parse is left as written, with a diagnostic.
+pre-rendered SQL (view queries, defaults, constraint text), rewritten at the positions the SQL layer
+found at build time (:meth:`ddlc.ir.names.Expr.renamed_text`; the tree alike with
+:meth:`~ddlc.ir.names.Expr.renamed`). Text that mentions a mapped schema but does not parse is left
+as written, with a diagnostic.
 
 Parse once: nodes are rebuilt with :func:`ddlc.ir.base.replace` / :func:`~ddlc.ir.base.transform`,
 which clear the source text a changed name was parsed from (identity texts of DROP/COMMENT/SET
@@ -20,7 +22,6 @@ from ..partition import BoundValue
 from ..routine import FunctionArg
 from ._sync import synced
 from ..names import Expr, QualifiedName, TypeName
-from ..sqltext import rewrite_schemas
 
 W_UNMAPPED_TEXT = register(
     "DDLC-W502", Severity.WARNING, "Schema not mapped inside SQL text",
@@ -64,7 +65,7 @@ def map_schemas(stmt, ctx):
             text = node.text
             if not any(src in text for src in mapping):
                 return node
-            new = rewrite_schemas(text, relation)
+            new = node.renamed_text(relation)
             if new is None:
                 diags.append(Diagnostic(W_UNMAPPED_TEXT, "SQL text mentions a mapped schema but does not parse",
                                         node.origin, document=ctx.document, pass_name="map_schemas"))

@@ -4,7 +4,8 @@ From the tree when it has one, else ``--default-schema`` (default ``public``). C
 the IR (``QualifiedName``: tables, FK targets, index and trigger tables, OWNED BY, DROP/COMMENT
 identities, which the builders parsed from their text) and the object references inside
 pre-rendered SQL (relations in view queries and FK definitions, ``nextval('seq')`` literals),
-rewritten through pglast only when something is unqualified.
+rewritten at the positions the SQL layer found at build time (:meth:`ddlc.ir.names.Expr.renamed_text`,
+the tree alike with :meth:`~ddlc.ir.names.Expr.renamed`) only when something is unqualified.
 
 Parse once: nodes are rebuilt with :func:`ddlc.ir.base.replace` / :func:`~ddlc.ir.base.transform`,
 which clear the source text a changed name was parsed from (identity texts of DROP/COMMENT/SET
@@ -22,7 +23,6 @@ from ..partition import BoundValue
 from ..routine import FunctionArg
 from ._sync import synced
 from ..names import Expr, QualifiedName
-from ..sqltext import rewrite_schemas
 
 N_UNPARSED_REF = register(
     "DDLC-N501", Severity.NOTE, "References inside SQL text not checked",
@@ -53,7 +53,7 @@ def qualify_names(stmt, ctx):
         if t is QualifiedName and node.schema is None:
             return replace(node, schema=default)
         if t is Expr and _MAY_REFERENCE.search(node.text):
-            new = rewrite_schemas(node.text, unqualified)
+            new = node.renamed_text(unqualified)
             if new is None:
                 diags.append(Diagnostic(N_UNPARSED_REF, "SQL text not parsed; references inside it left as written",
                                         node.origin, document=ctx.document, pass_name="qualify_names"))

@@ -5,23 +5,23 @@ layout, jddl-shapes.md §5.1) or the same clause written by hand::
 
     PARTITION BY RANGE (c2) ( PARTITION p1 START(1) END(1000) EVERY(200), PARTITION p2 END(2000) )
 
-The tokenizer is hand written and keeps the source offset of every token, so errors say where
+Tokens come from the SQL layer's lexer (:func:`ddlc.frontend.sql.lexer.scan`, with openGauss's
+undoubled quotes in bound strings, ``'it's'``) and keep their source offsets, so errors say where
 they are (``expected ")" at position 57 near "TABLESPACE x"``) and every name and value keeps the
 exact text it was written with. Keywords are case-insensitive; unquoted names are folded to lower
 case (ASCII only) and quoted names unescaped, both cut to 63 bytes like the server's lexer.
 
-Entry point: :func:`parse_partition_clause`.
+Entry points: :func:`parse_partition_clause`, :func:`parse_bound_value`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import NamedTuple, NoReturn
 
-from ..diagnostics import E_BUILD
-from ..errors import DdlcError, PathPart
-from .sql.expr import make_expr
-from .partition_lexer import Lexer, Tok
-from ..ir.partition import (
+from ...diagnostics import E_BUILD
+from ...errors import DdlcError, PathPart
+from ...ir.partition import (
     BoundKind,
     BoundValue,
     LessThan,
@@ -32,12 +32,85 @@ from ..ir.partition import (
     RangeItem,
     truncate_identifier,
 )
+from .expr import make_expr
+from .lexer import fold, scan, unescape_e
 
 __all__ = ["parse_partition_clause", "parse_bound_value"]
 
 _OPERATORS = ("+", "-", "*", "/", "%", "||")
 _TYPED_HEADS = {"date", "timestamp", "timestamptz", "time", "timetz", "interval"}
 _INTERVAL_FIELDS = ("year", "month", "day", "hour", "minute", "second")
+
+
+class Tok(NamedTuple):
+    """A token of a partition clause."""
+
+    kind: str  # "ident", "qident", "number", "string", "punct", "eof"
+    text: str  # exact source text
+    pos: int  # 0-based offset of the first character
+    value: str = ""  # ident: folded name; qident/string: unescaped body; punct: the operator
+
+    @property
+    def end(self) -> int:
+        return self.pos + len(self.text)
+
+
+_PUNCT_CHARS = frozenset("(),;.+-*/%[]<>=")
+
+
+def _tokens(text: str, fail: Callable[[str, int], NoReturn]) -> list[Tok]:
+    """The clause's tokens (blanks and comments skipped) and a final ``eof``; the punctuation of a
+    partition clause only: ``::``, ``||`` and ``( ) , ; . + - * / % [ ] < > =``."""
+    out: list[Tok] = []
+    append = out.append
+    for kind, s, e in scan(text, glued_quotes=True):
+        if kind == "space" or kind == "comment":
+            continue
+        t = text[s:e]
+        if kind == "word":
+            append(Tok("ident", t, s, fold(t)))
+        elif kind == "punct":
+            append(Tok("punct", t, s, t))
+        elif kind == "number":
+            append(Tok("number", t, s, t))
+        elif kind == "string":
+            c = t[0]
+            if c in "xXbB":  # no bit strings here: the letter is a name, then a string
+                append(Tok("ident", c, s, fold(c)))
+                t, s = t[1:], s + 1
+            elif c in "eE":
+                append(Tok("string", t, s, unescape_e(t[2:-1])))
+                continue
+            append(Tok("string", t, s, (t if t[0] == "'" else t[1:])[1:-1].replace("''", "'")))
+        elif kind == "qident":
+            if e - s == 2:
+                fail("zero-length delimited identifier", s)
+            append(Tok("qident", t, s, t[1:-1].replace('""', '"')))
+        elif kind == "op":
+            i = s
+            while i < e:
+                two = text[i:i + 2]
+                if two == "::" or two == "||":
+                    append(Tok("punct", two, i, two))
+                    i += 2
+                elif text[i] in _PUNCT_CHARS:
+                    append(Tok("punct", text[i], i, text[i]))
+                    i += 1
+                else:
+                    fail(f"unexpected character {text[i]!r}", i)
+        elif kind == "error":
+            c = text[s]
+            if c == "/":
+                fail("unterminated comment", s)
+            if c == '"':
+                fail("unterminated quoted identifier", s)
+            if c == "$":
+                fail("unexpected character '$'", s)
+            fail("unterminated quoted string", s + 1 if c in "xXbB" else s)
+        else:  # dollar, param
+            fail("unexpected character '$'", s)
+    append(Tok("eof", "", len(text)))
+    return out
 
 
 def _expr_bound(text: str, origin: Sequence[PathPart]) -> BoundValue:
@@ -49,11 +122,12 @@ class _Parser:
     def __init__(self, text: str, path: Sequence[PathPart]) -> None:
         self.src = text
         self.path = tuple(path)
-        self.toks = Lexer(text, self._fail_at).tokens()
+        self.toks = _tokens(text, self._fail_at)
+        self.last = len(self.toks) - 1  # the eof token
         self.i = 0
 
     # ---- token helpers -------------------------------------------------------------------
-    def _fail_at(self, what: str, pos: int):
+    def _fail_at(self, what: str, pos: int) -> NoReturn:
         if pos >= len(self.src):
             where = f"at position {pos} (end of input)"
         else:
@@ -65,12 +139,15 @@ class _Parser:
         self._fail_at(what, (tok or self.peek()).pos)
 
     def peek(self, k: int = 0) -> Tok:
-        return self.toks[min(self.i + k, len(self.toks) - 1)]
+        j = self.i + k
+        return self.toks[j] if j < self.last else self.toks[self.last]
 
     def take(self) -> Tok:
-        tok = self.peek()
-        self.i = min(self.i + 1, len(self.toks) - 1)
-        return tok
+        i = self.i
+        if i < self.last:
+            self.i = i + 1
+            return self.toks[i]
+        return self.toks[self.last]
 
     def is_kw(self, word: str, k: int = 0) -> bool:
         tok = self.peek(k)

@@ -1,7 +1,7 @@
 """The CREATE FUNCTION text scanner (reference §5.8): ``pg_get_functiondef`` output and GaussDB TDDL.
 
-:func:`parse_function_text` reads a whole CREATE FUNCTION/PROCEDURE statement with a careful
-hand-written scanner (quotes, dollar quotes, nested parentheses, comments) into a
+:func:`parse_function_text` reads a whole CREATE FUNCTION/PROCEDURE statement, token by token with
+the SQL layer's lexer (:mod:`ddlc.frontend.sql.lexer`: quotes, dollar quotes, comments), into a
 :class:`~ddlc.ir.routine.CreateFunction`, in both header styles:
 
 * PostgreSQL: ``CREATE OR REPLACE FUNCTION s.f(a integer)\\n RETURNS integer\\n LANGUAGE plpgsql\\n
@@ -21,14 +21,15 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from ..errors import Path
-from ..ir.names import QualifiedName
-from ..ir.routine import (
+from ...errors import Path
+from ...ir.names import QualifiedName
+from ...ir.routine import (
     ArgMode, CreateFunction, FunctionArg, FunctionOptions, FunctionReturn, FunctionStyle, NullInput, Security,
     SetOption, Volatility,
 )
-from .sql.expr import make_expr
-from .sqlscan import ScanError, Tok, dollar_tag_at, ident_value, is_ident, skip_space, split_top, string_value, token_at
+from .expr import make_expr
+from .lexer import ScanError, Tok, dollar_tag_at, ident_value, is_ident, skip_space, split_top, string_value, token_at
+
 
 class FunctionTextError(ValueError):
     def __init__(self, message: str, pos: int) -> None:

@@ -1,0 +1,476 @@
+"""The SQL layer's one lexer: GaussDB/openGauss lexical rules, one compiled master regex.
+
+The SQL texts the frontend reads itself rather than through PostgreSQL's grammar (pglast) are lexed
+here: index definitions, object identities, partition clauses, CREATE FUNCTION headers, TDDL
+statements, constraint column lists, and the positions of the object references the passes rename
+inside SQL fragments. :func:`scan` cuts a text into ``(kind, start, end)`` spans that cover it
+exactly (joined back they give the text), with these kinds:
+
+* ``space``: a run of ``[ \\t\\n\\r\\f\\v]`` (the server's whitespace; any other character, non-ASCII
+  blanks included, is an identifier character or stands alone, as in the server's lexer);
+* ``comment``: ``-- ...`` to the end of the line (the newline is ``space``), or ``/* ... */`` with nesting;
+* ``word``: a bare identifier or keyword: an ASCII letter, ``_`` or any non-ASCII character, then those,
+  ASCII digits and ``$``;
+* ``qident``: ``"quoted"``, ``""`` standing for one ``"``;
+* ``string``: ``'...'`` (``''`` for a quote), ``E'...'`` (backslash escapes too), ``N'...'``,
+  ``X'...'``, ``B'...'`` (two strings separated by a newline, which the server joins into one
+  constant, are two tokens);
+* ``dollar``: ``$tag$ ... $tag$`` (``$$ ... $$``), the body untouched;
+* ``param``: ``$1``;
+* ``number``: ``12``, ``1.5``, ``.5``, ``1e-3`` (``1..2`` is ``1``, ``.``, ``.2``);
+* ``punct``: one of ``( ) [ ] , ; .``;
+* ``op``: a run of ``+ - * / < > = ~ ! @ # % ^ & | ` ? :`` that does not run into a comment, or any
+  other single character;
+* ``error``: an unterminated quote, quoted identifier, dollar quote or comment: from its start to
+  the end of the text (:func:`error_message` says which).
+
+``glued_quotes=True`` reads strings the way openGauss prints partition bounds, without doubling the
+quotes inside (``'it's'``): a quote followed by an identifier character does not end the string when
+another quote follows somewhere.
+
+On top of :func:`scan`: :func:`tokens` / :func:`token_at` (:class:`Tok`, blanks and comments
+skipped, :class:`ScanError` on an unterminated token), the token helpers the parsers share
+(:func:`ident_value`, :func:`string_value`, :func:`split_top`, :func:`read_qualified`...), and
+:class:`Cursor`, a position in a text for the parsers of the server's fixed layouts (index
+definitions, identities) that read tokens there and match the layout's literal spacing exactly.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import NamedTuple
+
+# identifier characters: ASCII letters, digits, "_", "$" and any non-ASCII character (negated ASCII
+# classes: the same sets as \u0080-\U0010ffff ranges, ~100x faster to compile)
+_START = r"[^\x00-\x40\x5b-\x5e\x60\x7b-\x7f]"
+_CONT = r"[^\x00-\x23\x25-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]"
+_TAG_CONT = r"[^\x00-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]"  # a dollar-quote tag: no "$"
+_TAG = rf"(?:{_START}{_TAG_CONT}*)?"
+
+# A closing quote is never followed by another one (that would be a doubled quote): the (?!') keeps
+# backtracking from ending an unterminated string early, as a left-to-right scanner would.
+_STRINGS = r"[eE]'(?:[^'\\]|\\[\s\S]|'')*'(?!')|[nNxXbB]?'(?:[^']|'')*'(?!')"
+_GLUED = r"(?=[\s\S]*')"  # another quote follows somewhere
+_STRINGS_GLUED = (rf"[eE]'(?=(?P<ge>(?:[^'\\]|\\[\s\S]|''|'(?={_CONT}){_GLUED})*))(?P=ge)'"
+                  rf"|[nNxXbB]?'(?=(?P<gs>(?:[^']|''|'(?={_CONT}){_GLUED})*))(?P=gs)'")
+
+
+def _master(strings: str) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?P<{k}>{p})" for k, p in (
+        ("space", r"[ \t\n\r\f\v]+"),
+        ("comment", r"--[^\n\r]*|/\*(?:[^*/]|\*(?!/)|/(?!\*))*\*/"),
+        ("nested", r"/\*"),  # a comment with a comment inside, or unterminated: finished in Python
+        ("string", strings),
+        ("qident", r'"(?:[^"]|"")*"(?!")'),
+        ("dollar", rf"\$(?P<tag>{_TAG})\$[\s\S]*?\$(?P=tag)\$"),
+        ("param", r"\$[0-9]+"),
+        ("error", rf"[eEnNxXbB]?'[\s\S]*|\"[\s\S]*|\${_TAG}\$[\s\S]*"),  # what did not close above
+        ("word", rf"{_START}{_CONT}*"),
+        ("number", r"(?:[0-9]+(?:\.(?!\.)[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"),
+        ("punct", r"[()\[\],;.]"),
+        ("op", r"(?:[+*<>=~!@#%^&|`?:]|-(?!-)|/(?!\*))+|[\s\S]"),
+    )))
+
+
+# compiled on first use (~1.5 ms each: start-up time of documents that never need them)
+_LEX: re.Pattern[str] | None = None
+_LEX_GLUED: re.Pattern[str] | None = None  # partition clauses only
+
+
+def _lexer(glued_quotes: bool = False) -> re.Pattern[str]:
+    global _LEX, _LEX_GLUED
+    if glued_quotes:
+        if _LEX_GLUED is None:
+            _LEX_GLUED = _master(_STRINGS_GLUED)
+        return _LEX_GLUED
+    if _LEX is None:
+        _LEX = _master(_STRINGS)
+    return _LEX
+
+
+def _nested_end(text: str, pos: int) -> int:
+    """End of the nested ``/* ... */`` comment opening at ``pos``; -1 when it is not closed."""
+    depth, j = 1, pos + 2
+    while depth:
+        a, b = text.find("/*", j), text.find("*/", j)
+        if b < 0:
+            return -1
+        if 0 <= a < b:
+            depth, j = depth + 1, a + 2
+        else:
+            depth, j = depth - 1, b + 2
+    return j
+
+
+def scan(text: str, pos: int = 0, *, glued_quotes: bool = False) -> Iterator[tuple[str, int, int]]:
+    """``(kind, start, end)`` of every token of ``text[pos:]``, blanks and comments included (see the
+    module docstring); an ``error`` token, when there is one, is the last."""
+    rx = _lexer(glued_quotes)
+    n = len(text)
+    while pos < n:
+        for m in rx.finditer(text, pos):
+            kind = m.lastgroup
+            if kind == "nested":
+                start = m.start()
+                end = _nested_end(text, start)
+                if end < 0:
+                    yield "error", start, n
+                    return
+                yield "comment", start, end
+                pos = end
+                break  # start again after the comment
+            yield kind, m.start(), m.end()  # type: ignore[misc]
+        else:
+            return
+
+
+def error_message(text: str, start: int) -> tuple[str, int]:
+    """What an ``error`` token starting at ``start`` is: (message, offset of the opening quote)."""
+    c = text[start]
+    if c == "/":
+        return "unterminated /* comment", start
+    if c == '"':
+        return 'unterminated " quote', start
+    if c == "$":
+        return f"unterminated dollar quote {dollar_tag_at(text, start)}", start
+    return "unterminated ' quote", start if c == "'" else start + 1
+
+
+# ---- tokens -------------------------------------------------------------------------------------
+class ScanError(ValueError):
+    """An unterminated quote, dollar quote or comment."""
+
+    def __init__(self, message: str, pos: int) -> None:
+        super().__init__(f"{message} at offset {pos}")
+        self.pos = pos
+
+
+_ASCII_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def fold(name: str) -> str:
+    """The server's downcasing of an unquoted identifier: ASCII letters only."""
+    return name.lower() if name.isascii() else name.translate(_ASCII_LOWER)
+
+
+def keyword(word: str) -> str:
+    """A bare word as a keyword: ASCII letters upper-cased (keywords are ASCII)."""
+    return word.upper() if word.isascii() else word.translate(_ASCII_UPPER)
+
+
+class Tok(NamedTuple):
+    """A token of :func:`tokens`: ``kind`` as in :func:`scan`, the exact source ``text``, ``[start, end)``."""
+
+    kind: str
+    text: str
+    start: int
+    end: int
+
+    @property
+    def upper(self) -> str:
+        """The keyword spelling of a bare word (``""`` for any other token)."""
+        return keyword(self.text) if self.kind == "word" else ""
+
+    def is_word(self, *words: str) -> bool:
+        return self.kind == "word" and keyword(self.text) in words
+
+
+_SKIPPED = frozenset({"space", "comment"})
+
+
+def tokens(text: str, pos: int = 0, end: int | None = None) -> Iterator[Tok]:
+    """The tokens of ``text[pos:end]``, blanks and comments skipped (a token may not cross ``end``).
+
+    Lazy: the tokens before an unterminated one come out before the :class:`ScanError`."""
+    limit = len(text) if end is None else end
+    for kind, s, e in scan(text, pos):
+        if kind in _SKIPPED:
+            if e >= limit:
+                return
+            continue
+        if s >= limit:
+            return
+        if kind == "error":
+            raise ScanError(*error_message(text, s))
+        if e > limit:
+            raise ScanError("token crosses the end of the fragment", s)
+        yield Tok(kind, text[s:e], s, e)
+
+
+def tokenize(text: str, pos: int = 0, end: int | None = None) -> list[Tok]:
+    return list(tokens(text, pos, end))
+
+
+def _span_at(text: str, pos: int) -> tuple[str, int, int]:
+    """``(kind, start, end)`` of the token starting at ``pos`` (< len(text)), as :func:`scan` cuts it."""
+    m = (_LEX or _lexer()).match(text, pos)
+    kind = m.lastgroup  # type: ignore[union-attr]
+    if kind == "nested":
+        end = _nested_end(text, pos)
+        return ("error", pos, len(text)) if end < 0 else ("comment", pos, end)
+    return kind, pos, m.end()  # type: ignore[return-value,union-attr]
+
+
+def token_at(text: str, pos: int) -> Tok:
+    """The token starting exactly at ``pos`` (no blanks skipped: a blank run or a comment is a token)."""
+    kind, s, e = _span_at(text, pos)
+    if kind == "error":
+        raise ScanError(*error_message(text, s))
+    return Tok(kind, text[s:e], s, e)
+
+
+_BLANKS = re.compile(r"(?:[ \t\n\r\f\v]+|--[^\n\r]*|/\*(?:[^*/]|\*(?!/)|/(?!\*))*\*/)*")
+
+
+def skip_space(text: str, pos: int) -> int:
+    """Skip blanks and comments from ``pos`` (:class:`ScanError` on an unterminated comment)."""
+    while True:
+        pos = _BLANKS.match(text, pos).end()  # type: ignore[union-attr]
+        if not text.startswith("/*", pos):
+            return pos
+        end = _nested_end(text, pos)
+        if end < 0:
+            raise ScanError("unterminated /* comment", pos)
+        pos = end
+
+
+def dollar_tag_at(text: str, pos: int) -> str | None:
+    """The dollar-quote tag (``$function$``, ``$$``) opening at ``pos``, or None."""
+    m = _DOLLAR_TAG.match(text, pos)
+    return m.group(0) if m else None
+
+
+_DOLLAR_TAG = re.compile(rf"\${_TAG}\$")
+
+
+def ident_value(tok: Tok) -> str:
+    """The name a bare (folded, ASCII only) or quoted identifier token denotes."""
+    if tok.kind == "qident":
+        return tok.text[1:-1].replace('""', '"')
+    return fold(tok.text)
+
+
+def string_value(tok: Tok) -> str:
+    """The value of a ``'...'`` (``E'...'``, ``N'...'``...) string or dollar-quoted token."""
+    t = tok.text
+    if tok.kind == "dollar":
+        tag = dollar_tag_at(t, 0) or "$$"
+        return t[len(tag):-len(tag)]
+    if t[0] in "eE":
+        return unescape_e(t[2:-1])
+    if t[0] != "'":
+        t = t[1:]
+    return t[1:-1].replace("''", "'")
+
+
+E_ESCAPES = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+
+
+def unescape_e(s: str) -> str:
+    """The body of an ``E'...'`` string: ``\\n``-style escapes and ``''`` read (a lone quote, which
+    :func:`scan`'s ``glued_quotes`` lets in, is kept)."""
+    out, i = [], 0
+    while i < len(s):
+        c = s[i]
+        if c == "\\" and i + 1 < len(s):
+            nxt = s[i + 1]
+            out.append(E_ESCAPES.get(nxt, nxt))
+            i += 2
+        elif c == "'" and s.startswith("''", i):
+            out.append("'")
+            i += 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def is_ident(tok: Tok) -> bool:
+    return tok.kind in ("word", "qident")
+
+
+def matching_paren(toks: list[Tok], i: int) -> int:
+    """Index of the ``)`` closing the ``(`` at ``toks[i]`` (ValueError when unbalanced)."""
+    depth = 0
+    for j in range(i, len(toks)):
+        t = toks[j]
+        if t.kind == "punct":
+            if t.text in "([":
+                depth += 1
+            elif t.text in ")]":
+                depth -= 1
+                if depth == 0:
+                    return j
+    raise ValueError("unbalanced parentheses")
+
+
+def split_top(toks: list[Tok], sep: str = ",") -> list[list[Tok]]:
+    """Split a token list at depth-0 ``sep`` punctuation."""
+    out: list[list[Tok]] = [[]]
+    depth = 0
+    for t in toks:
+        if t.kind == "punct" and t.text in "([":
+            depth += 1
+        elif t.kind == "punct" and t.text in ")]":
+            depth -= 1
+        elif depth == 0 and t.kind == "punct" and t.text == sep:
+            out.append([])
+            continue
+        out[-1].append(t)
+    return out
+
+
+def read_qualified(toks: list[Tok], i: int) -> tuple[list[str], int]:
+    """``ident(.ident)*`` from ``toks[i]``: (names, index after). ValueError when none."""
+    if i >= len(toks) or not is_ident(toks[i]):
+        raise ValueError("identifier expected")
+    names = [ident_value(toks[i])]
+    i += 1
+    while i + 1 < len(toks) and toks[i].kind == "punct" and toks[i].text == "." and is_ident(toks[i + 1]):
+        names.append(ident_value(toks[i + 1]))
+        i += 2
+    return names, i
+
+
+def closing_paren(text: str, open_at: int) -> int | None:
+    """Offset of the ``)`` closing the ``(`` at ``open_at`` (quotes, comments skipped), or None."""
+    depth = 0
+    for kind, s, _ in scan(text, open_at):
+        if kind == "punct":
+            c = text[s]
+            if c == "(":
+                depth += 1
+            elif c == ")":
+                depth -= 1
+                if depth == 0:
+                    return s
+        elif kind == "error":
+            return None
+    return None
+
+
+def split_commas(text: str) -> list[str]:
+    """``text`` cut at its commas outside parentheses, quotes and comments."""
+    out: list[str] = []
+    depth = start = 0
+    for kind, s, _ in scan(text):
+        if kind == "punct":
+            c = text[s]
+            if c == "(":
+                depth += 1
+            elif c == ")":
+                depth -= 1
+            elif c == "," and depth == 0:
+                out.append(text[start:s])
+                start = s + 1
+    out.append(text[start:])
+    return out
+
+
+# ---- a cursor for the server's fixed layouts ---------------------------------------------------------
+class ScanFail(Exception):
+    """The text does not have the expected form (callers turn it into a diagnostic)."""
+
+
+_SPACE = re.compile(r"[ \t\n\r\f\v]*")
+
+
+class Cursor:
+    """A position in a pre-rendered text (an index definition, an object identity).
+
+    The server prints these in a fixed layout: :meth:`at` / :meth:`eat` / :meth:`need` match its
+    literal spacing and punctuation exactly; identifiers, words and parenthesized groups are read as
+    tokens of :func:`scan`.
+    """
+
+    __slots__ = ("s", "i")
+
+    def __init__(self, s: str) -> None:
+        self.s = s
+        self.i = 0
+
+    def fail(self, why: str) -> ScanFail:
+        return ScanFail(f"{why} at offset {self.i}")
+
+    def at(self, t: str) -> bool:
+        return self.s.startswith(t, self.i)
+
+    def eat(self, t: str) -> bool:
+        if self.s.startswith(t, self.i):
+            self.i += len(t)
+            return True
+        return False
+
+    def need(self, t: str) -> None:
+        if not self.eat(t):
+            raise self.fail(f"{t!r} expected")
+
+    def blanks(self) -> bool:
+        j = self.i
+        self.i = _SPACE.match(self.s, j).end()  # type: ignore[union-attr]
+        return self.i > j
+
+    def eof(self) -> bool:
+        return self.i >= len(self.s)
+
+    def peek(self) -> Tok | None:
+        """The token at the position (None at the end); an unterminated one fails."""
+        if self.i >= len(self.s):
+            return None
+        try:
+            return token_at(self.s, self.i)
+        except ScanError as e:
+            raise ScanFail(str(e)) from None
+
+    def peek_word(self) -> str | None:
+        """The bare word at the position, folded to lower case, without consuming it."""
+        t = self.peek()
+        return fold(t.text) if t is not None and t.kind == "word" else None
+
+    def word(self, w: str) -> bool:
+        """Consume the bare keyword ``w`` (case-insensitive) if it is next."""
+        t = self.peek()
+        if t is not None and t.kind == "word" and fold(t.text) == w.lower():
+            self.i = t.end
+            return True
+        return False
+
+    def ident_token(self) -> tuple[str, bool]:
+        """A quoted (``"a""b"``) or bare identifier: (name, quoted); bare words kept as written."""
+        t = self.peek()
+        if t is None or t.kind not in ("word", "qident"):
+            raise self.fail("identifier expected")
+        self.i = t.end
+        if t.kind == "qident":
+            return t.text[1:-1].replace('""', '"'), True
+        return t.text, False
+
+    def balanced(self) -> str:
+        """``( ... )`` with nesting (quotes, comments and dollar quotes are single tokens); returns
+        the text including the parentheses."""
+        s, start = self.s, self.i
+        depth = 0
+        if not s.startswith("(", start):
+            raise self.fail("'(' expected")
+        for kind, a, b in scan(s, start):
+            if kind == "error":
+                raise self.fail("unterminated literal")
+            if kind == "punct":
+                c = s[a]
+                if c == "(":
+                    depth += 1
+                elif c == ")":
+                    depth -= 1
+                    if depth == 0:
+                        self.i = b
+                        return s[start:b]
+        raise self.fail("unbalanced parentheses")
+
+
+__all__ = [
+    "scan", "error_message", "ScanError", "Tok", "tokens", "tokenize", "token_at", "skip_space", "dollar_tag_at",
+    "fold", "keyword", "ident_value", "string_value", "unescape_e", "is_ident", "matching_paren", "split_top",
+    "read_qualified", "closing_paren", "split_commas", "ScanFail", "Cursor",
+]

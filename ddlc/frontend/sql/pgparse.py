@@ -1,0 +1,25 @@
+"""PostgreSQL's grammar (pglast), once per distinct text: every parse of the SQL layer goes through here.
+
+Results are cached by text, so the same fragment read for its tree (:mod:`.expr`), its constraint
+(:mod:`.constraints`) and its object references (:mod:`.refs`) is parsed once. Trees are shared:
+never mutate one (copy it first). pglast is imported lazily (start-up time).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+
+@lru_cache(maxsize=8192)
+def parse_statements(sql: str) -> tuple[Any, ...] | None:
+    """The raw statements of ``sql`` (pglast ``RawStmt`` nodes), or None when it does not parse."""
+    import pglast
+
+    try:
+        return tuple(pglast.parse_sql(sql))
+    except Exception:  # noqa: BLE001 - pglast.parser.ParseError: GaussDB-only syntax
+        return None
+
+
+__all__ = ["parse_statements"]
