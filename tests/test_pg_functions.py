@@ -126,12 +126,19 @@ def test_sql_standard_forms_are_known_calls(pg_db, sql, names):
     pg_db.execute(f"SELECT {sql} {with_x}").fetchall()
 
 
-def test_system_user_is_not_postgres_15(pg_db):
-    """PostgreSQL 16's SYSTEM_USER is a pg_catalog call for pglast; PostgreSQL 15 has no such function."""
+def test_bare_system_user_is_a_name(pg_db):
+    """openGauss has no SYSTEM_USER keyword: a bare ``system_user`` it writes is a name (a column), which
+    PostgreSQL 16+ would read as its SYSTEM_USER keyword and 15 lacks as a function; the SQL layer quotes it
+    (issue 8: PostgreSQL keywords inside fragments)."""
     e = make_expr("system_user")
-    assert [(c.name, v) for c, v in F.calls(e.tree)] == [("system_user", F.UNKNOWN)]
+    assert F.calls(e.tree) == () or list(F.calls(e.tree)) == []
+    assert e.sql.verbatim is False
+    from ddlc.backends.writer import pg_deparse
+
+    assert pg_deparse(e.tree) == '"system_user"'
     with pytest.raises(Exception, match="system_user"):
         pg_db.execute("SELECT pg_catalog.system_user()")
+    assert pg_db.execute('SELECT "system_user" FROM (SELECT 1 AS system_user) s').fetchone() == (1,)
 
 
 # ---- verdicts ---------------------------------------------------------------------------------------

@@ -84,6 +84,9 @@ class ParsedSql:
     form: str
     node: Any
     refs: tuple[NameRef, ...] | None = None
+    # False: PostgreSQL's grammar read the text with names quoted (openGauss writes some PostgreSQL keywords
+    # bare, e.g. ``isnull``): a target other than GaussDB must print ``node``, never the text
+    verbatim: bool = True
 
 
 @node
@@ -158,13 +161,15 @@ class Expr(_ExprText):
         if s.refs is not None:
             new_text, new_refs = _rename_refs(self.text, s.refs, relation, literal_regclass)
             refs = new_refs if new_text == text else None
+        # the new names in the text are quoted for GaussDB: other targets print the renamed tree instead
+        verbatim = s.verbatim and text == self.text
         if s.node is None:
-            return Expr(text, origin=self.origin, sql=ParsedSql(s.form, None, refs))
+            return Expr(text, origin=self.origin, sql=ParsedSql(s.form, None, refs, verbatim))
         import copy
 
         regclass = {r.value: (r.schema, r.name) for r in s.refs or () if r.kind is RefKind.REGCLASS}
         tree = rename_schemas(copy.deepcopy(s.node), relation, regclass if literal_regclass else {})
-        return Expr(text, origin=self.origin, sql=ParsedSql(s.form, tree, refs))
+        return Expr(text, origin=self.origin, sql=ParsedSql(s.form, tree, refs, verbatim))
 
 
 def _rename_refs(text: str, refs: tuple[NameRef, ...], relation: Callable[[str | None, str], str | None],

@@ -17,6 +17,7 @@ from typing import Any
 from ...diagnostics import Severity, register
 from ...errors import InternalError
 from ...ir.names import Expr
+from ..writer import pg_deparse, pg_pastable
 from .functions import REWRITE, UNKNOWN, calls, call_of, rewrite_for
 from .rewrites import REWRITES
 
@@ -33,11 +34,6 @@ I_EXPR_CLOSE = register(
     "digits, to_date(s, fmt) -> CAST(to_timestamp(s, fmt) AS timestamp)...",
     "DEFAULT sys_guid()",
 )
-N_EXPR_UNPARSED = register(
-    "DDLC-N601", Severity.NOTE, "Expression not checked for GaussDB-only functions",
-    "pglast could not parse the expression, so it is emitted as written without checking it for "
-    "GaussDB-only functions.",
-)
 
 _CANDIDATE = re.compile(r"\b(?:" + "|".join(sorted(REWRITES, key=len, reverse=True)) + r")\b|u&", re.I)
 
@@ -45,15 +41,20 @@ _CANDIDATE = re.compile(r"\b(?:" + "|".join(sorted(REWRITES, key=len, reverse=Tr
 def rewrite_expr(e: Expr, emit: Any) -> str:
     """``e`` for PostgreSQL: its text, or its parsed form re-printed with the rewrites made."""
     node = _tree(e)
-    if node is None:
-        emit.diag(N_EXPR_UNPARSED, "expression not parsed; emitted as written", e.origin)
-        return e.text
+    if node is None:  # the drop_unsupported rules (functions.UNSUPPORTED, W605) keep these away
+        raise InternalError(f"SQL fragment {e.text[:40]!r} is not PostgreSQL grammar", path=e.origin)
     new, changed = rewrite_tree(node, emit, e.origin, e.text)
-    if not changed:
-        return e.text
-    from pglast.stream import RawStream
+    return pg_text(e, new, changed)
 
-    return RawStream()(new)
+
+def pg_text(e: Expr, tree: Any, changed: bool) -> str:
+    """The PostgreSQL text of ``e`` whose (possibly rewritten) parse is ``tree``: its own text only when that
+    is exactly what PostgreSQL's grammar read and means the same whatever the server's settings
+    (:func:`~ddlc.backends.writer.pg_pastable`); else printed from the tree."""
+    sql = e.sql
+    if not changed and sql is not None and sql.verbatim and pg_pastable(e.text):
+        return e.text
+    return pg_deparse(tree)
 
 
 def wants_rewrite(text: str) -> bool:

@@ -77,6 +77,15 @@ W_EXPR_UNKNOWN = register(
     "CHECK (months_between(end_date, start_date) >= 0)",
 )
 
+W_EXPR_UNPARSED = register(
+    "DDLC-W605", Severity.WARNING, "Expression not in PostgreSQL's grammar",
+    "A fragment the server rendered (a DEFAULT, CHECK, generation expression, index key or predicate, "
+    "partition key, trigger WHEN...) does not parse with PostgreSQL's grammar (GaussDB-only syntax), so "
+    "ddlc cannot write it from its parse and never pastes it. In a column DEFAULT the default is dropped; "
+    "anywhere else the statement is not translated (DDLC-E010 unless --on-unsupported comment or skip).",
+    "DEFAULT (a ** b)",
+)
+
 # ---- the catalogs ---------------------------------------------------------------------------------
 
 Arity = tuple[tuple[int, int | None], ...]  # ranges (least, most); most None: any number more
@@ -275,6 +284,42 @@ def _default_unknown(n: Any) -> bool:
     return bool(unknown_calls(n.default))
 
 
+def _unparsed(e: Expr | None) -> bool:
+    s = None if e is None else e.sql
+    return s is not None and s.node is None
+
+
+def has_unparsed(n: Node) -> bool:
+    """Whether an Expr below ``n`` was read by the SQL layer and is not PostgreSQL grammar. A constraint's
+    ``definition`` is the text twin of its own parsed form (``parsed``; an unparsed constraint has its
+    own rule), not an expression."""
+    from ...ir.base import _field_names
+
+    stack: list[Any] = [n]
+    while stack:
+        cur = stack.pop()
+        if isinstance(cur, Expr):
+            if _unparsed(cur):
+                return True
+        elif type(cur) is tuple:
+            stack.extend(cur)
+        elif isinstance(cur, Node):
+            twin = hasattr(cur, "parsed") and hasattr(cur, "definition")
+            for f in _field_names(type(cur)):
+                v = getattr(cur, f)
+                if v is not None and not (twin and f == "definition"):
+                    stack.append(v)
+    return False
+
+
+def _default_unparsed(n: Any) -> bool:
+    return _unparsed(n.default)
+
+
+_UNPARSED_DEFAULT = "column default is not PostgreSQL grammar; default dropped"
+_UNPARSED_STATEMENT = "an expression is not PostgreSQL grammar; statement not translated"
+
+
 _DEFAULT_MESSAGE = "column default calls a function PostgreSQL does not have; default dropped"
 _STATEMENT_MESSAGE = "an expression calls a GaussDB function PostgreSQL does not have; statement not translated"
 
@@ -293,10 +338,18 @@ UNSUPPORTED: tuple[Rule, ...] = (
     Rule(SetDefault, W_DEFAULT_UNKNOWN, _DEFAULT_MESSAGE, applies=_default_unknown,
          text=lambda n: f"{n.column} SET DEFAULT {n.default.text}"),
     *(Rule(cls, W_EXPR_UNKNOWN, _STATEMENT_MESSAGE, applies=has_unknown_call) for cls in EXPR_STATEMENTS),
+    Rule(ColumnDef, W_EXPR_UNPARSED, _UNPARSED_DEFAULT, applies=_default_unparsed, field="default",
+         text=lambda n: f"{n.name} DEFAULT {n.default.text}"),
+    *(Rule(cls, W_EXPR_UNPARSED, _UNPARSED_DEFAULT, applies=_default_unparsed,
+           rewrite=lambda n: replace(n, default=None, layout=None),
+           text=lambda n: f"{n.column} DEFAULT {n.default.text}") for cls in (ModifyColumn, ChangeColumn)),
+    Rule(SetDefault, W_EXPR_UNPARSED, _UNPARSED_DEFAULT, applies=_default_unparsed,
+         text=lambda n: f"{n.column} SET DEFAULT {n.default.text}"),
+    *(Rule(cls, W_EXPR_UNPARSED, _UNPARSED_STATEMENT, applies=has_unparsed, last=True) for cls in EXPR_STATEMENTS),
 )
 
 __all__ = [
-    "REWRITES", "UNSUPPORTED", "EXPR_STATEMENTS", "W_DEFAULT_UNKNOWN", "W_EXPR_UNKNOWN", "Call", "calls",
+    "REWRITES", "UNSUPPORTED", "EXPR_STATEMENTS", "W_DEFAULT_UNKNOWN", "W_EXPR_UNKNOWN", "W_EXPR_UNPARSED", "Call", "calls",
     "call_of", "gauss_functions", "gauss_schema", "gauss_takes", "has_unknown_call", "pg_functions", "pg_takes",
     "rewrite_for", "unknown_calls", "verdict",
 ]

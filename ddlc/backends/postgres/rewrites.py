@@ -181,7 +181,8 @@ def temporal(node: Any) -> bool:
     if isinstance(node, ast.TypeCast):
         return _type_name(node) in _TEMPORAL_TYPES
     if isinstance(node, ast.FuncCall):
-        return node.funcname[-1].sval in _TEMPORAL_CALLS
+        name = node.funcname[-1].sval
+        return name in _TEMPORAL_CALLS or (name == "trunc" and _trunc_date(node))  # trunc(trunc(sysdate))
     if isinstance(node, ast.ColumnRef):
         f = node.fields or ()
         return len(f) == 1 and isinstance(f[0], ast.String) and f[0].sval == "sysdate"

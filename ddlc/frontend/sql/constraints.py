@@ -26,6 +26,7 @@ from ...ir.table import ConstraintInfo, ConstraintKind, FkAction, FkMatch, Optio
 from .expr import make_expr
 from .lexer import closing_paren, split_commas
 from .pgparse import parse_statements
+from .pgwords import requote
 
 N_CONSTRAINT_UNPARSED = register(
     "DDLC-N101", Severity.NOTE, "Constraint text not parsed",
@@ -86,7 +87,9 @@ def read_definition(text: str, origin: Path = ()) -> Definition:
     if hit is not None:
         body, node, descending, disabled, _, _, first = hit
         parsed = _info(node, body, origin, descending, disabled, informational, optimization)
-        verbatim = parsed is not None and first and not informational
+        # as written, PostgreSQL reads the same thing whatever its settings (no backslash) and without
+        # quoting openGauss's bare names that are PostgreSQL keywords
+        verbatim = parsed is not None and first and not informational and "\\" not in text and not requote(text)[1]
     return Definition(
         parsed, parsed.kind if parsed is not None else kind_of_text(text),
         informational=informational, optimization=optimization,

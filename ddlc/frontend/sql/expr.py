@@ -16,6 +16,7 @@ from typing import Any
 from ...errors import Path
 from ...ir.names import Expr, ParsedSql
 from .pgparse import parse_statements
+from .pgwords import requote
 from .refs import name_refs
 
 # SelectStmt members that must be empty for ``SELECT <text>`` to be a bare expression
@@ -62,12 +63,12 @@ def parses_as_statement(text: str) -> bool:
 
 def make_expr(text: str, origin: Path = ()) -> Expr:
     """An :class:`Expr` of a scalar expression, with its parsed form."""
-    return Expr(text, origin=origin, sql=ParsedSql("expr", parse_expr(text), name_refs(text)))
+    return Expr(text, origin=origin, sql=ParsedSql("expr", parse_expr(text), name_refs(text), not requote(text)[1]))
 
 
 def make_query(text: str, origin: Path = ()) -> Expr:
     """An :class:`Expr` of a query, with its parsed form."""
-    return Expr(text, origin=origin, sql=ParsedSql("query", parse_query(text), name_refs(text)))
+    return Expr(text, origin=origin, sql=ParsedSql("query", parse_query(text), name_refs(text), not requote(text)[1]))
 
 
 __all__ = ["make_expr", "make_query", "parse_expr", "parse_query", "parses_as_statement"]

@@ -10,14 +10,20 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from .pgwords import requote
+
 
 @lru_cache(maxsize=8192)
 def parse_statements(sql: str) -> tuple[Any, ...] | None:
-    """The raw statements of ``sql`` (pglast ``RawStmt`` nodes), or None when it does not parse."""
+    """The raw statements of ``sql`` (pglast ``RawStmt`` nodes), or None when it does not parse.
+
+    PostgreSQL's grammar reads the text with openGauss's bare names that are PostgreSQL keywords quoted
+    (:func:`ddlc.frontend.sql.pgwords.requote`): pglast's locations are offsets in that text (map them
+    back with :func:`~ddlc.frontend.sql.pgwords.to_source`)."""
     import pglast
 
     try:
-        return tuple(pglast.parse_sql(sql))
+        return tuple(pglast.parse_sql(requote(sql)[0]))
     except Exception:  # noqa: BLE001 - pglast.parser.ParseError: GaussDB-only syntax
         return None
 

@@ -18,6 +18,7 @@ from ...ir.names import NameRef, RefKind
 from ...ir.sqltree import visit
 from .pgparse import parse_statements
 from .lexer import ScanError, token_at
+from .pgwords import requote, to_source
 
 _QUERY_START = re.compile(r"\s*(\(\s*)*(SELECT|WITH|VALUES|TABLE)\b", re.I)
 _CONSTRAINT = "ALTER TABLE x ADD CONSTRAINT c "
@@ -49,9 +50,10 @@ def name_refs(text: str) -> tuple[NameRef, ...] | None:
     from pglast import ast
 
     lead = len(text) - len(text.lstrip())
+    marks = requote(prefix + body)[1]  # names quoted for PostgreSQL's grammar shift pglast's locations
 
-    def at(location: int) -> int:  # pglast's locations count characters of prefix + body
-        return lead + location - len(prefix)
+    def at(location: int) -> int:  # pglast's locations count characters of prefix + body (requoted)
+        return lead + (to_source(marks, location) if marks else location) - len(prefix)
 
     refs: list[NameRef] = []
     dummy = stmts[0].stmt.relation if prefix == _CONSTRAINT else None

@@ -1,0 +1,76 @@
+"""Words openGauss writes bare that PostgreSQL reads as keywords: quoted before PostgreSQL's grammar reads a
+fragment.
+
+openGauss's deparser quotes a name only when openGauss needs it (``quote_identifier`` with openGauss's
+keyword list), so a fragment may hold a bare ``isnull``, ``lateral`` or ``system_user`` that is a name to
+openGauss and a keyword to PostgreSQL: ``CHECK ((isnull > 0))``, ``PRIMARY KEY (lateral)``. The words are
+those PostgreSQL (pglast's keyword list, the newest grammar, so output stays valid on later servers)
+does not class as unreserved while openGauss does (or has no such keyword); the deparser writes keywords
+in upper case and names in lower case, so only an all-lower-case bare word is taken for a name.
+
+:func:`requote` gives the text PostgreSQL's grammar reads (each such word in double quotes) and where the
+quotes went, so positions found in it map back to the fragment (:func:`to_source`).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .lexer import scan
+
+
+@lru_cache(maxsize=1)
+def words() -> frozenset[str]:
+    from pglast import keywords as pg
+
+    from ...quoting import opengauss_keywords
+
+    og = opengauss_keywords()
+    taken = set(pg.RESERVED_KEYWORDS) | set(pg.COL_NAME_KEYWORDS) | set(pg.TYPE_FUNC_NAME_KEYWORDS)
+    return frozenset(w for w in taken if og.get(w, "UNRESERVED_KEYWORD") == "UNRESERVED_KEYWORD")
+
+
+@lru_cache(maxsize=1)
+def _first_letters() -> frozenset[str]:
+    return frozenset(w[0] for w in words())
+
+
+@lru_cache(maxsize=8192)
+def requote(text: str) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """``(text for PostgreSQL, ((start, end) of each word quoted, in the fragment)...)``."""
+    table = words()
+    if not any(w in text for w in table):  # the common case: nothing to do
+        return text, ()
+    out: list[str] = []
+    marks: list[tuple[int, int]] = []
+    last = 0
+    prev = ""
+    for kind, s, e in scan(text):
+        if kind == "error":
+            break
+        if kind == "word" and prev != "." and text[s:e] in table:
+            out.append(text[last:s])
+            out.append('"' + text[s:e] + '"')
+            marks.append((s, e))
+            last = e
+        if kind not in ("space", "comment"):
+            prev = text[s:e]
+    if not marks:
+        return text, ()
+    out.append(text[last:])
+    return "".join(out), tuple(marks)
+
+
+def to_source(marks: tuple[tuple[int, int], ...], pos: int) -> int:
+    """The fragment offset of offset ``pos`` of the requoted text."""
+    shift = 0
+    for s, e in marks:
+        if pos <= s + shift:
+            break
+        if pos < e + shift + 2:  # inside the quoted word (or on its closing quote)
+            return max(s, min(pos - shift - 1, e))
+        shift += 2
+    return pos - shift
+
+
+__all__ = ["requote", "to_source", "words"]
