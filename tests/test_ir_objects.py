@@ -301,10 +301,17 @@ def test_index_definition_details():
     assert d.keys[0].opclass is None and d.keys[0].ordering is SortOrder.ASC
 
 
-@pytest.mark.parametrize("text", ["a pg_catalog.int4_ops", "(a pg_catalog.int4_ops", "(a DESC DESC)",
+@pytest.mark.parametrize("text", ["a pg_catalog.int4_ops", "(a DESC DESC)",
                                   "(t.a pg_catalog.int4_ops)", "(a) LOCAL", "(a) junk", "(a) LOCAL(PARTITION p1)"])
 def test_index_definition_rejects(text):
     assert isinstance(parse_definition(text), str)
+
+
+@pytest.mark.parametrize("text", ["(a pg_catalog.int4_ops", "(a); DROP TABLE x", "(a)\n\\! id", "(a) /* x"])
+def test_index_definition_that_is_not_one_fragment_fails_its_document(text):
+    with pytest.raises(DdlcError) as exc:
+        parse_definition(text)
+    assert exc.value.code == "DDLC-E011"
 
 
 def test_index_unparsed_definition_is_kept():
@@ -418,7 +425,7 @@ def test_view_references_skip_ctes_and_keep_order():
 
 def test_view_unparsed_query():
     tree = copy.deepcopy(case("view/create-or-replace"))
-    tree["query"] = "SELECT FROM WHERE ((;"
+    tree["query"] = "SELECT FROM WHERE (( ));"
     stmt, diags = build(tree)
     assert not stmt.parsed and stmt.references == () and codes(diags) == ["DDLC-N320"]
     assert emit(stmt, mode="raw") == expand(tree)

@@ -240,7 +240,7 @@ ROWS = [
     (index("(lower(nvl(n, 'x'::text)) pg_catalog.text_ops)"),
      ["CREATE INDEX i ON public.t USING btree (lower(COALESCE(n, CAST('x' AS text))) pg_catalog.text_ops)"],
      ["DDLC-I602"]),
-    (index("(a pg_catalog.int4_ops", name="broken"), [], ["DDLC-N310", "DDLC-W664"]),
+    (index("(a pg_catalog.int4_ops) junk", name="broken"), [], ["DDLC-N310", "DDLC-W664"]),
     # sequences
     (create_seq(seq_opt("cache", "5"), seq_opt("cycle", no="NO"), seq_opt("seqincrement", "2"),
                 seq_opt("start", "10"), seq_opt("restart", "10")),

@@ -228,3 +228,28 @@ def test_schema_map_to_a_postgres_keyword_keeps_the_view():
     assert t.ok and t.statements, t.error
     assert '"lateral".orders' in t.statements[0] and 'VIEW "lateral".v_orders' in t.statements[0], t.statements
     assert len(pglast.parse_sql(t.statements[0])) == 1
+
+
+# ---- server-rendered fragments are checked at the token level, on every target --------------------------------
+def _with_default(text: str) -> dict:
+    tree = _table("")
+    col = tree["table_elements"]["elements"][0]
+    col["default"] = {"fmt": "DEFAULT %{default}s", "default": text}
+    return tree
+
+
+def test_a_default_that_is_not_one_fragment_fails_its_document_on_every_target():
+    for text in ["'x'\n\\! id\n", "1); DROP TABLE victim; --", "1; DROP TABLE victim", "'open", "(1", "1 /* x",
+                 "1\n/\nDROP TABLE victim"]:
+        for target in ("postgres", "gaussdb"):
+            out = list(ddlc.translate_many([json.dumps(_with_default(text)), json.dumps(comment_doc("ok"))],
+                                           target=target))
+            assert out[0].error is not None and out[0].error.code == "DDLC-E011", (text, target, out[0])
+            assert out[1].ok
+
+
+def test_legitimate_fragments_still_pass():
+    for text in ["'a;b'::text", "'x\\y'::text", "$$;$$::text", "(1 + 2) / 3", "'--'::text", "nextval('s'::regclass)"]:
+        [t] = ddlc.translate_many([json.dumps(_with_default(text))], target="postgres")
+        assert t.ok, (text, t.error)
+        assert len(pglast.parse_sql(t.statements[0])) == 1

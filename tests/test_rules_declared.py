@@ -93,7 +93,7 @@ RELOPTION_ON_TABLE = alter(sub("%{set_reset}s (%{options:, }s)", set_reset="SET"
     (comment("TABLESPACE", "ts1"), "DDLC-W653"),
     (rename_column("INDEX", "i", "a", "b"), "DDLC-W651"),
     (set_schema("INDEX", "public.i", "a"), "DDLC-W651"),
-    (index("(a pg_catalog.int4_ops", name="broken"), "DDLC-W664"),
+    (index("(a pg_catalog.int4_ops) junk", name="broken"), "DDLC-W664"),
     (index("(a pg_catalog.int4_ops)GLOBAL", concurrently="CONCURRENTLY"), "DDLC-W663"),
     (view("SELECT t.a FROM public.t WHERE (ROWNUM <= 10);"), "DDLC-W670"),
     (view("SELECT t.a FROM public.t, public.u WHERE (t.a = u.a(+));"), "DDLC-W669"),

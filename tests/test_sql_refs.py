@@ -56,6 +56,8 @@ def test_moved_references_are_those_of_the_new_text(relation):
     """Renaming twice works from the first rename's references exactly as from the new text's own."""
     for text in TEXTS:
         for make in (make_expr, make_query):
+            if make is make_expr and text.rstrip().endswith(";"):
+                continue  # a query with its ';' is no expression: DDLC-E011 (tests/test_replay_safety.py)
             e = make(text)
             new = e.renamed_text(relation)
             if new is None:
@@ -69,11 +71,12 @@ def test_moved_references_are_those_of_the_new_text(relation):
 @settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(st.sampled_from(TEXTS), st.text(alphabet="abcXYZ_ \"'.", min_size=1, max_size=8))
 def test_any_new_schema_name_round_trips(text, schema):
-    e = make_expr(text)
+    make = make_query if text.rstrip().endswith(";") else make_expr  # a ';' ends a query, never an expression
+    e = make(text)
     new = e.renamed_text(lambda s, n: schema)
     if new is None:
         return
-    for r in make_expr(new).sql.refs:
+    for r in make(new).sql.refs:
         assert r.schema == schema or r.kind is RefKind.REGCLASS and r.start < 0
 
 

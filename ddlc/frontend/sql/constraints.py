@@ -25,6 +25,7 @@ from ...ir.names import QualifiedName
 from ...ir.table import ConstraintInfo, ConstraintKind, FkAction, FkMatch, OptionValueKind, WithOption
 from .expr import make_expr
 from .lexer import closing_paren, split_commas
+from .fragment import check_fragment
 from .pgparse import parse_statements
 from .pgwords import requote
 
@@ -81,6 +82,7 @@ class Definition:
 
 def read_definition(text: str, origin: Path = ()) -> Definition:
     """Parse a constraint definition and read the facts the targets need (see :class:`Definition`)."""
+    check_fragment(text, origin, "constraint definition")
     informational, optimization = split_informational(text)[1:]
     parsed, verbatim = None, False
     hit = _parse(text)

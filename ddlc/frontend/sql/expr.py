@@ -15,6 +15,7 @@ from typing import Any
 
 from ...errors import Path
 from ...ir.names import Expr, ParsedSql
+from .fragment import check_fragment
 from .pgparse import parse_statements
 from .pgwords import requote
 from .refs import name_refs
@@ -62,12 +63,15 @@ def parses_as_statement(text: str) -> bool:
 
 
 def make_expr(text: str, origin: Path = ()) -> Expr:
-    """An :class:`Expr` of a scalar expression, with its parsed form."""
+    """An :class:`Expr` of a scalar expression, with its parsed form (``DDLC-E011`` when it is not one
+    fragment: :mod:`.fragment`)."""
+    check_fragment(text, origin, "expression")
     return Expr(text, origin=origin, sql=ParsedSql("expr", parse_expr(text), name_refs(text), not requote(text)[1]))
 
 
 def make_query(text: str, origin: Path = ()) -> Expr:
-    """An :class:`Expr` of a query, with its parsed form."""
+    """An :class:`Expr` of a query, with its parsed form (``DDLC-E011`` when it is not one fragment)."""
+    check_fragment(text, origin, "query", query=True)
     return Expr(text, origin=origin, sql=ParsedSql("query", parse_query(text), name_refs(text), not requote(text)[1]))
 
 

@@ -15,6 +15,7 @@ from ...errors import Path
 from ...ir.index import IndexDefinition, IndexKey, IndexPartition, NullsOrder, PartitionScope, SortOrder
 from ...ir.names import Expr, QualifiedName
 from .expr import make_expr
+from .fragment import check_fragment
 from .lexer import Cursor, ScanFail
 
 _KEYWORDS = frozenset({"asc", "desc", "nulls", "collate"})
@@ -162,7 +163,9 @@ class _P(Cursor):
 
 
 def parse_definition(text: str, origin: Path = ()) -> IndexDefinition | str:
-    """The parsed ``definition`` (expression keys parsed too), or a message saying where it stops making sense."""
+    """The parsed ``definition`` (expression keys parsed too), or a message saying where it stops making sense.
+    ``DDLC-E011`` when the text is not one fragment (:mod:`.fragment`), whether or not it parses."""
+    check_fragment(text, origin, "index definition")
     try:
         return _P(text, origin).definition()
     except ScanFail as e:
