@@ -131,11 +131,16 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, de
     docs = _inputs(inputs, verbose)
     for doc in docs:
         result = translate_document(doc, backend, options, catalog)
+        try:  # nothing in writing one document's result may stop the stream
+            payload = orjson.dumps(result.to_dict()) + b"\n" if write is not None else result.sql
+        except Exception as exc:  # noqa: BLE001 - a bug: this document fails, the others go on
+            result = _unwritable(result, exc)
+            payload = orjson.dumps(result.to_dict()) + b"\n" if write is not None else ""
         tally.add(result)
         if write is not None:
-            write(orjson.dumps(result.to_dict()) + b"\n")
+            write(payload)
         else:
-            out.write(result.sql)
+            out.write(payload)
         for d in result.diagnostics:
             if fmt == "sql" and d.severity.value != "info":
                 _report(d.severity.value, f"{result.document}: {d.jsonpath}: {d.message} [{d.code}]")
@@ -147,6 +152,18 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, de
         out.flush()  # streaming: each document's output as soon as it is ready
     sys.stderr.write(tally.line(docs.unrecognised) + "\n")
     sys.exit(1 if tally.errors else 0)
+
+
+def _unwritable(result, exc: Exception):
+    """``result`` as a failed document: its output could not be rendered (an internal error, kept to itself)."""
+    import dataclasses
+
+    from .diagnostics import E_INTERNAL
+    from .errors import DdlcError
+
+    err = DdlcError(f"internal error while writing the result: {type(exc).__name__}", code=E_INTERNAL,
+                    document=result.document)
+    return dataclasses.replace(result, statements=(), comments=(), diagnostics=(), error=err, blocks=frozenset())
 
 
 class _Tally:

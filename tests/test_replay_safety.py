@@ -253,3 +253,25 @@ def test_legitimate_fragments_still_pass():
         [t] = ddlc.translate_many([json.dumps(_with_default(text))], target="postgres")
         assert t.ok, (text, t.error)
         assert len(pglast.parse_sql(t.statements[0])) == 1
+
+
+def test_a_result_that_cannot_be_written_costs_only_its_document(monkeypatch):
+    from click.testing import CliRunner
+
+    from ddlc import api
+    from ddlc.cli import cli
+
+    real = api.Translation.to_dict
+
+    def to_dict(self):
+        if "boom" in "".join(self.statements):
+            raise RuntimeError("cannot render")
+        return real(self)
+
+    monkeypatch.setattr(api.Translation, "to_dict", to_dict)
+    docs = "\n".join(json.dumps(comment_doc(v)) for v in ("ok", "boom", "fine")) + "\n"
+    r = CliRunner().invoke(cli, ["translate", "--to", "postgres", "--format", "json", "-"], input=docs)
+    lines = [json.loads(x) for x in r.stdout_bytes.decode().splitlines() if x.strip()]
+    assert [bool(x["sql"]) for x in lines] == [True, False, True]
+    assert lines[1]["error"]["code"] == "DDLC-E900"
+    assert r.exit_code == 1
