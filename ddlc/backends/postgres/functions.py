@@ -38,7 +38,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 from ...diagnostics import Severity, register
@@ -93,6 +92,8 @@ Arity = tuple[tuple[int, int | None], ...]  # ranges (least, most); most None: a
 
 def _read(name: str) -> dict[str, Arity]:
     out: dict[str, Arity] = {}
+    from importlib import resources  # lazily: start-up time
+
     for line in resources.files("ddlc.data").joinpath(name).read_text("utf-8").splitlines():
         if not line or line.startswith("#"):
             continue
