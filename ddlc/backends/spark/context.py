@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from ...diagnostics import Diagnostic, Severity
+from ...diagnostics import Diagnostic, Severity, register
 from ...errors import InternalError, Path
 from ...ir.base import Node
 from ...ir.names import Expr, QualifiedName, TypeName
@@ -13,6 +14,17 @@ from ..writer import SqlWriter
 from .exprs import I_EXPR, W_EXPR, ToSpark, Untranslatable, deterministic, generate, tree_of
 from .quoting import needs_quotes, spark_ident, spark_literal
 from .types import SparkType, spark_type
+
+W_NAME = register(
+    "DDLC-W803", Severity.WARNING, "Name Spark's catalogs refuse",
+    "Spark's session catalog (the Hive metastore) accepts table, view and schema names made of ASCII "
+    "letters, digits and _ only, and Unity Catalog refuses names holding a space, '.', '/' or a control "
+    "character. The name is written as it is (quoted), so the statement fails on such a catalog; create "
+    "the object under another name (--schema-map renames schemas). Column names are not concerned: with "
+    "column mapping Delta accepts any column name.",
+    "CREATE TABLE public.`Order Items` (...)",
+)
+_CATALOG_NAME = re.compile(r"[A-Za-z0-9_]+\Z")
 
 TARGET = "spark"
 DIALECT = Dialect("spark", spark_ident, spark_literal)
@@ -61,14 +73,23 @@ class Emit:
     def ident(name: str) -> str:
         return spark_ident(name)
 
+    def check_name(self, name: str | None, what: str, path: Path) -> None:
+        """DDLC-W803 when a catalog object's name is one Spark's catalogs refuse."""
+        if name is not None and _CATALOG_NAME.match(name) is None:
+            self.diag(W_NAME, f"{what} name {name!r} is refused by Spark's session catalog "
+                      "(letters, digits and _ only)", path)
+
     def qname(self, q: QualifiedName) -> str:
         """``[catalog.]schema.name``: the catalog of ``--spark-catalog`` before every qualified name."""
+        self.check_name(q.schema, "schema", q.origin)
+        self.check_name(q.name, "table or view", q.origin)
         parts = [q.schema, q.name] if q.attr is None else [q.schema, q.name, q.attr]
         if self.spark_catalog and q.schema is not None:
             parts.insert(0, self.spark_catalog)
         return ".".join(spark_ident(p) for p in parts if p is not None)
 
-    def schema_name(self, name: str) -> str:
+    def schema_name(self, name: str, path: Path = ()) -> str:
+        self.check_name(name, "schema", path)
         return ".".join(spark_ident(p) for p in (self.spark_catalog, name) if p)
 
     @staticmethod

@@ -34,8 +34,8 @@ W_EXPR = register(
 I_EXPR = register(
     "DDLC-I810", Severity.INFO, "GaussDB function rewritten for Spark",
     "A GaussDB-only function with an exact Spark equivalent was rewritten: pg_systimestamp() -> "
-    "CURRENT_TIMESTAMP(), text_date('now') -> CURRENT_DATE, sysdate -> LOCALTIMESTAMP, nvl(a, b) / "
-    "ifnull(a, b) -> COALESCE(a, b).",
+    "CURRENT_TIMESTAMP(), text_date('now') -> CURRENT_DATE, sysdate -> LOCALTIMESTAMP() (microseconds, where "
+    "GaussDB's sysdate has whole seconds), nvl(a, b) / ifnull(a, b) -> COALESCE(a, b).",
 )
 
 # GaussDB/openGauss functions without a Spark counterpart ddlc knows to be exact
@@ -48,6 +48,7 @@ GAUSS_ONLY = frozenset({
 # functions whose value changes from call to call (not allowed in a generated column)
 NONDETERMINISTIC = ("Rand", "Uuid", "CurrentTimestamp", "CurrentDate", "Localtimestamp", "CurrentUser",
                     "CurrentTime", "Localtime", "Random")
+NONDETERMINISTIC_NAMES = frozenset({"localtimestamp"})
 
 
 class Untranslatable(Exception):
@@ -109,7 +110,7 @@ class ToSpark:
         parts = list(n.fields)
         if len(parts) == 1 and isinstance(parts[0], ast.String) and parts[0].sval.lower() == "sysdate":
             self.rewritten.append("sysdate")
-            return exp.Localtimestamp()
+            return exp.Anonymous(this="localtimestamp", expressions=[])
         if len(parts) == 1 and isinstance(parts[0], ast.String) and parts[0].sval.lower() == "rownum":
             raise Untranslatable("ROWNUM (GaussDB-only)")
         last = parts.pop()
@@ -154,7 +155,7 @@ class ToSpark:
         if op.startswith("SVFOP_CURRENT_TIMESTAMP"):
             return exp.CurrentTimestamp()
         if op.startswith("SVFOP_LOCALTIMESTAMP"):
-            return exp.Localtimestamp()
+            return exp.Anonymous(this="localtimestamp", expressions=[])  # Spark's localtimestamp()
         if op in ("SVFOP_CURRENT_USER", "SVFOP_USER", "SVFOP_SESSION_USER", "SVFOP_CURRENT_ROLE"):
             return exp.CurrentUser()
         raise Untranslatable(f"{op.removeprefix('SVFOP_')} has no Spark form")
@@ -449,7 +450,8 @@ def deterministic(node: Any) -> bool:
     from sqlglot import exp
 
     bad = tuple(getattr(exp, n) for n in NONDETERMINISTIC if hasattr(exp, n))
-    return not any(isinstance(x, bad) for x in node.walk())
+    return not any(isinstance(x, bad) or (isinstance(x, exp.Anonymous) and str(x.this).lower() in NONDETERMINISTIC_NAMES)
+                   for x in node.walk())
 
 
 __all__ = ["ToSpark", "Untranslatable", "W_EXPR", "I_EXPR", "tree_of", "generate", "deterministic"]

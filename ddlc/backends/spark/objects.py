@@ -174,7 +174,7 @@ def drop(n: Drop, e: Emit) -> list[str]:
     if n.if_exists:
         w.kw("IF", "EXISTS")
     if isinstance(ident, SchemaName):
-        w.raw(e.schema_name(ident.name))
+        w.raw(e.schema_name(ident.name, ident.origin))
     elif isinstance(ident, QualifiedName):
         w.raw(e.qname(ident))
     else:
@@ -201,7 +201,7 @@ def comment(n: Comment, e: Emit) -> list[str]:
     if ident is None:
         return e.refuse(n, W_NO_FORM, f"COMMENT ON {n.objtype}: identity {n.identity_text!r} not read")
     if word == "SCHEMA" and isinstance(ident, SchemaName):
-        return [_is(e.w().kw("COMMENT", "ON", "SCHEMA").raw(e.schema_name(ident.name)), n.comment)]
+        return [_is(e.w().kw("COMMENT", "ON", "SCHEMA").raw(e.schema_name(ident.name, ident.origin)), n.comment)]
     if not isinstance(ident, QualifiedName):
         return e.refuse(n, W_NO_FORM, f"COMMENT ON {n.objtype}: identity {n.identity_text!r} not read")
     if word == "VIEW":
@@ -270,7 +270,7 @@ def create_schema(n: CreateSchema, e: Emit) -> list[str]:
     w = e.w().kw("CREATE", "SCHEMA")
     if n.if_not_exists:
         w.kw("IF", "NOT", "EXISTS")
-    return [w.raw(e.schema_name(name)).text()]
+    return [w.raw(e.schema_name(name, n.origin)).text()]
 
 
 @emits(Truncate)
