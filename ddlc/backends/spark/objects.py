@@ -280,7 +280,7 @@ def truncate(n: Truncate, e: Emit) -> list[str]:
 
 @emits(BackfillUpdate)
 def backfill_update(n: BackfillUpdate, e: Emit) -> list[str]:
-    value = e.expr(n.value, f"UPDATE back-fill of {n.column}")
+    value = e.expr(n.value, f"back-fill (UPDATE) of {n.column}")
     if value is None:
         return []
     e.diag(I_BACKFILL, f"UPDATE back-fill of {n.column} emitted", n.origin)
