@@ -104,6 +104,8 @@ class Emit:
         from sqlglot import exp
 
         def ident(name: str) -> Any:
+            if "${" in name:  # Spark would substitute it as a variable
+                raise Untranslatable(f"the name {name!r} holds ${{, which Spark's variable substitution would change")
             return exp.Identifier(this=name, quoted=needs_quotes(name))
 
         def table(schema: str | None, name: str) -> Any:

@@ -100,6 +100,8 @@ class ToSpark:
         if isinstance(v, ast.Float):
             return exp.Literal.number(v.fval)
         if isinstance(v, ast.String):
+            if "${" in v.sval:  # Spark would substitute it as a variable
+                raise Untranslatable("a string holding ${, which Spark's variable substitution would change")
             return exp.Literal.string(v.sval)
         if isinstance(v, ast.Boolean):
             return exp.Boolean(this=bool(v.boolval))

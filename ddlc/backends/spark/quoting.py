@@ -5,7 +5,10 @@
   names keep their case either way (Spark compares them case-insensitively by default).
 * A string literal is single-quoted with backslash escapes: ``\\`` for a backslash and ``\'`` for
   a quote (Spark reads ``'it''s'`` as two adjacent literals, ``its``). Every other character,
-  newlines included, stands for itself.
+  newlines included, stands for itself, except the ``$`` of ``${``, written ``\u0024``: Spark
+  substitutes ``${name}`` in the text of every statement before parsing it
+  (``spark.sql.variable.substitute``, on by default). A name holding ``${`` cannot be protected
+  that way (backticks have no escapes) and is refused (DDLC-E007).
 
 :data:`QUOTED_WORDS` are the keywords Spark 4's parser refuses as bare names in some position a
 statement of this target uses (probed against Spark's own ``sql_keywords()``:
@@ -41,7 +44,7 @@ def needs_quotes(name: str) -> bool:
 
 def spark_ident(name: str) -> str:
     """A Spark identifier: bare when Spark reads it back as the same name, else in backticks."""
-    if not name or "\x00" in name:
+    if not name or "\x00" in name or "${" in name:
         raise DdlcError(f"the name {name!r} cannot be written as a Spark identifier", code="DDLC-E007")
     if not needs_quotes(name):
         return name
@@ -52,7 +55,7 @@ def spark_literal(value: str) -> str:
     """A Spark string literal: backslashes and quotes escaped with a backslash."""
     if "\x00" in value:
         raise DdlcError("a string with a NUL character cannot be written as a Spark literal", code="DDLC-E007")
-    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'").replace("${", "\\u0024{") + "'"
 
 
 __all__ = ["QUOTED_WORDS", "needs_quotes", "spark_ident", "spark_literal"]
