@@ -162,3 +162,46 @@ def test_spark_options(spark, option, expected):
     t = ddlc.translate(PARTITIONED[0], target="spark", **option)
     assert expected in t.statements[0]
     spark.parse(t.statements[0])
+
+
+def test_view_queries_are_analysed_by_spark(spark):
+    """The fixture views' queries (GaussDB functions rewritten, casts, ORDER BY/LIMIT/OFFSET), under a name
+    Spark's session catalog accepts, run on the stand-in against the table they read."""
+    import json
+
+    from conftest import CASES
+
+    spark.reset()
+    spark.run("CREATE SCHEMA public")
+    spark.run("CREATE TABLE public.orders (id INT NOT NULL, note STRING, amount DECIMAL(10,2)) USING DELTA")
+    for case in ("view/gaussdb-functions", "view/create-or-replace"):
+        tree = json.loads((CASES / case / "input.json").read_text("utf-8"))
+        tree["identity"]["objname"] = "v_" + case.rsplit("/", 1)[1].replace("-", "_")
+        (sql,) = ddlc.translate(tree, target="spark").statements
+        spark.run(sql)
+        view = spark.describe("public", tree["identity"]["objname"])
+        assert view.startswith("view public.v_"), view
+    assert spark.describe("public", "v_gaussdb_functions").splitlines()[1:5] == [
+        "  id int NOT NULL", "  note string NOT NULL", "  short_note string", "  seen_at timestamp_ntz NOT NULL"]
+
+
+def test_options_are_checked_up_front():
+    from ddlc.api import SPARK_COLUMN_MAPPING, SPARK_PARTITIONING, SPARK_VARCHAR
+    from ddlc.cli import SPARK_COLUMN_MAPPING as CLI_MAPPING
+    from ddlc.cli import SPARK_PARTITIONING as CLI_PARTITIONING
+    from ddlc.cli import SPARK_VARCHAR as CLI_VARCHAR
+
+    assert (CLI_PARTITIONING, CLI_MAPPING, CLI_VARCHAR) == (SPARK_PARTITIONING, SPARK_COLUMN_MAPPING, SPARK_VARCHAR)
+    for bad in (dict(spark_partitioning="range"), dict(spark_column_mapping="names"), dict(spark_varchar="text"),
+                dict(spark_catalog="")):
+        with pytest.raises(ValueError):
+            ddlc.translate(PARTITIONED[0], target="spark", **bad)
+    with pytest.raises(TypeError):
+        ddlc.translate(PARTITIONED[0], target="spark", spark_catalog=3)
+    t = ddlc.translate(_alter("t", {"fmt": "ADD %{objtype}s %{if_not_exists}s %{definition}s %{cascade}s",
+                                    "type": "add column", "cascade": "", "objtype": "COLUMN", "if_not_exists": "",
+                                    "definition": _col("c", "varchar") | {"coltype": {
+                                        "typmod": "(20)", "typarray": False, "typename": "varchar",
+                                        "schemaname": "pg_catalog"}}}),
+                       target="spark", spark_varchar="string")
+    assert t.statements == ("ALTER TABLE hist.t ADD COLUMNS (c STRING)",)
