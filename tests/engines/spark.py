@@ -331,6 +331,8 @@ def expected_features(t: PlannedTable, checks: dict[str, str]) -> set[str]:
         want.add("identityColumns")
     if checks:
         want.add("checkConstraints")
+    if t.clustering_columns:
+        want.add("clustering")
     want |= {k.removeprefix("delta.feature.") for k, v in t.properties.items()
              if k.startswith("delta.feature.") and v == "supported"}
     return want

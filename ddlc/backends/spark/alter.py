@@ -45,7 +45,7 @@ from ..base import table_of
 from ..writer import SqlWriter
 from .alter_base import I_NO_EFFECT, W_ALTER, Alter, handles
 from .context import Emit, emits
-from .objects import W_NO_FORM, W_NO_OBJECT
+from .objects import W_NO_FORM, W_NO_OBJECT, needs_column_mapping
 from .table import W_COLUMN_CLAUSE, W_CONSTRAINT, W_TABLE_OPTION, constraint_statement, properties_sql
 from .types import SparkType
 
@@ -118,6 +118,7 @@ def _add_column(n: AddColumn, a: Alter) -> None:
 
 @handles(DropColumn)
 def _drop_column(n: DropColumn, a: Alter) -> None:
+    needs_column_mapping(a.e, f"DROP COLUMN {n.column}", n.origin)
     w = a.alter().kw("DROP", "COLUMN")
     if n.if_exists:
         w.kw("IF", "EXISTS")
@@ -231,6 +232,7 @@ def _modify_column(n: ModifyColumn, a: Alter) -> None:
 @handles(ChangeColumn)
 def _change_column(n: ChangeColumn, a: Alter) -> None:
     if n.old_column != n.column:
+        needs_column_mapping(a.e, f"CHANGE COLUMN {n.old_column} {n.column}", n.origin)
         a.add(a.alter().kw("RENAME", "COLUMN").ident(n.old_column).kw("TO").ident(n.column))
     _modify(a, n)
 

@@ -118,8 +118,7 @@ class Emit:
 
         return ToSpark(ident, table, lambda t: self.type(t).node())
 
-    def expr(self, x: Expr, what: str, *, constant_only: bool = False, deterministic_only: bool = False,
-             dropped: str | None = None) -> str | None:
+    def expr(self, x: Expr, what: str, *, deterministic_only: bool = False, dropped: str | None = None) -> str | None:
         """Spark SQL for an expression (a default, a CHECK body, a generation expression), or None
         after a DDLC-W810 diagnostic when it has no exact Spark form."""
         return self._translate(x, what, query=False, deterministic_only=deterministic_only, dropped=dropped)

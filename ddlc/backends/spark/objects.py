@@ -57,6 +57,12 @@ W_NO_FORM = register(
     "Nothing is emitted.",
     "ALTER TABLE public.t SET SCHEMA archive",
 )
+W_NO_COLUMN_MAPPING = register(
+    "DDLC-W833", Severity.WARNING, "RENAME or DROP COLUMN without column mapping",
+    "With --spark-column-mapping none, tables are created without Delta column mapping, and Delta refuses "
+    "RENAME COLUMN and DROP COLUMN on them. The statement is written; enable column mapping on the table "
+    "first (ALTER TABLE ... SET TBLPROPERTIES ('delta.columnMapping.mode' = 'name')).",
+)
 W_CLAUSE = register(
     "DDLC-W832", Severity.WARNING, "Statement clause Spark does not have",
     "A clause with no Spark form is dropped: CASCADE of DROP TABLE / DROP VIEW (Spark keeps dependent "
@@ -224,8 +230,14 @@ def rename_relation(n: RenameRelation, e: Emit) -> list[str]:
     return [w.raw(_renamed(e, n.identity, n.new_name)).text()]
 
 
+def needs_column_mapping(e: Emit, what: str, path: tuple) -> None:
+    if e.column_mapping == "none":
+        e.diag(W_NO_COLUMN_MAPPING, f"{what} needs Delta column mapping (--spark-column-mapping none)", path)
+
+
 @emits(RenameColumn)
 def rename_column(n: RenameColumn, e: Emit) -> list[str]:
+    needs_column_mapping(e, f"RENAME COLUMN {n.column}", n.origin)
     w = e.w().kw("ALTER", "TABLE").raw(e.qname(n.identity)).kw("RENAME", "COLUMN").ident(n.column)
     return [w.kw("TO").ident(n.new_name).text()]
 
@@ -297,7 +309,9 @@ def newpub(n: NewPub, e: Emit) -> list[str]:
 def opaque(n: Opaque, e: Emit) -> list[str]:
     if n.kind == "dropped" and not n.text:
         return []  # removed by a capability rule, which reported it
-    return e.refuse(n, W_NO_FORM, f"{n.kind or 'statement'} kept as GaussDB text by the frontend; not translated")
+    e.diag(W_NO_FORM, f"{n.kind or 'statement'} kept as GaussDB text by the frontend; not translated", n.origin,
+           dropped_text=n.text)
+    return []
 
 
-__all__ = ["REFUSED", "UNSUPPORTED"]
+__all__ = ["REFUSED", "UNSUPPORTED", "needs_column_mapping"]
