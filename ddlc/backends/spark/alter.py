@@ -118,7 +118,7 @@ def _add_column(n: AddColumn, a: Alter) -> None:
 
 @handles(DropColumn)
 def _drop_column(n: DropColumn, a: Alter) -> None:
-    needs_column_mapping(a.e, f"DROP COLUMN {n.column}", n.origin)
+    needs_column_mapping(a.e, f"column {n.column}: DROP COLUMN", n.origin)
     w = a.alter().kw("DROP", "COLUMN")
     if n.if_exists:
         w.kw("IF", "EXISTS")
