@@ -18,6 +18,11 @@ MODES = ("canonical", "raw")
 # warn: clauses dropped with a warning, a statement with no target form fails the document;
 # error: both fail it; comment: both kept as SQL comments; skip: a statement with no form is left out.
 ON_UNSUPPORTED = ("warn", "error", "comment", "skip")
+# spark target: how GaussDB partitioning becomes Delta layout (auto: LIST -> PARTITIONED BY, the rest ->
+# CLUSTER BY), Delta column mapping of new tables, and whether VARCHAR(n)/CHAR(n) stay or become STRING
+SPARK_PARTITIONING = ("auto", "cluster", "partition", "none")
+SPARK_COLUMN_MAPPING = ("name", "id", "none")
+SPARK_VARCHAR = ("keep", "string")
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +35,10 @@ class Options:
     schema_map: tuple[tuple[str, str], ...] = ()
     on_unsupported: str = "warn"
     pretty: bool = False  # postgres: pretty-print statements with pglast
+    spark_catalog: str | None = None  # spark: catalog of three-part names (main.schema.table)
+    spark_partitioning: str = "auto"
+    spark_column_mapping: str = "name"
+    spark_varchar: str = "keep"
 
     @classmethod
     def of(cls, **kw: Any) -> Options:
@@ -39,7 +48,8 @@ class Options:
         if "schema_map" in kw:
             kw["schema_map"] = _schema_map(kw["schema_map"])
         opts = cls(**kw)
-        for name in ("mode", "default_schema", "on_unsupported"):
+        for name in ("mode", "default_schema", "on_unsupported", "spark_partitioning", "spark_column_mapping",
+                     "spark_varchar"):
             if not isinstance(getattr(opts, name), str):
                 raise TypeError(f"{name} must be a string, not {type(getattr(opts, name)).__name__}")
         for name in ("validate", "pretty"):
@@ -49,7 +59,13 @@ class Options:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {opts.mode!r}")
         if opts.on_unsupported not in ON_UNSUPPORTED:
             raise ValueError(f"on_unsupported must be one of {', '.join(ON_UNSUPPORTED)}")
+        for name, allowed in (("spark_partitioning", SPARK_PARTITIONING),
+                              ("spark_column_mapping", SPARK_COLUMN_MAPPING), ("spark_varchar", SPARK_VARCHAR)):
+            if getattr(opts, name) not in allowed:
+                raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {getattr(opts, name)!r}")
         _check_name("default_schema", opts.default_schema)
+        if opts.spark_catalog is not None:
+            _check_name("spark_catalog", opts.spark_catalog)
         return opts
 
 

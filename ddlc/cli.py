@@ -97,6 +97,10 @@ def _common(fn):
 from .backends import BACKENDS  # noqa: E402  (names only: no backend is imported)
 
 TARGET_CHOICES = list(BACKENDS)
+# the spark options' values (ddlc.api checks the same tuples; tests/test_spark_options.py keeps them equal)
+SPARK_PARTITIONING = ("auto", "cluster", "partition", "none")
+SPARK_COLUMN_MAPPING = ("name", "id", "none")
+SPARK_VARCHAR = ("keep", "string")
 
 
 @cli.command()
@@ -108,8 +112,18 @@ TARGET_CHOICES = list(BACKENDS)
               help="sql: a script; json: one JSON object per line per document.")
 @click.option("--validate", is_flag=True, help="Check each tree against grammars/ before translating.")
 @click.option("--pretty", is_flag=True, help="postgres: pretty-print each statement (pglast).")
+@click.option("--spark-catalog", metavar="NAME", default=None,
+              help="spark: the catalog of every table, view and schema (three-part names, e.g. main).")
+@click.option("--spark-partitioning", type=click.Choice(SPARK_PARTITIONING), default="auto", show_default=True,
+              help="spark: auto writes LIST partitioning as PARTITIONED BY and RANGE/HASH/INTERVAL as CLUSTER BY "
+                   "(liquid clustering); cluster and partition force one form; none writes neither.")
+@click.option("--spark-column-mapping", type=click.Choice(SPARK_COLUMN_MAPPING), default="name", show_default=True,
+              help="spark: 'delta.columnMapping.mode' of new tables (name makes later RENAME/DROP COLUMN legal).")
+@click.option("--spark-varchar", type=click.Choice(SPARK_VARCHAR), default="keep", show_default=True,
+              help="spark: keep VARCHAR(n)/CHAR(n), or write them as STRING.")
 @_common
-def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, default_schema: str,
+def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, spark_catalog: str | None,
+              spark_partitioning: str, spark_column_mapping: str, spark_varchar: str, default_schema: str,
               schema_map: tuple[tuple[str, str], ...], on_unsupported: str, verbose: bool,
               inputs: tuple[str, ...]) -> None:
     """Translate documents to TARGET DDL."""
@@ -117,8 +131,13 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, de
     from .backends import get_backend
     from .history import Catalog
 
-    options = Options.of(mode=mode, validate=validate, default_schema=default_schema,
-                         schema_map=schema_map, on_unsupported=on_unsupported, pretty=pretty)
+    try:
+        options = Options.of(mode=mode, validate=validate, default_schema=default_schema,
+                             schema_map=schema_map, on_unsupported=on_unsupported, pretty=pretty,
+                             spark_catalog=spark_catalog, spark_partitioning=spark_partitioning,
+                             spark_column_mapping=spark_column_mapping, spark_varchar=spark_varchar)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
     backend = get_backend(target)
     catalog = Catalog()
     out = sys.stdout

@@ -56,3 +56,14 @@ from hypothesis import settings as _hyp_settings  # noqa: E402
 
 _hyp_settings.register_profile("ddlc", deadline=None)
 _hyp_settings.load_profile("ddlc")
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """One local SparkSession for the whole test session, with the stand-in ``delta`` source.
+    Never skipped: a Spark that cannot start fails the tests that need it."""
+    from engines.spark import SparkEngine
+
+    engine = SparkEngine()
+    yield engine
+    engine.stop()

@@ -147,7 +147,7 @@ def test_bad_options_fail_at_the_call(options, error):
 
 def test_unknown_target_fails_at_the_call():
     with pytest.raises(ValueError):
-        ddlc.translate_many([], target="spark")
+        ddlc.translate_many([], target="nosuchdb")  # (spark was the example of an unknown target before it existed)
 
 
 def test_good_schema_map_spellings():

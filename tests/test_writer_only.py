@@ -1,6 +1,6 @@
-"""All PostgreSQL SQL goes through the SqlWriter: no statement is assembled with an f-string.
+"""All PostgreSQL and Spark SQL goes through the SqlWriter: no statement is assembled with an f-string.
 
-The check reads the sources of ``ddlc/backends/postgres`` with :mod:`ast` and fails on any f-string
+The check reads the sources of ``ddlc/backends/postgres`` and ``ddlc/backends/spark`` with :mod:`ast` and fails on any f-string
 whose text starts with an SQL statement keyword. Diagnostic messages (arguments of ``diag``,
 ``refuse`` and the like, or the ``dropped_text`` / ``dropped_prefix`` a comment shows) are prose
 about the GaussDB input, not emitted SQL, and are not checked.
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-BACKEND = Path(__file__).resolve().parent.parent / "ddlc" / "backends" / "postgres"
+BACKENDS = [Path(__file__).resolve().parent.parent / "ddlc" / "backends" / name for name in ("postgres", "spark")]
 
 _STATEMENT = re.compile(
     r"\s*(ALTER|CREATE|DROP|COMMENT|REINDEX|INSERT|UPDATE|DELETE|GRANT|REVOKE|TRUNCATE|SELECT)\b")
@@ -79,14 +79,14 @@ def offenders(source: str, filename: str = "<src>") -> list[str]:
     return out
 
 
-SOURCES = sorted(BACKEND.glob("*.py"))
+SOURCES = sorted(p for d in BACKENDS for p in d.glob("*.py"))
 
 
 def test_sources_found() -> None:
     assert len(SOURCES) >= 5
 
 
-@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_no_fstring_statements(path: Path) -> None:
     found = offenders(path.read_text(encoding="utf-8"), path.name)
     assert not found, "SQL statements must be built with the SqlWriter (e.w()), not f-strings:\n" + "\n".join(found)

@@ -12,6 +12,7 @@ from typing import Any
 BACKENDS: dict[str, str] = {
     "gaussdb": "ddlc.backends.gaussdb:GaussDBBackend",
     "postgres": "ddlc.backends.postgres:PostgresBackend",
+    "spark": "ddlc.backends.spark:SparkBackend",
 }
 _INSTANCES: dict[str, Any] = {}
 

@@ -37,6 +37,11 @@ class Catalog:
         r = self.relations.get(self.key(q))
         return None if r is None else r.identity_column
 
+    def column_type(self, q: Any, column: str) -> Any:
+        """The type (an IR ``TypeName``) the stream last gave ``column`` of table ``q``, or None."""
+        r = self.relations.get(self.key(q))
+        return None if r is None else r.columns.get(column)
+
     def primary_key(self, q: Any) -> str | None:
         r = self.relations.get(self.key(q))
         return None if r is None else r.primary_key

@@ -11,7 +11,7 @@ from typing import Any
 from ..ir.alter import (
     AddConstraint, AddConstraintUsingIndex, AlterRelation, DropConstraint, DropPrimaryKey,
 )
-from ..ir.alter_columns import AddColumn, ChangeColumn, DropColumn
+from ..ir.alter_columns import AddColumn, AlterColumnType, ChangeColumn, DropColumn, ModifyColumn
 from ..ir.alter_partitions import BoundText, RemovePartitioning, with_parsed_bounds
 from ..ir.constraints import ConstraintKind
 from ..ir.drop import Drop
@@ -34,10 +34,12 @@ def _create_table(cat: Any, stmt: Any) -> None:
     for c in getattr(stmt, "columns", ()):
         if getattr(c, "auto_increment", False) and c.type is not None and c.type.name in _INTEGER_TYPES:
             rel.identity_column = c.name
+        if c.type is not None:
+            rel.columns[c.name] = c.type
     for c in getattr(stmt, "constraints", ()):
         if getattr(c.kind, "value", None) == "primary key" and c.name:
             rel.primary_key = c.name
-    if rel.identity_column is not None or rel.primary_key is not None:
+    if rel.identity_column is not None or rel.primary_key is not None or rel.columns:
         cat.relations[key] = rel
 
 
@@ -92,6 +94,8 @@ def _rename_column(cat: Any, stmt: Any) -> None:
     r = cat.relation(stmt.identity)
     if r is not None and r.identity_column == stmt.column:
         r.identity_column = stmt.new_name
+    if r is not None and stmt.column in r.columns:
+        r.columns[stmt.new_name] = r.columns.pop(stmt.column)
 
 
 def _rename_constraint(cat: Any, stmt: Any) -> None:
@@ -125,10 +129,37 @@ def _alter_relation(cat: Any, stmt: Any) -> None:
             cat._rel(key).primary_key = sub.name
         elif kind is AddConstraintUsingIndex and sub.constraint_type.value == "PRIMARY KEY":
             cat._rel(key).primary_key = sub.name
-        elif kind is DropConstraint or kind is DropPrimaryKey:
+        if kind in _COLUMN_CHANGES:
+            _COLUMN_CHANGES[kind](cat._rel(key).columns, sub)
+        if kind is DropConstraint or kind is DropPrimaryKey:
             r = cat.relations.get(key)
             if r is not None and (kind is DropPrimaryKey or r.primary_key == sub.name):
                 r.primary_key = None
+
+
+def _changed_type(cols: dict[str, Any], sub: Any) -> None:
+    cols[sub.column] = sub.type
+
+
+def _changed_column(cols: dict[str, Any], sub: Any) -> None:
+    cols.pop(sub.old_column, None)
+    cols[sub.column] = sub.type
+
+
+def _added_column(cols: dict[str, Any], sub: Any) -> None:
+    if sub.column.type is not None:
+        cols[sub.column.name] = sub.column.type
+
+
+# the column types an ALTER subcommand changes (RelationState.columns)
+_COLUMN_CHANGES: dict[type, Any] = {
+    AddColumn: _added_column,
+    DropColumn: lambda cols, sub: cols.pop(sub.column, None),
+    AlterColumnType: _changed_type,
+    ModifyColumn: _changed_type,
+    ModifyColumnAutoIncrement: _changed_type,
+    ChangeColumn: _changed_column,
+}
 
 
 def _rename_column_and_key(cat: Any, stmt: Any) -> None:

@@ -10,7 +10,7 @@ What is kept, per table (keyed by ``(schema, name)`` as the statements name it a
 * partitioned tables: strategy, key and the ordered partitions with their bounds (as the server's
   bound texts), with subpartitions (:class:`TableState`);
 * any table: its identity (AUTO_INCREMENT) column and its primary-key constraint name, when a
-  statement of the stream said so (:class:`RelationState`).
+  statement of the stream said so, and its columns' types (:class:`RelationState`).
 
 The partition effects of ALTER TABLE subcommands are plain functions on a :class:`TableState`
 (:func:`apply_partition_change`), so an emitter can replay them on a copy while it translates a
@@ -91,6 +91,9 @@ class TableState:
 class RelationState:
     identity_column: str | None = None  # the AUTO_INCREMENT column, created as an identity column
     primary_key: str | None = None  # the primary-key constraint's name
+    # column name -> its type (an IR TypeName) as the stream declared or last changed it; a target
+    # that can only widen a column in place (Delta) needs the type it had
+    columns: dict[str, Any] = field(default_factory=dict)
 
 
 def state_of_spec(spec: Any, home: tuple[str | None, str] | None = None) -> TableState:

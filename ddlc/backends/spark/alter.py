@@ -1,0 +1,370 @@
+"""Spark emitters: ALTER TABLE (and its follow-up messages) on a Delta table.
+
+Spark's ALTER TABLE takes one action per statement, so each GaussDB subcommand becomes one or more
+statements, in the order the subcommands arrive (execution order). Column subcommands:
+
+* ``ADD COLUMN`` -> ``ADD COLUMNS (c TYPE [FIRST|AFTER x])``. Delta refuses a DEFAULT in ADD
+  COLUMNS, so a column added with a (constant) default gets ``SET TBLPROPERTIES`` (the
+  allowColumnDefaults feature), ``ALTER COLUMN c SET DEFAULT`` and an ``UPDATE t SET c = <default>``
+  for the existing rows, which GaussDB filled with the default (DDLC-I842).
+* ``ALTER COLUMN TYPE`` only where Delta can widen the column without rewriting its data (type
+  widening: the ``delta.enableTypeWidening`` property is set first; VARCHAR/CHAR lengths grow
+  without it). The column's current type comes from the stream's history; a narrowing, a change
+  of kind, a USING clause or an unknown current type is DDLC-W841: the data must be rewritten.
+* ``SET``/``DROP DEFAULT``, ``SET``/``DROP NOT NULL``, ``DROP COLUMN``, B-compatible MODIFY / CHANGE
+  (a rename, then the type, nullability, default and position of the column).
+
+Constraints go through :func:`.table.constraint_statement` (CHECK, informational keys). Partition
+subcommands are in :mod:`.alter_partitions`. What Delta has no form for is declared in
+:data:`UNSUPPORTED` and removed by the ``drop_unsupported`` pass.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from ...diagnostics import Severity, register
+from ...ir.alter import (
+    AddConstraint, AddConstraintUsingIndex, AddOf, AlterObjType, AlterRelation, AutoIncrement, ChangeOwner,
+    ClusterOn, Collate, ConvertCharset, DefaultCharset, DropConstraint, DropForeignKey, DropIndex, DropPrimaryKey,
+    IndexVisibility, Inherit, NoInherit, NotOf, OpaqueSubcommand, Rebuild, RebuildPartition,
+    RebuildPartitionAllIndex, ReplicaIdentity, ResetRelOptions, RowMovement, RowSecurity, RuleState,
+    SetCompression, SetRelOptions, SetTablespace, SetWithoutCluster, SetWithoutOids, TableComment, TriggerState,
+    Unusable, UnusablePartition, ValidateConstraint,
+)
+from ...ir.alter_columns import (
+    AddColumn, AlterColumnType, ChangeColumn, ColumnKind, DropColumn, DropDefault, DropNotNull, ModifyColumn,
+    Nullability, ResetColumnOptions, SetColumnOptions, SetDefault, SetNotNull, SetStatistics, SetStorage,
+)
+from ...ir.followup import AlterTableFollowup, ModifyColumnAutoIncrement
+from ...ir.names import Expr, TypeName
+from ...ir.rules import Rule
+from ..base import table_of
+from ..writer import SqlWriter
+from .alter_base import I_NO_EFFECT, W_ALTER, Alter, handles
+from .context import Emit, emits
+from .objects import W_NO_FORM, W_NO_OBJECT, needs_column_mapping
+from .table import W_COLUMN_CLAUSE, W_CONSTRAINT, W_TABLE_OPTION, constraint_statement, properties_sql
+from .types import SparkType
+
+W_TYPE_CHANGE = register(
+    "DDLC-W841", Severity.WARNING, "Column type change needs a rewrite of the data",
+    "Delta changes a column's type in place only to widen it (type widening: TINYINT -> SMALLINT -> INT -> "
+    "BIGINT, FLOAT -> DOUBLE, integers -> DOUBLE or a wide enough DECIMAL, DECIMAL(p,s) -> DECIMAL(p+k,s+j) "
+    "with j <= k, DATE -> TIMESTAMP_NTZ; VARCHAR/CHAR lengths can grow and become STRING). Any other change "
+    "(a narrowing, a change of kind, USING), or a column whose current type the history does not know, "
+    "needs the table's data rewritten (for example CREATE OR REPLACE TABLE ... AS SELECT with a CAST); "
+    "ddlc does not emit that.",
+    "ALTER TABLE t ALTER COLUMN c TYPE int (c was bigint)",
+)
+I_TYPE_WIDENING = register(
+    "DDLC-I841", Severity.INFO, "Column type widened in place",
+    "The type change widens the column; Delta does it without rewriting data once the table has the "
+    "typeWidening feature, which 'delta.enableTypeWidening' = 'true' enables (set just before).",
+)
+I_ADD_DEFAULT = register(
+    "DDLC-I842", Severity.INFO, "Column added with a default: default set, existing rows filled",
+    "Delta refuses DEFAULT in ADD COLUMNS: the column is added, its default set with ALTER COLUMN ... SET "
+    "DEFAULT (after enabling the allowColumnDefaults feature), and the existing rows, which GaussDB filled "
+    "with the default, get it with an UPDATE.",
+)
+
+
+@emits(AlterRelation, AlterTableFollowup)
+def alter_relation(n: AlterRelation, e: Emit) -> list[str]:
+    return Alter(n, e, SUB).run()
+
+
+# ---- columns ---------------------------------------------------------------------------------
+def _position(w: SqlWriter, first: bool, after: str | None) -> SqlWriter:
+    if first:
+        w.kw("FIRST")
+    elif after:
+        w.kw("AFTER").ident(after)
+    return w
+
+
+def _set_default(a: Alter, column: str, default: Expr) -> str | None:
+    value = a.e.expr(default, f"column {column} DEFAULT", dropped=f"SET DEFAULT {default.text}")
+    if value is None:
+        return None
+    a.add(a.alter().kw("SET").raw(properties_sql(a.e, [("delta.feature.allowColumnDefaults", "supported")])))
+    a.add(a.column(column).kw("SET", "DEFAULT").raw(value))
+    return value
+
+
+@handles(AddColumn)
+def _add_column(n: AddColumn, a: Alter) -> None:
+    c = n.column
+    assert c.type is not None  # a rule removes a column without a type
+    if c.auto_increment:
+        a.e.diag(W_ALTER, f"AUTO_INCREMENT of added column {c.name} dropped (Delta cannot add an identity column)",
+                 c.origin, dropped_text=f"{c.name} AUTO_INCREMENT")
+    if c.generated is not None:
+        a.e.diag(W_ALTER, f"generated column {c.name}: Delta cannot add a generated column; added as a plain column",
+                 c.origin, dropped_text=f"GENERATED ALWAYS AS ({c.generated.text})")
+    w = a.e.w().ident(c.name).raw(a.e.type(c.type).sql())
+    if c.not_null:
+        w.kw("NOT", "NULL")
+    a.add(a.alter().kw("ADD", "COLUMNS").open().raw(_position(w, n.first, n.after).text()).close())
+    if c.default is not None and not c.auto_increment:
+        value = _set_default(a, c.name, c.default)
+        if value is not None:
+            a.e.diag(I_ADD_DEFAULT, f"column {c.name}: default set, existing rows filled", c.origin)
+            a.add(a.e.w().kw("UPDATE").raw(a.table).kw("SET").ident(c.name).kw("=").raw(value))
+
+
+@handles(DropColumn)
+def _drop_column(n: DropColumn, a: Alter) -> None:
+    needs_column_mapping(a.e, f"column {n.column}: DROP COLUMN", n.origin)
+    w = a.alter().kw("DROP", "COLUMN")
+    if n.if_exists:
+        w.kw("IF", "EXISTS")
+    a.add(w.ident(n.column))
+
+
+@handles(SetDefault)
+def _default(n: SetDefault, a: Alter) -> None:
+    _set_default(a, n.column, n.default)
+
+
+@handles(DropDefault)
+def _drop_default(n: DropDefault, a: Alter) -> None:
+    a.add(a.column(n.column).kw("DROP", "DEFAULT"))
+
+
+@handles(SetNotNull, DropNotNull)
+def _not_null(n: SetNotNull | DropNotNull, a: Alter) -> None:
+    a.add(a.column(n.column).kw("SET" if isinstance(n, SetNotNull) else "DROP", "NOT", "NULL"))
+
+
+# type widening (Delta 4): from -> the types it may become in place
+_INTEGERS = ("TINYINT", "SMALLINT", "INT", "BIGINT")
+
+
+def _widens(old: SparkType, new: SparkType) -> str | None:
+    """``"same"``, ``"length"`` (VARCHAR/CHAR grows), ``"widen"`` (type widening) or None."""
+    if old == new:
+        return "same"
+    if old.element is not None or new.element is not None:
+        return None
+    if old.name in ("VARCHAR", "CHAR") and (new.name == "STRING" or (new.name == old.name and new.params >= old.params)):
+        return "length"
+    if old.name in _INTEGERS:
+        if new.name in _INTEGERS:
+            return "widen" if _INTEGERS.index(new.name) > _INTEGERS.index(old.name) else None
+        if new.name == "DOUBLE":
+            return "widen"
+        if new.name == "DECIMAL":
+            digits = {"TINYINT": 3, "SMALLINT": 5, "INT": 10, "BIGINT": 20}[old.name]
+            return "widen" if new.params[0] - new.params[1] >= digits else None
+    if old.name == "FLOAT" and new.name == "DOUBLE":
+        return "widen"
+    if old.name == "DATE" and new.name == "TIMESTAMP_NTZ":
+        return "widen"
+    if old.name == new.name == "DECIMAL":
+        (p, s), (q, t) = old.params, new.params
+        return "widen" if q >= p and t >= s and (q - p) >= (t - s) else None
+    return None
+
+
+def _change_type(a: Alter, column: str, t: TypeName, using: Expr | None, origin: Any) -> None:
+    new = a.e.type(t)
+    old_t = a.column_type(column)
+    what = f"column {column} TYPE {new.sql()}"
+    if using is not None:
+        a.e.diag(W_TYPE_CHANGE, f"{what} USING {using.text}: needs a rewrite of the data; not translated", origin,
+                 dropped_text=f"ALTER COLUMN {column} TYPE {t.name}{t.typmod} USING {using.text}")
+        return
+    if old_t is None:
+        a.e.diag(W_TYPE_CHANGE, f"{what}: the column's current type is not in the history; not translated", origin,
+                 dropped_text=f"ALTER COLUMN {column} TYPE {t.name}{t.typmod}")
+        return
+    probe = Emit(a.e.ctx, a.e.catalog)  # the old type's own diagnostics belong to an earlier statement
+    old = probe.type(old_t)
+    how = _widens(old, new)
+    if how is None:
+        a.e.diag(W_TYPE_CHANGE, f"{what} (was {old.sql()}): not a widening, needs a rewrite of the data; "
+                 "not translated", origin, dropped_text=f"ALTER COLUMN {column} TYPE {t.name}{t.typmod}")
+        return
+    if how == "same":
+        a.e.diag(I_NO_EFFECT, f"{what}: already {old.sql()} in Delta", origin)
+        return
+    if how == "widen":
+        a.e.diag(I_TYPE_WIDENING, f"{what} (was {old.sql()}): widened in place", origin)
+        a.add(a.alter().kw("SET").raw(properties_sql(a.e, [("delta.enableTypeWidening", "true")])))
+    a.add(a.column(column).kw("TYPE").raw(new.sql()))
+
+
+@handles(AlterColumnType)
+def _alter_type(n: AlterColumnType, a: Alter) -> None:
+    _change_type(a, n.column, n.type, n.using, n.origin)
+
+
+def _modify(a: Alter, n: ModifyColumn | ChangeColumn) -> None:
+    """The parts of MODIFY / CHANGE after the rename: type, nullability, default, position."""
+    if n.auto_increment:
+        a.e.diag(W_ALTER, f"AUTO_INCREMENT of {n.column} dropped (Delta cannot make a column an identity column)",
+                 n.origin, dropped_text=f"{n.column} AUTO_INCREMENT")
+    if n.generated is not None:
+        a.e.diag(W_ALTER, f"generated expression of {n.column} dropped (Delta cannot change a generated column)",
+                 n.origin, dropped_text=f"GENERATED ALWAYS AS ({n.generated.text})")
+    _change_type(a, n.column, n.type, None, n.origin)
+    if n.nullability is Nullability.NOT_NULL:
+        a.add(a.column(n.column).kw("SET", "NOT", "NULL"))
+    elif n.nullability is Nullability.NULL:
+        a.add(a.column(n.column).kw("DROP", "NOT", "NULL"))
+    if n.default is not None:
+        _set_default(a, n.column, n.default)
+    elif not n.auto_increment:
+        a.add(a.column(n.column).kw("DROP", "DEFAULT"))
+    if n.first or n.after:
+        a.add(_position(a.column(n.column), n.first, n.after))
+
+
+@handles(ModifyColumn)
+def _modify_column(n: ModifyColumn, a: Alter) -> None:
+    _modify(a, n)
+
+
+@handles(ChangeColumn)
+def _change_column(n: ChangeColumn, a: Alter) -> None:
+    if n.old_column != n.column:
+        needs_column_mapping(a.e, f"CHANGE COLUMN {n.old_column} {n.column}", n.origin)
+        a.add(a.alter().kw("RENAME", "COLUMN").ident(n.old_column).kw("TO").ident(n.column))
+    _modify(a, n)
+
+
+# ---- constraints and the table ----------------------------------------------------------------
+@handles(AddConstraint)
+def _add_constraint(n: AddConstraint, a: Alter) -> None:
+    text = f"ADD CONSTRAINT {n.name} {n.definition.text}"
+    if n.parsed is None:
+        a.e.diag(W_CONSTRAINT, f"constraint {n.name}: GaussDB-only syntax; not translated", n.origin,
+                 dropped_text=text)
+        return
+    if n.parsed.not_valid:
+        a.e.diag(W_CONSTRAINT, f"constraint {n.name}: NOT VALID not written (Delta checks the existing rows)",
+                 n.origin)
+    sql = constraint_statement(a.table, n.name, n.parsed, a.e, n.origin, text)
+    if sql is not None:
+        a.add(sql)
+
+
+@handles(DropConstraint, DropForeignKey)
+def _drop_constraint(n: DropConstraint | DropForeignKey, a: Alter) -> None:
+    w = a.alter().kw("DROP", "CONSTRAINT")
+    if getattr(n, "if_exists", False):
+        w.kw("IF", "EXISTS")
+    a.add(w.ident(n.name))
+
+
+@handles(DropPrimaryKey)
+def _drop_primary_key(n: DropPrimaryKey, a: Alter) -> None:
+    cat = a.e.catalog
+    name = cat.primary_key(a.n.identity) if cat is not None else None
+    if name is None:
+        a.e.diag(W_ALTER, "DROP PRIMARY KEY: the key's name is not in the history; not translated", n.origin,
+                 dropped_text="DROP PRIMARY KEY")
+        return
+    a.add(a.alter().kw("DROP", "CONSTRAINT").ident(name))
+
+
+@handles(TableComment)
+def _table_comment(n: TableComment, a: Alter) -> None:
+    a.add(a.e.w().kw("COMMENT", "ON", "TABLE").raw(a.table).kw("IS").lit(n.comment))
+
+
+@handles(ValidateConstraint, SetWithoutOids, DropIndex)
+def _no_effect(n: Any, a: Alter) -> None:
+    a.e.diag(I_NO_EFFECT, f"{type(n).__name__}: nothing to do on a Delta table", n.origin)
+
+
+# ---- what the drop_unsupported pass removes ---------------------------------------------------
+def _drop(node: type, code: str, message: str, applies: Callable[[Any], bool] = lambda n: True) -> Rule:
+    return Rule(node=node, code=code, message=message, applies=applies)
+
+
+def _field(node: type, field: str, message: str, text: str) -> Rule:
+    return Rule(node=node, code=W_ALTER, message=message, applies=lambda n: bool(getattr(n, field)), field=field,
+                absent=False, text=lambda n: text)
+
+
+_NOT_TABLE = (AlterObjType.INDEX, AlterObjType.SEQUENCE, AlterObjType.LARGE_SEQUENCE, AlterObjType.TYPE,
+              AlterObjType.MATERIALIZED_VIEW, AlterObjType.FOREIGN_TABLE)
+
+UNSUPPORTED = (
+    _drop(AlterRelation, W_NO_OBJECT, "ALTER of an object kind Spark does not have",
+          lambda n: n.objtype in _NOT_TABLE),
+    _drop(AlterRelation, W_NO_FORM, "ALTER VIEW: Spark views take no GaussDB view options",
+          lambda n: n.objtype is AlterObjType.VIEW),
+    _drop(ChangeOwner, W_ALTER, "OWNER TO dropped (Spark tables have no GaussDB owner)"),
+    _drop(TriggerState, W_ALTER, "trigger state dropped (no triggers)"),
+    _drop(RuleState, W_ALTER, "rule state dropped (no rules)"),
+    _drop(RowSecurity, W_ALTER, "row-level security dropped"),
+    _drop(Inherit, W_ALTER, "INHERIT dropped (no inheritance)"),
+    _drop(NoInherit, W_ALTER, "NO INHERIT dropped (no inheritance)"),
+    _drop(AddOf, W_ALTER, "OF type dropped (no user-defined types)"),
+    _drop(NotOf, W_ALTER, "NOT OF dropped (no user-defined types)"),
+    _drop(ReplicaIdentity, W_ALTER, "REPLICA IDENTITY dropped"),
+    _drop(DefaultCharset, W_ALTER, "DEFAULT CHARACTER SET dropped (Delta strings are UTF-8)"),
+    _drop(ConvertCharset, W_ALTER, "CONVERT TO CHARACTER SET dropped (Delta strings are UTF-8)"),
+    _drop(Collate, W_ALTER, "COLLATE dropped"),
+    _drop(SetRelOptions, W_TABLE_OPTION, "storage parameters dropped (no Delta meaning)"),
+    _drop(ResetRelOptions, W_TABLE_OPTION, "storage parameters dropped (no Delta meaning)"),
+    _drop(SetColumnOptions, W_ALTER, "column options dropped"),
+    _drop(ResetColumnOptions, W_ALTER, "column options dropped"),
+    _drop(SetStatistics, W_ALTER, "statistics target dropped"),
+    _drop(SetStorage, W_ALTER, "column storage mode dropped"),
+    _drop(SetTablespace, W_TABLE_OPTION, "SET TABLESPACE dropped"),
+    _drop(SetCompression, W_TABLE_OPTION, "SET COMPRESS / NOCOMPRESS dropped"),
+    _drop(ClusterOn, W_ALTER, "CLUSTER ON dropped (no indexes)"),
+    _drop(SetWithoutCluster, W_ALTER, "SET WITHOUT CLUSTER dropped (no indexes)"),
+    _drop(AutoIncrement, W_ALTER, "AUTO_INCREMENT restart dropped (Delta identity columns cannot be restarted)"),
+    _drop(AddConstraintUsingIndex, W_ALTER, "ADD CONSTRAINT ... USING INDEX dropped (the index's columns are "
+          "unknown)"),
+    _drop(ModifyColumnAutoIncrement, W_ALTER, "AUTO_INCREMENT of an existing column dropped (Delta cannot make a "
+          "column an identity column)"),
+    _drop(IndexVisibility, W_ALTER, "index visibility dropped (no indexes)"),
+    _drop(Unusable, W_ALTER, "UNUSABLE dropped (no indexes)"),
+    _drop(UnusablePartition, W_ALTER, "UNUSABLE dropped (no indexes)"),
+    _drop(Rebuild, W_ALTER, "REBUILD dropped (no indexes)"),
+    _drop(RebuildPartition, W_ALTER, "REBUILD PARTITION dropped (no indexes)"),
+    _drop(RebuildPartitionAllIndex, W_ALTER, "REBUILD ... INDEX dropped (no indexes)"),
+    _drop(RowMovement, I_NO_EFFECT, "ENABLE ROW MOVEMENT: what Delta does", lambda n: n.enable),
+    _drop(RowMovement, W_ALTER, "DISABLE ROW MOVEMENT dropped (Delta has no partitions to move between)",
+          lambda n: not n.enable),
+    _drop(OpaqueSubcommand, W_ALTER, "subcommand kept as GaussDB text is not translated"),
+    _drop(AddColumn, W_NO_OBJECT, "ADD ATTRIBUTE: Spark has no user-defined types",
+          lambda n: n.kind is ColumnKind.ATTRIBUTE),
+    _drop(AddColumn, W_COLUMN_CLAUSE, "column without a type dropped", lambda n: n.column.type is None),
+    _field(AddColumn, "if_not_exists", "IF NOT EXISTS dropped (Spark's ADD COLUMNS has none)", "IF NOT EXISTS"),
+    _field(DropColumn, "cascade", "CASCADE dropped (Delta has no dependent objects to drop)", "CASCADE"),
+    _field(DropConstraint, "cascade", "CASCADE dropped", "CASCADE"),
+    _field(DropForeignKey, "cascade", "CASCADE dropped", "CASCADE"),
+    Rule(AlterColumnType, W_COLUMN_CLAUSE, "COLLATE dropped", applies=lambda n: n.collation is not None,
+         field="collation", text=lambda n: f"COLLATE {n.collation.dotted()}"),
+    Rule(ModifyColumn, W_COLUMN_CLAUSE, "COLLATE / CHARACTER SET dropped",
+         applies=lambda n: n.collation is not None or n.charset is not None,
+         rewrite=lambda n: _replace(n, collation=None, charset=None), text=lambda n: "COLLATE / CHARACTER SET"),
+    Rule(ChangeColumn, W_COLUMN_CLAUSE, "COLLATE / CHARACTER SET dropped",
+         applies=lambda n: n.collation is not None or n.charset is not None,
+         rewrite=lambda n: _replace(n, collation=None, charset=None), text=lambda n: "COLLATE / CHARACTER SET"),
+    Rule(ModifyColumn, W_COLUMN_CLAUSE, "ON UPDATE dropped", applies=lambda n: n.on_update is not None,
+         field="on_update", text=lambda n: f"ON UPDATE {n.on_update.text}"),
+    Rule(ChangeColumn, W_COLUMN_CLAUSE, "ON UPDATE dropped", applies=lambda n: n.on_update is not None,
+         field="on_update", text=lambda n: f"ON UPDATE {n.on_update.text}"),
+)
+
+
+def _replace(n: Any, **kw: Any) -> Any:
+    from ...ir.base import replace
+
+    return replace(n, **kw)
+
+
+from . import alter_partitions  # noqa: E402  (partition subcommands: handlers and rules of their own)
+
+SUB = table_of(sys.modules[__name__], alter_partitions, what="ALTER handler", attr="__handles__")

@@ -1,0 +1,155 @@
+"""What a Spark emitter may use: writers, names, types, expressions, options, diagnostics, the history."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ...diagnostics import Diagnostic, Severity, register
+from ...errors import InternalError, Path
+from ...ir.base import Node
+from ...ir.names import Expr, QualifiedName, TypeName
+from ..base import Dialect, emits
+from ..writer import SqlWriter
+from .exprs import I_EXPR, W_EXPR, ToSpark, Untranslatable, deterministic, generate, tree_of
+from .quoting import needs_quotes, spark_ident, spark_literal
+from .types import SparkType, spark_type
+
+W_NAME = register(
+    "DDLC-W803", Severity.WARNING, "Name Spark's catalogs refuse",
+    "Spark's session catalog (the Hive metastore) accepts table, view and schema names made of ASCII "
+    "letters, digits and _ only, and Unity Catalog refuses names holding a space, '.', '/' or a control "
+    "character. The name is written as it is (quoted), so the statement fails on such a catalog; create "
+    "the object under another name (--schema-map renames schemas). Column names are not concerned: with "
+    "column mapping Delta accepts any column name.",
+    "CREATE TABLE public.`Order Items` (...)",
+)
+_CATALOG_NAME = re.compile(r"[A-Za-z0-9_]+\Z")
+
+TARGET = "spark"
+DIALECT = Dialect("spark", spark_ident, spark_literal)
+
+
+class Emit:
+    """The emit context of one statement: diagnostics collected here, history read from ``catalog``,
+    the ``--spark-*`` options read from the translation options."""
+
+    __slots__ = ("ctx", "diagnostics", "catalog", "comments", "emitters", "spark_catalog", "partitioning",
+                 "column_mapping", "varchar_as_string")
+
+    def __init__(self, ctx: Any, catalog: Any = None, emitters: Any = None) -> None:
+        self.ctx = ctx
+        self.catalog = catalog if catalog is not None else getattr(ctx, "catalog", None)
+        self.diagnostics: list[Diagnostic] = []
+        self.comments: list[str] = []
+        self.emitters = emitters if emitters is not None else {}
+        opts = getattr(ctx, "options", None)
+        self.spark_catalog: str | None = getattr(opts, "spark_catalog", None)
+        self.partitioning: str = getattr(opts, "spark_partitioning", "auto")
+        self.column_mapping: str = getattr(opts, "spark_column_mapping", "name")
+        self.varchar_as_string: bool = getattr(opts, "spark_varchar", "keep") == "string"
+
+    def w(self) -> SqlWriter:
+        return SqlWriter(DIALECT)
+
+    def diag(self, code: str, message: str, path: Path, dropped_text: str | None = None,
+             dropped_node: Node | None = None, dropped_prefix: str = "") -> None:
+        d = Diagnostic(code, message, path, target=TARGET, document=self.ctx.document, dropped_text=dropped_text,
+                       dropped_node=dropped_node, dropped_prefix=dropped_prefix)
+        self.diagnostics.append(d)
+        if self.ctx.on_unsupported == "error" and d.severity is Severity.WARNING:
+            from ...diagnostics import E_UNSUPPORTED
+            from ...errors import DdlcError
+
+            raise DdlcError(f"{message} [{code}]", code=E_UNSUPPORTED, path=path, document=self.ctx.document)
+
+    def refuse(self, n: Node, code: str, message: str, path: Path | None = None) -> list[str]:
+        """Report ``n`` as not translated (nothing emitted; a decision that needs the statement's content)."""
+        self.diag(code, message, n.origin if path is None else path, dropped_node=n)
+        return []
+
+    # names -------------------------------------------------------------------------------
+    @staticmethod
+    def ident(name: str) -> str:
+        return spark_ident(name)
+
+    def check_name(self, name: str | None, what: str, path: Path) -> None:
+        """DDLC-W803 when a catalog object's name is one Spark's catalogs refuse."""
+        if name is not None and _CATALOG_NAME.match(name) is None:
+            self.diag(W_NAME, f"{what} name {name!r} is refused by Spark's session catalog "
+                      "(letters, digits and _ only)", path)
+
+    def qname(self, q: QualifiedName) -> str:
+        """``[catalog.]schema.name``: the catalog of ``--spark-catalog`` before every qualified name."""
+        self.check_name(q.schema, "schema", q.origin)
+        self.check_name(q.name, "table or view", q.origin)
+        parts = [q.schema, q.name] if q.attr is None else [q.schema, q.name, q.attr]
+        if self.spark_catalog and q.schema is not None:
+            parts.insert(0, self.spark_catalog)
+        return ".".join(spark_ident(p) for p in parts if p is not None)
+
+    def schema_name(self, name: str, path: Path = ()) -> str:
+        self.check_name(name, "schema", path)
+        return ".".join(spark_ident(p) for p in (self.spark_catalog, name) if p)
+
+    @staticmethod
+    def literal(s: str) -> str:
+        return spark_literal(s)
+
+    def type(self, t: TypeName) -> SparkType:
+        return spark_type(t, self)
+
+    # expressions -------------------------------------------------------------------------
+    def _converter(self) -> ToSpark:
+        from sqlglot import exp
+
+        def ident(name: str) -> Any:
+            if "${" in name:  # Spark would substitute it as a variable
+                raise Untranslatable(f"the name {name!r} holds ${{, which Spark's variable substitution would change")
+            return exp.Identifier(this=name, quoted=needs_quotes(name))
+
+        def table(schema: str | None, name: str) -> Any:
+            kw: dict[str, Any] = {}
+            if schema is not None:
+                kw["db"] = ident(schema)
+                if self.spark_catalog:
+                    kw["catalog"] = ident(self.spark_catalog)
+            return exp.Table(this=ident(name), **kw)
+
+        return ToSpark(ident, table, lambda t: self.type(t).node())
+
+    def expr(self, x: Expr, what: str, *, deterministic_only: bool = False, dropped: str | None = None) -> str | None:
+        """Spark SQL for an expression (a default, a CHECK body, a generation expression), or None
+        after a DDLC-W810 diagnostic when it has no exact Spark form."""
+        return self._translate(x, what, query=False, deterministic_only=deterministic_only, dropped=dropped)
+
+    def query(self, x: Expr, what: str, dropped: str | None = None) -> str | None:
+        """Spark SQL for a query (a view's), or None after a DDLC-W810 diagnostic."""
+        return self._translate(x, what, query=True, dropped=dropped)
+
+    def _translate(self, x: Expr, what: str, *, query: bool, deterministic_only: bool = False,
+                   dropped: str | None = None) -> str | None:
+        conv = self._converter()
+        try:
+            tree = tree_of(x)
+            node = conv.query(tree) if query else conv.expr(tree)
+            if deterministic_only and not deterministic(node):
+                raise Untranslatable("the expression is not deterministic")
+            text = generate(node)
+        except Untranslatable as why:
+            self.diag(W_EXPR, f"{what}: {why}; not translated", x.origin,
+                      dropped_text=dropped if dropped is not None else x.text)
+            return None
+        if conv.rewritten:
+            self.diag(I_EXPR, f"{what}: rewritten " + ", ".join(sorted(set(conv.rewritten))), x.origin)
+        return text
+
+    def statements(self, n: Node) -> list[str]:
+        try:
+            fn = self.emitters[type(n)]
+        except KeyError:
+            raise InternalError(f"spark: no emitter for {type(n).__name__}", path=n.origin) from None
+        return fn(n, self)
+
+
+__all__ = ["DIALECT", "TARGET", "Emit", "emits"]
