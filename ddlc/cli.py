@@ -169,7 +169,7 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, sp
         if result.error is not None:
             _report("error", str(result.error))
         out.flush()  # streaming: each document's output as soon as it is ready
-    sys.stderr.write(tally.line(docs.unrecognised) + "\n")
+    sys.stderr.write(tally.line(docs.unrecognised, docs.dml) + "\n")
     sys.exit(1 if tally.errors else 0)
 
 
@@ -201,10 +201,13 @@ class _Tally:
         if t.statements:
             self.dropped += sum(1 for d in t.diagnostics if d.severity.value == "warning")
 
-    def line(self, unrecognised: int = 0) -> str:
-        return (f"ddlc: {_n(self.documents, 'document')}, {_n(self.statements, 'statement')} written, "
-                f"{_n(self.dropped, 'clause')} dropped, {_n(self.untranslated, 'statement')} not translated, "
-                f"{_n(self.errors, 'error')}, {_n(unrecognised, 'line')} not recognised")
+    def line(self, unrecognised: int = 0, dml: int = 0) -> str:
+        out = (f"ddlc: {_n(self.documents, 'document')}, {_n(self.statements, 'statement')} written, "
+               f"{_n(self.dropped, 'clause')} dropped, {_n(self.untranslated, 'statement')} not translated, "
+               f"{_n(self.errors, 'error')}, {_n(unrecognised, 'line')} not recognised")
+        if dml:  # rows files only: the DML and BEGIN/COMMIT rows passed over
+            out += f", {_n(dml, 'DML/transaction row')} skipped"
+        return out
 
 
 def _n(count: int, word: str) -> str:
