@@ -24,7 +24,7 @@ from typing import Any
 
 import orjson
 
-from . import __version__
+from .version import __version__
 from .diagnostics import E_STATE
 from .errors import DdlcError
 from .history import Catalog
