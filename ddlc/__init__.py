@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from .version import __version__
+
 __all__ = ["translate", "translate_many", "Translation", "Options", "DdlcError", "Diagnostic", "__version__"]
 
 if TYPE_CHECKING:  # pragma: no cover

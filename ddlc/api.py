@@ -39,6 +39,15 @@ class Options:
     spark_partitioning: str = "auto"
     spark_column_mapping: str = "name"
     spark_varchar: str = "keep"
+    # filters (ddlc/filters.py): GaussDB's white-table-list ("public.t1,*.t3,my_schema.*") as
+    # (schema, table) pairs, a regex a statement's schema must match whole, and exclude-users
+    white_table_list: tuple[tuple[str, str], ...] = ()
+    schema_regex: str | None = None
+    exclude_users: tuple[str, ...] = ()
+
+    @property
+    def filtering(self) -> bool:
+        return bool(self.white_table_list or self.schema_regex is not None or self.exclude_users)
 
     @classmethod
     def of(cls, **kw: Any) -> Options:
@@ -47,6 +56,13 @@ class Options:
             raise TypeError(f"unknown option(s): {', '.join(sorted(unknown))}")
         if "schema_map" in kw:
             kw["schema_map"] = _schema_map(kw["schema_map"])
+        from .filters import check_regex, parse_users, parse_white_table_list
+
+        if "white_table_list" in kw:
+            kw["white_table_list"] = parse_white_table_list(kw["white_table_list"])
+        if "exclude_users" in kw:
+            kw["exclude_users"] = parse_users(kw["exclude_users"])
+        check_regex(kw.get("schema_regex"))
         opts = cls(**kw)
         for name in ("mode", "default_schema", "on_unsupported", "spark_partitioning", "spark_column_mapping",
                      "spark_varchar"):
@@ -117,6 +133,8 @@ class Translation:
     comments: tuple[str, ...] = field(default=())  # "-- ..." lines for --on-unsupported comment
     untranslated: int = 0  # statements with no target form, kept as comments or skipped
     blocks: frozenset[int] = field(default=frozenset())  # statements closed by gsql's "/" line, not ";"
+    filtered: str | None = None  # why the filters left this document out (nothing written for it)
+    replayed: bool = False  # the state given to the run had already seen this document: skipped
 
     @property
     def ok(self) -> bool:
@@ -143,7 +161,8 @@ class Translation:
             "diagnostics": [d.to_dict() for d in self.diagnostics],
             "error": None if self.error is None else self.error.to_dict(),
             "comments": list(self.comments),
-        }
+        } | ({"filtered": self.filtered} if self.filtered is not None else {}) \
+          | ({"replayed": True} if self.replayed else {})
 
 
 def translate_document(doc: Document, target: str | Any, options: Options, catalog: Any = None) -> Translation:
@@ -159,7 +178,7 @@ def translate_document(doc: Document, target: str | Any, options: Options, catal
     return Translation(index=doc.index, document=doc.label, target=backend.name, statements=r.statements,
                        owner=r.owner, diagnostics=r.diagnostics, error=r.error,
                        source=doc.source, line=doc.line, comments=r.comments, untranslated=r.untranslated,
-                       blocks=r.blocks)
+                       blocks=r.blocks, filtered=r.filtered)
 
 
 def translate(doc: Any, target: str = "gaussdb", **options: Any) -> Translation:
@@ -172,27 +191,48 @@ def translate(doc: Any, target: str = "gaussdb", **options: Any) -> Translation:
     return result
 
 
-def translate_many(docs: Iterable[Any] | str | bytes, target: str = "gaussdb", **options: Any) -> Iterator[Translation]:
+def translate_many(docs: Iterable[Any] | str | bytes, target: str = "gaussdb", *, state: Any = None,
+                   **options: Any) -> Iterator[Translation]:
     """Translate a stream of documents lazily; a failing document yields a result with ``error``.
 
     ``docs`` is an iterable of documents (str/bytes/mappings, one document each) or one str/bytes
-    holding any multi-document input form (JSON lines, a JSON array, decoding output).
+    holding any multi-document input form (JSON lines, a JSON array, decoding output or rows).
     The target and options are checked at the call (TypeError/ValueError), before any document.
+
+    ``state``: a path (``--state``): the stream's history is loaded from it now (``StateError`` when it
+    cannot be used) and saved there atomically when the iteration ends. A document the state had
+    already seen (by LSN) yields a result with ``replayed=True`` and no statements.
     """
     opts = Options.of(**options)
     backend = get_backend(target)
     if not isinstance(docs, str | bytes | Iterable):
         raise TypeError(f"docs must be an iterable of documents or one str/bytes, not {type(docs).__name__}")
-    return _translate_many(docs, backend, opts)
+    history = None
+    if state is not None:
+        from .state_file import History
+
+        history = History.load(state)
+    return _translate_many(docs, backend, opts, history, state)
 
 
-def _translate_many(docs: Iterable[Any] | str | bytes, backend: Any, opts: Options) -> Iterator[Translation]:
+def _translate_many(docs: Iterable[Any] | str | bytes, backend: Any, opts: Options, history: Any = None,
+                    state: Any = None) -> Iterator[Translation]:
     from .history import Catalog
 
-    catalog = Catalog()  # the stream's history: earlier statements inform later ones
+    # the stream's history: earlier statements inform later ones
+    catalog = history.catalog if history is not None else Catalog()
     if isinstance(docs, str | bytes):
-        for doc in read_documents(docs):
-            yield translate_document(doc, backend, opts, catalog)
-        return
-    for i, item in enumerate(docs):
-        yield translate_document(as_document(item, index=i, source=f"<input {i}>"), backend, opts, catalog)
+        items: Iterable[Document] = read_documents(docs)
+    else:
+        items = (as_document(item, index=i, source=f"<input {i}>") for i, item in enumerate(docs))
+    for doc in items:
+        if history is not None and history.seen(doc):
+            yield Translation(index=doc.index, document=doc.label, target=backend.name, source=doc.source,
+                              line=doc.line, replayed=True)
+            continue
+        result = translate_document(doc, backend, opts, catalog)
+        if history is not None:
+            history.advance(doc)
+        yield result
+    if history is not None:
+        history.save(state)

@@ -121,9 +121,24 @@ SPARK_VARCHAR = ("keep", "string")
               help="spark: 'delta.columnMapping.mode' of new tables (name makes later RENAME/DROP COLUMN legal).")
 @click.option("--spark-varchar", type=click.Choice(SPARK_VARCHAR), default="keep", show_default=True,
               help="spark: keep VARCHAR(n)/CHAR(n), or write them as STRING.")
+@click.option("--white-table-list", metavar="LIST", default=None,
+              help="Keep only the DDL of these tables, as GaussDB's white-table-list decoding option: "
+                   "schema.table entries separated by commas, * for any (public.t1,*.t3,my_schema.*). "
+                   "DDL on no table (schemas, functions...) is kept.")
+@click.option("--schema-regex", metavar="REGEX", default=None,
+              help="Keep only statements naming a schema this regular expression matches whole.")
+@click.option("--exclude-user", "exclude_users", multiple=True, metavar="USER[,USER...]",
+              help="Leave out the DDL run by these users (GaussDB's exclude-users; inputs that carry "
+                   "the user: JDDL myowner, decoding rows). Repeatable.")
+@click.option("--state", "state_path", metavar="PATH", default=None,
+              help="Load the stream's history (catalog state) from PATH at start (when it exists) and save "
+                   "it there atomically at the end, so that the next batch of the log continues it. "
+                   "Documents the state has already seen (by LSN) are skipped.")
 @_common
 def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, spark_catalog: str | None,
-              spark_partitioning: str, spark_column_mapping: str, spark_varchar: str, default_schema: str,
+              spark_partitioning: str, spark_column_mapping: str, spark_varchar: str,
+              white_table_list: str | None, schema_regex: str | None, exclude_users: tuple[str, ...],
+              state_path: str | None, default_schema: str,
               schema_map: tuple[tuple[str, str], ...], on_unsupported: str, verbose: bool,
               inputs: tuple[str, ...]) -> None:
     """Translate documents to TARGET DDL."""
@@ -135,11 +150,23 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, sp
         options = Options.of(mode=mode, validate=validate, default_schema=default_schema,
                              schema_map=schema_map, on_unsupported=on_unsupported, pretty=pretty,
                              spark_catalog=spark_catalog, spark_partitioning=spark_partitioning,
-                             spark_column_mapping=spark_column_mapping, spark_varchar=spark_varchar)
-    except ValueError as exc:
+                             spark_column_mapping=spark_column_mapping, spark_varchar=spark_varchar,
+                             white_table_list=white_table_list, schema_regex=schema_regex,
+                             exclude_users=[u for v in exclude_users for u in v.split(",")])
+    except (ValueError, TypeError) as exc:
         raise click.BadParameter(str(exc)) from None
     backend = get_backend(target)
     catalog = Catalog()
+    history = None
+    if state_path is not None:
+        from .state_file import History, StateError
+
+        try:
+            history = History.load(state_path)
+        except StateError as exc:
+            _report("error", f"{exc} [{exc.code}]")
+            sys.exit(2)
+        catalog = history.catalog
     out = sys.stdout
     tally = _Tally()
     write = None
@@ -149,7 +176,19 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, sp
         write = out.buffer.write if hasattr(out, "buffer") else (lambda b: out.write(b.decode()))
     docs = _inputs(inputs, verbose)
     for doc in docs:
+        if history is not None and history.seen(doc):
+            if history.replayed == 1:
+                _report("note", history.replay_note(doc))
+            tally.replayed += 1
+            continue
         result = translate_document(doc, backend, options, catalog)
+        if history is not None:
+            history.advance(doc)
+        if result.filtered is not None:
+            tally.filtered += 1
+            if write is not None:
+                write(orjson.dumps(result.to_dict()) + b"\n")
+            continue
         try:  # nothing in writing one document's result may stop the stream
             payload = orjson.dumps(result.to_dict()) + b"\n" if write is not None else result.sql
         except Exception as exc:  # noqa: BLE001 - a bug: this document fails, the others go on
@@ -169,7 +208,13 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, sp
         if result.error is not None:
             _report("error", str(result.error))
         out.flush()  # streaming: each document's output as soon as it is ready
-    sys.stderr.write(tally.line(docs.unrecognised) + "\n")
+    if history is not None:
+        try:
+            history.save(state_path)
+        except OSError as exc:
+            _report("error", f"cannot save the state to {state_path}: {exc.strerror or exc}")
+            tally.errors += 1
+    sys.stderr.write(tally.line(docs.unrecognised, docs.dml, options.filtering, history is not None) + "\n")
     sys.exit(1 if tally.errors else 0)
 
 
@@ -188,10 +233,11 @@ def _unwritable(result, exc: Exception):
 class _Tally:
     """The one summary line every translate run ends with (on stderr)."""
 
-    __slots__ = ("documents", "statements", "dropped", "untranslated", "errors")
+    __slots__ = ("documents", "statements", "dropped", "untranslated", "errors", "filtered", "replayed")
 
     def __init__(self) -> None:
         self.documents = self.statements = self.dropped = self.untranslated = self.errors = 0
+        self.filtered = self.replayed = 0  # documents left out by the filters / already seen by --state
 
     def add(self, t) -> None:
         self.documents += 1
@@ -201,10 +247,17 @@ class _Tally:
         if t.statements:
             self.dropped += sum(1 for d in t.diagnostics if d.severity.value == "warning")
 
-    def line(self, unrecognised: int = 0) -> str:
-        return (f"ddlc: {_n(self.documents, 'document')}, {_n(self.statements, 'statement')} written, "
-                f"{_n(self.dropped, 'clause')} dropped, {_n(self.untranslated, 'statement')} not translated, "
-                f"{_n(self.errors, 'error')}, {_n(unrecognised, 'line')} not recognised")
+    def line(self, unrecognised: int = 0, dml: int = 0, filtering: bool = False, state: bool = False) -> str:
+        out = (f"ddlc: {_n(self.documents + self.filtered + self.replayed, 'document')}, {_n(self.statements, 'statement')} written, "
+               f"{_n(self.dropped, 'clause')} dropped, {_n(self.untranslated, 'statement')} not translated, "
+               f"{_n(self.errors, 'error')}, {_n(unrecognised, 'line')} not recognised")
+        if dml:  # rows files only: the DML and BEGIN/COMMIT rows passed over
+            out += f", {_n(dml, 'DML/transaction row')} skipped"
+        if filtering:
+            out += f", {self.filtered} filtered"
+        if state:
+            out += f", {self.replayed} already seen"
+        return out
 
 
 def _n(count: int, word: str) -> str:

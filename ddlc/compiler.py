@@ -85,6 +85,7 @@ class Result:
     error: DdlcError | None = None
     untranslated: int = 0  # statements with no form on the target (kept as comments or skipped)
     blocks: frozenset[int] = frozenset()  # indexes of statements closed by gsql's "/" line, not ";"
+    filtered: str | None = None  # why the run's filters left the document out
 
 
 def compile_document(doc: Document, backend: Backend, options: Any, catalog: Any = None) -> Result:
@@ -102,6 +103,15 @@ def compile_document(doc: Document, backend: Backend, options: Any, catalog: Any
 
 
 def _compile(doc: Document, backend: Backend, options: Any, catalog: Any) -> Result:
+    f = None
+    if getattr(options, "filtering", False):  # decided on the statement as the source spelled it
+        from .filters import filter_reason
+
+        f = front(doc, options)
+        owner = f.owner if f.owner is not None else doc.meta.get("owner")
+        reason = filter_reason(f.stmt, owner if isinstance(owner, str) else None, options)
+        if reason is not None:
+            return Result(owner=f.owner, filtered=reason)
     if doc.tddl is not None and getattr(backend, "passes_source_text", False):
         # GaussDB's own TDDL text: its exact output on the GaussDB target, in both modes
         notes = [Diagnostic(I_TDDL, "TDDL text passed through", (), target=backend.name, document=doc.label)]
@@ -110,7 +120,7 @@ def _compile(doc: Document, backend: Backend, options: Any, catalog: Any) -> Res
                                     target=backend.name, document=doc.label))
         text = _strip_terminator(doc.tddl)
         return Result((text,), diagnostics=tuple(notes), blocks=_blocks(backend, (text,)))
-    f = front(doc, options)
+    f = f or front(doc, options)
     stmt, more = normalize(f.stmt, backend, options, document=doc.label, catalog=catalog)
     ctx = EmitContext(document=doc.label, options=options, schema_map=dict(getattr(options, "schema_map", ()) or ()),
                       on_unsupported=getattr(options, "on_unsupported", "warn"), catalog=catalog,

@@ -161,6 +161,13 @@ E_FRAGMENT = register(
     "every target; the server never writes such a fragment, so the stream was altered.",
     '{"typmod": "(10)); DROP TABLE victim; --"}',
 )
+E_STATE = register(
+    "DDLC-E013", S.ERROR, "State file cannot be used",
+    "The file given to `--state` (or `state=`) is not a ddlc state, is damaged, or was written by a newer "
+    "ddlc or state format version than this one reads. Nothing is translated: a stream's history is never "
+    "half understood. Upgrade ddlc, or start the stream again from a full log without the state.",
+    '{"format": "ddlc-state", "version": 2, "ddlc": "9.0.0"}',
+)
 E_INTERNAL = register(
     "DDLC-E900", S.ERROR, "Internal error",
     "A bug in ddlc. Please report it with the document that triggered it.",

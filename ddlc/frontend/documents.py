@@ -21,7 +21,7 @@ of small documents in one array: about 1 GB), so large inputs should be JSON lin
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import json
@@ -158,6 +158,8 @@ class Document:
     tddl: str | None = None  # TDDL text
     error: DdlcError | None = None
     meta: Mapping[str, object] = field(default_factory=lambda: _EMPTY)
+    lsn: int | None = None  # the record's LSN (64-bit; decoding output and rows files), when the input has one
+    xid: int | None = None  # its transaction id, when the input has one
 
 
 def classify(value: Any, *, index: int, source: str, label: str, line: int = 1,
@@ -229,11 +231,12 @@ class DocumentStream(Iterator["Document"]):
     """
 
     KEEP = 100
-    __slots__ = ("_it", "unrecognised", "skipped", "_on_skip")
+    __slots__ = ("_it", "unrecognised", "skipped", "_on_skip", "dml")
 
     def __init__(self, make: Callable[[Callable[[Skipped], None]], Iterator[Document]],
                  on_skip: Callable[[Skipped], None] | None = None) -> None:
         self.unrecognised = 0
+        self.dml = 0  # rows of a rows file that are DML or BEGIN/COMMIT (not documents, not unrecognised)
         self.skipped: list[Skipped] = []
         self._on_skip = on_skip
         self._it = make(self._skip)
@@ -244,7 +247,10 @@ class DocumentStream(Iterator["Document"]):
     def __next__(self) -> Document:
         return next(self._it)
 
-    def _skip(self, item: Skipped) -> None:
+    def _skip(self, item: Skipped | None) -> None:
+        if item is None:  # a DML or transaction row: counted, not a document
+            self.dml += 1
+            return
         self.unrecognised += 1
         if len(self.skipped) < self.KEEP:
             self.skipped.append(item)
@@ -277,6 +283,13 @@ def _read_source(src: ByteSource, source: str, start: int,
     at = src.skip_space(0)
     head = b"" if at is None else src.get(at, at + 1)
     whole: Any = _NOT_ONE
+    if head == b"{" or head.lower() in (b"l", b"x", b"d", b'"'):  # maybe a rows file: its first line tells
+        from .streams_rows import rows_kind
+
+        kind = rows_kind(src.get(at, src.line_end(at)))  # type: ignore[arg-type]
+        if kind is not None:
+            yield from _rows(src, source, index, kind, skip)
+            return
     if head in (b"{", b"["):
         whole = _whole_value(src, at)  # type: ignore[arg-type]
     if whole is _NOT_ONE and head != b"":
@@ -292,8 +305,12 @@ def _read_source(src: ByteSource, source: str, start: int,
                     continue  # the transaction rolled back: its DDL never happened
                 else:
                     label = f"{source}:{rec.line}" if rec.line else f"{source}@{rec.offset}"
-                    yield _from_payload(rec.payload, rec.kind, index, source, label, rec.line,
-                                        rec.meta)
+                    doc = _from_payload(rec.payload, rec.kind, index, source, label, rec.line, rec.meta)
+                    lsn, xid = rec.meta.get("lsn"), rec.meta.get("xid")
+                    if isinstance(lsn, int) or isinstance(xid, int):
+                        doc = replace(doc, lsn=lsn if isinstance(lsn, int) else None,
+                                      xid=xid if isinstance(xid, int) else None)
+                    yield doc
                 index += 1
             return
         if bom:
@@ -311,6 +328,28 @@ def _read_source(src: ByteSource, source: str, start: int,
 
 
 _NOT_ONE = object()
+
+
+def _rows(src: ByteSource, source: str, index: int, kind: str,
+          skip: Callable[[Skipped | None], None]) -> Iterator[Document]:
+    """The DDL documents of a rows file (:mod:`.streams_rows`), each with its row's LSN and xid."""
+    from .streams_rows import iter_rows
+
+    for item in iter_rows(src, source, kind, skip, lambda: skip(None)):
+        if isinstance(item, DdlcError):
+            label = item.document or source
+            line = label.rpartition(":")[2]
+            yield Document(index, source, label, int(line) if line.isdigit() else 1, error=item)
+        else:
+            info, value = item
+            label = f"{source}:{info.line}"
+            meta = {"format": kind, "line": info.line}
+            if isinstance(value, str):
+                doc = _from_payload(value, "json", index, source, label, info.line, meta)
+            else:
+                doc = classify(value, index=index, source=source, label=label, line=info.line, meta=meta)
+            yield replace(doc, lsn=info.lsn, xid=info.xid)
+        index += 1
 
 
 def _whole_value(src: ByteSource, at: int) -> Any:

@@ -1,0 +1,168 @@
+"""Which documents a run keeps: the decoding options' own filters, applied to the DDL itself.
+
+* ``white_table_list`` — GaussDB's ``white-table-list`` decoding option, same syntax and meaning:
+  ``schema.table`` entries separated by commas, ``*`` for every schema or every table
+  (``public.t1,*.t3,my_schema.*``), no blanks. The server decodes only the tables in the list; a DDL
+  on a table outside it is not decoded either (its WAL record carries the white-list filter
+  section). A DDL that names no table (a schema, a function, a type, a role...) is kept, as the
+  server keeps it. A statement naming several tables (RENAME of two tables) is kept when one of them
+  is in the list.
+* ``schema_regex`` — a Python regular expression that must match a schema name whole
+  (``re.fullmatch``); a statement is kept when one of the schemas it names matches; a statement
+  that names no schema is kept.
+* ``exclude_users`` — GaussDB's ``exclude-users``: the statements run by these users are left out.
+  Only inputs that carry the user are filtered: the JDDL ``myowner`` of the tree, or the owner of
+  a decoding row. Names compare exactly (GaussDB asks for lower case in case-insensitive databases).
+
+Names are compared as the source database spells them (before ``--schema-map``); an unqualified
+name is in the default schema.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .ir.alter import AlterObjType, AlterRelation
+from .ir.comment import Comment
+from .ir.drop import Drop, DropObjectType, SchemaName
+from .ir.followup import AlterTableFollowup, AutoIncrementBackfill, BackfillUpdate
+from .ir.index import CreateIndex
+from .ir.misc import CreateTableAs, Truncate
+from .ir.names import QualifiedName
+from .ir.rename import RenameColumn, RenameConstraint, RenameRelation, RenameSchema, RenameTables, SetSchema
+from .ir.schema import CreateSchema
+from .ir.table import CreateTable
+from .ir.trigger import CreateTrigger
+
+__all__ = ["parse_white_table_list", "parse_users", "check_regex", "filter_reason", "relations_of", "schemas_of"]
+
+_PART = re.compile(r"[^\s.,]+")
+
+
+def parse_white_table_list(value: Any) -> tuple[tuple[str, str], ...]:
+    """``"public.t1,*.t3"`` (or an iterable of ``"schema.table"``) as ``(schema, table)`` pairs."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        if not value:
+            return ()
+        if any(c.isspace() for c in value):
+            raise ValueError(f"white_table_list {value!r}: no blank is allowed (as in GaussDB's white-table-list)")
+        items = value.split(",")
+    else:
+        try:
+            items = list(value)
+        except TypeError:
+            raise TypeError(f"white_table_list must be a string or strings, not {type(value).__name__}") from None
+    out = []
+    for item in items:
+        if isinstance(item, tuple | list) and len(item) == 2:
+            item = f"{item[0]}.{item[1]}"
+        if not isinstance(item, str):
+            raise TypeError(f"white_table_list entries must be strings, not {type(item).__name__}")
+        schema, dot, table = item.partition(".")
+        if not dot or not _PART.fullmatch(schema) or not _PART.fullmatch(table):
+            raise ValueError(f"white_table_list entry {item!r}: expected schema.table ('*' for any)")
+        out.append((schema, table))
+    return tuple(out)
+
+
+def parse_users(value: Any) -> tuple[str, ...]:
+    """``"u1,u2"`` (or an iterable of names) as a tuple of user names."""
+    if value is None:
+        return ()
+    items = value.split(",") if isinstance(value, str) else list(value)
+    out = []
+    for u in items:
+        if not isinstance(u, str):
+            raise TypeError(f"exclude_users entries must be strings, not {type(u).__name__}")
+        if not u or "\x00" in u:
+            raise ValueError(f"exclude_users: bad user name {u!r}")
+        out.append(u)
+    return tuple(out)
+
+
+def check_regex(value: Any) -> None:
+    if value is None:
+        return
+    if not isinstance(value, str):
+        raise TypeError(f"schema_regex must be a string, not {type(value).__name__}")
+    try:
+        re.compile(value)
+    except re.error as exc:
+        raise ValueError(f"schema_regex {value!r} is not a regular expression: {exc}") from None
+
+
+def _q(v: Any) -> QualifiedName | None:
+    return v if isinstance(v, QualifiedName) else None
+
+
+def relations_of(stmt: Any) -> list[QualifiedName]:
+    """The tables a statement changes (what GaussDB's white-table-list is matched against)."""
+    if isinstance(stmt, CreateTable | CreateTableAs | AlterTableFollowup | AutoIncrementBackfill | BackfillUpdate):
+        return [stmt.identity]
+    if isinstance(stmt, AlterRelation):
+        return [stmt.identity] if stmt.objtype is AlterObjType.TABLE else []
+    if isinstance(stmt, CreateIndex):
+        return [stmt.table]
+    if isinstance(stmt, Drop):
+        return [q] if stmt.objtype is DropObjectType.TABLE and (q := _q(stmt.identity)) else []
+    if isinstance(stmt, Comment):
+        if str(stmt.objtype).lower() in ("table", "column"):
+            q = _q(stmt.identity)
+            return [QualifiedName(q.name, q.schema)] if q is not None else []
+        return []
+    if isinstance(stmt, RenameColumn | RenameConstraint | RenameRelation | SetSchema):
+        objtype = str(getattr(stmt, "objtype", "table")).lower()
+        return [q] if objtype in ("table", "alterobjtype.table") and (q := _q(stmt.identity)) else []
+    if isinstance(stmt, RenameTables):
+        return [p.old for p in stmt.pairs]
+    if isinstance(stmt, Truncate):
+        return [q for t in stmt.relations if (q := _q(getattr(t, "name", None)))]
+    if isinstance(stmt, CreateTrigger):
+        return [stmt.relation]
+    return []
+
+
+def schemas_of(stmt: Any, default_schema: str) -> list[str]:
+    """The schemas a statement names (its tables', its object's, or the schema itself)."""
+    if isinstance(stmt, CreateSchema):
+        return [stmt.name] if stmt.name else []
+    if isinstance(stmt, RenameSchema):
+        return [stmt.identity]
+    ident = getattr(stmt, "identity", None)
+    if isinstance(ident, SchemaName):
+        return [ident.name]
+    names = relations_of(stmt)
+    if not names:
+        for f in ("identity", "name", "table", "relation"):
+            q = _q(getattr(stmt, f, None))
+            if q is not None:
+                names = [q]
+                break
+    return [q.schema or default_schema for q in names]
+
+
+def _listed(q: QualifiedName, white: tuple[tuple[str, str], ...], default_schema: str) -> bool:
+    schema = q.schema or default_schema
+    return any((s == "*" or s == schema) and (t == "*" or t == q.name) for s, t in white)
+
+
+def filter_reason(stmt: Any, owner: str | None, options: Any) -> str | None:
+    """Why ``stmt`` is left out by the options' filters (a short text), or None when it is kept."""
+    default_schema = getattr(options, "default_schema", "public")
+    users = getattr(options, "exclude_users", ())
+    if users and owner is not None and owner in users:
+        return f"exclude-users: run by {owner}"
+    white = getattr(options, "white_table_list", ())
+    if white:
+        rels = relations_of(stmt)
+        if rels and not any(_listed(q, white, default_schema) for q in rels):
+            return f"white-table-list: {rels[0].schema or default_schema}.{rels[0].name} is not listed"
+    regex = getattr(options, "schema_regex", None)
+    if regex is not None:
+        schemas = schemas_of(stmt, default_schema)
+        if schemas and not any(re.fullmatch(regex, s) for s in schemas):
+            return f"schema-regex: schema {schemas[0]} does not match"
+    return None

@@ -1,0 +1,236 @@
+"""Rows of the decoding functions, saved as JSON lines or CSV.
+
+``pg_logical_slot_peek_changes`` / ``pg_logical_slot_get_changes`` / ``pg_logical_get_area_changes``
+return rows ``(location, xid, data)``; users save them with ``\\copy (...) TO 'f.csv' CSV HEADER``
+or as JSON lines (``row_to_json``). The LSN column is ``location`` (openGauss, GaussDB) or ``lsn``
+(PostgreSQL 10+), written ``X/Y`` in hexadecimal (an integer is taken too). Each row's ``data`` is
+one decoding message:
+
+* ``{"JDDL": tree}``, ``{"TDDL": "text"}`` (or a bare tree with ``"fmt"``): a DDL document, which
+  carries the row's LSN, xid and position (:class:`RowInfo`);
+* ``BEGIN ...``, ``COMMIT ...``, a DML row (``table s.t: INSERT: ...``, a JSON DML object): counted
+  by the ``dml`` callback, never a document: only a row's own data column is a message, so a value
+  inside a DML row that looks like DDL is never taken for one;
+* anything else goes to the ``skip`` callback (counted as not recognised).
+
+A row that cannot be read (broken JSON line, missing column, bad LSN, a DDL envelope that is not
+JSON) is an error document of its own; reading goes on with the next row.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from ..diagnostics import E_INPUT, E_JSON
+from ..errors import DdlcError
+from .streams_base import Skipped, SkipFn, excerpt
+from .streams_io import ByteSource
+
+__all__ = ["RowInfo", "parse_lsn", "format_lsn", "rows_kind", "iter_rows"]
+
+LSN_COLUMNS = ("location", "lsn")
+_LSN = re.compile(r"\s*([0-9A-Fa-f]{1,8})/([0-9A-Fa-f]{1,8})\s*\Z")
+_TXN = re.compile(r"(?:BEGIN|COMMIT|ABORT)(?:\s|\Z)")
+_DML = re.compile(r"table \S.*: (?:INSERT|UPDATE|DELETE|TRUNCATE):")
+_DDL_KEYS = ("JDDL", "TDDL", "fmt")
+
+
+@dataclass(frozen=True, slots=True)
+class RowInfo:
+    """Where a DDL row came from: its LSN (64-bit integer), xid and 1-based line."""
+
+    lsn: int | None
+    xid: int | None
+    line: int
+
+
+def parse_lsn(v: Any) -> int | None:
+    """``"0/16B3748"`` (or an integer) as a 64-bit integer; None when it is no LSN."""
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, int):
+        return v if 0 <= v < 1 << 64 else None
+    if isinstance(v, str):
+        m = _LSN.match(v)
+        if m:
+            return int(m[1], 16) << 32 | int(m[2], 16)
+        if v.strip().isdigit():
+            return parse_lsn(int(v))
+    return None
+
+
+def format_lsn(v: int) -> str:
+    """An LSN as the server prints it: ``16/B374D848``."""
+    return f"{v >> 32:X}/{v & 0xFFFFFFFF:X}"
+
+
+def _xid(v: Any) -> int | None | bool:
+    """The xid as an integer, None when absent/empty, False when it is not one."""
+    if v is None or v == "":
+        return None
+    if isinstance(v, int) and not isinstance(v, bool) and v >= 0:
+        return v
+    if isinstance(v, str) and v.strip().isdigit():
+        return int(v)
+    return False
+
+
+def rows_kind(first_line: bytes) -> str | None:
+    """``"rows_json"`` / ``"rows_csv"`` when the input's first line starts a rows file, else None."""
+    line = first_line.strip()
+    if b"data" not in line.lower():
+        return None
+    if line.startswith(b"{"):
+        try:
+            value = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            return None
+        if isinstance(value, dict) and "data" in value and any(k in value for k in LSN_COLUMNS):
+            return "rows_json"
+        return None
+    try:
+        header = next(csv.reader([line.decode("utf-8")]))
+    except (UnicodeDecodeError, csv.Error, StopIteration):
+        return None
+    names = [h.strip().lower() for h in header]
+    if "data" in names and any(k in names for k in LSN_COLUMNS) and len(set(names)) == len(names):
+        return "rows_csv"
+    return None
+
+
+def iter_rows(src: ByteSource, source: str, kind: str, skip: SkipFn, dml: Callable[[], None]
+              ) -> Iterator[tuple[RowInfo, Any] | DdlcError]:
+    """The DDL rows of a rows file as ``(RowInfo, parsed JSON value)``, and errors in place."""
+    rows = _json_rows(src, source) if kind == "rows_json" else _csv_rows(src, source)
+    for item in rows:
+        if isinstance(item, DdlcError):
+            yield item
+            continue
+        line, offset, lsn, xid, data = item
+        label = f"{source}:{line}"
+        info = RowInfo(lsn, xid, line)
+        if isinstance(data, dict):
+            got = _message(data, info, dml)
+        elif isinstance(data, str):
+            got = _text_message(data, info, label, offset, skip, source, dml)
+        else:
+            got = DdlcError(f'row {line}: "data" must be a string, not {type(data).__name__}', code=E_INPUT,
+                            document=label)
+        if got is not None:
+            yield got
+
+
+def _message(value: dict, info: RowInfo, dml: Callable[[], None]) -> tuple[RowInfo, Any] | None:
+    if any(k in value for k in _DDL_KEYS):
+        return info, value
+    dml()  # a JSON DML row (mppdb_decoding, GaussDB JSON decoding)
+    return None
+
+
+def _text_message(data: str, info: RowInfo, label: str, offset: int, skip: SkipFn, source: str,
+                  dml: Callable[[], None]) -> tuple[RowInfo, Any] | DdlcError | None:
+    text = data.lstrip()
+    if text.startswith("{"):
+        try:
+            value = orjson.loads(text.encode("utf-8", "surrogatepass"))
+        except orjson.JSONDecodeError as exc:
+            if text[1:].lstrip().startswith(tuple(f'"{k}"' for k in _DDL_KEYS)):
+                return DdlcError(f"malformed JSON in the data column: {exc}", code=E_JSON, document=label)
+            skip(Skipped(source, info.line, offset, excerpt(data)))
+            return None
+        if isinstance(value, dict):
+            if any(k in value for k in _DDL_KEYS):
+                return info, text  # parsed again by the document reader (exact numbers, checks)
+            dml()
+            return None
+    if _TXN.match(text) or _DML.match(text):
+        dml()
+        return None
+    skip(Skipped(source, info.line, offset, excerpt(data)))
+    return None
+
+
+def _columns(row: dict, label: str, line: int) -> tuple[int | None, int | None, Any] | DdlcError:
+    key = next((k for k in LSN_COLUMNS if k in row), None)
+    if key is None or "data" not in row:
+        return DdlcError(f"row {line}: expected the columns location (or lsn), xid and data", code=E_INPUT,
+                         document=label)
+    lsn = parse_lsn(row[key])
+    if lsn is None and row[key] not in (None, ""):
+        return DdlcError(f"row {line}: {key} {row[key]!r} is not an LSN (X/Y)", code=E_INPUT, document=label)
+    xid = _xid(row.get("xid"))
+    if xid is False:
+        return DdlcError(f"row {line}: xid {row.get('xid')!r} is not a transaction id", code=E_INPUT,
+                         document=label)
+    return lsn, xid, row["data"]  # type: ignore[return-value]
+
+
+def _json_rows(src: ByteSource, source: str) -> Iterator[tuple[int, int, int | None, int | None, Any] | DdlcError]:
+    offset = 0
+    for n, line in enumerate(src.lines(0), 1):
+        at, offset = offset, offset + len(line) + 1
+        if not line.strip():
+            continue
+        label = f"{source}:{n}"
+        try:
+            row = orjson.loads(line)
+        except orjson.JSONDecodeError as exc:
+            yield DdlcError(f"malformed JSON row: {exc}", code=E_JSON, document=label, position=at)
+            continue
+        if not isinstance(row, dict):
+            yield DdlcError(f"row {n}: expected a JSON object", code=E_INPUT, document=label, position=at)
+            continue
+        cols = _columns(row, label, n)
+        if isinstance(cols, DdlcError):
+            yield cols
+            continue
+        yield (n, at, *cols)
+
+
+def _csv_rows(src: ByteSource, source: str) -> Iterator[tuple[int, int, int | None, int | None, Any] | DdlcError]:
+    lines = src.lines(0)
+    text = (line.decode("utf-8", "surrogateescape") + "\n" for line in lines)
+    reader = csv.reader(text)
+    try:
+        header = [h.strip().lower() for h in next(reader)]
+    except (StopIteration, csv.Error):
+        return
+    start = reader.line_num + 1
+    while True:
+        try:
+            values = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            label = f"{source}:{start}"
+            yield DdlcError(f"malformed CSV row: {exc}", code=E_INPUT, document=label)
+            start = reader.line_num + 1
+            continue
+        line, start = start, reader.line_num + 1
+        if not values or values == [""]:
+            continue
+        label = f"{source}:{line}"
+        if len(values) != len(header):
+            yield DdlcError(f"row {line}: {len(values)} fields, the header has {len(header)}", code=E_INPUT,
+                            document=label)
+            continue
+        row = dict(zip(header, values, strict=True))
+        data = row.get("data")
+        if isinstance(data, str) and "\udc80" <= max(data, default="\0") and _bad_utf8(data):
+            yield DdlcError(f"row {line}: the data column is not valid UTF-8", code=E_INPUT, document=label)
+            continue
+        cols = _columns(row, label, line)
+        if isinstance(cols, DdlcError):
+            yield cols
+            continue
+        yield (line, 0, *cols)
+
+
+def _bad_utf8(s: str) -> bool:
+    return any(0xDC80 <= ord(c) <= 0xDCFF for c in s)
