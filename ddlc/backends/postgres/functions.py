@@ -257,9 +257,10 @@ def unknown_calls(e: Expr | None) -> list[str]:
 
 # ---- the rules ------------------------------------------------------------------------------------
 
-def _exprs(n: Node) -> Iterator[Expr]:
+def _exprs(n: Node, *, twins: bool = True) -> Iterator[Expr]:
     """Every Expr below ``n`` (its own fields included), through the fields that may hold nodes (the
-    passes' own walk: ``ddlc.ir.base``)."""
+    passes' own walk: ``ddlc.ir.base``). ``twins=False`` leaves out a constraint's ``definition``, the
+    text twin of its parsed form."""
     from ...ir.base import _field_names
 
     stack: list[Any] = [n]
@@ -270,9 +271,10 @@ def _exprs(n: Node) -> Iterator[Expr]:
         elif type(cur) is tuple:
             stack.extend(cur)
         elif isinstance(cur, Node):
+            skip = not twins and hasattr(cur, "parsed") and hasattr(cur, "definition")
             for f in _field_names(type(cur)):
                 v = getattr(cur, f)
-                if v is not None:
+                if v is not None and not (skip and f == "definition"):
                     stack.append(v)
 
 
@@ -294,23 +296,7 @@ def has_unparsed(n: Node) -> bool:
     """Whether an Expr below ``n`` was read by the SQL layer and is not PostgreSQL grammar. A constraint's
     ``definition`` is the text twin of its own parsed form (``parsed``; an unparsed constraint has its
     own rule), not an expression."""
-    from ...ir.base import _field_names
-
-    stack: list[Any] = [n]
-    while stack:
-        cur = stack.pop()
-        if isinstance(cur, Expr):
-            if _unparsed(cur):
-                return True
-        elif type(cur) is tuple:
-            stack.extend(cur)
-        elif isinstance(cur, Node):
-            twin = hasattr(cur, "parsed") and hasattr(cur, "definition")
-            for f in _field_names(type(cur)):
-                v = getattr(cur, f)
-                if v is not None and not (twin and f == "definition"):
-                    stack.append(v)
-    return False
+    return any(_unparsed(e) for e in _exprs(n, twins=False))
 
 
 def _default_unparsed(n: Any) -> bool:
@@ -330,22 +316,22 @@ EXPR_STATEMENTS: tuple[type, ...] = (
     CreateMatView, CreateTable, CreateTableAs, CreateTrigger, CreateView,
 )
 
+def _default_rules(code: str, message: str, applies: Any) -> tuple[Rule, ...]:
+    """The rules that drop a column DEFAULT ``applies`` says PostgreSQL cannot take, wherever a default is
+    written (CREATE TABLE / ADD COLUMN, MODIFY / CHANGE COLUMN, SET DEFAULT)."""
+    return (
+        Rule(ColumnDef, code, message, applies=applies, field="default",
+             text=lambda n: f"{n.name} DEFAULT {n.default.text}"),
+        *(Rule(cls, code, message, applies=applies, rewrite=lambda n: replace(n, default=None, layout=None),
+               text=lambda n: f"{n.column} DEFAULT {n.default.text}") for cls in (ModifyColumn, ChangeColumn)),
+        Rule(SetDefault, code, message, applies=applies, text=lambda n: f"{n.column} SET DEFAULT {n.default.text}"),
+    )
+
+
 UNSUPPORTED: tuple[Rule, ...] = (
-    Rule(ColumnDef, W_DEFAULT_UNKNOWN, _DEFAULT_MESSAGE, applies=_default_unknown, field="default",
-         text=lambda n: f"{n.name} DEFAULT {n.default.text}"),
-    *(Rule(cls, W_DEFAULT_UNKNOWN, _DEFAULT_MESSAGE, applies=_default_unknown,
-           rewrite=lambda n: replace(n, default=None, layout=None),
-           text=lambda n: f"{n.column} DEFAULT {n.default.text}") for cls in (ModifyColumn, ChangeColumn)),
-    Rule(SetDefault, W_DEFAULT_UNKNOWN, _DEFAULT_MESSAGE, applies=_default_unknown,
-         text=lambda n: f"{n.column} SET DEFAULT {n.default.text}"),
+    *_default_rules(W_DEFAULT_UNKNOWN, _DEFAULT_MESSAGE, _default_unknown),
     *(Rule(cls, W_EXPR_UNKNOWN, _STATEMENT_MESSAGE, applies=has_unknown_call) for cls in EXPR_STATEMENTS),
-    Rule(ColumnDef, W_EXPR_UNPARSED, _UNPARSED_DEFAULT, applies=_default_unparsed, field="default",
-         text=lambda n: f"{n.name} DEFAULT {n.default.text}"),
-    *(Rule(cls, W_EXPR_UNPARSED, _UNPARSED_DEFAULT, applies=_default_unparsed,
-           rewrite=lambda n: replace(n, default=None, layout=None),
-           text=lambda n: f"{n.column} DEFAULT {n.default.text}") for cls in (ModifyColumn, ChangeColumn)),
-    Rule(SetDefault, W_EXPR_UNPARSED, _UNPARSED_DEFAULT, applies=_default_unparsed,
-         text=lambda n: f"{n.column} SET DEFAULT {n.default.text}"),
+    *_default_rules(W_EXPR_UNPARSED, _UNPARSED_DEFAULT, _default_unparsed),
     *(Rule(cls, W_EXPR_UNPARSED, _UNPARSED_STATEMENT, applies=has_unparsed, last=True) for cls in EXPR_STATEMENTS),
 )
 
