@@ -95,6 +95,50 @@ class EmitContext:
     source: str | None = None
 
 
+class EmitBase:
+    """What every target's emit context shares: the statement's diagnostics and comments, the stream's
+    history (``catalog``, read-only), the node → emitter table, a writer in the target's dialect, and
+    dispatch. Subclasses set ``TARGET`` and ``DIALECT`` and add their names/types/expressions helpers."""
+
+    __slots__ = ("ctx", "diagnostics", "catalog", "comments", "emitters")
+    TARGET: ClassVar[str] = ""
+    DIALECT: ClassVar[Dialect | None] = None
+
+    def __init__(self, ctx: Any, catalog: Any = None, emitters: Any = None) -> None:
+        self.ctx = ctx
+        self.catalog = catalog if catalog is not None else getattr(ctx, "catalog", None)
+        self.diagnostics: list[Diagnostic] = []
+        self.comments: list[str] = []
+        self.emitters = emitters if emitters is not None else {}  # the backend hands in its table
+
+    def w(self) -> Any:
+        from .writer import SqlWriter
+
+        return SqlWriter(self.DIALECT)
+
+    def diag(self, code: str, message: str, path: Any, dropped_text: str | None = None,
+             dropped_node: Any = None, dropped_prefix: str = "") -> None:
+        """Report a diagnostic; with ``--on-unsupported error`` a warning fails the document."""
+        from ..diagnostics import E_UNSUPPORTED, Severity
+        from ..errors import DdlcError
+
+        d = Diagnostic(code, message, path, target=self.TARGET, document=self.ctx.document,
+                       dropped_text=dropped_text, dropped_node=dropped_node, dropped_prefix=dropped_prefix)
+        self.diagnostics.append(d)
+        if self.ctx.on_unsupported == "error" and d.severity is Severity.WARNING:
+            raise DdlcError(f"{message} [{code}]", code=E_UNSUPPORTED, path=path, document=self.ctx.document)
+
+    def statements(self, n: Any) -> list[str]:
+        """The target's statements for ``n``, from the emitter table."""
+        try:
+            fn = self.emitters[type(n)]
+        except KeyError:
+            from ..errors import InternalError
+
+            raise InternalError(f"{self.TARGET}: no emitter for {type(n).__name__}", path=n.origin) from None
+        return fn(n, self)
+
+
 class Backend:
     """Base of every target. Subclasses declare; :meth:`emit` writes one normalized statement."""
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...diagnostics import Diagnostic, Severity, register
-from ...errors import InternalError, Path
+from ...diagnostics import Severity, register
+from ...errors import Path
 from ...ir.base import Node
 from ...ir.names import Expr, QualifiedName, TypeName
-from ..base import Dialect, emits
-from ..writer import SqlWriter
+from ..base import Dialect, EmitBase, emits
 from .exprs import I_EXPR, W_EXPR, ToSpark, Untranslatable, deterministic, generate, tree_of
 from .quoting import needs_quotes, spark_ident, spark_literal
 from .types import SparkType, spark_type
@@ -30,38 +29,21 @@ TARGET = "spark"
 DIALECT = Dialect("spark", spark_ident, spark_literal)
 
 
-class Emit:
-    """The emit context of one statement: diagnostics collected here, history read from ``catalog``,
-    the ``--spark-*`` options read from the translation options."""
+class Emit(EmitBase):
+    """The Spark emit context of one statement (see :class:`~ddlc.backends.base.EmitBase`), with the
+    ``--spark-*`` options read from the translation options."""
 
-    __slots__ = ("ctx", "diagnostics", "catalog", "comments", "emitters", "spark_catalog", "partitioning",
-                 "column_mapping", "varchar_as_string")
+    __slots__ = ("spark_catalog", "partitioning", "column_mapping", "varchar_as_string")
+    TARGET = TARGET
+    DIALECT = DIALECT
 
     def __init__(self, ctx: Any, catalog: Any = None, emitters: Any = None) -> None:
-        self.ctx = ctx
-        self.catalog = catalog if catalog is not None else getattr(ctx, "catalog", None)
-        self.diagnostics: list[Diagnostic] = []
-        self.comments: list[str] = []
-        self.emitters = emitters if emitters is not None else {}
+        super().__init__(ctx, catalog, emitters)
         opts = getattr(ctx, "options", None)
         self.spark_catalog: str | None = getattr(opts, "spark_catalog", None)
         self.partitioning: str = getattr(opts, "spark_partitioning", "auto")
         self.column_mapping: str = getattr(opts, "spark_column_mapping", "name")
         self.varchar_as_string: bool = getattr(opts, "spark_varchar", "keep") == "string"
-
-    def w(self) -> SqlWriter:
-        return SqlWriter(DIALECT)
-
-    def diag(self, code: str, message: str, path: Path, dropped_text: str | None = None,
-             dropped_node: Node | None = None, dropped_prefix: str = "") -> None:
-        d = Diagnostic(code, message, path, target=TARGET, document=self.ctx.document, dropped_text=dropped_text,
-                       dropped_node=dropped_node, dropped_prefix=dropped_prefix)
-        self.diagnostics.append(d)
-        if self.ctx.on_unsupported == "error" and d.severity is Severity.WARNING:
-            from ...diagnostics import E_UNSUPPORTED
-            from ...errors import DdlcError
-
-            raise DdlcError(f"{message} [{code}]", code=E_UNSUPPORTED, path=path, document=self.ctx.document)
 
     def refuse(self, n: Node, code: str, message: str, path: Path | None = None) -> list[str]:
         """Report ``n`` as not translated (nothing emitted; a decision that needs the statement's content)."""
@@ -143,13 +125,6 @@ class Emit:
         if conv.rewritten:
             self.diag(I_EXPR, f"{what}: rewritten " + ", ".join(sorted(set(conv.rewritten))), x.origin)
         return text
-
-    def statements(self, n: Node) -> list[str]:
-        try:
-            fn = self.emitters[type(n)]
-        except KeyError:
-            raise InternalError(f"spark: no emitter for {type(n).__name__}", path=n.origin) from None
-        return fn(n, self)
 
 
 __all__ = ["DIALECT", "TARGET", "Emit", "emits"]
