@@ -31,16 +31,25 @@ def _report(kind: str, text: str) -> None:
     sys.stderr.write(f"{prefix} {text}\n")
 
 
-def _inputs(inputs: tuple[str, ...], verbose: bool = False) -> Any:
+def _inputs(inputs: tuple[str, ...], verbose: bool = False, form: str = "auto") -> Any:
     """The documents of the inputs (a ``DocumentStream``: ``.unrecognised`` counts the lines of
     decoding output that were neither a known row nor part of one; ``-v`` prints each)."""
     from .frontend.documents import read_inputs
 
     on_skip = (lambda s: _report("note", str(s))) if verbose else None
-    return read_inputs(inputs or ("-",), stdin=sys.stdin, on_skip=on_skip)
+    return read_inputs(inputs or ("-",), stdin=sys.stdin, on_skip=on_skip, form=form)
+
+
+INPUT_FORMATS = ("auto", "rows", "decoding", "batch", "json")  # ddlc.frontend.documents.FORMS
 
 
 def _verbose(fn):
+    fn = click.option("--input-format", "input_format", type=click.Choice(INPUT_FORMATS), default="auto",
+                      show_default=True,
+                      help="The inputs' form: told from each input (auto), or forced: rows (the rows of "
+                           "pg_logical_slot_get_changes as JSON lines or CSV), decoding (test_decoding/"
+                           "mppdb_decoding text), batch (parallel decoding's batch framing), json (a JSON "
+                           "document, array or JSON lines).")(fn)
     return click.option("--verbose", "-v", is_flag=True,
                         help="Report each input line that is neither a known row nor part of one "
                              "(its line, byte offset and start) as it is read.")(fn)
@@ -140,7 +149,7 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, sp
               white_table_list: str | None, schema_regex: str | None, exclude_users: tuple[str, ...],
               state_path: str | None, default_schema: str,
               schema_map: tuple[tuple[str, str], ...], on_unsupported: str, verbose: bool,
-              inputs: tuple[str, ...]) -> None:
+              input_format: str, inputs: tuple[str, ...]) -> None:
     """Translate documents to TARGET DDL."""
     from .api import Options, translate_document
     from .backends import get_backend
@@ -174,7 +183,7 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, sp
         import orjson
 
         write = out.buffer.write if hasattr(out, "buffer") else (lambda b: out.write(b.decode()))
-    docs = _inputs(inputs, verbose)
+    docs = _inputs(inputs, verbose, input_format)
     for doc in docs:
         if history is not None and history.seen(doc):
             if history.replayed == 1:
@@ -214,7 +223,8 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, sp
         except OSError as exc:
             _report("error", f"cannot save the state to {state_path}: {exc.strerror or exc}")
             tally.errors += 1
-    sys.stderr.write(tally.line(docs.unrecognised, docs.dml, options.filtering, history is not None) + "\n")
+    sys.stderr.write(tally.line(docs.unrecognised, docs.dml, options.filtering, history is not None,
+                                docs.rolled_back) + "\n")
     sys.exit(1 if tally.errors else 0)
 
 
@@ -247,12 +257,15 @@ class _Tally:
         if t.statements:
             self.dropped += sum(1 for d in t.diagnostics if d.severity.value == "warning")
 
-    def line(self, unrecognised: int = 0, dml: int = 0, filtering: bool = False, state: bool = False) -> str:
+    def line(self, unrecognised: int = 0, dml: int = 0, filtering: bool = False, state: bool = False,
+             rolled_back: int = 0) -> str:
         out = (f"ddlc: {_n(self.documents + self.filtered + self.replayed, 'document')}, {_n(self.statements, 'statement')} written, "
                f"{_n(self.dropped, 'clause')} dropped, {_n(self.untranslated, 'statement')} not translated, "
                f"{_n(self.errors, 'error')}, {_n(unrecognised, 'line')} not recognised")
-        if dml:  # rows files only: the DML and BEGIN/COMMIT rows passed over
+        if dml:  # decoding output: the DML and BEGIN/COMMIT rows passed over
             out += f", {_n(dml, 'DML/transaction row')} skipped"
+        if rolled_back:  # DDL of a transaction that ended in ABORT: it never happened
+            out += f", {_n(rolled_back, 'rolled-back DDL message')} skipped"
         if filtering:
             out += f", {self.filtered} filtered"
         if state:
@@ -270,7 +283,7 @@ def _n(count: int, word: str) -> str:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @_common
 def explain(target: str, fmt: str, default_schema: str, schema_map: tuple[tuple[str, str], ...],
-            on_unsupported: str, verbose: bool, inputs: tuple[str, ...]) -> None:
+            on_unsupported: str, verbose: bool, input_format: str, inputs: tuple[str, ...]) -> None:
     """Print the IR and the diagnostics of each document."""
     import orjson
 
@@ -279,7 +292,7 @@ def explain(target: str, fmt: str, default_schema: str, schema_map: tuple[tuple[
 
     options = Options.of(default_schema=default_schema, schema_map=schema_map, on_unsupported=on_unsupported)
     failed = 0
-    for doc in _inputs(inputs, verbose):
+    for doc in _inputs(inputs, verbose, input_format):
         report = explain_document(doc, options, target)
         failed += report["error"] is not None
         if fmt == "json":
@@ -293,12 +306,12 @@ def explain(target: str, fmt: str, default_schema: str, schema_map: tuple[tuple[
 @click.argument("inputs", nargs=-1, type=click.Path(allow_dash=True, dir_okay=False))
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing on success.")
 @_verbose
-def validate(inputs: tuple[str, ...], quiet: bool, verbose: bool) -> None:
+def validate(inputs: tuple[str, ...], quiet: bool, verbose: bool, input_format: str) -> None:
     """Check documents against the JSON Schemas in grammars/ (every violation, with its path)."""
     from .frontend.schema import validate as check
 
     total = bad = 0
-    docs = _inputs(inputs, verbose)
+    docs = _inputs(inputs, verbose, input_format)
     for doc in docs:
         total += 1
         if doc.error is not None:

@@ -112,7 +112,7 @@ def test_the_cli_counts_and_with_v_reports_each_line():
     data = b"junk \x1b[2J\xff\xe2\x80\xae\n" + read("test_decoding.txt") + b"trailing\n"
     p = ddlc_run("translate", "--to", "postgres", "-", stdin=data)
     assert p.returncode == 0
-    assert summary(p).endswith(", 0 errors, 2 lines not recognised")
+    assert summary(p).endswith(", 0 errors, 2 lines not recognised, 13 DML/transaction rows skipped")
     assert "note:" not in p.stderr.decode()
     p = ddlc_run("translate", "-v", "--to", "postgres", "-", stdin=data)
     last, at = data.count(b"\n"), data.rindex(b"trailing")

@@ -68,7 +68,7 @@ def test_the_issue_reproduction_prints_nothing_for_either_target():
         assert p.stdout == b""
         assert p.stderr.decode().endswith(
             "ddlc: 0 documents, 0 statements written, 0 clauses dropped, 0 statements not translated, "
-            "0 errors, 0 lines not recognised\n")
+            "0 errors, 0 lines not recognised, 3 DML/transaction rows skipped\n")
 
 
 def test_json_envelope_lines_inside_a_value_are_data():

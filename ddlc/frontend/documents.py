@@ -25,127 +25,24 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import json
-import re
 from decimal import Decimal
 
 import orjson
 
 from ..diagnostics import E_INPUT, E_JSON, E_SHAPE
-from ..errors import DdlcError, Path
+from ..errors import DdlcError
+from .jsonload import InputError, loads, text_error
+from .jsonload import load as _load
+from .jsonload import utf8_error as _utf8_error
 from .streams_io import ByteSource
+
+__all__ = ["Document", "DocumentStream", "InputError", "loads", "text_error", "classify", "read_documents",
+           "read_source", "read_inputs", "as_document", "FORMS"]
 
 if TYPE_CHECKING:  # pragma: no cover
     from .streams_base import Skipped
 
 _EMPTY: Mapping[str, object] = {}
-
-# A JSON number whose text a float would not keep (``2.50``, ``1e3``): such documents are parsed
-# with Decimal so that ``%n`` prints the server's digits. Strings may match too; that only costs speed.
-# (One leading class, so that the scan only stops at digits: six times faster on long strings.)
-_INEXACT = re.compile(rb"[0-9](?:\.[0-9]*0(?![0-9])|[eE][-+]?[0-9]|[0-9]{18})")
-# ... and its cheap sieve: every match of _INEXACT is a digit followed by ".", "e", "E" or 18 more
-# digits, which in the text mapped by _NUMBERS (digits -> "0", ".eE" -> ".", the rest -> " ") is a
-# "0." or nineteen "0"s: one C pass and a search for a literal, about a sixth of _INEXACT's cost.
-_NUMBERS = bytes(0x30 if 0x30 <= b <= 0x39 else 0x2E if b in b".eE" else 0x20 for b in range(256))
-_SIEVE = re.compile(rb"0(?:\.|0{18})")
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-class InputError(orjson.JSONDecodeError):
-    """Bytes that are no JSON document: invalid UTF-8 (``pos``: its byte offset), ``NaN``..."""
-
-    def __init__(self, msg: str, pos: int = 0) -> None:
-        ValueError.__init__(self, msg)
-        self.msg, self.doc, self.pos, self.lineno, self.colno = msg, "", pos, 1, pos + 1
-
-    def __str__(self) -> str:
-        return self.msg
-
-
-def loads(data: bytes) -> Any:
-    """Parse one JSON text; numbers keep their exact digits when a float would lose them.
-
-    Raises :class:`orjson.JSONDecodeError` (:class:`InputError` for invalid UTF-8 and for
-    ``NaN``/``Infinity``, which are not JSON)."""
-    return _load(data)[0]
-
-
-def _load(data: bytes) -> tuple[Any, bool]:
-    """``(value, suspect)``: ``suspect`` when a string of it may hold NUL or a lone surrogate."""
-    try:
-        value = orjson.loads(data)
-    except orjson.JSONDecodeError as exc:
-        if "UTF-8" in str(exc) and json.detect_encoding(data) == "utf-8":
-            raise _utf8_error(data, exc) from None
-        # maybe an integer beyond 64 bits or a lone surrogate, which the standard parser takes
-    else:
-        if _SIEVE.search(data.translate(_NUMBERS)) is None or _INEXACT.search(data) is None:
-            return value, b"\\u0000" in data
-    try:
-        return json.loads(data, parse_float=Decimal, parse_constant=_constant), b"\\u" in data
-    except _NonFinite as exc:
-        raise InputError(f"{exc.args[0]} is not valid JSON (JSON numbers are finite)") from None
-    except (ValueError, RecursionError):
-        # raises orjson.JSONDecodeError with its precise message (or parses what json could not)
-        return orjson.loads(data), b"\\u0000" in data
-
-
-class _NonFinite(ValueError):
-    pass
-
-
-def _constant(name: str) -> Any:
-    raise _NonFinite(name)
-
-
-def _utf8_error(data: bytes, exc: Exception, base: int = 0) -> orjson.JSONDecodeError:
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as bad:
-        return InputError(f"invalid UTF-8 at byte {base + bad.start}: {bad.reason}", base + bad.start)
-    return exc  # type: ignore[return-value]
-
-
-def text_error(value: Any) -> DdlcError | None:
-    """The first string (or key) of ``value`` that holds NUL or a lone surrogate, as an error with
-    its JSON path: no target can write either (psql cuts a line at NUL; UTF-8 has no surrogates)."""
-    try:
-        if b"\\u0000" not in orjson.dumps(value, default=str):
-            return None  # orjson refuses lone surrogates: this one C pass clears the common case
-    except (orjson.JSONEncodeError, TypeError):
-        pass
-    stack: list[tuple[Any, Path]] = [(value, ())]
-    while stack:
-        v, path = stack.pop()
-        if isinstance(v, str):
-            problem = _text_problem(v)
-            if problem:
-                return _text_err(problem, "string", v, path)
-        elif isinstance(v, Mapping):
-            items = list(v.items())
-            for k, _ in items:
-                problem = isinstance(k, str) and _text_problem(k)
-                if problem:
-                    return _text_err(problem, "key", k, path)
-            stack.extend((x, (*path, k)) for k, x in reversed(items))
-        elif isinstance(v, list | tuple):
-            stack.extend((x, (*path, i)) for i, x in reversed(list(enumerate(v))))
-    return None
-
-
-def _text_problem(s: str) -> str | None:
-    if "\0" in s:
-        return "a NUL character"
-    if not s.isascii() and _SURROGATE.search(s):
-        return "a lone surrogate"
-    return None
-
-
-def _text_err(problem: str, what: str, s: str, path: Path) -> DdlcError:
-    from .streams_base import excerpt
-
-    return DdlcError(f"{what} holds {problem}, which no target can write: {excerpt(s)}",
-                     code=E_INPUT, path=path)
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,26 +128,45 @@ class DocumentStream(Iterator["Document"]):
     """
 
     KEEP = 100
-    __slots__ = ("_it", "unrecognised", "skipped", "_on_skip", "dml")
+    __slots__ = ("_it", "unrecognised", "skipped", "_on_skip", "dml", "rolled_back", "documents", "rows")
 
     def __init__(self, make: Callable[[Callable[[Skipped], None]], Iterator[Document]],
                  on_skip: Callable[[Skipped], None] | None = None) -> None:
         self.unrecognised = 0
-        self.dml = 0  # rows of a rows file that are DML or BEGIN/COMMIT (not documents, not unrecognised)
+        # rows that are DML, BEGIN/COMMIT/ABORT or a message that is no DDL (not documents, not unrecognised)
+        self.dml = 0
+        self.rolled_back = 0  # DDL messages of a transaction that ended in ABORT: they never happened
+        self.documents = 0  # documents handed out (DDL and input errors)
+        self.rows = 0  # rows of a rows file read, counted as read (blank lines aside)
         self.skipped: list[Skipped] = []
         self._on_skip = on_skip
         self._it = make(self._skip)
+
+    @property
+    def records(self) -> int:
+        """The records read: rows of a rows file as counted when read; for the other forms, the
+        documents, DML/transaction rows, rolled-back messages and unrecognised lines together."""
+        return self.rows or (self.documents + self.dml + self.rolled_back + self.unrecognised)
 
     def __iter__(self) -> DocumentStream:
         return self
 
     def __next__(self) -> Document:
-        return next(self._it)
+        doc = next(self._it)
+        self.documents += 1
+        return doc
 
-    def _skip(self, item: Skipped | None) -> None:
+    def _skip(self, item: Skipped | None | int) -> None:
         if item is None:  # a DML or transaction row: counted, not a document
             self.dml += 1
             return
+        if item is ROLLED_BACK:
+            self.rolled_back += 1
+            return
+        if item is ROW:
+            self.rows += 1
+            return
+        assert not isinstance(item, int)
         self.unrecognised += 1
         if len(self.skipped) < self.KEEP:
             self.skipped.append(item)
@@ -266,20 +182,66 @@ def read_documents(data: bytes | str, source: str = "<input>", *, start: int = 0
     return read_source(ByteSource(bytes(data)), source, start=start, on_skip=on_skip)
 
 
+# --input-format: auto (told from the input), or one form forced. "rows_json"/"rows_csv" and "jsonl"
+# (JSON lines, each line on its own) are the exact forms the pipeline gives a piece of a file
+FORMS = ("auto", "rows", "decoding", "batch", "json")
+_EXACT_FORMS = ("rows_json", "rows_csv", "jsonl")
+ROLLED_BACK, ROW = 1, 2  # what a reader tells DocumentStream besides Skipped / None (a DML row)
+
+
 def read_source(src: ByteSource, source: str, *, start: int = 0,
-                on_skip: Callable[[Skipped], None] | None = None) -> DocumentStream:
+                on_skip: Callable[[Skipped], None] | None = None, form: str = "auto",
+                line: int = 1, offset: int = 0) -> DocumentStream:
     """The documents of one input read on demand, each as soon as it is complete.
 
     See the module's docstring: JSON lines, decoding text and batch framing stream; a single
-    JSON document or array is read whole.
+    JSON document or array is read whole. ``form`` forces one input form (:data:`FORMS`) instead
+    of telling it from the input. ``line``/``offset``: the line number and byte offset of the first
+    byte of ``src`` in the file it is a piece of (the forms ``rows_json`` and ``jsonl`` only).
     """
-    return DocumentStream(lambda skip: _read_source(src, source, start, skip), on_skip)
+    if form not in FORMS and form not in _EXACT_FORMS:
+        raise ValueError(f"input format must be one of {', '.join(FORMS)}, not {form!r}")
+    if (line, offset) != (1, 0) and form not in ("rows_json", "jsonl"):
+        raise ValueError("a piece of a file (line/offset) is read only in the forms rows_json and jsonl")
+    return DocumentStream(lambda skip: _read_source(src, source, start, skip, form, line, offset), on_skip)
+
+
+def _forced(src: ByteSource, source: str, index: int, skip: Callable[[Skipped], None], form: str,
+            line: int, offset: int) -> Iterator[Document]:
+    at = src.skip_space(0)
+    if form in ("rows", "rows_json", "rows_csv"):
+        kind = form
+        if form == "rows":
+            from .streams_rows import rows_kind
+
+            first = b"" if at is None else src.get(at, src.line_end(at))
+            kind = rows_kind(first) or ("rows_json" if first.lstrip().startswith(b"{") else "rows_csv")
+        yield from _rows(src, source, index, kind, skip, line, offset)
+    elif form == "jsonl":
+        yield from _json_lines(src, source, index, line, offset, whole=False)
+    elif form == "json":
+        head = b"" if at is None else src.get(at, at + 1)
+        whole = _whole_value(src, at) if head in (b"{", b"[") else _NOT_ONE  # type: ignore[arg-type]
+        if whole is not _NOT_ONE:
+            yield from _one_value(whole, source, index)
+        else:
+            yield from _json_lines(src, source, index)
+    else:
+        from . import streams
+
+        src.skip_bom()
+        kind = "parallel_batch" if form == "batch" else "decoding_text"
+        yield from _decoded(streams.forced_records(src, source, kind, skip, lambda: skip(None)), source, index, skip)  # type: ignore[arg-type]
 
 
 def _read_source(src: ByteSource, source: str, start: int,
-                 skip: Callable[[Skipped], None]) -> Iterator[Document]:
+                 skip: Callable[[Skipped], None], form: str = "auto", line: int = 1,
+                 offset: int = 0) -> Iterator[Document]:
     src.skip_bom()
     index = start
+    if form != "auto":
+        yield from _forced(src, source, index, skip, form, line, offset)
+        return
     at = src.skip_space(0)
     head = b"" if at is None else src.get(at, at + 1)
     whole: Any = _NOT_ONE
@@ -296,46 +258,57 @@ def _read_source(src: ByteSource, source: str, start: int,
         from . import streams  # decoding output: only imported when needed
 
         bom = src.skip_bom()  # a second one: the decoding readers skip it too
-        records = streams.stream_records(src, source, skip)
+        records = streams.stream_records(src, source, skip, lambda: skip(None))  # type: ignore[arg-type]
         if records is not None:
-            for rec in records:
-                if isinstance(rec, DdlcError):
-                    yield Document(index, source, rec.document or source, error=rec)
-                elif rec.meta.get("aborted"):
-                    continue  # the transaction rolled back: its DDL never happened
-                else:
-                    label = f"{source}:{rec.line}" if rec.line else f"{source}@{rec.offset}"
-                    doc = _from_payload(rec.payload, rec.kind, index, source, label, rec.line, rec.meta)
-                    lsn, xid = rec.meta.get("lsn"), rec.meta.get("xid")
-                    if isinstance(lsn, int) or isinstance(xid, int):
-                        doc = replace(doc, lsn=lsn if isinstance(lsn, int) else None,
-                                      xid=xid if isinstance(xid, int) else None)
-                    yield doc
-                index += 1
+            yield from _decoded(records, source, index, skip)
             return
         if bom:
             src.shift(-3)
     if whole is not _NOT_ONE:
-        value, suspect = whole
-        if isinstance(value, list):
-            for i, item in enumerate(value):
-                yield classify(item, index=index, source=source, label=f"{source}[{i}]", check=suspect)
-                index += 1
-        else:
-            yield classify(value, index=index, source=source, label=source, check=suspect)
+        yield from _one_value(whole, source, index)
         return
     yield from _json_lines(src, source, index)
+
+
+def _one_value(whole: Any, source: str, index: int) -> Iterator[Document]:
+    value, suspect = whole
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            yield classify(item, index=index, source=source, label=f"{source}[{i}]", check=suspect)
+            index += 1
+    else:
+        yield classify(value, index=index, source=source, label=source, check=suspect)
+
+
+def _decoded(records: Iterator[Any], source: str, index: int, skip: Callable[[Skipped], None]
+             ) -> Iterator[Document]:
+    """The documents of decoding output's records (a rolled-back transaction's DDL counted, not kept)."""
+    for rec in records:
+        if isinstance(rec, DdlcError):
+            yield Document(index, source, rec.document or source, error=rec)
+        elif rec.meta.get("aborted"):
+            skip(ROLLED_BACK)  # type: ignore[arg-type]  # the transaction rolled back: its DDL never happened
+            continue
+        else:
+            label = f"{source}:{rec.line}" if rec.line else f"{source}@{rec.offset}"
+            doc = _from_payload(rec.payload, rec.kind, index, source, label, rec.line, rec.meta)
+            lsn, xid = rec.meta.get("lsn"), rec.meta.get("xid")
+            if isinstance(lsn, int) or isinstance(xid, int):
+                doc = replace(doc, lsn=lsn if isinstance(lsn, int) else None,
+                              xid=xid if isinstance(xid, int) else None)
+            yield doc
+        index += 1
 
 
 _NOT_ONE = object()
 
 
 def _rows(src: ByteSource, source: str, index: int, kind: str,
-          skip: Callable[[Skipped | None], None]) -> Iterator[Document]:
+          skip: Callable[[Skipped | None], None], line: int = 1, offset: int = 0) -> Iterator[Document]:
     """The DDL documents of a rows file (:mod:`.streams_rows`), each with its row's LSN and xid."""
     from .streams_rows import iter_rows
 
-    for item in iter_rows(src, source, kind, skip, lambda: skip(None)):
+    for item in iter_rows(src, source, kind, skip, lambda: skip(None), lambda: skip(ROW), line, offset):  # type: ignore[arg-type]
         if isinstance(item, DdlcError):
             label = item.document or source
             line = label.rpartition(":")[2]
@@ -399,16 +372,22 @@ def _prefix_state(data: bytes) -> bool | None:
         return False
 
 
-def _json_lines(src: ByteSource, source: str, index: int) -> Iterator[Document]:
+def _json_lines(src: ByteSource, source: str, index: int, line1: int = 1, offset: int = 0,
+                whole: bool = True) -> Iterator[Document]:
     """JSON lines: one document per line, each broken line reported on its own; but when no line
-    parses, the input is one malformed (multi-line) document and gets one error."""
+    parses, the input is one malformed (multi-line) document and gets one error (``whole``; a piece
+    of a file, which starts at line ``line1``, byte ``offset``, is read a line at a time)."""
     lines = src.lines(0)
     held: list[tuple[int, Exception]] = []  # the broken lines before the first good one
     raw: list[bytes] | None = []  # and all their bytes, for that one error (while short enough)
     first: Exception | None = None  # its error, once a prefix tells it
     utf8_bad: bytes | None = None  # a later line that is not UTF-8 (then the error is about that)
     size, check_at = 0, 1 << 20
-    lineno = at = utf8_at = 0
+    lineno = line1 - 1
+    at = utf8_at = 0
+    if not whole:
+        yield from _each_line(lines, source, index, lineno)
+        return
     for line in lines:
         lineno += 1
         at += len(line) + 1
@@ -449,6 +428,11 @@ def _json_lines(src: ByteSource, source: str, index: int) -> Iterator[Document]:
             label = f"{source}:{n}"
             yield Document(index, source, label, n, error=_json_error(exc, label))
         return
+    yield from _each_line(lines, source, index, lineno)
+
+
+def _each_line(lines: Iterator[bytes], source: str, index: int, lineno: int) -> Iterator[Document]:
+    """One document per line from line ``lineno + 1`` on."""
     for line in lines:
         lineno += 1
         if not line.strip():
@@ -509,20 +493,24 @@ def _from_payload(payload: str, kind: str, index: int, source: str, label: str, 
 
 
 def read_inputs(paths: Iterable[str], stdin: Any = None,
-                on_skip: Callable[[Skipped], None] | None = None) -> DocumentStream:
+                on_skip: Callable[[Skipped], None] | None = None, form: str = "auto") -> DocumentStream:
     """Read several files (``-`` = stdin) in order, numbering documents across all of them.
 
     Each input is read as its documents are asked for (see :func:`read_source`): the first
-    document comes out before the input is read to its end, and memory stays flat."""
-    return DocumentStream(lambda skip: _read_inputs(paths, stdin, skip), on_skip)
+    document comes out before the input is read to its end, and memory stays flat. ``form``: see
+    :data:`FORMS` (``--input-format``)."""
+    if form not in FORMS:
+        raise ValueError(f"input format must be one of {', '.join(FORMS)}, not {form!r}")
+    return DocumentStream(lambda skip: _read_inputs(paths, stdin, skip, form), on_skip)
 
 
-def _read_inputs(paths: Iterable[str], stdin: Any, skip: Callable[[Skipped], None]) -> Iterator[Document]:
+def _read_inputs(paths: Iterable[str], stdin: Any, skip: Callable[[Skipped], None],
+                 form: str = "auto") -> Iterator[Document]:
     index = 0
     for path in paths:
         if path == "-":
             stream = stdin.buffer if hasattr(stdin, "buffer") else stdin
-            for doc in _read_source(ByteSource(fh=stream), "<stdin>", index, skip):
+            for doc in _read_source(ByteSource(fh=stream), "<stdin>", index, skip, form):
                 yield doc
                 index = doc.index + 1
             continue
@@ -534,7 +522,7 @@ def _read_inputs(paths: Iterable[str], stdin: Any, skip: Callable[[Skipped], Non
             continue
         with fh:
             try:
-                for doc in _read_source(ByteSource(fh=fh), path, index, skip):
+                for doc in _read_source(ByteSource(fh=fh), path, index, skip, form):
                     yield doc
                     index = doc.index + 1
             except OSError as exc:  # a read failing half way: what was read is kept

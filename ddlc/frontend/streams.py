@@ -31,12 +31,14 @@ import re
 from collections.abc import Iterator
 
 from ..errors import DdlcError
-from .streams_base import Record, Skipped, SkipFn, no_skip
+from collections.abc import Callable
+
+from .streams_base import Record, Skipped, SkipFn, no_count, no_skip
 from .streams_batch import iter_batch, looks_batched
 from .streams_io import ByteSource
 from .streams_text import iter_text
 
-__all__ = ["Record", "Skipped", "sniff", "sniff_source", "iter_records", "stream_records"]
+__all__ = ["Record", "Skipped", "sniff", "sniff_source", "iter_records", "stream_records", "forced_records"]
 
 # line heads that identify decoding text (used by sniff only)
 _HEADS = re.compile(
@@ -101,14 +103,22 @@ def iter_records(data: bytes | ByteSource, source: str, skip: SkipFn | None = No
     yield from _records(src, source, sniff_source(src), skip or no_skip)
 
 
-def stream_records(src: ByteSource, source: str, skip: SkipFn | None = None
-                   ) -> Iterator[Record | DdlcError] | None:
+def stream_records(src: ByteSource, source: str, skip: SkipFn | None = None,
+                   dml: Callable[[], None] = no_count) -> Iterator[Record | DdlcError] | None:
     """The records of ``src`` when it is decoding output (its BOM already skipped), else None."""
     kind = sniff_source(src)
-    return None if kind is None else _records(src, source, kind, skip or no_skip)
+    return None if kind is None else _records(src, source, kind, skip or no_skip, dml)
 
 
-def _records(src: ByteSource, source: str, kind: str | None, skip: SkipFn) -> Iterator[Record | DdlcError]:
+def forced_records(src: ByteSource, source: str, kind: str, skip: SkipFn | None = None,
+                   dml: Callable[[], None] = no_count) -> Iterator[Record | DdlcError]:
+    """The records of ``src`` read as ``kind`` (``"decoding_text"`` or ``"parallel_batch"``),
+    whatever its start looks like (``--input-format decoding|batch``)."""
+    return _records(src, source, kind, skip or no_skip, dml)
+
+
+def _records(src: ByteSource, source: str, kind: str | None, skip: SkipFn,
+             dml: Callable[[], None] = no_count) -> Iterator[Record | DdlcError]:
     if kind == "parallel_batch":
-        return iter_batch(src, source, skip)
-    return iter_text(src.lines(0), source, skip)
+        return iter_batch(src, source, skip, dml)
+    return iter_text(src.lines(0), source, skip, dml)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ..diagnostics import E_INPUT
 from ..errors import DdlcError
 
-__all__ = ["Record", "Skipped", "SkipFn", "excerpt"]
+__all__ = ["Record", "Skipped", "SkipFn", "excerpt", "no_count", "no_skip"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +48,10 @@ SkipFn = Callable[[Skipped], None]
 
 def no_skip(_: Skipped) -> None:
     """The default ``skip`` callback: the line is left as it is."""
+
+
+def no_count() -> None:
+    """The default ``dml`` callback of the readers: DML and transaction rows are not counted."""
 
 
 def excerpt(raw: bytes | str, limit: int = 60) -> str:

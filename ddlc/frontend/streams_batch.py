@@ -12,11 +12,11 @@ A payload that is neither a transaction row, a DML row nor DDL is passed to ``sk
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import MappingProxyType
 
 from ..errors import DdlcError
-from .streams_base import Record, Skipped, SkipFn, ddl_text, decode, err, excerpt, json_ddl
+from .streams_base import Record, Skipped, SkipFn, ddl_text, decode, err, excerpt, json_ddl, no_count
 from .streams_io import ByteSource
 
 __all__ = ["looks_batched", "iter_batch"]
@@ -139,7 +139,9 @@ def _lsn_text(v: int) -> str:
     return f"{v >> 32:X}/{v & 0xFFFFFFFF:X}"
 
 
-def iter_batch(src: ByteSource, source: str, skip: SkipFn) -> Iterator[Record | DdlcError]:
+def iter_batch(src: ByteSource, source: str, skip: SkipFn, dml: Callable[[], None] = no_count
+               ) -> Iterator[Record | DdlcError]:
+    """The records of batch framing; ``dml`` is called for each DML or transaction frame."""
     p = 0
     batch = 0
     txn: dict[str, object] = {}
@@ -187,7 +189,9 @@ def iter_batch(src: ByteSource, source: str, skip: SkipFn) -> Iterator[Record | 
         rec = _batch_payload(payload, p, start, lsn, batch, txn, source)
         if rec is _UNKNOWN:
             skip(Skipped(source, 0, p, excerpt(payload)))
-        elif rec is not None:
+        elif rec is None:
+            dml()  # a DML or transaction frame: counted, never a document
+        else:
             yield rec  # type: ignore[misc]
         p = end
 

@@ -104,11 +104,21 @@ def rows_kind(first_line: bytes) -> str | None:
     return None
 
 
-def iter_rows(src: ByteSource, source: str, kind: str, skip: SkipFn, dml: Callable[[], None]
+def iter_rows(src: ByteSource, source: str, kind: str, skip: SkipFn, dml: Callable[[], None],
+              row: Callable[[], None] = lambda: None, line: int = 1, offset: int = 0
               ) -> Iterator[tuple[RowInfo, Any] | DdlcError]:
-    """The DDL rows of a rows file as ``(RowInfo, parsed JSON value)``, and errors in place."""
-    rows = _json_rows(src, source) if kind == "rows_json" else _csv_rows(src, source)
+    """The DDL rows of a rows file as ``(RowInfo, parsed JSON value)``, and errors in place.
+
+    ``row`` is called for every row read (blank lines aside), before it is looked at. ``line`` and
+    ``offset``: where ``src`` starts in the file it is a piece of (JSON lines rows only)."""
+    if kind == "rows_json":
+        rows = _json_rows(src, source, line, offset)
+    elif (line, offset) == (1, 0):
+        rows = _csv_rows(src, source)
+    else:
+        raise ValueError("a CSV rows file is read whole (a quoted value may hold newlines)")
     for item in rows:
+        row()
         if isinstance(item, DdlcError):
             yield item
             continue
@@ -149,9 +159,22 @@ def _text_message(data: str, info: RowInfo, label: str, offset: int, skip: SkipF
                 return info, text  # parsed again by the document reader (exact numbers, checks)
             dml()
             return None
-    if _TXN.match(text) or _DML.match(text):
-        dml()
+    if _TXN.match(text) or _DML.match(text) or text.startswith("decode to"):
+        dml()  # ("decode to": the SQL a message row expands to, printed by test_decoding after it)
         return None
+    if text.startswith(("message: ", "prefix: ")):
+        from .streams_text import message_row
+
+        got = message_row(text.encode("utf-8", "surrogateescape"), label, offset)
+        if isinstance(got, DdlcError):
+            return got
+        if got is None:  # a logical message or a DROP start message: no DDL document
+            dml()
+            return None
+        if got is not False:
+            payload, meta = got
+            lsn = meta.get("lsn")
+            return RowInfo(info.lsn if info.lsn is not None else lsn, info.xid, info.line), payload
     skip(Skipped(source, info.line, offset, excerpt(data)))
     return None
 
@@ -171,9 +194,9 @@ def _columns(row: dict, label: str, line: int) -> tuple[int | None, int | None, 
     return lsn, xid, row["data"]  # type: ignore[return-value]
 
 
-def _json_rows(src: ByteSource, source: str) -> Iterator[tuple[int, int, int | None, int | None, Any] | DdlcError]:
-    offset = 0
-    for n, line in enumerate(src.lines(0), 1):
+def _json_rows(src: ByteSource, source: str, line1: int = 1, offset: int = 0
+               ) -> Iterator[tuple[int, int, int | None, int | None, Any] | DdlcError]:
+    for n, line in enumerate(src.lines(0), line1):
         at, offset = offset, offset + len(line) + 1
         if not line.strip():
             continue

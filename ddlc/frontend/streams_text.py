@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import MappingProxyType
 
 import orjson
 
 from ..errors import DdlcError
 from ..jddl.expand import expand, owner_of
-from .streams_base import Record, Skipped, SkipFn, decode, err, excerpt, json_ddl
+from .streams_base import Record, Skipped, SkipFn, decode, err, excerpt, json_ddl, no_count
 
 __all__ = ["iter_text"]
 
@@ -165,7 +165,9 @@ class _Lines:
         return self._ahead[j]
 
 
-def iter_text(lines: Iterator[bytes], source: str, skip: SkipFn) -> Iterator[Record | DdlcError]:
+def iter_text(lines: Iterator[bytes], source: str, skip: SkipFn, dml: Callable[[], None] = no_count
+              ) -> Iterator[Record | DdlcError]:
+    """The records of decoding text; ``dml`` is called for each DML, BEGIN/COMMIT/ABORT or non-DDL message row."""
     feed = _Lines(lines)
     txn = _Txn({})  # outside any BEGIN: items are flushed line by line
     in_txn = False
@@ -192,6 +194,7 @@ def iter_text(lines: Iterator[bytes], source: str, skip: SkipFn) -> Iterator[Rec
             if quote is not None:
                 row = _Row(_TD, lineno, line_off, quote)
             pending = None
+            dml()  # a DML row: counted, never a document
             continue
         line = raw[:-1] if raw.endswith(b"\r") else raw
         expecting = pending
@@ -207,6 +210,7 @@ def iter_text(lines: Iterator[bytes], source: str, skip: SkipFn) -> Iterator[Rec
                 pending = _message(line[m.end():], meta, lineno, line_off, m.end(), doc, txn,
                                    drop_starts)
             elif (m := _LOGICAL.match(line)) is not None:  # pg_logical_emit_message: not DDL
+                dml()
                 left = int(m[1]) - (len(raw) - m.end())  # its content: sz bytes, newlines too
                 if left > 1:
                     row = _Row(_BYTES, lineno, line_off, left - 1)
@@ -237,6 +241,7 @@ def iter_text(lines: Iterator[bytes], source: str, skip: SkipFn) -> Iterator[Rec
         elif c == 0x7B:  # '{': cJSON DML row, or GaussDB serial DDL row {"TDDL": ...} / {"JDDL": ...}
             is_ddl = False if line.startswith(b'{"table_name"') else json_ddl(line)
             if is_ddl is False and b'"op_type"' in line:
+                dml()
                 if _js_state(line, False):  # a printer that left a newline in a value
                     row = _Row(_JS, lineno, line_off, True)
             elif is_ddl:  # (a broken DDL row still starts with {"JDDL" / {"TDDL")
@@ -258,12 +263,14 @@ def iter_text(lines: Iterator[bytes], source: str, skip: SkipFn) -> Iterator[Rec
                 info["origin_id"] = int(m[2])
             txn, in_txn = _Txn(info), True
             drop_starts.clear()
+            dml()
             continue
         elif c in b"CA" and (m := (_COMMIT if c == 0x43 else _ABORT).match(line)):
             end: dict[str, object] = {}
             if m[1]:
                 end["xid"] = int(m[1])
                 if c == 0x41 and in_txn and txn.info.get("xid", end["xid"]) != end["xid"]:
+                    dml()
                     continue  # the ABORT of another transaction (a subtransaction): not this one
             if m[2]:
                 end["commit_time"] = m[2].decode("utf-8", "replace")
@@ -275,6 +282,7 @@ def iter_text(lines: Iterator[bytes], source: str, skip: SkipFn) -> Iterator[Rec
             yield from _flush(txn, end)
             txn, in_txn = _Txn({}), False
             drop_starts.clear()
+            dml()
             continue
         else:
             _unknown(line, lineno, line_off, source, txn, skip)
@@ -399,3 +407,31 @@ def _owner_at(line: bytes) -> tuple[int, str] | None:
 
 def _text(raw: bytes) -> str:
     return raw.decode("utf-8", "replace")
+
+
+def message_row(line: bytes, doc: str, position: int) -> tuple[str, dict[str, object]] | DdlcError | None | bool:
+    """One decoding message printed as a row of its own (the ``data`` column of a rows file):
+    ``(payload, meta)`` for a DDL message, None for a message that is no DDL (a logical message, a
+    DROP start message), an error for a damaged one, False when the line is no message row."""
+    m = _TD_MSG.match(line)
+    if m is not None:
+        meta: dict[str, object] = {"format": "test_decoding", "prefix": m[1].decode("utf-8", "replace"),
+                                   "relid": int(m[2]), "cmdtype": m[3].decode("ascii"), "size": int(m[4])}
+    elif (m := _MP_MSG.match(line)) is not None:
+        meta = {"format": "mppdb_decoding", "prefix": m[1].decode("utf-8", "replace"), "lsn": int(m[2]),
+                "relid": int(m[3]), "cmdtype": m[4].decode("ascii"), "size": int(m[5])}
+    elif _LOGICAL.match(line) is not None:
+        return None
+    else:
+        return err("malformed DDL message row: cannot read its header", doc, position) \
+            if _DAMAGED.search(line) else False
+    content = line[m.end():].rstrip(b"\r\n")
+    if content[:1] != b"{":
+        if content.startswith(b"Drop ") and content.endswith(b" command start"):
+            return None
+        return err("DDL message content is neither JSON nor a DROP start message", doc, position + m.end())
+    if len(content) + 1 != meta["size"]:
+        return err(f"DDL message content is {len(content)} bytes but its header says {meta['size']} - 1: "
+                   "the row is truncated or was altered", doc, position)
+    text = decode(content, doc, position + m.end())
+    return text if isinstance(text, DdlcError) else (text, meta)

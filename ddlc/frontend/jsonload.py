@@ -1,0 +1,130 @@
+"""JSON loading for the readers: orjson first, exact numbers when a float would lose digits, and the
+input errors JSON itself does not have (invalid UTF-8 with its byte offset, ``NaN``), plus the check
+for strings no target can write (NUL, lone surrogates)."""
+
+from __future__ import annotations
+
+import json
+import re
+from decimal import Decimal
+from collections.abc import Mapping
+from typing import Any
+
+import orjson
+
+from ..diagnostics import E_INPUT
+from ..errors import DdlcError, Path
+
+__all__ = ["InputError", "loads", "load", "text_error", "utf8_error"]
+
+# A JSON number whose text a float would not keep (``2.50``, ``1e3``): such documents are parsed
+# with Decimal so that ``%n`` prints the server's digits. Strings may match too; that only costs speed.
+# (One leading class, so that the scan only stops at digits: six times faster on long strings.)
+_INEXACT = re.compile(rb"[0-9](?:\.[0-9]*0(?![0-9])|[eE][-+]?[0-9]|[0-9]{18})")
+# ... and its cheap sieve: every match of _INEXACT is a digit followed by ".", "e", "E" or 18 more
+# digits, which in the text mapped by _NUMBERS (digits -> "0", ".eE" -> ".", the rest -> " ") is a
+# "0." or nineteen "0"s: one C pass and a search for a literal, about a sixth of _INEXACT's cost.
+_NUMBERS = bytes(0x30 if 0x30 <= b <= 0x39 else 0x2E if b in b".eE" else 0x20 for b in range(256))
+_SIEVE = re.compile(rb"0(?:\.|0{18})")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class InputError(orjson.JSONDecodeError):
+    """Bytes that are no JSON document: invalid UTF-8 (``pos``: its byte offset), ``NaN``..."""
+
+    def __init__(self, msg: str, pos: int = 0) -> None:
+        ValueError.__init__(self, msg)
+        self.msg, self.doc, self.pos, self.lineno, self.colno = msg, "", pos, 1, pos + 1
+
+    def __str__(self) -> str:
+        return self.msg
+
+
+def loads(data: bytes) -> Any:
+    """Parse one JSON text; numbers keep their exact digits when a float would lose them.
+
+    Raises :class:`orjson.JSONDecodeError` (:class:`InputError` for invalid UTF-8 and for
+    ``NaN``/``Infinity``, which are not JSON)."""
+    return _load(data)[0]
+
+
+def _load(data: bytes) -> tuple[Any, bool]:
+    """``(value, suspect)``: ``suspect`` when a string of it may hold NUL or a lone surrogate."""
+    try:
+        value = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        if "UTF-8" in str(exc) and json.detect_encoding(data) == "utf-8":
+            raise _utf8_error(data, exc) from None
+        # maybe an integer beyond 64 bits or a lone surrogate, which the standard parser takes
+    else:
+        if _SIEVE.search(data.translate(_NUMBERS)) is None or _INEXACT.search(data) is None:
+            return value, b"\\u0000" in data
+    try:
+        return json.loads(data, parse_float=Decimal, parse_constant=_constant), b"\\u" in data
+    except _NonFinite as exc:
+        raise InputError(f"{exc.args[0]} is not valid JSON (JSON numbers are finite)") from None
+    except (ValueError, RecursionError):
+        # raises orjson.JSONDecodeError with its precise message (or parses what json could not)
+        return orjson.loads(data), b"\\u0000" in data
+
+
+class _NonFinite(ValueError):
+    pass
+
+
+def _constant(name: str) -> Any:
+    raise _NonFinite(name)
+
+
+def _utf8_error(data: bytes, exc: Exception, base: int = 0) -> orjson.JSONDecodeError:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as bad:
+        return InputError(f"invalid UTF-8 at byte {base + bad.start}: {bad.reason}", base + bad.start)
+    return exc  # type: ignore[return-value]
+
+
+def text_error(value: Any) -> DdlcError | None:
+    """The first string (or key) of ``value`` that holds NUL or a lone surrogate, as an error with
+    its JSON path: no target can write either (psql cuts a line at NUL; UTF-8 has no surrogates)."""
+    try:
+        if b"\\u0000" not in orjson.dumps(value, default=str):
+            return None  # orjson refuses lone surrogates: this one C pass clears the common case
+    except (orjson.JSONEncodeError, TypeError):
+        pass
+    stack: list[tuple[Any, Path]] = [(value, ())]
+    while stack:
+        v, path = stack.pop()
+        if isinstance(v, str):
+            problem = _text_problem(v)
+            if problem:
+                return _text_err(problem, "string", v, path)
+        elif isinstance(v, Mapping):
+            items = list(v.items())
+            for k, _ in items:
+                problem = isinstance(k, str) and _text_problem(k)
+                if problem:
+                    return _text_err(problem, "key", k, path)
+            stack.extend((x, (*path, k)) for k, x in reversed(items))
+        elif isinstance(v, list | tuple):
+            stack.extend((x, (*path, i)) for i, x in reversed(list(enumerate(v))))
+    return None
+
+
+def _text_problem(s: str) -> str | None:
+    if "\0" in s:
+        return "a NUL character"
+    if not s.isascii() and _SURROGATE.search(s):
+        return "a lone surrogate"
+    return None
+
+
+def _text_err(problem: str, what: str, s: str, path: Path) -> DdlcError:
+    from .streams_base import excerpt
+
+    return DdlcError(f"{what} holds {problem}, which no target can write: {excerpt(s)}",
+                     code=E_INPUT, path=path)
+
+
+load = _load
+utf8_error = _utf8_error
