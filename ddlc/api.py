@@ -135,6 +135,8 @@ class Translation:
     blocks: frozenset[int] = field(default=frozenset())  # statements closed by gsql's "/" line, not ";"
     filtered: str | None = None  # why the filters left this document out (nothing written for it)
     replayed: bool = False  # the state given to the run had already seen this document: skipped
+    kind: str | None = None  # the statement's IR class name (CreateTable, Drop, ...), once read
+    object: str | None = None  # the object it creates or changes (schema.name), when it names one
 
     @property
     def ok(self) -> bool:
@@ -178,7 +180,18 @@ def translate_document(doc: Document, target: str | Any, options: Options, catal
     return Translation(index=doc.index, document=doc.label, target=backend.name, statements=r.statements,
                        owner=r.owner, diagnostics=r.diagnostics, error=r.error,
                        source=doc.source, line=doc.line, comments=r.comments, untranslated=r.untranslated,
-                       blocks=r.blocks, filtered=r.filtered)
+                       blocks=r.blocks, filtered=r.filtered, kind=r.kind, object=r.object)
+
+
+def unwritable(result: Translation, exc: Exception) -> Translation:
+    """``result`` as a failed document: its output could not be rendered (an internal error, kept to itself)."""
+    import dataclasses
+
+    from .diagnostics import E_INTERNAL
+
+    err = DdlcError(f"internal error while writing the result: {type(exc).__name__}", code=E_INTERNAL,
+                    document=result.document)
+    return dataclasses.replace(result, statements=(), comments=(), diagnostics=(), error=err, blocks=frozenset())
 
 
 def translate(doc: Any, target: str = "gaussdb", **options: Any) -> Translation:
@@ -211,7 +224,7 @@ def translate_many(docs: Iterable[Any] | str | bytes, target: str = "gaussdb", *
     if state is not None:
         from .state_file import History
 
-        history = History.load(state)
+        history = History.load(state, backend.name)
     return _translate_many(docs, backend, opts, history, state)
 
 

@@ -86,6 +86,8 @@ class Result:
     untranslated: int = 0  # statements with no form on the target (kept as comments or skipped)
     blocks: frozenset[int] = frozenset()  # indexes of statements closed by gsql's "/" line, not ";"
     filtered: str | None = None  # why the run's filters left the document out
+    kind: str | None = None  # the statement's IR class (CreateTable, AlterRelation, ...), once built
+    object: str | None = None  # the name of the object it creates or changes (schema.name), when it has one
 
 
 def compile_document(doc: Document, backend: Backend, options: Any, catalog: Any = None) -> Result:
@@ -111,7 +113,7 @@ def _compile(doc: Document, backend: Backend, options: Any, catalog: Any) -> Res
         owner = f.owner if f.owner is not None else doc.meta.get("owner")
         reason = filter_reason(f.stmt, owner if isinstance(owner, str) else None, options)
         if reason is not None:
-            return Result(owner=f.owner, filtered=reason)
+            return Result(owner=f.owner, filtered=reason, **_what(f.stmt))
     if doc.tddl is not None and getattr(backend, "passes_source_text", False):
         # GaussDB's own TDDL text: its exact output on the GaussDB target, in both modes
         notes = [Diagnostic(I_TDDL, "TDDL text passed through", (), target=backend.name, document=doc.label)]
@@ -147,7 +149,14 @@ def _compile(doc: Document, backend: Backend, options: Any, catalog: Any) -> Res
                                   path=why.path if why is not None else (), document=doc.label)
     if getattr(options, "pretty", False) and backend.name == "postgres":
         statements = tuple(_pretty(s) for s in statements)
-    return Result(statements, f.owner, diags, tuple(comments), error, untranslated, _blocks(backend, statements))
+    return Result(statements, f.owner, diags, tuple(comments), error, untranslated, _blocks(backend, statements),
+                  **_what(f.stmt))
+
+
+def _what(stmt: Statement) -> dict[str, str | None]:
+    from .filters import object_of
+
+    return {"kind": type(stmt).__name__, "object": object_of(stmt)}
 
 
 def _blocks(backend: Backend, statements: tuple[str, ...]) -> frozenset[int]:

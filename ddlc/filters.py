@@ -144,6 +144,22 @@ def schemas_of(stmt: Any, default_schema: str) -> list[str]:
     return [q.schema or default_schema for q in names]
 
 
+def object_of(stmt: Any) -> str | None:
+    """The name of the object ``stmt`` creates or changes, as ``schema.name`` (or ``name``), if it has one."""
+    for f in ("identity", "name", "table", "relation"):
+        v = getattr(stmt, f, None)
+        if isinstance(v, QualifiedName):
+            return f"{v.schema}.{v.name}" if v.schema else v.name
+        if isinstance(v, SchemaName):
+            return v.name
+        if isinstance(v, str) and v and f in ("identity", "name"):
+            return v
+    rels = relations_of(stmt)
+    if rels:
+        return f"{rels[0].schema}.{rels[0].name}" if rels[0].schema else rels[0].name
+    return None
+
+
 def _listed(q: QualifiedName, white: tuple[tuple[str, str], ...], default_schema: str) -> bool:
     schema = q.schema or default_schema
     return any((s == "*" or s == schema) and (t == "*" or t == q.name) for s, t in white)

@@ -137,8 +137,11 @@ class History:
 
     # -- reading and writing --
     @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> History:
-        """The state saved at ``path``; an empty history when the file does not exist yet."""
+    def load(cls, path: str | os.PathLike[str], target: str | None = None) -> History:
+        """The state saved at ``path``; an empty history when the file does not exist yet.
+
+        ``target``: the catalog of that target when the state keeps one per target (``catalogs``,
+        written by a run over several targets), else the state's one catalog."""
         name = os.fspath(path)
         try:
             with open(name, "rb") as fh:
@@ -151,6 +154,11 @@ class History:
             d = orjson.loads(raw)
         except orjson.JSONDecodeError as exc:
             raise StateError(f"the state {name} is not JSON: {exc}", name) from None
+        return cls.from_json(d, name, target)
+
+    @classmethod
+    def from_json(cls, d: Any, name: str = "<state>", target: str | None = None) -> History:
+        """The state a JSON value (as :meth:`to_json` gives it) holds; StateError when it cannot be used."""
         if not isinstance(d, dict) or d.get("format") != FORMAT or not isinstance(d.get("version"), int):
             raise StateError(f"{name} is not a ddlc state file (no \"format\": \"{FORMAT}\" with a version)", name)
         writer = str(d.get("ddlc", "0"))
@@ -161,21 +169,28 @@ class History:
         try:
             last = d.get("last") or {}
             lsn = last.get("lsn")
-            return cls(load_catalog(d.get("catalog", {})), _lsn_in(lsn), last.get("xid"), int(last.get("at_lsn", 0)))
+            per_target = d.get("catalogs") or {}
+            catalog = per_target[target] if target in per_target else d.get("catalog", {})
+            return cls(load_catalog(catalog), _lsn_in(lsn), last.get("xid"), int(last.get("at_lsn", 0)))
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise StateError(f"the state {name} is damaged: {type(exc).__name__}: {exc}", name) from None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, catalogs: dict[str, Catalog] | None = None) -> dict[str, Any]:
+        """The state as JSON; ``catalogs``: one catalog per target (a run over several targets, each
+        of which records its own history), kept under ``"catalogs"`` besides the first as ``"catalog"``."""
         from .frontend.streams_rows import format_lsn
 
         last = None if self.lsn is None else {"lsn": format_lsn(self.lsn), "xid": self.xid, "at_lsn": self.at_lsn}
-        return {"format": FORMAT, "version": VERSION, "ddlc": __version__, "last": last,
-                "catalog": dump_catalog(self.catalog)}
+        out = {"format": FORMAT, "version": VERSION, "ddlc": __version__, "last": last,
+               "catalog": dump_catalog(self.catalog)}
+        if catalogs:
+            out["catalogs"] = {t: dump_catalog(c) for t, c in sorted(catalogs.items())}
+        return out
 
-    def save(self, path: str | os.PathLike[str]) -> None:
+    def save(self, path: str | os.PathLike[str], catalogs: dict[str, Catalog] | None = None) -> None:
         """Write the state atomically: a temporary file next to ``path``, then ``os.replace``."""
         name = os.fspath(path)
-        data = orjson.dumps(self.to_json(), option=orjson.OPT_INDENT_2) + b"\n"
+        data = orjson.dumps(self.to_json(catalogs), option=orjson.OPT_INDENT_2) + b"\n"
         fd, tmp = tempfile.mkstemp(prefix=".ddlc-state-", dir=os.path.dirname(os.path.abspath(name)))
         try:
             with os.fdopen(fd, "wb") as fh:

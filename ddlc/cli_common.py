@@ -1,0 +1,133 @@
+"""What the ``ddlc`` commands share: reporting, the input and translation options, their checks.
+
+(Its own module so that each command module imports it and none imports another: no cycle.)
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+_COLOR_ERR = None
+
+
+def _err_color() -> bool:
+    global _COLOR_ERR
+    if _COLOR_ERR is None:
+        _COLOR_ERR = sys.stderr.isatty()
+    return _COLOR_ERR
+
+
+def _report(kind: str, text: str) -> None:
+    colour = {"error": "red", "warning": "yellow", "note": "cyan", "info": "blue"}.get(kind)
+    prefix = f"{kind}:"
+    if _err_color() and colour:
+        prefix = click.style(prefix, fg=colour, bold=True)
+    sys.stderr.write(f"{prefix} {text}\n")
+
+
+def _inputs(inputs: tuple[str, ...], verbose: bool = False, form: str = "auto") -> Any:
+    """The documents of the inputs (a ``DocumentStream``: ``.unrecognised`` counts the lines of
+    decoding output that were neither a known row nor part of one; ``-v`` prints each)."""
+    from .frontend.documents import read_inputs
+
+    on_skip = (lambda s: _report("note", str(s))) if verbose else None
+    return read_inputs(inputs or ("-",), stdin=sys.stdin, on_skip=on_skip, form=form)
+
+
+INPUT_FORMATS = ("auto", "rows", "decoding", "batch", "json")  # ddlc.frontend.documents.FORMS
+
+
+def _verbose(fn):
+    fn = click.option("--input-format", "input_format", type=click.Choice(INPUT_FORMATS), default="auto",
+                      show_default=True,
+                      help="The inputs' form: told from each input (auto), or forced: rows (the rows of "
+                           "pg_logical_slot_get_changes as JSON lines or CSV), decoding (test_decoding/"
+                           "mppdb_decoding text), batch (parallel decoding's batch framing), json (a JSON "
+                           "document, array or JSON lines).")(fn)
+    return click.option("--verbose", "-v", is_flag=True,
+                        help="Report each input line that is neither a known row nor part of one "
+                             "(its line, byte offset and start) as it is read.")(fn)
+
+
+def _schema_map(ctx, param, values):
+    out = []
+    for v in values:
+        src, sep, dst = v.partition("=")
+        if not sep or not src or not dst:
+            raise click.BadParameter(f"expected SRC=DST, got {v!r}")
+        out.append((src, dst))
+    return tuple(out)
+
+
+def _common(fn):
+    fn = click.argument("inputs", nargs=-1, type=click.Path(allow_dash=True, dir_okay=False))(fn)
+    fn = click.option("--on-unsupported", type=click.Choice(["warn", "error", "comment", "skip"]), default="warn",
+                      show_default=True,
+                      help="What the target cannot take. warn: drop a clause with a warning, fail a statement "
+                           "with no target form; error: fail both; comment: keep both as SQL comments; "
+                           "skip: leave a statement with no target form out, with its warning.")(fn)
+    fn = click.option("--schema-map", multiple=True, callback=_schema_map, metavar="SRC=DST",
+                      help="Rename a schema everywhere (repeatable).")(fn)
+    fn = click.option("--default-schema", default="public", show_default=True,
+                      help="Schema for names the input left unqualified.")(fn)
+    return _verbose(fn)
+
+
+from .backends import BACKENDS  # noqa: E402  (names only: no backend is imported)
+
+TARGET_CHOICES = list(BACKENDS)
+# the spark options' values (ddlc.api checks the same tuples; tests/test_spark_options.py keeps them equal)
+SPARK_PARTITIONING = ("auto", "cluster", "partition", "none")
+SPARK_COLUMN_MAPPING = ("name", "id", "none")
+SPARK_VARCHAR = ("keep", "string")
+
+
+def _translate_options(fn):
+    """The translation options ``translate`` and ``pipeline run`` share (ddlc.api.Options)."""
+    for deco in reversed(_TRANSLATE_OPTIONS):
+        fn = deco(fn)
+    return fn
+
+
+_TRANSLATE_OPTIONS = [
+    click.option("--mode", type=click.Choice(["canonical", "raw"]), default="canonical", show_default=True,
+                 help="gaussdb: canonical TDDL text, or raw byte-exact openGauss expansion."),
+    click.option("--validate", is_flag=True, help="Check each tree against grammars/ before translating."),
+    click.option("--pretty", is_flag=True, help="postgres: pretty-print each statement (pglast)."),
+    click.option("--spark-catalog", metavar="NAME", default=None,
+                 help="spark: the catalog of every table, view and schema (three-part names, e.g. main)."),
+    click.option("--spark-partitioning", type=click.Choice(SPARK_PARTITIONING), default="auto", show_default=True,
+                 help="spark: auto writes LIST partitioning as PARTITIONED BY and RANGE/HASH/INTERVAL as CLUSTER BY "
+                      "(liquid clustering); cluster and partition force one form; none writes neither."),
+    click.option("--spark-column-mapping", type=click.Choice(SPARK_COLUMN_MAPPING), default="name", show_default=True,
+                 help="spark: 'delta.columnMapping.mode' of new tables (name makes later RENAME/DROP COLUMN legal)."),
+    click.option("--spark-varchar", type=click.Choice(SPARK_VARCHAR), default="keep", show_default=True,
+                 help="spark: keep VARCHAR(n)/CHAR(n), or write them as STRING."),
+    click.option("--white-table-list", metavar="LIST", default=None,
+                 help="Keep only the DDL of these tables, as GaussDB's white-table-list decoding option: "
+                      "schema.table entries separated by commas, * for any (public.t1,*.t3,my_schema.*). "
+                      "DDL on no table (schemas, functions...) is kept."),
+    click.option("--schema-regex", metavar="REGEX", default=None,
+                 help="Keep only statements naming a schema this regular expression matches whole."),
+    click.option("--exclude-user", "exclude_users", multiple=True, metavar="USER[,USER...]",
+                 help="Leave out the DDL run by these users (GaussDB's exclude-users; inputs that carry "
+                      "the user: JDDL myowner, decoding rows). Repeatable."),
+]
+
+
+def _options(**kw: Any) -> Any:
+    """``ddlc.api.Options`` from the shared flags; a bad value is a usage error."""
+    from .api import Options
+
+    users = kw.pop("exclude_users", ())
+    try:
+        return Options.of(exclude_users=[u for v in users for u in v.split(",")], **kw)
+    except (ValueError, TypeError) as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"

@@ -1,0 +1,179 @@
+"""What the pipeline reads: its inputs cut into pieces that Spark tasks read on their own.
+
+A piece is a byte range of one input file. Only a form whose every newline ends a record can be
+cut anywhere: the rows of a rows file saved as JSON lines (``rows_json``) and JSON lines of
+documents (``jsonl``). Such a file is cut at the first newline after every ``piece_size`` bytes,
+and each piece is read with the exact form and the line number its first byte has in the file (a
+first pass counts the newlines of each piece), so that it yields exactly the documents, labels and
+lines the whole file gives. Every other form is one piece: CSV (a quoted value may hold newlines),
+decoding text (a transaction is held until its COMMIT; a row's data may hold newlines), batch
+framing, and a single JSON document or array.
+
+A file small enough to be one piece is read with the form the user asked for (``auto`` by default),
+exactly as ``ddlc translate`` reads it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+
+from ..frontend.streams_io import ByteSource
+
+__all__ = ["Piece", "PIECE_SIZE", "plan", "detect_form", "expand_inputs", "PipelineInputError"]
+
+PIECE_SIZE = 32 << 20  # bytes per piece of a JSON lines file
+_SPLITTABLE = ("rows_json", "jsonl")
+
+
+class PipelineInputError(Exception):
+    """An input the pipeline cannot plan (missing, unreadable): a usage error, reported before any work."""
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    piece: int  # its number in the run (the order of inputs, then of pieces in a file)
+    file: int  # the number of its input
+    path: str  # the input as given (documents are labelled with it, as the CLI does)
+    form: str  # the form it is read with (ddlc.frontend.documents.read_source's form)
+    start: int  # byte range [start, end) of the file; end -1: to its end
+    end: int
+    line: int = 1  # the line number of its first byte
+    size: int = 0  # its length in bytes (for progress and MB/s)
+    kind: str = ""  # the file's form as detected (rows_json, rows_csv, jsonl, json, decoding, batch)
+
+    @property
+    def whole(self) -> bool:
+        return self.start == 0 and self.end == -1
+
+
+def expand_inputs(paths: list[str] | tuple[str, ...]) -> list[str]:
+    """Files as given; a directory stands for the files under it, in name order (hidden ones left out)."""
+    out: list[str] = []
+    for p in paths:
+        if os.path.isdir(p):
+            found = []
+            for root, dirs, files in os.walk(p):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                found.extend(os.path.join(root, f) for f in files if not f.startswith((".", "_")))
+            out.extend(sorted(found))
+        elif os.path.isfile(p):
+            out.append(p)
+        elif os.path.exists(p):
+            raise PipelineInputError(f"{p}: not a regular file or directory")
+        else:
+            raise PipelineInputError(f"{p}: no such file or directory")
+    if not out:
+        raise PipelineInputError("no input files")
+    return out
+
+
+def detect_form(path: str, forced: str = "auto") -> str:
+    """The exact form of a file: ``rows_json``, ``rows_csv``, ``jsonl``, ``json``, ``decoding`` or ``batch``."""
+    if forced in ("decoding", "batch"):
+        return forced
+    with open(path, "rb") as fh:
+        src = ByteSource(fh=fh)
+        src.skip_bom()
+        at = src.skip_space(0)
+        if at is None:
+            return "jsonl"
+        first = src.get(at, src.line_end(at))
+        from ..frontend.streams_rows import rows_kind
+
+        kind = rows_kind(first)
+        if forced == "rows":
+            return kind or ("rows_json" if first.lstrip().startswith(b"{") else "rows_csv")
+        if kind is not None and forced == "auto":
+            return kind
+        head = first[:1]
+        if forced == "auto" and head not in (b"{", b"["):
+            from ..frontend import streams
+
+            sniffed = streams.sniff_source(src)
+            if sniffed is not None:
+                return "batch" if sniffed == "parallel_batch" else "decoding"
+        if head in (b"{", b"["):
+            from ..frontend.documents import _NOT_ONE, _whole_value
+
+            if _whole_value(src, at) is not _NOT_ONE:
+                return "json"
+            if forced == "auto":
+                from ..frontend import streams
+
+                sniffed = streams.sniff_source(src)
+                if sniffed is not None:
+                    return "batch" if sniffed == "parallel_batch" else "decoding"
+        return "jsonl"
+
+
+def plan(paths: list[str] | tuple[str, ...], forced: str = "auto", piece_size: int = PIECE_SIZE) -> list[Piece]:
+    """The pieces of the inputs, in order (line numbers of later pieces still 1: see :func:`with_lines`)."""
+    pieces: list[Piece] = []
+    for n, path in enumerate(expand_inputs(paths)):
+        try:
+            size = os.path.getsize(path)
+            form = detect_form(path, forced)
+        except OSError as exc:
+            raise PipelineInputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        if form not in _SPLITTABLE or size <= piece_size:
+            # read whole, with the form the user asked for: exactly what the CLI reads
+            pieces.append(Piece(len(pieces), n, path, forced, 0, -1, 1, size, form))
+            continue
+        cuts = _cuts(path, size, piece_size)
+        for a, b in zip(cuts, cuts[1:], strict=False):
+            pieces.append(Piece(len(pieces), n, path, form, a, b, 1, b - a, form))
+    return pieces
+
+
+def _cuts(path: str, size: int, piece_size: int) -> list[int]:
+    """0, the offsets just past the first newline after each multiple of ``piece_size``, and ``size``."""
+    cuts = [0]
+    with open(path, "rb") as fh:
+        target = piece_size
+        while target < size:
+            fh.seek(target)
+            at = target
+            while True:
+                block = fh.read(1 << 16)
+                if not block:
+                    at = size
+                    break
+                i = block.find(b"\n")
+                if i >= 0:
+                    at += i + 1
+                    break
+                at += len(block)
+            if at >= size:
+                break
+            if at > cuts[-1]:
+                cuts.append(at)
+            target = max(at, target) + piece_size
+    cuts.append(size)
+    return cuts
+
+
+def with_lines(pieces: list[Piece], newlines: dict[int, int]) -> list[Piece]:
+    """The pieces with the line number of their first byte, from the newlines counted in each piece."""
+    out, line, last_file = [], 1, -1
+    for p in pieces:
+        if p.file != last_file:
+            line, last_file = 1, p.file
+        out.append(replace(p, line=line) if p.line != line else p)
+        line += newlines.get(p.piece, 0)
+    return out
+
+
+def count_newlines(piece: Piece) -> int:
+    """The newlines in a piece (read in blocks: memory stays flat)."""
+    n = 0
+    with open(piece.path, "rb") as fh:
+        fh.seek(piece.start)
+        left = piece.end - piece.start
+        while left > 0:
+            block = fh.read(min(left, 8 << 20))
+            if not block:
+                break
+            n += block.count(b"\n")
+            left -= len(block)
+    return n

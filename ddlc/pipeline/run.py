@@ -1,0 +1,235 @@
+"""The pipeline's driver: plan the pieces, run the two stages on Spark, check the counts, commit.
+
+Stage 1 reads every piece in its own task (DML is skipped where the bytes are); stage 2 puts the
+documents in log order (LSN, then input and position) and translates them for each target in one
+task per target, with the stream's catalog, exactly as ``ddlc translate`` does. The driver then
+checks that every record read is accounted for, writes the outputs to a staging directory and
+commits them (:mod:`.outputs`), and saves ``--state`` last.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from dataclasses import asdict
+from typing import Any
+
+import orjson
+
+from ..version import __version__
+from .plan import PIECE_SIZE, Piece, count_newlines, plan, with_lines
+
+__all__ = ["run", "PipelineError", "CheckFailed", "SUMMARY_FORMAT"]
+
+SUMMARY_FORMAT = "ddlc-pipeline-summary"
+
+
+class PipelineError(Exception):
+    """A run that could not start (bad inputs, options or state): nothing was written."""
+
+
+class CheckFailed(PipelineError):
+    """The counts do not add up: a record was lost or doubled. Nothing was committed."""
+
+
+def session(master: str | None = None, ui: bool = False) -> Any:
+    """The SparkSession: ``master`` (default ``local[*]``) unless ``spark-submit`` already chose one.
+    Workers run the driver's own interpreter (``PYSPARK_PYTHON``), so that they import this ddlc."""
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    from pyspark.sql import SparkSession
+
+    builder = SparkSession.builder.appName("ddlc-pipeline")
+    if master is not None:
+        builder = builder.master(master)
+    elif "PYSPARK_GATEWAY_PORT" not in os.environ:  # not under spark-submit
+        builder = builder.master("local[*]")
+    builder = (builder.config("spark.ui.enabled", "true" if ui else "false")
+               .config("spark.ui.showConsoleProgress", "false").config("spark.log.level", "ERROR")
+               .config("spark.sql.execution.arrow.pyspark.enabled", "true")
+               .config("spark.sql.adaptive.enabled", "false")
+               .config("spark.python.worker.reuse", "true"))
+    spark = builder.getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+def run(inputs: list[str] | tuple[str, ...], output: str, targets: list[str] | tuple[str, ...] = ("postgres",), *,
+        master: str | None = None, input_format: str = "auto", state: str | None = None, progress: bool = False,
+        piece_size: int = PIECE_SIZE, spark: Any = None, report: Any = None, options: Any = None,
+        **option_kw: Any) -> dict[str, Any]:
+    """Translate decoding logs on Spark; returns the summary (also written as ``summary.json``).
+
+    ``options``: a :class:`ddlc.Options` (or ``option_kw``, its fields). Raises :class:`PipelineError`
+    before any work when the inputs, targets, options or state cannot be used, and
+    :class:`CheckFailed` (nothing committed) when the counts do not add up."""
+    from ..api import Options
+    from ..backends import get_backend
+    from ..frontend.documents import FORMS
+    from .plan import PipelineInputError
+
+    t0 = time.perf_counter()
+    say = report or (lambda text: sys.stderr.write(text + "\n"))
+    try:
+        opts = options if options is not None else Options.of(**option_kw)
+        targets = list(dict.fromkeys(targets))
+        if not targets:
+            raise ValueError("no target given")
+        for t in targets:
+            get_backend(t)
+        if input_format not in FORMS:
+            raise ValueError(f"input format must be one of {', '.join(FORMS)}, not {input_format!r}")
+        pieces = plan(list(inputs), input_format, piece_size)
+        state_bytes = _state(state, targets)
+    except (ValueError, TypeError, PipelineInputError) as exc:
+        raise PipelineError(str(exc)) from None
+    spark = spark or session(master, ui=progress)
+    sc = spark.sparkContext
+    from .progress import Progress
+
+    with Progress(sc, pieces, enabled=progress, say=say) as bar:
+        pieces = _lines(sc, pieces)
+        side, results = _stages(spark, pieces, targets, opts, state_bytes, state is not None, bar)
+    summary = _summary(pieces, targets, side, results, inputs)
+    from .outputs import commit, staging, write_outputs
+
+    tmp = staging(output)
+    names = write_outputs(tmp, targets, results, side, summary)
+    problems = _check(summary)
+    if problems:
+        raise CheckFailed("the counts do not add up (nothing committed; staged in " + tmp + "): "
+                          + "; ".join(problems))
+    commit(tmp, output, names)
+    if state is not None:
+        _save_state(state, targets, results, state_bytes)
+    seconds = time.perf_counter() - t0
+    mb = sum(p.size for p in pieces) / 1e6
+    records = summary["records"]
+    say(f"ddlc pipeline: {records} records ({mb:.1f} MB) in {seconds:.1f} s: {records / seconds:,.0f} records/s, "
+        f"{mb / seconds:.1f} MB/s; " + "; ".join(
+            f"{t}: {c['translated']} translated, {c['quarantined']} quarantined"
+            for t, c in summary["targets"].items()))
+    return summary
+
+
+def _state(path: str | None, targets: list[str]) -> bytes | None:
+    """The state file's bytes (checked: a newer or damaged state stops the run here), or an empty history."""
+    if path is None:
+        return None
+    from ..state_file import History, StateError
+
+    try:
+        for t in targets:
+            History.load(path, t)
+        with open(path, "rb") as fh:
+            return fh.read()
+    except FileNotFoundError:
+        return orjson.dumps(History().to_json())
+    except StateError as exc:
+        raise ValueError(f"{exc} [{exc.code}]") from None
+
+
+def _lines(sc: Any, pieces: list[Piece]) -> list[Piece]:
+    """Line numbers of the pieces cut from one file: the newlines before each, counted in parallel."""
+    cut = [p for p in pieces if not p.whole]
+    if not cut:
+        return pieces
+    counts = sc.parallelize(cut, len(cut)).map(lambda p: (p.piece, count_newlines(p))).collect()
+    return with_lines(pieces, dict(counts))
+
+
+def _stages(spark: Any, pieces: list[Piece], targets: list[str], opts: Any, state: bytes | None, want_state: bool,
+            bar: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    from pyspark.sql import functions as F
+
+    from .work import READ_SCHEMA, TRANSLATE_SCHEMA, order_key, read_pieces, translate_ordered
+
+    sc = spark.sparkContext
+    rows = [asdict(p) for p in pieces]
+    schema = "piece int, file int, path string, form string, start long, end long, line long, size long, kind string"
+    df = spark.createDataFrame(sc.parallelize(rows, len(rows)), schema)
+    read = df.mapInArrow(bar.reader(read_pieces), READ_SCHEMA).persist()
+    try:
+        side = read.filter(F.col("kind") != "doc").drop("doc").toArrow().to_pylist()
+        docs = read.filter(F.col("kind") == "doc").drop("records", "documents", "dml", "rolled_back",
+                                                        "unrecognised", "bytes", "offset", "kind")
+        tdf = spark.createDataFrame([(t,) for t in targets], "target string")
+        ordered = (docs.crossJoin(tdf).repartition(len(targets), "target")
+                   .sortWithinPartitions("target", "lsn_hi", "lsn_lo", "file", "piece", "seq"))
+        out = ordered.mapInArrow(translate_ordered(opts, state, want_state), TRANSLATE_SCHEMA)
+        results = out.toArrow().to_pylist()
+    finally:
+        read.unpersist()
+    rank = {t: i for i, t in enumerate(targets)}
+    results.sort(key=lambda r: (rank[r["target"]], r["status"] == "state", *order_key(r)))
+    side.sort(key=lambda r: (r["piece"], r["kind"] != "count", r["line"] or 0, r["offset"] or 0))
+    return side, results
+
+
+def _summary(pieces: list[Piece], targets: list[str], side: list[dict[str, Any]], results: list[dict[str, Any]],
+             inputs: Any) -> dict[str, Any]:
+    counts = [s for s in side if s["kind"] == "count"]
+    total = {k: sum(c[k] for c in counts) for k in ("records", "documents", "dml", "rolled_back", "unrecognised",
+                                                       "bytes")}
+    files: dict[str, dict[str, Any]] = {}
+    for p in pieces:
+        f = files.setdefault(p.path, {"path": p.path, "form": p.kind, "bytes": 0, "pieces": 0})
+        f["bytes"] += p.size
+        f["pieces"] += 1
+    per: dict[str, dict[str, Any]] = {}
+    input_errors = {(r["piece"], r["seq"]) for r in results if r["status"] == "failed" and r["input_error"]}
+    for t in targets:
+        rs = [r for r in results if r["target"] == t and r["status"] != "state"]
+        c = {s: sum(1 for r in rs if r["status"] == s) for s in ("translated", "failed", "filtered", "replayed")}
+        per[t] = {
+            "documents": len(rs), "translated": c["translated"], "quarantined": c["failed"],
+            "filtered": c["filtered"], "already_seen": c["replayed"],
+            "statements": sum(len(r["statements"] or ()) for r in rs if r["status"] == "translated"),
+            "not_translated": sum(r["untranslated"] or 0 for r in rs),
+            "check": (f"{total['records']} records = {c['translated']} translated + {c['failed']} quarantined + "
+                      f"{c['filtered']} filtered + {c['replayed'] + total['dml'] + total['rolled_back']} skipped + "
+                      f"{total['unrecognised']} unrecognised"),
+        }
+    return {
+        "format": SUMMARY_FORMAT, "version": 1, "ddlc": __version__,
+        "inputs": list(files.values()), "targets": per,
+        "records": total["records"], "bytes": total["bytes"], "documents": total["documents"],
+        "input_errors": len(input_errors),
+        "skipped": {"dml_and_transaction_rows": total["dml"], "rolled_back_ddl": total["rolled_back"]},
+        "unrecognised": total["unrecognised"], "outputs": [f"{t}.sql" for t in targets] + [
+            "results.parquet", "quarantine.parquet"],
+    }
+
+
+def _check(summary: dict[str, Any]) -> list[str]:
+    """Every record read is in exactly one place, for every target."""
+    problems = []
+    n = summary["records"]
+    sk = summary["skipped"]
+    for t, c in summary["targets"].items():
+        if c["documents"] != summary["documents"]:
+            problems.append(f"{t}: {c['documents']} documents translated, {summary['documents']} read")
+        got = (c["translated"] + c["quarantined"] + c["filtered"] + c["already_seen"] + sk["dml_and_transaction_rows"]
+               + sk["rolled_back_ddl"] + summary["unrecognised"])
+        if got != n:
+            problems.append(f"{t}: {n} records read but {got} accounted for ({c['check']})")
+    return problems
+
+
+def _save_state(path: str, targets: list[str], results: list[dict[str, Any]], state: bytes | None) -> None:
+    from ..state_file import History, load_catalog
+
+    finals = {r["target"]: orjson.loads(r["state"]) for r in results if r["status"] == "state"}
+    catalogs = {}
+    history = None
+    for t in targets:
+        if t in finals:
+            h = History.from_json(finals[t]["history"], path, t)
+            h.catalog = load_catalog(finals[t]["catalog"])
+        else:  # no document reached this target: its history is the one loaded
+            h = History.from_json(orjson.loads(state), path, t) if state else History()
+        catalogs[t] = h.catalog
+        history = history or h
+    assert history is not None
+    history.save(path, catalogs)

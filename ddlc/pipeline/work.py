@@ -1,0 +1,342 @@
+"""What Spark's Python workers run: plain functions over Arrow record batches, calling the library.
+
+* :func:`read_pieces` (stage 1, one task per piece): the library's readers
+  (:func:`ddlc.frontend.documents.read_source`) over a piece; out come its DDL documents (each
+  pickled whole, with its order key and original payload), its unrecognised lines and one row of
+  counts. DML is skipped here, where the bytes are: this is the stage that scales with cores.
+* :func:`translate_ordered` (stage 2, one task per target): the documents in log order (LSN, then
+  input and position), each through :func:`ddlc.api.translate_document` with the stream's catalog,
+  exactly as ``ddlc translate`` does; out comes one row per document and target, and a last row
+  holding the target's history (catalog and position) for ``--state``.
+
+Nothing here imports Spark; the same functions are what the tests call without it.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
+from typing import Any
+
+import orjson
+
+from .plan import Piece
+
+__all__ = ["READ_SCHEMA", "TRANSLATE_SCHEMA", "read_piece", "read_pieces", "translate_rows", "translate_ordered",
+           "order_key"]
+
+# stage 1 rows: kind "doc" (a document: DDL or an input error), "unrecognised" (a line of no known kind) or
+# "count" (one per piece: what the reader read)
+READ_SCHEMA = ("kind string, piece int, seq long, file int, lsn_hi long, lsn_lo long, lsn string, xid long, "
+               "source string, line long, label string, offset long, doc binary, payload binary, "
+               "records long, documents long, dml long, rolled_back long, unrecognised long, bytes long")
+# stage 2 rows: status translated | failed | filtered | replayed, or "state" (the target's history at the end)
+TRANSLATE_SCHEMA = ("target string, status string, piece int, seq long, file int, lsn_hi long, lsn_lo long, "
+                    "lsn string, xid long, source string, line long, label string, input_error boolean, "
+                    "kind string, object string, owner string, sql string, statements array<string>, "
+                    "diagnostics string, error_code string, error string, untranslated int, filtered string, "
+                    "payload binary, state binary")
+_PAYLOAD_CAP = 1 << 20  # bytes of an original payload kept in the quarantine
+
+
+def order_key(row: dict[str, Any]) -> tuple[int, int, int, int, int]:
+    """Log order: LSN (records without one as 0/0), then input, piece and position."""
+    return (row["lsn_hi"], row["lsn_lo"], row["file"], row["piece"], row["seq"])
+
+
+# ---- stage 1: read a piece -------------------------------------------------------------------
+def read_piece(piece: Piece) -> Iterator[dict[str, Any]]:
+    """The rows of one piece (see :data:`READ_SCHEMA`), documents in the order the reader gives them."""
+    from ..frontend.documents import read_source
+    from ..frontend.streams_io import ByteSource
+    from ..frontend.streams_rows import format_lsn
+
+    skipped: list[Any] = []
+    if piece.whole:
+        fh = open(piece.path, "rb")
+        src = ByteSource(fh=fh)
+        docs = read_source(src, piece.path, form=piece.form, on_skip=skipped.append)
+        data = None
+    else:
+        with open(piece.path, "rb") as fh:
+            fh.seek(piece.start)
+            data = fh.read(piece.end - piece.start)
+        fh = None
+        docs = read_source(ByteSource(data), piece.path, form=piece.form, on_skip=skipped.append,
+                           line=piece.line, offset=piece.start)
+    payloads = _Payloads(piece, data)
+    out: list[dict[str, Any]] = []
+    try:
+        for seq, doc in enumerate(docs):
+            while skipped:
+                out.append(_unrecognised(piece, skipped.pop(0)))
+            lsn = doc.lsn
+            out.append({
+                "kind": "doc", "piece": piece.piece, "seq": seq, "file": piece.file,
+                "lsn_hi": (lsn >> 32) if lsn is not None else 0, "lsn_lo": (lsn & 0xFFFFFFFF) if lsn is not None else 0,
+                "lsn": format_lsn(lsn) if lsn is not None else None, "xid": doc.xid, "source": doc.source,
+                "line": doc.line, "label": doc.label, "offset": None,
+                "doc": pickle.dumps(_portable(doc), protocol=pickle.HIGHEST_PROTOCOL),
+                "payload": payloads.want(doc, len(out)),
+            })
+            if len(out) >= 4096 and data is None:  # a streamed file: hand rows out as they come
+                payloads.fill(out)
+                yield from out
+                out = []
+        while skipped:
+            out.append(_unrecognised(piece, skipped.pop(0)))
+        payloads.fill(out)
+        yield from out
+    finally:
+        payloads.close()
+        if fh is not None:
+            fh.close()
+    yield {"kind": "count", "piece": piece.piece, "seq": -1, "file": piece.file, "lsn_hi": 0, "lsn_lo": 0,
+           "records": docs.records, "documents": docs.documents, "dml": docs.dml, "rolled_back": docs.rolled_back,
+           "unrecognised": docs.unrecognised, "bytes": piece.size}
+
+
+def _portable(doc: Any) -> Any:
+    """``doc`` as pickle takes it (the decoding readers' metadata is a read-only mapping proxy)."""
+    return doc if isinstance(doc.meta, dict) else replace(doc, meta=dict(doc.meta))
+
+
+def _unrecognised(piece: Piece, s: Any) -> dict[str, Any]:
+    return {"kind": "unrecognised", "piece": piece.piece, "seq": -1, "file": piece.file, "lsn_hi": 0, "lsn_lo": 0,
+            "source": s.source, "line": s.line, "label": str(s), "offset": s.offset,
+            "payload": s.excerpt.encode("utf-8", "surrogateescape")}
+
+
+class _Payloads:
+    """The original bytes of each document: the line it starts on (a rows file's row, a decoding
+    message, a JSON line), the frame (batch framing), else the document as JSON."""
+
+    def __init__(self, piece: Piece, data: bytes | None) -> None:
+        self.piece, self.data = piece, data
+        self.lines: dict[int, list[int]] = {}  # line -> indexes of rows waiting for it
+        self.frames: dict[int, list[int]] = {}
+        self._at = (piece.line, 0)  # (line, offset in data) reached so far, for pieces in memory
+        self._file: _LineCursor | None = None  # the file, for a piece read streaming
+
+    def want(self, doc: Any, i: int) -> bytes | None:
+        label, source = doc.label, doc.source
+        if doc.line >= 1 and label == f"{source}:{doc.line}":
+            if self.data is not None:
+                return self._line_in_data(doc.line)
+            self.lines.setdefault(doc.line, []).append(i)
+            return None
+        at = label.rpartition("@")[2]
+        if label.startswith(source + "@") and at.isdigit():
+            self.frames.setdefault(int(at), []).append(i)
+            return None
+        if doc.tree is not None:
+            return orjson.dumps({"JDDL": doc.tree}, default=str)[:_PAYLOAD_CAP]
+        if doc.tddl is not None:
+            return orjson.dumps({"TDDL": doc.tddl})[:_PAYLOAD_CAP]
+        return None
+
+    def _line_in_data(self, line: int) -> bytes:
+        data = self.data
+        assert data is not None
+        n, off = self._at
+        if line < n:
+            n, off = self.piece.line, 0
+        while n < line:
+            nl = data.find(b"\n", off)
+            if nl < 0:
+                return b""
+            n, off = n + 1, nl + 1
+        self._at = (n, off)
+        end = data.find(b"\n", off)
+        return data[off:end if end >= 0 else len(data)][:_PAYLOAD_CAP]
+
+    def fill(self, rows: list[dict[str, Any]]) -> None:
+        """Read the lines and frames still wanted from the file into ``rows``: lines by a cursor that
+        only moves forward (documents come in line order), frames by seeking."""
+        if not self.lines and not self.frames:
+            return
+        if self._file is None:
+            self._file = _LineCursor(self.piece.path)
+        for line in sorted(self.lines):
+            raw = self._file.line(line)
+            for i in self.lines[line]:
+                rows[i]["payload"] = raw
+        for at, idx in self.frames.items():
+            raw = self._file.frame(at)
+            for i in idx:
+                rows[i]["payload"] = raw
+        self.lines, self.frames = {}, {}
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.fh.close()
+
+
+class _LineCursor:
+    """Lines of a file by number, read forward in blocks (back to the start only when asked for an earlier one)."""
+
+    def __init__(self, path: str) -> None:
+        self.fh = open(path, "rb")
+        self._reset()
+
+    def _reset(self) -> None:
+        self.fh.seek(0)
+        self.n, self.buf, self.eof = 1, b"", False  # buf starts at the start of line n
+
+    def _more(self) -> bool:
+        if self.eof:
+            return False
+        block = self.fh.read(8 << 20)
+        if not block:
+            self.eof = True
+            return False
+        self.buf += block
+        return True
+
+    def line(self, want: int) -> bytes:
+        if want < self.n:
+            self._reset()
+        while self.n < want:
+            nl = self.buf.find(b"\n")
+            if nl < 0:
+                self.buf = b""  # a line longer than a block: skip what is read of it
+                if not self._more():
+                    return b""
+                continue
+            self.buf = self.buf[nl + 1:]
+            self.n += 1
+            if not self.buf and not self._more():
+                return b""
+        while (nl := self.buf.find(b"\n", 0, _PAYLOAD_CAP)) < 0 and len(self.buf) < _PAYLOAD_CAP and self._more():
+            pass
+        nl = self.buf.find(b"\n", 0, _PAYLOAD_CAP)
+        return self.buf[:nl if nl >= 0 else _PAYLOAD_CAP]
+
+    def frame(self, at: int) -> bytes:
+        pos = self.fh.tell()
+        self.fh.seek(at)
+        head = self.fh.read(4)
+        n = int.from_bytes(head, "big") if len(head) == 4 else 0
+        self.fh.seek(at + 12)
+        raw = self.fh.read(min(max(n - 8, 0), _PAYLOAD_CAP))
+        self.fh.seek(pos)
+        return raw
+
+
+def read_pieces(batches: Iterable[Any]) -> Iterator[Any]:
+    """mapInArrow: pieces (rows of :class:`Piece` fields) in, :data:`READ_SCHEMA` batches out."""
+    import pyarrow as pa
+
+    schema = _arrow_schema(READ_SCHEMA)
+    for batch in batches:
+        for p in batch.to_pylist():
+            piece = Piece(**p)
+            rows: list[dict[str, Any]] = []
+            for row in read_piece(piece):
+                rows.append(row)
+                if len(rows) >= 2048:
+                    yield pa.RecordBatch.from_pylist(rows, schema=schema)
+                    rows = []
+            if rows:
+                yield pa.RecordBatch.from_pylist(rows, schema=schema)
+
+
+# ---- stage 2: translate in log order, one target at a time --------------------------------------
+def translate_rows(rows: Iterable[dict[str, Any]], options: Any, state: bytes | None = None,
+                   want_state: bool = False) -> Iterator[dict[str, Any]]:
+    """Stage 2 over plain rows, already in (target, log) order: what :func:`translate_ordered` runs."""
+    from ..api import translate_document, unwritable
+    from ..backends import get_backend
+    from ..history import Catalog
+
+    target = backend = catalog = history = None
+    for row in rows:
+        if row["target"] != target:
+            if target is not None:
+                yield _state_row(target, history, catalog, want_state)
+            target = row["target"]
+            backend = get_backend(target)
+            history = _history(state, target)
+            catalog = history.catalog if history is not None else Catalog()
+        doc = pickle.loads(row["doc"])
+        base = {k: row[k] for k in ("target", "piece", "seq", "file", "lsn_hi", "lsn_lo", "lsn", "xid", "source",
+                                    "line", "label")}
+        base["input_error"] = doc.error is not None
+        if history is not None and history.seen(doc):
+            yield base | {"status": "replayed"}
+            continue
+        result = translate_document(doc, backend, options, catalog)
+        if history is not None:
+            history.advance(doc)
+        out = base | {"kind": result.kind, "object": result.object, "owner": result.owner}
+        if result.filtered is not None:
+            yield out | {"status": "filtered", "filtered": result.filtered}
+            continue
+        try:  # what the CLI writes for the document, to the byte
+            sql = result.sql
+            diagnostics = orjson.dumps([d.to_dict() for d in result.diagnostics]).decode()
+        except Exception as exc:  # noqa: BLE001 - a bug: this document fails, the others go on
+            result = unwritable(result, exc)
+            sql, diagnostics = "", "[]"
+        failed = result.error is not None
+        yield out | {"status": "failed" if failed else "translated", "sql": sql, "statements": list(result.statements),
+                     "diagnostics": diagnostics, "error_code": result.error.code if failed else None,
+                     "error": str(result.error) if failed else None, "untranslated": result.untranslated,
+                     "payload": row.get("payload") if failed else None}
+    if target is not None:
+        yield _state_row(target, history, catalog, want_state)
+
+
+def _history(state: bytes | None, target: str) -> Any:
+    if state is None:
+        return None
+    from ..state_file import History
+
+    return History.from_json(orjson.loads(state), "<state>", target)
+
+
+def _state_row(target: str, history: Any, catalog: Any, want: bool) -> dict[str, Any]:
+    from ..state_file import History, dump_catalog
+
+    h = history if history is not None else History(catalog)
+    data = {"history": h.to_json(), "catalog": dump_catalog(catalog), "replayed": h.replayed} if want else {}
+    return {"target": target, "status": "state", "piece": -1, "seq": -1, "file": -1, "lsn_hi": -1, "lsn_lo": -1,
+            "state": orjson.dumps(data)}
+
+
+def translate_ordered(options: Any, state: bytes | None, want_state: bool):
+    """mapInArrow: documents crossed with targets, sorted by target then log order, in; one
+    :data:`TRANSLATE_SCHEMA` row per document and target out, and each target's history last."""
+
+    def run(batches: Iterable[Any]) -> Iterator[Any]:
+        import pyarrow as pa
+
+        schema = _arrow_schema(TRANSLATE_SCHEMA)
+
+        def rows() -> Iterator[dict[str, Any]]:
+            for batch in batches:
+                yield from batch.to_pylist()
+
+        out: list[dict[str, Any]] = []
+        for row in translate_rows(rows(), options, state, want_state):
+            out.append(row)
+            if len(out) >= 1024:
+                yield pa.RecordBatch.from_pylist(out, schema=schema)
+                out = []
+        if out:
+            yield pa.RecordBatch.from_pylist(out, schema=schema)
+
+    return run
+
+
+def _arrow_schema(ddl: str) -> Any:
+    import pyarrow as pa
+
+    kinds = {"string": pa.string(), "int": pa.int32(), "long": pa.int64(), "binary": pa.binary(),
+             "boolean": pa.bool_(), "array<string>": pa.list_(pa.string())}
+    fields = []
+    for part in ddl.split(", "):
+        name, _, kind = part.partition(" ")
+        fields.append(pa.field(name, kinds[kind]))
+    return pa.schema(fields)
