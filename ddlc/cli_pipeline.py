@@ -72,3 +72,13 @@ def run_command(inputs: tuple[str, ...], input_format: str, targets: list[str], 
         sys.exit(2)
     failed = sum(c["quarantined"] for c in summary["targets"].values())
     sys.exit(1 if failed else 0)
+
+
+@pipeline.command("script")
+def script_command() -> None:
+    """Print the path of the script spark-submit runs (spark-submit ... $(ddlc pipeline script) run ...)."""
+    import os
+
+    from .pipeline import __file__ as package
+
+    sys.stdout.write(os.path.join(os.path.dirname(package), "submit.py") + "\n")

@@ -285,7 +285,9 @@ def _decoded(records: Iterator[Any], source: str, index: int, skip: Callable[[Sk
     """The documents of decoding output's records (a rolled-back transaction's DDL counted, not kept)."""
     for rec in records:
         if isinstance(rec, DdlcError):
-            yield Document(index, source, rec.document or source, error=rec)
+            label = rec.document or source
+            line = label.rpartition(":")[2]
+            yield Document(index, source, label, int(line) if line.isdigit() else 1, error=rec)
         elif rec.meta.get("aborted"):
             skip(ROLLED_BACK)  # type: ignore[arg-type]  # the transaction rolled back: its DDL never happened
             continue

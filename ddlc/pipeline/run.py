@@ -174,9 +174,8 @@ def _summary(pieces: list[Piece], targets: list[str], side: list[dict[str, Any]]
                                                        "bytes")}
     files: dict[str, dict[str, Any]] = {}
     for p in pieces:
-        f = files.setdefault(p.path, {"path": p.path, "form": p.kind, "bytes": 0, "pieces": 0})
+        f = files.setdefault(p.path, {"path": p.path, "form": p.kind, "bytes": 0})
         f["bytes"] += p.size
-        f["pieces"] += 1
     per: dict[str, dict[str, Any]] = {}
     input_errors = {(r["piece"], r["seq"]) for r in results if r["status"] == "failed" and r["input_error"]}
     for t in targets:

@@ -220,6 +220,9 @@ class _LineCursor:
         n = int.from_bytes(head, "big") if len(head) == 4 else 0
         self.fh.seek(at + 12)
         raw = self.fh.read(min(max(n - 8, 0), _PAYLOAD_CAP))
+        if len(raw) < min(max(n - 8, 0), _PAYLOAD_CAP) or n < 8:  # a damaged frame: its bytes as they are
+            self.fh.seek(at)
+            raw = self.fh.read(min(max(n + 4, 64), _PAYLOAD_CAP))
         self.fh.seek(pos)
         return raw
 

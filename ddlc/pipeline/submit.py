@@ -1,0 +1,11 @@
+"""The script ``spark-submit`` runs: ``spark-submit [options] $(ddlc pipeline script) run --input ...``.
+
+Under spark-submit the master and the cluster's settings are spark-submit's; the arguments after
+the script are those of ``ddlc pipeline`` (``run --input ... --output ...``). ddlc must be
+installed on the executors too (or shipped with ``--py-files``).
+"""
+
+from ddlc.cli_pipeline import pipeline
+
+if __name__ == "__main__":
+    pipeline(prog_name="ddlc pipeline")
