@@ -143,8 +143,22 @@ LOG = [
 ]
 
 
-def _log_text() -> str:
-    return "".join(json.dumps(d) + "\n" for d in LOG)
+# renames that texts written earlier must follow: a foreign key's columns and target, a view's table and column
+RENAMES = [
+    LOG[0],
+    create_table("shop", "cust", [_col("id", INT4, not_null=True), _con("cust_pkey", "primary key", "PRIMARY KEY (id)")]),
+    create_table("shop", "ord", [_col("id", INT4), _col("cid", INT4)]),
+    alter("shop", "ord", add_constraint("ord_cid_fkey", "FOREIGN KEY (cid) REFERENCES shop.cust(id) ON DELETE CASCADE")),
+    create_view("shop", "v", "SELECT cust.id FROM shop.cust;"),
+    rename_table("shop", "cust", "customers"),
+    rename_column("shop", "customers", "id", "cust_id"),
+    rename_column("shop", "ord", "cid", "customer"),
+    {"fmt": "ALTER SCHEMA %{identity}I RENAME TO %{newname}I", "newname": "store", "identity": "shop"},
+]
+
+
+def _log_text(log=LOG) -> str:
+    return "".join(json.dumps(d) + "\n" for d in log)
 
 
 def _fold(text: str, **kw):
@@ -243,6 +257,33 @@ def _apply(conn, sql: str) -> None:
     conn.commit()
 
 
+def _same_catalogs(pg_server, path, skip=()):
+    from engines.catalog import snapshot
+
+    translated = _run("translate", "--to", "postgres", str(path))
+    assert translated.returncode == 0, translated.stderr
+    replayed = _run("replay", "--to", "postgres", str(path))
+    assert replayed.returncode == 0, replayed.stderr
+    assert "RENAME" not in replayed.stdout and "DROP" not in replayed.stdout
+    dbs = []
+    for sql in (translated.stdout, replayed.stdout):
+        name = pg_server.fresh_database()
+        with pg_server.connect(name) as conn:
+            _apply(conn, sql)
+            dbs.append("\n".join(line for line in snapshot(conn).splitlines() if not line.startswith(skip)))
+    assert dbs[0] == dbs[1]
+    return replayed, dbs[1]
+
+
+def test_renames_follow_into_foreign_keys_and_views_on_postgres(pg_server, tmp_path):
+    p = tmp_path / "log.jsonl"
+    p.write_text(_log_text(RENAMES))
+    replayed, catalog = _same_catalogs(pg_server, p)
+    assert "warning" not in replayed.stderr
+    assert "view: store.v  SELECT customers.cust_id AS id FROM store.customers;" in catalog
+    assert "FOREIGN KEY (customer) REFERENCES store.customers(cust_id) ON DELETE CASCADE" in catalog
+
+
 def test_the_postgres_script_builds_the_catalog_the_whole_log_builds(pg_server, tmp_path):
     from engines.catalog import snapshot
 
@@ -268,20 +309,7 @@ def test_the_postgres_script_builds_the_catalog_the_whole_log_builds(pg_server, 
 
 @pytest.mark.parametrize("log", ["sample/ddl.jsonl", "streams/test_decoding.txt"])
 def test_fixture_logs_replay_to_the_same_postgres_catalog(pg_server, log):
-    from engines.catalog import snapshot
-
-    path = str(FIXTURES / log)
-    translated = _run("translate", "--to", "postgres", path)
-    replayed = _run("replay", "--to", "postgres", path)
-    assert replayed.returncode == 0, replayed.stderr
-    dbs = []
-    for sql in (translated.stdout, replayed.stdout):
-        name = pg_server.fresh_database()
-        with pg_server.connect(name) as conn:
-            _apply(conn, sql)
-            dbs.append("\n".join(line for line in snapshot(conn).splitlines()
-                                 if not line.startswith(("function:", "trigger:", "type:"))))
-    assert dbs[0] == dbs[1]
+    _same_catalogs(pg_server, FIXTURES / log, skip=("function:", "trigger:", "type:"))
 
 
 def test_the_spark_script_parses(spark):

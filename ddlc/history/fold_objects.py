@@ -17,7 +17,7 @@ from ..ir.constraints import ConstraintKind
 from ..ir.drop import DropObjectType, SchemaName
 from ..ir.names import QualifiedName
 from ..ir.sequence import SeqClause
-from .rewrite import column_refs, constraint_renamed, expr_renamed
+from .rewrite import column_refs, constraint_renamed, expr_renamed, view_column_renamed
 from .schema_model import Constraint, Index, Key, Schema, Sequence, Table, View
 
 
@@ -203,9 +203,12 @@ def rename_column(f: Any, t: Table, old: str, new: str, stmt: Any) -> None:
     if t.partitions is not None:
         _rename_in_partitioning(t, old, new, inexact)
     for v in m.views.values():
-        tree = v.node.query.tree
-        if any(_key(r) == t.key for r in v.node.references) and (tree is None or column_refs(tree, old)):
-            inexact(f"view {v.node.identity.dotted()}")
+        if any(_key(r) == t.key for r in v.node.references):
+            q = view_column_renamed(v.node.query, t.key, old, new)
+            if q is None:
+                inexact(f"view {v.node.identity.dotted()}")
+            elif q is not v.node.query:
+                v.node = replace(v.node, query=q, layout=None)
 
 
 def _rename_in_index(idx: Index, old: str, new: str, inexact: Any) -> None:

@@ -193,3 +193,50 @@ def _names_it(info: Any, column: tuple[str, str] | None, own: bool,
 
 
 __all__ = ["column_refs", "constraint_renamed", "expr_renamed"]
+
+
+def view_column_renamed(e: Any, table: tuple[str | None, str], old: str, new: str) -> Any:
+    """A view query with column ``old`` of ``table`` renamed: the references qualified by the table's name
+    or alias (as ``pg_get_viewdef`` writes them), or unqualified when the query reads that table alone; an
+    output column that took the old name keeps it (``AS old``), as the database's view does. The same
+    Expr when it does not name the column, None when that cannot be told (no parsed form, an unqualified
+    reference beside other tables)."""
+    from pglast import ast
+
+    from ..ir.sqltree import nodes
+
+    sql = e.sql
+    if sql is None or sql.node is None:
+        return None
+    tree = copy.deepcopy(sql.node)
+    rels = [n for n in nodes(tree) if isinstance(n, ast.RangeVar)]
+    mine = [r for r in rels if r.relname == table[1] and r.schemaname in (table[0], None)]
+    if not mine:
+        return e
+    names = {r.alias.aliasname if r.alias is not None else r.relname for r in mine}
+
+    def ours(ref: Any) -> bool | None:
+        f = [getattr(x, "sval", None) for x in ref.fields]
+        if not f or f[-1] != old:
+            return False
+        if len(f) >= 2:
+            return f[-2] in names
+        return True if len(rels) == 1 else None
+
+    changed = False
+    for n in nodes(tree):
+        if isinstance(n, ast.ResTarget) and n.name is None and isinstance(n.val, ast.ColumnRef) and ours(n.val):
+            n.name = old
+    for n in nodes(tree):
+        if isinstance(n, ast.ColumnRef):
+            hit = ours(n)
+            if hit is None:
+                return None
+            if hit:
+                n.fields = (*n.fields[:-1], ast.String(sval=new))
+                changed = True
+    if not changed:
+        return e
+    from ..frontend.sql.expr import make_query
+
+    return make_query(_print(tree) + (";" if e.text.rstrip().endswith(";") else ""), e.origin)
