@@ -22,6 +22,10 @@ from .schema_model import Constraint, Index, Key, Schema, Sequence, Table, View
 
 
 def kind_of(stmt: Any) -> str:
+    """The statement's kind for messages (``ALTER TABLE``, ``CREATE FUNCTION``, ``set not null``...)."""
+    objtype = getattr(stmt, "objtype", None)
+    if hasattr(stmt, "subcommands") and objtype is not None:
+        return f"ALTER {objtype.value}"
     return re.sub(r"(?<!^)(?=[A-Z])", " ", type(stmt).__name__).upper()
 
 
