@@ -222,6 +222,10 @@ def validate(inputs: tuple[str, ...], quiet: bool, verbose: bool, input_format: 
     sys.exit(1 if bad else 0)
 
 
+from .cli_replay import replay  # noqa: E402
+
+cli.add_command(replay)
+
 if __name__ == "__main__":  # pragma: no cover
     main()
 

@@ -123,8 +123,17 @@ def _compile(doc: Document, backend: Backend, options: Any, catalog: Any) -> Res
         text = _strip_terminator(doc.tddl)
         return Result((text,), diagnostics=tuple(notes), blocks=_blocks(backend, (text,)))
     f = f or front(doc, options)
-    stmt, more = normalize(f.stmt, backend, options, document=doc.label, catalog=catalog)
-    ctx = EmitContext(document=doc.label, options=options, schema_map=dict(getattr(options, "schema_map", ()) or ()),
+    return compile_statement(f.stmt, backend, options, catalog, document=doc.label, fronted=f)
+
+
+def compile_statement(stmt0: Statement, backend: Backend, options: Any, catalog: Any = None, *,
+                      document: str | None = None, fronted: Front | None = None) -> Result:
+    """The back half of the path for one IR statement: passes, ``backend.emit``, the history, and the
+    run-wide rules. ``fronted`` is what the frontend made of the document (None for a statement built
+    otherwise, e.g. by ``ddlc replay`` from its schema model). Raises :class:`DdlcError`."""
+    f = fronted if fronted is not None else Front(stmt0, (), None)
+    stmt, more = normalize(stmt0, backend, options, document=document, catalog=catalog)
+    ctx = EmitContext(document=document, options=options, schema_map=dict(getattr(options, "schema_map", ()) or ()),
                       on_unsupported=getattr(options, "on_unsupported", "warn"), catalog=catalog,
                       source=f.source if stmt is f.stmt else None)
     out = backend.emit(stmt, ctx)
@@ -146,7 +155,7 @@ def _compile(doc: Document, backend: Backend, options: Any, catalog: Any) -> Res
             if mode not in ("comment", "skip"):  # the document fails, its diagnostics and owner kept
                 reason = f"{why.message} [{why.code}]" if why is not None else "nothing was written for it"
                 error = DdlcError(f"statement not translated to {backend.name}: {reason}", code=E_NOT_TRANSLATED,
-                                  path=why.path if why is not None else (), document=doc.label)
+                                  path=why.path if why is not None else (), document=document)
     if getattr(options, "pretty", False) and backend.name == "postgres":
         statements = tuple(_pretty(s) for s in statements)
     return Result(statements, f.owner, diags, tuple(comments), error, untranslated, _blocks(backend, statements),
@@ -203,4 +212,4 @@ def _pretty(sql: str) -> str:
         return sql
 
 
-__all__ = ["Front", "Result", "compile_document", "front", "normalize", "get_backend"]
+__all__ = ["Front", "Result", "compile_document", "compile_statement", "front", "normalize", "get_backend"]

@@ -191,3 +191,33 @@ I_TDDL = register(
     "A `{\"TDDL\": ...}` document carries DDL text that GaussDB already rendered, not a tree; it is "
     "passed through to the GaussDB target exactly as it came, in both modes.",
 )
+
+# ---- ddlc replay: folding a log into the schema it leaves behind (ddlc/history/fold.py) ----------
+I_REPLAY_NO_CHANGE = register(
+    "DDLC-I960", S.INFO, "Statement changes no schema object (replay)",
+    "`ddlc replay` folds a log's DDL into the schema it leaves behind. This statement changes data or "
+    "storage, not the objects the schema model holds (TRUNCATE, a backfill UPDATE, REINDEX, a partition "
+    "truncated or exchanged...): it leaves no trace in the replayed schema.",
+    "TRUNCATE TABLE public.orders",
+)
+N_REPLAY_NOT_FOLDED = register(
+    "DDLC-N961", S.NOTE, "Statement not folded (replay)",
+    "`ddlc replay` does not fold this statement (or this ALTER subcommand) into the schema model: the object "
+    "or property it changes (functions, triggers, types, grants, owners, storage options...) is not held by the "
+    "model, so the replayed schema does not show it.",
+    "CREATE FUNCTION public.f() ...",
+)
+W_REPLAY_UNKNOWN = register(
+    "DDLC-W962", S.WARNING, "Object not in the replayed schema",
+    "The statement changes an object the log never created (or already dropped), so `ddlc replay` cannot "
+    "apply it: the log starts after the object was made, or it is incomplete. The replayed schema lacks "
+    "the change; replay from the log's beginning to get it.",
+    "ALTER TABLE public.t ADD COLUMN c int  (public.t never created in the log)",
+)
+W_REPLAY_INEXACT = register(
+    "DDLC-W963", S.WARNING, "Statement folded inexactly (replay)",
+    "`ddlc replay` applied the statement, but the schema it keeps may differ from the database's: the message "
+    "says what (a view whose query names a renamed column, a constraint whose text is not PostgreSQL syntax "
+    "and names a renamed column, a partition bound that was not parsed, a table created from a query...).",
+    "ALTER TABLE t RENAME COLUMN a TO b  (view v reads t.a)",
+)

@@ -1,0 +1,554 @@
+"""The fold of the statements on whole objects (``ddlc replay``, see :mod:`.fold`): schemas, indexes,
+views, sequences, comments, renames and DROP, with their effects on the objects that depend on them
+(a dropped table takes its indexes, the foreign keys that reference it and the views that read it; a
+renamed table or column is renamed in the texts that name it: :mod:`.rewrite`).
+
+``f`` is the :class:`~.fold.Folder`: ``f.model`` (the :class:`~.schema_model.SchemaModel`) and ``f.diag``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..diagnostics import I_REPLAY_NO_CHANGE, N_REPLAY_NOT_FOLDED, W_REPLAY_INEXACT, W_REPLAY_UNKNOWN
+from ..ir.base import replace
+from ..ir.constraints import ConstraintKind
+from ..ir.drop import DropObjectType, SchemaName
+from ..ir.names import QualifiedName
+from ..ir.sequence import SeqClause
+from .rewrite import column_refs, constraint_renamed, expr_renamed, view_column_renamed
+from .schema_model import Constraint, Index, Key, Schema, Sequence, Table, View
+
+
+def kind_of(stmt: Any) -> str:
+    """The statement's kind for messages (``ALTER TABLE``, ``CREATE FUNCTION``, ``set not null``...)."""
+    objtype = getattr(stmt, "objtype", None)
+    if hasattr(stmt, "subcommands") and objtype is not None:
+        return f"ALTER {objtype.value}"
+    return re.sub(r"(?<!^)(?=[A-Z])", " ", type(stmt).__name__).upper()
+
+
+def _key(q: QualifiedName) -> Key:
+    return (q.schema, q.name)
+
+
+def _dotted(key: Key) -> str:
+    return f"{key[0]}.{key[1]}" if key[0] is not None else key[1]
+
+
+def _rekey(d: dict[Key, Any]) -> None:
+    items = list(d.values())
+    d.clear()
+    for v in items:
+        d[v.key] = v
+
+
+# ---- schemas -----------------------------------------------------------------------------------
+def create_schema(f: Any, s: Any) -> None:
+    name = s.name or s.authorization
+    if not name:
+        f.diag(W_REPLAY_INEXACT, "CREATE SCHEMA without a name", s.origin)
+        return
+    if name in f.model.schemas:
+        if not s.if_not_exists:
+            f.diag(W_REPLAY_INEXACT, f"schema {name} created twice", s.origin)
+        return
+    f.model.schemas[name] = Schema(name, replace(s, name=name, if_not_exists=False, layout=None),
+                                   order=f.model.next_order())
+
+
+def rename_schema(f: Any, s: Any) -> None:
+    old, new = s.identity, s.new_name
+    m = f.model
+    sch = m.schemas.pop(old, None)
+    if sch is not None:
+        sch.name = new
+        sch.node = replace(sch.node, name=new)
+        m.schemas[new] = sch
+    elif not any(k[0] == old for d in (m.tables, m.views, m.indexes, m.sequences) for k in d):
+        f.diag(W_REPLAY_UNKNOWN, f"schema {old} is not in the replayed schema", s.origin)
+        return
+    for t in list(m.tables.values()):
+        if t.schema == old:
+            t.schema = new
+    _rekey(m.tables)
+    _renamed_everywhere(f, lambda schema, name: new if schema == old else None, s)
+    for idx in m.indexes.values():
+        if idx.node.table.schema == old:
+            idx.node = replace(idx.node, table=replace(idx.node.table, schema=new))
+    _rekey(m.indexes)
+    for d in (m.views, m.sequences):
+        for v in d.values():
+            if v.node.identity.schema == old:
+                v.node = replace(v.node, identity=replace(v.node.identity, schema=new))
+        _rekey(d)
+
+
+def _renamed_everywhere(f: Any, relation: Any, stmt: Any) -> None:
+    """Schema moves inside texts: view queries, defaults (``nextval('s.seq')``), FK targets, OWNED BY."""
+    m = f.model
+
+    def moved(e: Any) -> Any:
+        if e is None:
+            return None
+        text = e.renamed_text(relation)
+        if text is None:
+            return e
+        return e if text is e.text else e.renamed(text, relation)
+
+    for v in m.views.values():
+        q = moved(v.node.query)
+        refs = tuple(replace(r, schema=relation(r.schema, r.name) or r.schema) for r in v.node.references)
+        if q is not v.node.query or refs != v.node.references:
+            v.node = replace(v.node, query=q, references=refs, layout=None)
+    for t in m.tables.values():
+        for c in t.columns:
+            d = moved(c.defn.default)
+            if d is not c.defn.default:
+                c.defn = replace(c.defn, default=d)
+        for con in t.constraints:
+            info = con.info
+            ref = getattr(info, "references", None)
+            if ref is not None and relation(ref.schema, ref.name):
+                new = constraint_renamed(con.node, relation=(_key(ref), (relation(ref.schema, ref.name), ref.name)))
+                if new is None:
+                    f.diag(W_REPLAY_INEXACT, f"constraint {con.name}: its text still names {ref.dotted()}",
+                           stmt.origin)
+                else:
+                    con.node = new
+    for sq in m.sequences.values():
+        opts = tuple(replace(o, owner=replace(o.owner, schema=relation(o.owner.schema, o.owner.name)))
+                     if o.owner is not None and relation(o.owner.schema, o.owner.name) else o
+                     for o in sq.node.options)
+        if opts != sq.node.options:
+            sq.node = replace(sq.node, options=opts)
+
+
+# ---- tables: renames ---------------------------------------------------------------------------
+def move_table(f: Any, old: Key, new: Key, stmt: Any) -> None:
+    m = f.model
+    t = m.tables.get(old)
+    if t is None:
+        f.diag(W_REPLAY_UNKNOWN, f"table {_dotted(old)} is not in the replayed schema", stmt.origin)
+        return
+    t.schema, t.name = new
+    _rekey(m.tables)
+    for idx in m.indexes.values():
+        if _key(idx.node.table) == old:
+            idx.node = replace(idx.node, table=QualifiedName(new[1], new[0], origin=idx.node.table.origin))
+    _rekey(m.indexes)
+    for other in m.tables.values():
+        for con in other.constraints:
+            ref = getattr(con.info, "references", None)
+            if ref is not None and _key(ref) == old:
+                node = constraint_renamed(con.node, relation=(old, new))
+                if node is None:
+                    f.diag(W_REPLAY_INEXACT, f"constraint {con.name}: its text still names {_dotted(old)}",
+                           stmt.origin)
+                else:
+                    con.node = node
+    for v in m.views.values():
+        if any(_key(r) == old for r in v.node.references):
+            q = expr_renamed(v.node.query, relation=(old, new))
+            if q is None:
+                f.diag(W_REPLAY_INEXACT, f"view {v.node.identity.dotted()}: its query still names {_dotted(old)}",
+                       stmt.origin)
+                continue
+            refs = tuple(QualifiedName(new[1], new[0], origin=r.origin) if _key(r) == old else r
+                         for r in v.node.references)
+            v.node = replace(v.node, query=q, references=refs, layout=None)
+    for sq in m.sequences.values():
+        opts = tuple(replace(o, owner=QualifiedName(new[1], new[0], o.owner.attr, origin=o.owner.origin))
+                     if o.owner is not None and _key(o.owner) == old else o for o in sq.node.options)
+        if opts != sq.node.options:
+            sq.node = replace(sq.node, options=opts)
+
+
+def rename_column(f: Any, t: Table, old: str, new: str, stmt: Any) -> None:
+    """Column ``old`` of ``t`` becomes ``new``, in every text of the model that names it."""
+    m = f.model
+    col = t.column(old)
+    if col is None:
+        f.diag(W_REPLAY_UNKNOWN, f"column {old} of {t.schema}.{t.name} is not in the replayed schema", stmt.origin)
+        return
+    col.defn = replace(col.defn, name=new, layout=None)
+
+    def inexact(what: str) -> None:
+        f.diag(W_REPLAY_INEXACT, f"{what} still names column {old} (renamed to {new}): written as it was",
+               stmt.origin)
+
+    for c in t.columns:
+        for fld in ("default", "generated"):
+            e = getattr(c.defn, fld)
+            r = expr_renamed(e, column=(old, new))
+            if r is None and e is not None and old in e.text:
+                inexact(f"{fld} of column {c.name}")
+            elif r is not None and r is not e:
+                c.defn = replace(c.defn, **{fld: r})
+    for con in t.constraints:
+        node = constraint_renamed(con.node, column=(old, new))
+        if node is None:
+            if con.info is not None or old in getattr(getattr(con.node, "definition", None), "text", ""):
+                inexact(f"constraint {con.name}")
+        else:
+            con.node = node
+    for other in m.tables.values():
+        for con in other.constraints:
+            ref = getattr(con.info, "references", None)
+            if ref is not None and _key(ref) == t.key:
+                node = constraint_renamed(con.node, column=(old, new), own=False)
+                if node is None:
+                    inexact(f"constraint {con.name}")
+                else:
+                    con.node = node
+    for idx in m.indexes_of(t.key):
+        _rename_in_index(idx, old, new, inexact)
+    if t.partitions is not None:
+        _rename_in_partitioning(t, old, new, inexact)
+    for v in m.views.values():
+        if any(_key(r) == t.key for r in v.node.references):
+            q = view_column_renamed(v.node.query, t.key, old, new)
+            if q is None:
+                inexact(f"view {v.node.identity.dotted()}")
+            elif q is not v.node.query:
+                v.node = replace(v.node, query=q, layout=None)
+
+
+def _rename_in_index(idx: Index, old: str, new: str, inexact: Any) -> None:
+    n = idx.node
+    keys = []
+    for k in n.keys:
+        if k.column == old:
+            k = replace(k, column=new)
+        elif k.expression is not None:
+            e = expr_renamed(k.expression, column=(old, new))
+            if e is None:
+                if old in k.expression.text:
+                    inexact(f"index {n.name}")
+            else:
+                k = replace(k, expression=e)
+        keys.append(k)
+    include = tuple(new if c == old else c for c in n.include)
+    where = expr_renamed(n.where, column=(old, new)) if n.where is not None else None
+    if n.where is not None and where is None:
+        inexact(f"predicate of index {n.name}")
+        where = n.where
+    if tuple(keys) != n.keys or include != n.include or where is not n.where:
+        idx.node = replace(n, keys=tuple(keys), include=include, where=where)
+
+
+def _rename_in_partitioning(t: Table, old: str, new: str, inexact: Any) -> None:
+    st = t.partitions
+    assert st is not None
+    if old not in (*st.key, *st.sub_key):
+        return
+    st.key = tuple(new if k == old else k for k in st.key)
+    st.sub_key = tuple(new if k == old else k for k in st.sub_key)
+    clause = t.create.partition
+    spec = clause.spec if clause is not None else None
+    if spec is None:
+        return
+
+    def exprs(es: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        out = []
+        for e in es:
+            r = expr_renamed(e, column=(old, new))
+            if r is None:
+                return None
+            out.append(r)
+        return tuple(out)
+
+    key_exprs, sub_exprs = exprs(spec.key_exprs), exprs(spec.sub_key_exprs)
+    if key_exprs is None or sub_exprs is None:
+        inexact(f"partition key of {t.schema}.{t.name}")
+        return
+    spec = replace(spec, key=st.key, sub_key=st.sub_key, key_exprs=key_exprs, sub_key_exprs=sub_exprs,
+                   key_text=tuple(e.text for e in key_exprs) if key_exprs else (),
+                   sub_key_text=tuple(e.text for e in sub_exprs) if sub_exprs else ())
+    t.create = replace(t.create, partition=replace(clause, spec=spec, text=None))
+
+
+def rename_column_stmt(f: Any, s: Any) -> None:
+    if s.objtype.upper() not in ("TABLE", "FOREIGN TABLE"):
+        f.diag(N_REPLAY_NOT_FOLDED, f"RENAME COLUMN of {s.objtype} {s.identity.dotted()} not folded", s.origin)
+        return
+    t = f.model.tables.get(_key(s.identity))
+    if t is None:
+        if not s.if_exists:
+            f.diag(W_REPLAY_UNKNOWN, f"table {s.identity.dotted()} is not in the replayed schema", s.origin)
+        return
+    rename_column(f, t, s.column, s.new_name, s)
+
+
+def rename_constraint(f: Any, s: Any) -> None:
+    t = f.model.tables.get(_key(s.identity))
+    c = t.constraint(s.constraint) if t is not None else None
+    if c is None:
+        f.diag(W_REPLAY_UNKNOWN, f"constraint {s.constraint} of {s.identity.dotted()} is not in the replayed schema",
+               s.origin)
+        return
+    c.node = replace(c.node, name=s.new_name)
+
+
+def _relation_words(objtype: str) -> str:
+    return " ".join(objtype.split()).upper()
+
+
+def rename_relation(f: Any, s: Any) -> None:
+    word, key = _relation_words(s.objtype), _key(s.identity)
+    new = (key[0], s.new_name)
+    _move(f, word, key, new, s, s.if_exists)
+
+
+def _move(f: Any, word: str, key: Key, new: Key, s: Any, if_exists: bool = False) -> None:
+    m = f.model
+    if word in ("TABLE", "FOREIGN TABLE"):
+        if key not in m.tables and if_exists:
+            return
+        move_table(f, key, new, s)
+    elif word == "INDEX":
+        idx = m.indexes.get(key)
+        if idx is None:
+            if not if_exists:
+                f.diag(W_REPLAY_UNKNOWN, f"index {_dotted(key)} is not in the replayed schema", s.origin)
+            return
+        if new[0] != key[0]:
+            f.diag(N_REPLAY_NOT_FOLDED, "an index moves with its table, never alone", s.origin)
+            return
+        idx.node = replace(idx.node, name=new[1])
+        _rekey(m.indexes)
+    elif word in ("VIEW", "SEQUENCE", "LARGE SEQUENCE"):
+        d = m.views if word == "VIEW" else m.sequences
+        obj = d.get(key)
+        if obj is None:
+            if not if_exists:
+                f.diag(W_REPLAY_UNKNOWN, f"{word.lower()} {_dotted(key)} is not in the replayed schema", s.origin)
+            return
+        obj.node = replace(obj.node, identity=QualifiedName(new[1], new[0], origin=obj.node.identity.origin))
+        _rekey(d)
+        f.diag(W_REPLAY_INEXACT, f"{word.lower()} {_dotted(key)} renamed: texts naming it (view queries, "
+                                 "defaults) are written as they were", s.origin) if _named_in_texts(m, key) else None
+    else:
+        f.diag(N_REPLAY_NOT_FOLDED, f"RENAME of {word.lower()} {_dotted(key)} not folded", s.origin)
+
+
+def _named_in_texts(m: Any, key: Key) -> bool:
+    if any(_key(r) == key for v in m.views.values() for r in v.node.references):
+        return True
+    return any(c.defn.default is not None and key[1] in c.defn.default.text
+               for t in m.tables.values() for c in t.columns)
+
+
+def rename_tables(f: Any, s: Any) -> None:
+    for pair in s.pairs:
+        move_table(f, _key(pair.old), _key(pair.new), s)
+
+
+def set_schema(f: Any, s: Any) -> None:
+    ident = s.identity
+    if not isinstance(ident, QualifiedName):
+        f.diag(N_REPLAY_NOT_FOLDED, f"SET SCHEMA of {s.objtype} {s.identity_text} not folded", s.origin)
+        return
+    _move(f, _relation_words(s.objtype), _key(ident), (s.new_schema, ident.name), s)
+
+
+# ---- indexes, views, sequences --------------------------------------------------------------------
+def create_index(f: Any, s: Any) -> None:
+    m = f.model
+    if _key(s.table) not in m.tables:
+        f.diag(W_REPLAY_UNKNOWN, f"index {s.name}: table {s.table.dotted()} is not in the replayed schema", s.origin)
+        return
+    key = (s.table.schema, s.name)
+    if m.relation_kind(key) is not None:
+        f.diag(W_REPLAY_INEXACT, f"index {_dotted(key)} created twice", s.origin)
+    m.indexes[key] = Index(replace(s, concurrently=False, layout=None), order=m.next_order())
+
+
+def create_view(f: Any, s: Any) -> None:
+    m = f.model
+    key = _key(s.identity)
+    old = m.views.get(key)
+    node = replace(s, or_replace=False, layout=None)
+    if old is not None:
+        if not s.or_replace:
+            f.diag(W_REPLAY_INEXACT, f"view {_dotted(key)} created twice", s.origin)
+        old.node = node
+        old.order = m.next_order()
+        return
+    if m.relation_kind(key) is not None:
+        f.diag(W_REPLAY_INEXACT, f"view {_dotted(key)}: a {m.relation_kind(key)} of that name exists", s.origin)
+    m.views[key] = View(node, order=m.next_order())
+
+
+def create_sequence(f: Any, s: Any) -> None:
+    m = f.model
+    m.sequences[_key(s.identity)] = Sequence(replace(s, layout=None), order=m.next_order())
+
+
+def alter_sequence(f: Any, s: Any) -> None:
+    sq = f.model.sequences.get(_key(s.identity))
+    if sq is None:
+        f.diag(W_REPLAY_UNKNOWN, f"sequence {s.identity.dotted()} is not in the replayed schema", s.origin)
+        return
+    opts = list(sq.node.options)
+    for o in s.options:
+        if o.clause is SeqClause.RESTART:
+            f.diag(I_REPLAY_NO_CHANGE, "RESTART changes the sequence's value, not its definition", o.origin)
+            continue
+        opts = [p for p in opts if p.clause is not o.clause] + [replace(o, layout=None)]
+    sq.node = replace(sq.node, options=tuple(opts))
+
+
+# ---- COMMENT -----------------------------------------------------------------------------------
+def comment(f: Any, s: Any) -> None:
+    m = f.model
+    word = _relation_words(s.objtype)
+    text = s.comment or None
+    ident = s.identity
+    target: Any = None
+    if s.on_constraint and not s.domain and s.parent is not None:
+        t = m.tables.get(_key(s.parent))
+        name = getattr(ident, "name", None)
+        target = t.constraint(name) if t is not None and name else None
+    elif word == "SCHEMA" and isinstance(ident, SchemaName):
+        target = m.schemas.get(ident.name)
+    elif word == "COLUMN" and isinstance(ident, QualifiedName) and ident.attr is not None:
+        t = m.tables.get(_key(ident))
+        target = t.column(ident.attr) if t is not None else None
+    elif isinstance(ident, QualifiedName) and word in ("TABLE", "FOREIGN TABLE", "VIEW", "INDEX", "SEQUENCE",
+                                                       "LARGE SEQUENCE"):
+        d = {"VIEW": m.views, "INDEX": m.indexes}.get(word, m.sequences if "SEQUENCE" in word else m.tables)
+        target = d.get(_key(ident))
+    else:
+        f.diag(N_REPLAY_NOT_FOLDED, f"COMMENT ON {word} not folded", s.origin)
+        return
+    if target is None:
+        f.diag(W_REPLAY_UNKNOWN, f"COMMENT ON {word} {s.identity_text or ''}: not in the replayed schema", s.origin)
+        return
+    target.comment = text
+
+
+# ---- DROP --------------------------------------------------------------------------------------
+def drop(f: Any, s: Any) -> None:
+    m = f.model
+    ident = s.identity
+    kind = s.objtype
+    if ident is None:
+        f.diag(W_REPLAY_INEXACT, "DROP of an identity that was not read: not folded", s.origin)
+        return
+    if kind is DropObjectType.SCHEMA and isinstance(ident, SchemaName):
+        found = ident.name in m.schemas or any(k[0] == ident.name for d in (m.tables, m.views, m.sequences)
+                                                for k in d)
+        if not found:
+            _absent(f, s, f"schema {ident.name}")
+            return
+        m.schemas.pop(ident.name, None)
+        for key in [k for k in m.tables if k[0] == ident.name]:
+            drop_table(f, key, cascade=True)
+        for d in (m.views, m.sequences, m.indexes):
+            for key in [k for k in d if k[0] == ident.name]:
+                d.pop(key, None)
+        return
+    if not isinstance(ident, QualifiedName) or kind not in _DROPPABLE:
+        f.diag(N_REPLAY_NOT_FOLDED, f"DROP {s.objtype_text or kind.value.upper()} not folded", s.origin)
+        return
+    key = _key(ident)
+    d = _DROPPABLE[kind](m)
+    if key not in d:
+        _absent(f, s, f"{kind.value} {_dotted(key)}")
+        return
+    if kind is DropObjectType.TABLE:
+        drop_table(f, key, cascade=s.cascade)
+    elif kind is DropObjectType.VIEW:
+        drop_view(f, key)
+    else:
+        d.pop(key)
+
+
+_DROPPABLE = {
+    DropObjectType.TABLE: lambda m: m.tables,
+    DropObjectType.INDEX: lambda m: m.indexes,
+    DropObjectType.VIEW: lambda m: m.views,
+    DropObjectType.SEQUENCE: lambda m: m.sequences,
+    DropObjectType.LARGE_SEQUENCE: lambda m: m.sequences,
+}
+
+
+def _absent(f: Any, s: Any, what: str) -> None:
+    if s.if_exists:
+        f.diag(I_REPLAY_NO_CHANGE, f"{what} does not exist (IF EXISTS)", s.origin)
+    else:
+        f.diag(W_REPLAY_UNKNOWN, f"{what} is not in the replayed schema", s.origin)
+
+
+def drop_view(f: Any, key: Key) -> None:
+    m = f.model
+    m.views.pop(key, None)
+    for other in [v for v in m.views.values() if any(_key(r) == key for r in v.node.references)]:
+        drop_view(f, other.key)  # a view that reads it can only be gone with it (CASCADE)
+
+
+def drop_table(f: Any, key: Key, cascade: bool) -> None:
+    """A table and what cannot outlive it: its indexes, sequences owned by its columns, the foreign
+    keys that reference it and the views that read it (the last two need CASCADE in the database)."""
+    m = f.model
+    m.tables.pop(key, None)
+    for idx in m.indexes_of(key):
+        m.indexes.pop(idx.key, None)
+    for k in [k for k, sq in m.sequences.items()
+              if any(o.owner is not None and _key(o.owner) == key for o in sq.node.options)]:
+        m.sequences.pop(k)
+    for t in m.tables.values():
+        t.constraints = [c for c in t.constraints if getattr(c.info, "references", None) is None
+                         or _key(c.info.references) != key]
+    for v in [v for v in m.views.values() if any(_key(r) == key for r in v.node.references)]:
+        drop_view(f, v.key)
+
+
+def drop_column(f: Any, t: Table, name: str) -> None:
+    """A column and what depends on it: indexes and constraints that use it, foreign keys that
+    reference it, views that read it (CASCADE)."""
+    m = f.model
+    t.columns = [c for c in t.columns if c.name != name]
+    gone = [c for c in t.constraints if _uses(c, name)]
+    for c in gone:
+        drop_constraint(f, t, c)
+    for idx in m.indexes_of(t.key):
+        n = idx.node
+        exprs = [k.expression for k in n.keys if k.expression is not None] + ([n.where] if n.where else [])
+        if name in (*(k.column for k in n.keys), *n.include) or any(
+                e.tree is not None and column_refs(e.tree, name) for e in exprs):
+            m.indexes.pop(idx.key, None)
+    for v in [v for v in m.views.values() if any(_key(r) == t.key for r in v.node.references)
+              and (v.node.query.tree is None or column_refs(v.node.query.tree, name))]:
+        drop_view(f, v.key)
+
+
+def _uses(c: Constraint, column: str) -> bool:
+    info = c.info
+    if info is None:
+        return False
+    if column in (*info.columns, *info.include):
+        return True
+    return info.check is not None and info.check.tree is not None and column_refs(info.check.tree, column)
+
+
+def drop_constraint(f: Any, t: Table, c: Constraint) -> None:
+    """A constraint; a PRIMARY KEY or UNIQUE one takes the foreign keys that reference its columns."""
+    t.constraints.remove(c)
+    info = c.info
+    if info is None or info.kind not in (ConstraintKind.PRIMARY_KEY, ConstraintKind.UNIQUE):
+        return
+    for other in f.model.tables.values():
+        other.constraints = [
+            x for x in other.constraints
+            if not (x.info is not None and x.info.references is not None and _key(x.info.references) == t.key
+                    and set(x.info.ref_columns or info.columns) == set(info.columns))]
+
+
+__all__ = [
+    "alter_sequence", "comment", "create_index", "create_schema", "create_sequence", "create_view", "drop",
+    "drop_column", "drop_constraint", "drop_table", "kind_of", "move_table", "rename_column",
+    "rename_column_stmt", "rename_constraint", "rename_relation", "rename_schema", "rename_tables", "set_schema",
+]
