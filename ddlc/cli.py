@@ -222,18 +222,16 @@ def validate(inputs: tuple[str, ...], quiet: bool, verbose: bool, input_format: 
     sys.exit(1 if bad else 0)
 
 
-from .cli_replay import replay  # noqa: E402
-
-cli.add_command(replay)
-
-if __name__ == "__main__":  # pragma: no cover
-    main()
-
-
 def _register() -> None:
+    """The commands that live in their own modules (each imports cli_common, never this module)."""
     from .cli_pipeline import pipeline
+    from .cli_replay import replay
 
+    cli.add_command(replay)
     cli.add_command(pipeline)
 
 
 _register()
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
