@@ -115,13 +115,17 @@ def _compile(doc: Document, backend: Backend, options: Any, catalog: Any) -> Res
         if reason is not None:
             return Result(owner=f.owner, filtered=reason, **_what(f.stmt))
     if doc.tddl is not None and getattr(backend, "passes_source_text", False):
-        # GaussDB's own TDDL text: its exact output on the GaussDB target, in both modes
-        notes = [Diagnostic(I_TDDL, "TDDL text passed through", (), target=backend.name, document=doc.label)]
-        if getattr(options, "schema_map", ()):  # said, never silently unmapped
-            notes.append(Diagnostic(W_TDDL_UNMAPPED, "TDDL text passed through without --schema-map", (),
-                                    target=backend.name, document=doc.label))
-        text = _strip_terminator(doc.tddl)
-        return Result((text,), diagnostics=tuple(notes), blocks=_blocks(backend, (text,)))
+        unless = getattr(backend, "source_text_unless", ())  # statement classes written from the IR instead
+        if unless and f is None:  # then the recovered statement decides (recovery never fails on text)
+            f = front(doc, options)
+        if not (unless and isinstance(f.stmt, unless)):
+            # GaussDB's own TDDL text: its exact output on the GaussDB target, in both modes
+            notes = [Diagnostic(I_TDDL, "TDDL text passed through", (), target=backend.name, document=doc.label)]
+            if getattr(options, "schema_map", ()):  # said, never silently unmapped
+                notes.append(Diagnostic(W_TDDL_UNMAPPED, "TDDL text passed through without --schema-map", (),
+                                        target=backend.name, document=doc.label))
+            text = _strip_terminator(doc.tddl)
+            return Result((text,), diagnostics=tuple(notes), blocks=_blocks(backend, (text,)))
     f = f or front(doc, options)
     return compile_statement(f.stmt, backend, options, catalog, document=doc.label, fronted=f)
 

@@ -221,3 +221,14 @@ W_REPLAY_INEXACT = register(
     "and names a renamed column, a partition bound that was not parsed, a table created from a query...).",
     "ALTER TABLE t RENAME COLUMN a TO b  (view v reads t.a)",
 )
+I_CTAS_NO_DATA = register(
+    "DDLC-I003", S.INFO, "CREATE TABLE AS written without its rows",
+    "GaussDB's logical decoding turns `CREATE TABLE ... AS query` and `SELECT ... INTO t` into the plain "
+    "CREATE TABLE of the new table: the statement's rows are never part of the DDL. When such a statement "
+    "reaches ddlc as text (a TDDL CTAS or SELECT INTO), every target creates only the table, so that a "
+    "replica never copies rows from its own copy of the source tables (which may differ) nor doubles rows "
+    "that arrive as DML: PostgreSQL and GaussDB get `CREATE TABLE ... AS query WITH NO DATA` (SELECT INTO "
+    "written as CREATE TABLE AS), Spark a Delta table created from the query with `LIMIT 0`. The table's "
+    "rows are expected as DML rows of the log, if the log carries them.",
+    "CREATE TABLE t2 AS SELECT * FROM t1  ->  CREATE TABLE t2 AS SELECT * FROM t1 WITH NO DATA",
+)

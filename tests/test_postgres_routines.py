@@ -182,9 +182,9 @@ ROWS = [
      ("CREATE UNLOGGED TABLE IF NOT EXISTS public.t2 (x, y) WITH (fillfactor = 70) AS SELECT a, COALESCE(b, 0) "
       "FROM public.t1 WITH NO DATA",), ["DDLC-W610", "DDLC-W611", "DDLC-I602", "DDLC-I610"]),
     ("ctas-temporary", tddl("CREATE TEMP TABLE tmp1 AS SELECT 1 AS one;"),
-     ("CREATE TEMPORARY TABLE tmp1 AS SELECT 1 AS one",), []),
+     ("CREATE TEMPORARY TABLE tmp1 AS SELECT 1 AS one WITH NO DATA",), ["DDLC-I003"]),
     ("select-into", tddl("SELECT a, b INTO public.t2 FROM t1 WHERE a > 1;"),
-     ("CREATE TABLE public.t2 AS SELECT a, b FROM public.t1 WHERE a > 1",), ["DDLC-I745"]),
+     ("CREATE TABLE public.t2 AS SELECT a, b FROM public.t1 WHERE a > 1 WITH NO DATA",), ["DDLC-I003", "DDLC-I745"]),
     ("matview-seed", tddl("CREATE MATERIALIZED VIEW public.v46_4 AS SELECT a, b FROM public.t46 ORDER BY a OFFSET 10 "
                           "LIMIT 3;"),
      ("CREATE MATERIALIZED VIEW public.v46_4 AS SELECT a, b FROM public.t46 ORDER BY a OFFSET 10 LIMIT 3",), []),

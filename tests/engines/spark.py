@@ -7,6 +7,8 @@
   ``delta`` stands in for it (:class:`DeltaStandIn`): ``CREATE TABLE ... USING DELTA`` then runs in
   Spark's in-memory session catalog, which checks everything Spark's analyser checks (columns,
   types, partition and clustering columns, properties, comments, ALTER TABLE on existing columns).
+  It takes no rows: a ``CREATE TABLE ... AS SELECT`` runs (the table gets the query's columns) only
+  when its query gives none, and fails otherwise.
   What only Delta's own catalog implements (identity and generated columns, table constraints,
   TRUNCATE, DELETE, UPDATE) fails with Spark's ``UNSUPPORTED_FEATURE.TABLE_OPERATION`` or "does not
   support" errors: :meth:`run` reports those as :class:`NeedsDelta`, never as success.
@@ -43,7 +45,7 @@ class SparkEngine:
     def __init__(self) -> None:
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # workers need this venv's pyarrow
         from pyspark.sql import SparkSession
-        from pyspark.sql.datasource import DataSource
+        from pyspark.sql.datasource import DataSource, DataSourceWriter, WriterCommitMessage
 
         self.warehouse = tempfile.mkdtemp(prefix="ddlc-spark-")
         self.session = (SparkSession.builder.master("local[2]").appName("ddlc-tests")
@@ -51,8 +53,17 @@ class SparkEngine:
                         .config("spark.sql.warehouse.dir", self.warehouse).getOrCreate())
         self.session.sparkContext.setLogLevel("OFF")
 
+        class NoRows(DataSourceWriter):
+            """What a CREATE TABLE ... AS writes into the stand-in: nothing, or the statement fails."""
+
+            def write(self, iterator: Any) -> WriterCommitMessage:
+                for row in iterator:
+                    raise ValueError(f"the stand-in delta source takes no rows, got {row}")
+                return WriterCommitMessage()
+
         class DeltaStandIn(DataSource):
-            """``USING DELTA`` for Spark's analyser: a table provider with no data of its own."""
+            """``USING DELTA`` for Spark's analyser: a table provider with no data of its own (a CREATE TABLE
+            ... AS SELECT runs when its query gives no rows)."""
 
             @classmethod
             def name(cls) -> str:
@@ -60,6 +71,9 @@ class SparkEngine:
 
             def schema(self) -> str:
                 return "unused INT"
+
+            def writer(self, schema: Any, overwrite: bool) -> DataSourceWriter:
+                return NoRows()
 
         self.session.dataSource.register(DeltaStandIn)
         self._parser = self.session._jsparkSession.sessionState().sqlParser()

@@ -16,7 +16,8 @@ from ...ir.base import Node
 from ...ir.statement import Opaque
 from ...jddl.expand import expand
 from ...quoting import canonicalize, quote_ident, quote_literal
-from ..base import Backend, Dialect, EmitContext, Emitted, table_of
+from ...ir.misc import CreateTableAs
+from ..base import Backend, Dialect, EmitContext, Emitted, gather, table_of
 from . import (
     alter, alter_columns, alter_partitions, comment, drop, event, followup, index, misc, rename, routine, schema,
     sequence, set_schema, table, trigger, typedef, view,
@@ -37,12 +38,16 @@ class GaussDBBackend(Backend):
     name = TARGET
     title = "GaussDB / openGauss (canonical TDDL text)"
     dialect = Dialect("gaussdb", quote_ident, quote_literal)
-    passes_source_text = True  # GaussDB's own TDDL text is its exact output
+    passes_source_text = True  # GaussDB's own TDDL text is its exact output...
+    # ...except where the text would not do what the decoded log means: a CTAS / SELECT INTO would copy rows
+    # (GaussDB decodes it as the table's CREATE TABLE alone), so it is recovered and written from the IR
+    source_text_unless = (CreateTableAs,)
     gsql_blocks = True  # packages and anonymous blocks end with a "/" line
     emitters = table_of(
         alter, alter_columns, alter_partitions, comment, drop, event, followup, index, misc, rename, routine,
         schema, sequence, set_schema, table, trigger, typedef, view, sys.modules[__name__],
     )
+    rules = gather(misc, name="UNSUPPORTED")
 
     def emit(self, stmt: Node, ctx: EmitContext) -> Emitted:
         mode = getattr(ctx.options, "mode", "canonical")

@@ -18,6 +18,10 @@ Decisions (see also the diagnostics' explanations):
 * GRANT/REVOKE are written from their parsed fields (names qualified and mapped like everything
   else); privileges PostgreSQL does not have (GaussDB's ALTER, DROP, COMMENT, INDEX, VACUUM) are
   dropped with a warning, and a GRANT left with none is refused. Roles must exist on the target.
+* ``CREATE TABLE AS`` and ``SELECT INTO`` create the table only (``... AS query WITH NO DATA``, SELECT INTO
+  written as CREATE TABLE AS without its INTO clause; DDLC-I003): GaussDB decodes them as the new table's
+  CREATE TABLE, and the rows the statement inserted are DML of the log, never copied again on the target.
+  Column lists, UNLOGGED / TEMPORARY, IF NOT EXISTS and storage options are kept.
 * Storage options and TABLESPACE of CREATE TABLE AS / MATERIALIZED VIEW are treated as CREATE
   TABLE's (the table family's codes): PostgreSQL's own reloptions are kept, GaussDB's defaults
   (``orientation = row``, ``compression = no``...) dropped with an information code, anything else
@@ -30,7 +34,7 @@ import dataclasses
 import re
 from typing import Any
 
-from ...diagnostics import Severity, register
+from ...diagnostics import I_CTAS_NO_DATA, Severity, register
 from ...ir.event import AlterEvent, CreateEvent, DropEvent, NewPub
 from ...ir.misc import (
     AlterDatabase, AlterMatView, CreateDatabase, CreateMatView, CreateTableAs, DropDatabase, DropMatView, DropRoutine,
@@ -214,6 +218,14 @@ UNSUPPORTED = (
          text=lambda n: ", ".join(p for p in n.privileges if _priv_word(p) not in PG_PRIVILEGES)),
 )
 
+def _ctas_word(n: CreateTableAs) -> str:
+    return "SELECT INTO" if n.select_into else "CREATE TABLE AS"
+
+
+def _ctas_name(n: CreateTableAs) -> str:
+    return n.identity.name if n.persistence == "TEMPORARY" else n.identity.dotted()
+
+
 def _no_query(n: CreateTableAs | CreateMatView) -> bool:
     from .exprs import query_tree
 
@@ -226,6 +238,15 @@ def _not_pg(cls: type, applies: Any) -> Rule:
     return Rule(cls, W_NOT_PG, f"translated {cls.__name__} does not parse as PostgreSQL; not emitted",
                 applies=applies, text=lambda n: n.text, last=True)
 
+
+# GaussDB decodes a CTAS / SELECT INTO as the CREATE TABLE alone (its rows, if any, come as DML): only the
+# table is written, whatever the text says
+UNSUPPORTED += (
+    Rule(CreateTableAs, I_CTAS_NO_DATA, lambda n: f"{_ctas_word(n)} {_ctas_name(n)} written WITH NO DATA: "
+         "only the table is created, its rows are expected as DML",
+         applies=lambda n: n.with_data and not _no_query(n),
+         field="with_data", absent=False, comment=False),
+)
 
 # after the clause rules of the same classes: a statement dropped by one reports only what came before
 UNSUPPORTED += (

@@ -1,6 +1,6 @@
 """Spark SQL / Delta Lake target (Spark 4 SQL, Delta tables).
 
-One emitter per IR statement class, tagged in the family modules (``table``, ``alter`` with
+One emitter per IR statement class, tagged in the family modules (``table``, ``ctas``, ``alter`` with
 ``alter_partitions``, ``objects``) and collected here into :attr:`SparkBackend.emitters`; each
 returns Spark SQL statements written through :class:`~ddlc.backends.writer.SqlWriter` with Spark's
 quoting (:mod:`.quoting`). Expressions and view queries are translated from their parsed form
@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from ...ir.base import Node
 from ..base import Backend, EmitContext, Emitted, gather, merge, table_of
-from . import alter, alter_partitions, objects, table
+from . import alter, alter_partitions, ctas, objects, table
 from .context import DIALECT, TARGET, Emit
 
-_FAMILIES = (table, alter, alter_partitions, objects)
+_FAMILIES = (table, ctas, alter, alter_partitions, objects)
 
 
 class SparkBackend(Backend):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from ...diagnostics import Severity, register
@@ -105,16 +106,22 @@ class Emit(EmitBase):
         after a DDLC-W810 diagnostic when it has no exact Spark form."""
         return self._translate(x, what, query=False, deterministic_only=deterministic_only, dropped=dropped)
 
-    def query(self, x: Expr, what: str, dropped: str | None = None) -> str | None:
-        """Spark SQL for a query (a view's), or None after a DDLC-W810 diagnostic."""
-        return self._translate(x, what, query=True, dropped=dropped)
+    def query(self, x: Expr, what: str, dropped: str | None = None, *, into: bool = False,
+              shape: Callable[[Any], Any] | None = None) -> str | None:
+        """Spark SQL for a query (a view's, a CREATE TABLE AS's), or None after a DDLC-W810 diagnostic.
+        ``into``: a SELECT INTO (its INTO clause is not part of the query); ``shape`` takes the query's sqlglot
+        tree and returns the tree to write (e.g. the query with no rows)."""
+        return self._translate(x, what, query=True, dropped=dropped, into=into, shape=shape)
 
     def _translate(self, x: Expr, what: str, *, query: bool, deterministic_only: bool = False,
-                   dropped: str | None = None) -> str | None:
+                   dropped: str | None = None, into: bool = False,
+                   shape: Callable[[Any], Any] | None = None) -> str | None:
         conv = self._converter()
         try:
             tree = tree_of(x)
-            node = conv.query(tree) if query else conv.expr(tree)
+            node = conv.query(tree, into=into) if query else conv.expr(tree)
+            if shape is not None:
+                node = shape(node)
             if deterministic_only and not deterministic(node):
                 raise Untranslatable("the expression is not deterministic")
             text = generate(node)

@@ -84,10 +84,11 @@ class ToSpark:
             raise Untranslatable(f"{type(node).__name__} has no Spark form here")
         return fn(node)
 
-    def query(self, node: Any) -> Any:
+    def query(self, node: Any, *, into: bool = False) -> Any:
+        """A query; ``into``: a SELECT INTO, whose (top-level) INTO clause the caller has read."""
         if not isinstance(node, self.ast.SelectStmt):
             raise Untranslatable(f"{type(node).__name__} is not a query")
-        return self._SelectStmt(node)
+        return self._SelectStmt(node, into)
 
     # -- leaves ---------------------------------------------------------------------------------
     def _A_Const(self, n: Any) -> Any:  # noqa: N802
@@ -337,10 +338,10 @@ class ToSpark:
         raise Untranslatable(f"subquery {t.removesuffix('_SUBLINK')}")
 
     # -- queries --------------------------------------------------------------------------------
-    def _SelectStmt(self, n: Any) -> Any:  # noqa: N802
+    def _SelectStmt(self, n: Any, into: bool = False) -> Any:  # noqa: N802
         exp = self.exp
         op = n.op.name if hasattr(n.op, "name") else str(n.op)
-        if n.intoClause is not None or n.lockingClause or n.windowClause or n.valuesLists:
+        if (n.intoClause is not None and not into) or n.lockingClause or n.windowClause or n.valuesLists:
             raise Untranslatable("SELECT INTO, FOR UPDATE, WINDOW or VALUES")
         if op != "SETOP_NONE":
             cls = {"SETOP_UNION": exp.Union, "SETOP_INTERSECT": exp.Intersect, "SETOP_EXCEPT": exp.Except}[op]

@@ -24,7 +24,7 @@ from ...ir.event import AlterEvent, CreateEvent, DropEvent, NewPub
 from ...ir.followup import AutoIncrementBackfill, BackfillUpdate
 from ...ir.index import CreateIndex
 from ...ir.misc import (
-    AlterDatabase, AlterMatView, CreateDatabase, CreateMatView, CreateTableAs, DropDatabase, DropMatView,
+    AlterDatabase, AlterMatView, CreateDatabase, CreateMatView, DropDatabase, DropMatView,
     DropRoutine, Grant, GrantRole, Package, RefreshMatView, Reindex, Truncate,
 )
 from ...ir.rename import (
@@ -72,10 +72,8 @@ W_CLAUSE = register(
 )
 N_NOT_YET = register(
     "DDLC-N830", Severity.NOTE, "Statement not translated to Spark yet",
-    "CREATE TABLE ... AS SELECT and SELECT INTO are not translated to Spark by ddlc yet (the rows of the "
-    "new table also arrive as data in a replication stream, so the statement needs a decision about "
-    "them).",
-    "CREATE TABLE t2 AS SELECT * FROM t1",
+    "ddlc does not translate this statement kind to Spark yet (the support matrix marks such kinds). "
+    "CREATE TABLE AS and SELECT INTO, once reported with this code, are translated since (DDLC-I003).",
 )
 I_BACKFILL = register(
     "DDLC-I830", Severity.INFO, "UPDATE back-fill emitted for Delta",
@@ -121,7 +119,6 @@ REFUSED = {
     RenameSchema: Refusal(W_NO_FORM, "Spark cannot rename a schema"),
     RenameConstraint: Refusal(W_NO_FORM, "Spark cannot rename a constraint"),
     SetSchema: Refusal(W_NO_FORM, "Spark cannot move an object to another schema"),
-    CreateTableAs: Refusal(N_NOT_YET, "CREATE TABLE AS is not translated to Spark yet", absent=False),
 }
 
 _WORD = {"TABLE": "TABLE", "VIEW": "VIEW"}
