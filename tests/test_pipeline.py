@@ -56,6 +56,7 @@ def log_rows(repeat: int = 3) -> list[tuple[str, int, str]]:
             rows.append((lsn(at + 32), xid, f"COMMIT {xid}"))
             at += 0x100
         rows.append((lsn(at), xid, "something no reader knows"))
+        rows.append((lsn(at + 8), xid, json.dumps({"JDDL": {"fmt": "CREATE GADGET %{name}I", "name": f"g{r}"}})))
         at += 0x100
     return rows
 
@@ -149,7 +150,7 @@ def test_the_count_check_matches_the_log_built(spark, tmp_path):
     s = run([str(log)], str(tmp_path / "o"), ("postgres",), spark=spark.session, piece_size=1024,
             report=lambda s: None)
     assert s["records"] == len(rows) + 2  # every row, the two corrupt ones too
-    assert s["documents"] == 3 * len(DDL) + 2
+    assert s["documents"] == 3 * len(DDL) + 3 + 2  # the sample's DDL, a shape no version has, the corrupt rows
     assert s["skipped"]["dml_and_transaction_rows"] == 4 * 3 * len(DDL)
     assert s["unrecognised"] == 3 and s["input_errors"] == 2
     assert s["inputs"][0]["form"] == "rows_json"
