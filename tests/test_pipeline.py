@@ -155,8 +155,10 @@ def test_the_count_check_matches_the_log_built(spark, tmp_path):
     assert s["unrecognised"] == 3 and s["input_errors"] == 2
     assert s["inputs"][0]["form"] == "rows_json"
     q = pq.read_table(tmp_path / "o" / "quarantine.parquet").to_pylist()
-    broken = [r for r in q if r["reason"] == "error"]
+    broken = [r for r in q if r["reason"] == "error" and r["target"] is None]
     assert [r["line"] for r in broken] == [8, 13]
+    unknown = [r for r in q if r["reason"] == "error" and r["target"] == "postgres"]
+    assert len(unknown) == 3 and all(b'CREATE GADGET' in r["payload"] for r in unknown)
     assert broken[0]["payload"] == b'{"location": "0/1000010", "xid": 9, "data": '
     assert broken[0]["target"] is None  # an input error: once, whatever the targets
 
