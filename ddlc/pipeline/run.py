@@ -103,6 +103,7 @@ def run(inputs: list[str] | tuple[str, ...], output: str, targets: list[str] | t
     commit(tmp, output, names)
     if state is not None:
         _save_state(state, targets, results, state_bytes)
+    _tell(say, results, summary)
     seconds = time.perf_counter() - t0
     mb = sum(p.size for p in pieces) / 1e6
     records = summary["records"]
@@ -111,6 +112,29 @@ def run(inputs: list[str] | tuple[str, ...], output: str, targets: list[str] | t
             f"{t}: {c['translated']} translated, {c['quarantined']} quarantined"
             for t, c in summary["targets"].items()))
     return summary
+
+
+_SHOWN = 20  # error lines printed; the rest are in quarantine.parquet
+
+
+def _tell(say: Any, results: list[dict[str, Any]], summary: dict[str, Any]) -> None:
+    """The first errors (one line each, as ddlc translate prints them) and a replayed-input note."""
+    seen: set[tuple[int, int]] = set()
+    errors = []
+    for r in results:
+        if r["status"] == "failed":
+            if r["input_error"]:
+                if (r["piece"], r["seq"]) in seen:
+                    continue
+                seen.add((r["piece"], r["seq"]))
+            errors.append(r["error"])
+    for e in errors[:_SHOWN]:
+        say(f"error: {e}")
+    if len(errors) > _SHOWN:
+        say(f"error: ... and {len(errors) - _SHOWN} more: see quarantine.parquet")
+    again = max((c["already_seen"] for c in summary["targets"].values()), default=0)
+    if again:
+        say(f"note: replayed input: {again} documents the state had already seen were skipped")
 
 
 def _state(path: str | None, targets: list[str]) -> bytes | None:
