@@ -156,15 +156,21 @@ class DocumentStream(Iterator["Document"]):
         self.documents += 1
         return doc
 
-    def _skip(self, item: Skipped | None | int) -> None:
+    def _skip(self, item: Skipped | None | int | tuple[int | None, int]) -> None:
+        """What a reader tells: a Skipped line; None: a DML or transaction row; ROLLED_BACK; or
+        ``(ROW, n)`` / ``(None, n)``: n rows read / n DML rows, told in bulk."""
         if item is None:  # a DML or transaction row: counted, not a document
             self.dml += 1
             return
         if item is ROLLED_BACK:
             self.rolled_back += 1
             return
-        if item is ROW:
-            self.rows += 1
+        if type(item) is tuple:
+            what, n = item
+            if what is ROW:
+                self.rows += n
+            else:
+                self.dml += n
             return
         assert not isinstance(item, int)
         self.unrecognised += 1
@@ -310,7 +316,13 @@ def _rows(src: ByteSource, source: str, index: int, kind: str,
     """The DDL documents of a rows file (:mod:`.streams_rows`), each with its row's LSN and xid."""
     from .streams_rows import iter_rows
 
-    for item in iter_rows(src, source, kind, skip, lambda: skip(None), lambda: skip(ROW), line, offset):  # type: ignore[arg-type]
+    def rows(n: int) -> None:
+        skip((ROW, n))  # type: ignore[arg-type]
+
+    def dml_rows(n: int) -> None:
+        skip((None, n))  # type: ignore[arg-type]
+
+    for item in iter_rows(src, source, kind, skip, lambda: skip(None), rows, line, offset, dml_rows):  # type: ignore[arg-type]
         if isinstance(item, DdlcError):
             label = item.document or source
             line = label.rpartition(":")[2]

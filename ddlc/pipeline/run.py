@@ -159,8 +159,13 @@ def _lines(sc: Any, pieces: list[Piece]) -> list[Piece]:
     cut = [p for p in pieces if not p.whole]
     if not cut:
         return pieces
+    if sum(p.size for p in cut) <= _COUNT_HERE:  # a few GB/s here beats starting a Spark job
+        return with_lines(pieces, {p.piece: count_newlines(p) for p in cut})
     counts = sc.parallelize(cut, len(cut)).map(lambda p: (p.piece, count_newlines(p))).collect()
     return with_lines(pieces, dict(counts))
+
+
+_COUNT_HERE = 1 << 30  # newlines of up to this many bytes of pieces are counted by the driver
 
 
 def _stages(spark: Any, pieces: list[Piece], targets: list[str], opts: Any, state: bytes | None, want_state: bool,
