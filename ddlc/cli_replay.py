@@ -10,24 +10,7 @@ import sys
 import click
 
 from .backends import BACKENDS
-
-
-def _schema_map(ctx, param, values):
-    out = []
-    for v in values:
-        src, sep, dst = v.partition("=")
-        if not sep or not src or not dst:
-            raise click.BadParameter(f"expected SRC=DST, got {v!r}")
-        out.append((src, dst))
-    return tuple(out)
-
-
-def _report(kind: str, text: str) -> None:
-    colour = {"error": "red", "warning": "yellow", "note": "cyan", "info": "blue"}.get(kind)
-    prefix = f"{kind}:"
-    if colour and sys.stderr.isatty():
-        prefix = click.style(prefix, fg=colour, bold=True)
-    sys.stderr.write(f"{prefix} {text}\n")
+from .cli_common import _report, _schema_map
 
 
 @click.command()
