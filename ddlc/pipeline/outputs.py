@@ -69,7 +69,7 @@ def write_outputs(tmp: str, targets: list[str], results: list[dict[str, Any]], s
              "target": r["target"], "status": r["status"], "object": r.get("object"), "kind": r.get("kind"),
              "owner": r.get("owner"), "sql": r.get("sql"), "statements": r.get("statements"),
              "diagnostics": _diagnostics(r.get("diagnostics")), "error_code": r.get("error_code"),
-             "error": r.get("error"), "filtered": r.get("filtered")} for r in results]
+             "error": r.get("error"), "filtered": r.get("filtered")} for r in results if r["status"] != "state"]
     _parquet(pq, pa.Table.from_pylist(rows, schema=schema), os.path.join(tmp, RESULTS))
     names.append(RESULTS)
     qschema = pa.schema([("reason", pa.string()), ("target", pa.string()), ("source", pa.string()),

@@ -90,7 +90,7 @@ def run(inputs: list[str] | tuple[str, ...], output: str, targets: list[str] | t
 
     with Progress(sc, pieces, enabled=progress, say=say) as bar:
         pieces = _lines(sc, pieces)
-        side, results = _stages(spark, pieces, targets, opts, state_bytes, state is not None, bar)
+        side, results, groups = _stages(spark, pieces, targets, opts, state_bytes, state is not None, bar)
     summary = _summary(pieces, targets, side, results, inputs)
     from .outputs import commit, staging, write_outputs
 
@@ -102,7 +102,7 @@ def run(inputs: list[str] | tuple[str, ...], output: str, targets: list[str] | t
                           + "; ".join(problems))
     commit(tmp, output, names)
     if state is not None:
-        _save_state(state, targets, results, state_bytes)
+        _save_state(state, targets, results, state_bytes, groups, opts)
     _tell(say, results, summary)
     seconds = time.perf_counter() - t0
     mb = sum(p.size for p in pieces) / 1e6
@@ -169,31 +169,48 @@ _COUNT_HERE = 1 << 30  # newlines of up to this many bytes of pieces are counted
 
 
 def _stages(spark: Any, pieces: list[Piece], targets: list[str], opts: Any, state: bytes | None, want_state: bool,
-            bar: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+            bar: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]], Any]:
+    from functools import partial
+
     from pyspark.sql import functions as F
 
+    from .groups import part_key, plan_groups
     from .work import READ_SCHEMA, TRANSLATE_SCHEMA, order_key, read_pieces, translate_ordered
 
     sc = spark.sparkContext
     rows = [asdict(p) for p in pieces]
     schema = "piece int, file int, path string, form string, start long, end long, line long, size long, kind string"
     df = spark.createDataFrame(sc.parallelize(rows, len(rows)), schema)
-    read = df.mapInArrow(bar.reader(read_pieces), READ_SCHEMA).persist()
+    read = df.mapInArrow(bar.reader(partial(read_pieces, options=opts)), READ_SCHEMA).persist()
     try:
-        side = read.filter(F.col("kind") != "doc").drop("doc").toArrow().to_pylist()
-        docs = read.filter(F.col("kind") == "doc").drop("records", "documents", "dml", "rolled_back",
-                                                        "unrecognised", "bytes", "offset", "kind")
-        tdf = spark.createDataFrame([(t,) for t in targets], "target string")
-        ordered = (docs.crossJoin(tdf).repartition(len(targets), "target")
-                   .sortWithinPartitions("target", "lsn_hi", "lsn_lo", "file", "piece", "seq"))
-        out = ordered.mapInArrow(translate_ordered(opts, state, want_state), TRANSLATE_SCHEMA)
+        meta = read.drop("doc").toArrow().to_pylist()  # one job: the counts, the lines of no kind, the doc keys
+        side = [r for r in meta if r["kind"] != "doc"]
+        history = _history_of(state, targets[0]) if state is not None else None
+        groups = plan_groups((r for r in meta if r["kind"] == "doc"), sc.defaultParallelism, history)
+        del meta
+        n = len(targets) * groups.buckets
+        keys = [part_key(i, n) for i in range(n)]
+        assign = [(t, piece, seq, b, keys[ti * groups.buckets + b], (piece, seq) in groups.seen)
+                  for ti, t in enumerate(targets) for (piece, seq), b in groups.bucket.items()]
+        adf = spark.createDataFrame(assign, "target string, piece int, seq long, bucket int, part int, seen boolean")
+        docs = read.filter(F.col("kind") == "doc").select("piece", "seq", "file", "lsn_hi", "lsn_lo", "lsn", "xid",
+                                                         "source", "line", "label", "doc", "payload")
+        ordered = (docs.join(F.broadcast(adf), ["piece", "seq"]).repartition(n, "part")
+                   .sortWithinPartitions("part", "lsn_hi", "lsn_lo", "file", "piece", "seq"))
+        out = ordered.mapInArrow(translate_ordered(opts, state, want_state, groups.owned), TRANSLATE_SCHEMA)
         results = out.toArrow().to_pylist()
     finally:
         read.unpersist()
     rank = {t: i for i, t in enumerate(targets)}
     results.sort(key=lambda r: (rank[r["target"]], r["status"] == "state", *order_key(r)))
     side.sort(key=lambda r: (r["piece"], r["kind"] != "count", r["line"] or 0, r["offset"] or 0))
-    return side, results
+    return side, results, groups
+
+
+def _history_of(state: bytes, target: str) -> Any:
+    from ..state_file import History
+
+    return History.from_json(orjson.loads(state), "<state>", target)
 
 
 def _summary(pieces: list[Piece], targets: list[str], side: list[dict[str, Any]], results: list[dict[str, Any]],
@@ -245,19 +262,26 @@ def _check(summary: dict[str, Any]) -> list[str]:
     return problems
 
 
-def _save_state(path: str, targets: list[str], results: list[dict[str, Any]], state: bytes | None) -> None:
-    from ..state_file import History, load_catalog
+def _save_state(path: str, targets: list[str], results: list[dict[str, Any]], state: bytes | None, groups: Any,
+                opts: Any) -> None:
+    """The history after the run: the position :func:`.groups.plan_groups` replayed, and per target the
+    catalog loaded with each bucket's schemas replaced by what its task left."""
+    from .groups import merge_catalogs
 
-    finals = {r["target"]: orjson.loads(r["state"]) for r in results if r["status"] == "state"}
+    default = getattr(opts, "default_schema", "public")
+    parts: dict[str, list[Any]] = {t: [] for t in targets}
+    for r in results:
+        if r["status"] == "state":
+            d = orjson.loads(r["state"])
+            parts[r["target"]].append((groups.owned[d["bucket"]], d["catalog"]))
     catalogs = {}
-    history = None
     for t in targets:
-        if t in finals:
-            h = History.from_json(finals[t]["history"], path, t)
-            h.catalog = load_catalog(finals[t]["catalog"])
-        else:  # no document reached this target: its history is the one loaded
-            h = History.from_json(orjson.loads(state), path, t) if state else History()
-        catalogs[t] = h.catalog
-        history = history or h
-    assert history is not None
+        loaded = _history_of(state, t).catalog if state else None
+        catalogs[t] = merge_catalogs(loaded, parts[t], default)
+    history = _history_of(state, targets[0]) if state else None
+    from ..state_file import History
+
+    history = history or History()
+    if groups.position is not None:
+        history.lsn, history.xid, history.at_lsn = groups.position
     history.save(path, catalogs)

@@ -4,10 +4,11 @@
   (:func:`ddlc.frontend.documents.read_source`) over a piece; out come its DDL documents (each
   pickled whole, with its order key and original payload), its unrecognised lines and one row of
   counts. DML is skipped here, where the bytes are: this is the stage that scales with cores.
-* :func:`translate_ordered` (stage 2, one task per target): the documents in log order (LSN, then
-  input and position), each through :func:`ddlc.api.translate_document` with the stream's catalog,
-  exactly as ``ddlc translate`` does; out comes one row per document and target, and a last row
-  holding the target's history (catalog and position) for ``--state``.
+* :func:`translate_ordered` (stage 2, one task per target and bucket of schemas: :mod:`.groups`):
+  the documents in log order (LSN, then input and position), each through
+  :func:`ddlc.api.translate_document` with the catalog of its schemas, exactly as ``ddlc translate``
+  does; out comes one row per document and target, and a last row holding the bucket's part of the
+  target's catalog for ``--state``.
 
 Nothing here imports Spark; the same functions are what the tests call without it.
 """
@@ -30,7 +31,7 @@ __all__ = ["READ_SCHEMA", "TRANSLATE_SCHEMA", "read_piece", "read_pieces", "tran
 # "count" (one per piece: what the reader read)
 READ_SCHEMA = ("kind string, piece int, seq long, file int, lsn_hi long, lsn_lo long, lsn string, xid long, "
                "source string, line long, label string, offset long, doc binary, payload binary, "
-               "records long, documents long, dml long, rolled_back long, unrecognised long, bytes long")
+               "links array<string>, records long, documents long, dml long, rolled_back long, unrecognised long, bytes long")
 # stage 2 rows: status translated | failed | filtered | replayed, or "state" (the target's history at the end)
 TRANSLATE_SCHEMA = ("target string, status string, piece int, seq long, file int, lsn_hi long, lsn_lo long, "
                     "lsn string, xid long, source string, line long, label string, input_error boolean, "
@@ -46,8 +47,11 @@ def order_key(row: dict[str, Any]) -> tuple[int, int, int, int, int]:
 
 
 # ---- stage 1: read a piece -------------------------------------------------------------------
-def read_piece(piece: Piece) -> Iterator[dict[str, Any]]:
-    """The rows of one piece (see :data:`READ_SCHEMA`), documents in the order the reader gives them."""
+def read_piece(piece: Piece, options: Any = None) -> Iterator[dict[str, Any]]:
+    """The rows of one piece (see :data:`READ_SCHEMA`), documents in the order the reader gives them;
+    with ``options``, each document's ``links`` (the schemas it names: :func:`.groups.links_of`)."""
+    from .groups import links_of
+
     from ..frontend.documents import read_source
     from ..frontend.streams_io import ByteSource
     from ..frontend.streams_rows import format_lsn
@@ -79,6 +83,7 @@ def read_piece(piece: Piece) -> Iterator[dict[str, Any]]:
                 "line": doc.line, "label": doc.label, "offset": None,
                 "doc": pickle.dumps(_portable(doc), protocol=pickle.HIGHEST_PROTOCOL),
                 "payload": payloads.want(doc, len(out)),
+                "links": links_of(doc, options) if options is not None else None,
             })
             if len(out) >= 4096 and data is None:  # a streamed file: hand rows out as they come
                 payloads.fill(out)
@@ -227,8 +232,9 @@ class _LineCursor:
         return raw
 
 
-def read_pieces(batches: Iterable[Any]) -> Iterator[Any]:
-    """mapInArrow: pieces (rows of :class:`Piece` fields) in, :data:`READ_SCHEMA` batches out."""
+def read_pieces(batches: Iterable[Any], options: Any = None) -> Iterator[Any]:
+    """mapInArrow: pieces (rows of :class:`Piece` fields) in, :data:`READ_SCHEMA` batches out
+    (``functools.partial(read_pieces, options=...)`` for the documents' links)."""
     import pyarrow as pa
 
     schema = _arrow_schema(READ_SCHEMA)
@@ -236,7 +242,7 @@ def read_pieces(batches: Iterable[Any]) -> Iterator[Any]:
         for p in batch.to_pylist():
             piece = Piece(**p)
             rows: list[dict[str, Any]] = []
-            for row in read_piece(piece):
+            for row in read_piece(piece, options):
                 rows.append(row)
                 if len(rows) >= 2048:
                     yield pa.RecordBatch.from_pylist(rows, schema=schema)
@@ -245,20 +251,28 @@ def read_pieces(batches: Iterable[Any]) -> Iterator[Any]:
                 yield pa.RecordBatch.from_pylist(rows, schema=schema)
 
 
-# ---- stage 2: translate in log order, one target at a time --------------------------------------
+# ---- stage 2: translate in log order, one target (and one group of schemas) at a time ---------------
 def translate_rows(rows: Iterable[dict[str, Any]], options: Any, state: bytes | None = None,
-                   want_state: bool = False) -> Iterator[dict[str, Any]]:
-    """Stage 2 over plain rows, already in (target, log) order: what :func:`translate_ordered` runs."""
+                   want_state: bool = False, owned: tuple[frozenset[str], ...] | None = None
+                   ) -> Iterator[dict[str, Any]]:
+    """Stage 2 over plain rows, already in (target, bucket, log) order: what :func:`translate_ordered` runs.
+
+    Rows of a bucket (``bucket``, ``seen``: :func:`.groups.plan_groups` decided both) get a catalog of
+    their own, and their last row is that catalog's ``owned`` part; rows without them are one
+    stream per target whose last row is the target's whole history."""
     from ..api import translate_document, unwritable
     from ..backends import get_backend
     from ..history import Catalog
 
+    key: Any = None
     target = backend = catalog = history = None
+    bucket = None
     for row in rows:
-        if row["target"] != target:
-            if target is not None:
-                yield _state_row(target, history, catalog, want_state)
-            target = row["target"]
+        if (row["target"], row.get("bucket")) != key:
+            if key is not None:
+                yield _state_row(target, history, catalog, want_state, bucket, owned, options)
+            key = (row["target"], row.get("bucket"))
+            target, bucket = key
             backend = get_backend(target)
             history = _history(state, target)
             catalog = history.catalog if history is not None else Catalog()
@@ -266,11 +280,12 @@ def translate_rows(rows: Iterable[dict[str, Any]], options: Any, state: bytes | 
         base = {k: row[k] for k in ("target", "piece", "seq", "file", "lsn_hi", "lsn_lo", "lsn", "xid", "source",
                                     "line", "label")}
         base["input_error"] = doc.error is not None
-        if history is not None and history.seen(doc):
+        seen = row["seen"] if bucket is not None else history is not None and history.seen(doc)
+        if seen:
             yield base | {"status": "replayed"}
             continue
         result = translate_document(doc, backend, options, catalog)
-        if history is not None:
+        if history is not None and bucket is None:
             history.advance(doc)
         out = base | {"kind": result.kind, "object": result.object, "owner": result.owner}
         if result.filtered is not None:
@@ -287,8 +302,8 @@ def translate_rows(rows: Iterable[dict[str, Any]], options: Any, state: bytes | 
                      "diagnostics": diagnostics, "error_code": result.error.code if failed else None,
                      "error": str(result.error) if failed else None, "untranslated": result.untranslated,
                      "payload": row.get("payload") if failed else None}
-    if target is not None:
-        yield _state_row(target, history, catalog, want_state)
+    if key is not None:
+        yield _state_row(target, history, catalog, want_state, bucket, owned, options)
 
 
 def _history(state: bytes | None, target: str) -> Any:
@@ -299,18 +314,28 @@ def _history(state: bytes | None, target: str) -> Any:
     return History.from_json(orjson.loads(state), "<state>", target)
 
 
-def _state_row(target: str, history: Any, catalog: Any, want: bool) -> dict[str, Any]:
+def _state_row(target: str, history: Any, catalog: Any, want: bool, bucket: int | None = None,
+               owned: tuple[frozenset[str], ...] | None = None, options: Any = None) -> dict[str, Any]:
     from ..state_file import History, dump_catalog
+    from .groups import owned_catalog
 
-    h = history if history is not None else History(catalog)
-    data = {"history": h.to_json(), "catalog": dump_catalog(catalog), "replayed": h.replayed} if want else {}
+    if not want:
+        data: dict[str, Any] = {}
+    elif bucket is not None:
+        assert owned is not None
+        data = {"bucket": bucket, "catalog": owned_catalog(catalog, owned[bucket],
+                                                           getattr(options, "default_schema", "public"))}
+    else:
+        h = history if history is not None else History(catalog)
+        data = {"history": h.to_json(), "catalog": dump_catalog(catalog), "replayed": h.replayed}
     return {"target": target, "status": "state", "piece": -1, "seq": -1, "file": -1, "lsn_hi": -1, "lsn_lo": -1,
             "state": orjson.dumps(data)}
 
 
-def translate_ordered(options: Any, state: bytes | None, want_state: bool):
-    """mapInArrow: documents crossed with targets, sorted by target then log order, in; one
-    :data:`TRANSLATE_SCHEMA` row per document and target out, and each target's history last."""
+def translate_ordered(options: Any, state: bytes | None, want_state: bool,
+                      owned: tuple[frozenset[str], ...] | None = None):
+    """mapInArrow: documents crossed with targets, sorted by target, bucket, then log order, in; one
+    :data:`TRANSLATE_SCHEMA` row per document and target out, and each bucket's catalog last."""
 
     def run(batches: Iterable[Any]) -> Iterator[Any]:
         import pyarrow as pa
@@ -322,7 +347,7 @@ def translate_ordered(options: Any, state: bytes | None, want_state: bool):
                 yield from batch.to_pylist()
 
         out: list[dict[str, Any]] = []
-        for row in translate_rows(rows(), options, state, want_state):
+        for row in translate_rows(rows(), options, state, want_state, owned):
             out.append(row)
             if len(out) >= 1024:
                 yield pa.RecordBatch.from_pylist(out, schema=schema)
