@@ -161,6 +161,14 @@ E_FRAGMENT = register(
     "every target; the server never writes such a fragment, so the stream was altered.",
     '{"typmod": "(10)); DROP TABLE victim; --"}',
 )
+E_EMPTY = register(
+    "DDLC-E014", S.ERROR, "No documents in the input",
+    "An input holds nothing but blanks. `ddlc check` and `ddlc validate` fail on it (a schema-change file "
+    "that is empty is a mistake: an empty file in a repository of DDL documents checks nothing). "
+    "`ddlc translate` and `ddlc explain` only say so in a note and exit 0: an empty batch of a decoding "
+    "log is normal.",
+    "ddlc check empty.json",
+)
 E_STATE = register(
     "DDLC-E013", S.ERROR, "State file cannot be used",
     "The file given to `--state` (or `state=`) is not a ddlc state, is damaged, or was written by a newer "

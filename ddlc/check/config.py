@@ -1,0 +1,175 @@
+"""``ddlc check`` configuration: ``[tool.ddlc]`` in ``pyproject.toml`` or the top level of ``.ddlc.toml``.
+
+Found by looking in the current directory and then each parent for ``.ddlc.toml`` (first) or a
+``pyproject.toml`` holding a ``[tool.ddlc]`` table; ``--config PATH`` names one, ``--no-config``
+ignores them. Command-line flags override what the file says. Globs are relative to the file's
+directory. Every key is checked: an unknown key or a value of the wrong type is one clear error
+naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+__all__ = ["CheckConfig", "ConfigError", "DEFAULT_TARGETS", "find_config", "load_config", "glob_regex"]
+
+DEFAULT_TARGETS = ("postgres", "spark")
+DEFAULT_INCLUDE = ("**/*.json", "**/*.jsonl", "**/*.ndjson")
+
+
+class ConfigError(Exception):
+    """The configuration file cannot be used (a usage error: exit 2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CheckConfig:
+    """What ``ddlc check`` checks and what fails it (see the module docstring for the file form)."""
+
+    targets: tuple[str, ...] = DEFAULT_TARGETS
+    strict: bool = False  # warnings fail too
+    default_schema: str = "public"
+    schema_map: tuple[tuple[str, str], ...] = ()
+    allow: frozenset[str] = frozenset()  # codes that never fail a check (still reported as allowed)
+    deny: frozenset[str] = frozenset()  # codes that always fail it, whatever their severity
+    include: tuple[str, ...] = DEFAULT_INCLUDE  # files a directory (or a pre-commit file list) stands for
+    exclude: tuple[str, ...] = ()
+    root: str = "."  # the directory globs are relative to
+    source: str | None = None  # the file this came from
+
+    def with_flags(self, **flags: Any) -> CheckConfig:
+        """The flags given on the command line (None: not given) over the file's values."""
+        return replace(self, **{k: v for k, v in flags.items() if v is not None})
+
+    def wanted(self, path: str) -> bool:
+        """Is ``path`` one of the files the include/exclude globs select?"""
+        rel = _relative(path, self.root)
+        return (any(glob_regex(g).fullmatch(rel) for g in self.include)
+                and not any(glob_regex(g).fullmatch(rel) for g in self.exclude))
+
+
+def _relative(path: str, root: str) -> str:
+    try:
+        rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
+    except ValueError:  # another drive
+        rel = path
+    return rel.replace(os.sep, "/")
+
+
+_GLOBS: dict[str, re.Pattern[str]] = {}
+
+
+def glob_regex(glob: str) -> re.Pattern[str]:
+    """A glob as a regular expression: ``**/`` any directories (also none), ``*`` and ``?`` within one."""
+    rx = _GLOBS.get(glob)
+    if rx is None:
+        out, i = [], 0
+        while i < len(glob):
+            if glob.startswith("**/", i):
+                out.append("(?:.*/)?")
+                i += 3
+            elif glob.startswith("**", i):
+                out.append(".*")
+                i += 2
+            elif glob[i] == "*":
+                out.append("[^/]*")
+                i += 1
+            elif glob[i] == "?":
+                out.append("[^/]")
+                i += 1
+            else:
+                out.append(re.escape(glob[i]))
+                i += 1
+        rx = _GLOBS[glob] = re.compile("".join(out))
+    return rx
+
+
+def find_config(start: str | os.PathLike[str] = ".") -> Path | None:
+    """The configuration file that applies in ``start``: the nearest ``.ddlc.toml`` or ``pyproject.toml``
+    with a ``[tool.ddlc]`` table, looking upwards."""
+    here = Path(start).resolve()
+    for d in (here, *here.parents):
+        own = d / ".ddlc.toml"
+        if own.is_file():
+            return own
+        py = d / "pyproject.toml"
+        if py.is_file() and "[tool.ddlc" in py.read_text(encoding="utf-8", errors="replace"):
+            return py
+    return None
+
+
+_KEYS = {"targets", "strict", "default-schema", "schema-map", "allow", "deny", "include", "exclude"}
+
+
+def load_config(path: str | os.PathLike[str] | None) -> CheckConfig:
+    """The configuration in ``path`` (None: the defaults). Raises :class:`ConfigError`."""
+    if path is None:
+        return CheckConfig()
+    import tomllib
+
+    p = Path(path)
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"cannot read the configuration {p}: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{p}: not valid TOML: {exc}") from None
+    where = str(p)
+    if p.name == "pyproject.toml":
+        data = data.get("tool", {}).get("ddlc", {})
+        where = f"{p} [tool.ddlc]"
+    if not isinstance(data, dict):
+        raise ConfigError(f"{where}: must be a table")
+    kw: dict[str, Any] = {}
+    for raw_key, v in data.items():
+        key = raw_key.replace("_", "-")
+        if key not in _KEYS:
+            raise ConfigError(f"{where}: unknown key {raw_key!r} (known: {', '.join(sorted(_KEYS))})")
+        name = key.replace("-", "_")
+        if key == "strict":
+            if not isinstance(v, bool):
+                raise ConfigError(f"{where}: {raw_key} must be true or false, not {v!r}")
+            kw[name] = v
+        elif key == "default-schema":
+            if not isinstance(v, str) or not v:
+                raise ConfigError(f"{where}: {raw_key} must be a non-empty string, not {v!r}")
+            kw[name] = v
+        elif key == "schema-map":
+            if not isinstance(v, dict) or not all(isinstance(a, str) and a and isinstance(b, str) and b
+                                                  for a, b in v.items()):
+                raise ConfigError(f"{where}: {raw_key} must be a table of source = \"target\" schema names")
+            kw[name] = tuple(v.items())
+        else:
+            if isinstance(v, str):
+                v = [s.strip() for s in v.split(",") if s.strip()]
+            if not isinstance(v, list) or not all(isinstance(s, str) and s for s in v):
+                raise ConfigError(f"{where}: {raw_key} must be a list of strings, not {v!r}")
+            if key == "targets":
+                _check_targets(v, where)
+                kw[name] = tuple(v)
+            elif key in ("allow", "deny"):
+                kw[name] = frozenset(_code(c, where, raw_key) for c in v)
+            else:
+                kw[name] = tuple(v)
+    return CheckConfig(root=str(p.parent), source=where, **kw)
+
+
+def _check_targets(targets: list[str], where: str) -> None:
+    from ..backends import BACKENDS
+
+    for t in targets:
+        if t not in BACKENDS:
+            raise ConfigError(f"{where}: unknown target {t!r} (known: {', '.join(BACKENDS)})")
+
+
+def _code(c: str, where: str, key: str) -> str:
+    code = c.upper()
+    if not code.startswith("DDLC-"):
+        code = "DDLC-" + code
+    if not re.fullmatch(r"DDLC-[EWNI]\d{3}", code):
+        raise ConfigError(f"{where}: {key}: {c!r} is not a diagnostic code (like DDLC-W611)")
+    return code
+

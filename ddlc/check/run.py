@@ -1,0 +1,166 @@
+"""``ddlc check``: will these documents replay on the targets? Every finding as data.
+
+Each file is read with the frontend's readers, each document validated against ``grammars/`` and,
+when valid, translated to every target (a file is one stream: its documents share a history per
+target). What comes out is a list of :class:`Finding` (file, line, document, JSON path, code,
+severity, message, target) and whether each fails the check under the configuration: an error
+fails; a warning fails under ``strict``; a code in ``deny`` always fails; a code in ``allow`` never.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .config import CheckConfig
+
+__all__ = ["Finding", "CheckReport", "check_paths", "expand_paths"]
+
+SEVERITY_RANK = {"error": 0, "warning": 1, "note": 2, "info": 3}
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    file: str  # the path as given (or "<stdin>")
+    line: int  # 1-based line of the value the finding is about (the document's start when unknown)
+    document: str  # the document's label: "file.jsonl:3", "file.json[2]", "file.json"
+    path: str  # JSON path inside the document ("$.table_elements.elements[4]")
+    code: str
+    severity: str  # error | warning | note | info
+    message: str
+    target: str | None = None  # None: about the input itself (reading, grammars/)
+    fails: bool = False  # does it fail the check (configuration applied)
+    allowed: bool = False  # its code is in ``allow``
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "line": self.line, "document": self.document, "path": self.path,
+                "code": self.code, "severity": self.severity, "message": self.message, "target": self.target,
+                "fails": self.fails, "allowed": self.allowed}
+
+
+@dataclass(slots=True)
+class CheckReport:
+    findings: list[Finding] = field(default_factory=list)
+    files: int = 0
+    documents: int = 0
+    targets: tuple[str, ...] = ()
+    empty: list[str] = field(default_factory=list)  # inputs with no document at all
+
+    @property
+    def failed(self) -> bool:
+        return any(f.fails for f in self.findings)
+
+    def count(self, severity: str) -> int:
+        return sum(1 for f in self.findings if f.severity == severity and not f.allowed)
+
+
+def expand_paths(paths: Iterable[str], config: CheckConfig, *, explicit_files: bool = True) -> Iterator[str]:
+    """The files to check: a directory stands for the files under it that the include/exclude globs
+    select (sorted); a file named explicitly is checked unless the exclude globs (or, for a pre-commit
+    file list, ``explicit_files=False``, the include globs) leave it out. Missing paths come out as
+    they are (reading them is the finding)."""
+    for p in paths:
+        if p != "-" and os.path.isdir(p):
+            found = []
+            for d, dirs, files in os.walk(p):
+                dirs[:] = sorted(x for x in dirs if not x.startswith("."))
+                found.extend(os.path.join(d, f) for f in files)
+            yield from sorted(f for f in found if config.wanted(f))
+        elif p == "-" or not os.path.exists(p):
+            yield p
+        elif (explicit_files and not _excluded(p, config)) or config.wanted(p):
+            yield p
+
+
+def _excluded(path: str, config: CheckConfig) -> bool:
+    from .config import _relative, glob_regex
+
+    rel = _relative(path, config.root)
+    return any(glob_regex(g).fullmatch(rel) for g in config.exclude)
+
+
+def check_paths(paths: Iterable[str], config: CheckConfig, *, stdin: Any = None,
+                on_file: Callable[[str], None] | None = None) -> CheckReport:
+    """Check every file; never raises on input (a file that cannot be read is a finding)."""
+    report = CheckReport(targets=tuple(config.targets))
+    for path in paths:
+        report.files += 1
+        _check_file(path, config, report, stdin)
+        if on_file is not None:
+            on_file(path)
+    return report
+
+
+def _check_file(path: str, config: CheckConfig, report: CheckReport, stdin: Any) -> None:
+    from ..api import Options, translate_document
+    from ..backends import get_backend
+    from ..frontend.documents import read_documents
+    from ..frontend.schema import validate
+    from ..history import Catalog
+    from .positions import Locator
+
+    name = "<stdin>" if path == "-" else path
+    try:
+        if path == "-":
+            stream = stdin.buffer if hasattr(stdin, "buffer") else stdin
+            data = stream.read()
+        else:
+            with open(path, "rb") as fh:
+                data = fh.read()
+    except OSError as exc:
+        why = "is a directory" if isinstance(exc, IsADirectoryError) else (exc.strerror or str(exc)).lower()
+        _add(report, config, Finding(name, 1, name, "$", "DDLC-E006", "error", f"cannot read {name}: {why}"))
+        return
+    if not data.strip():
+        report.empty.append(name)
+        _add(report, config, Finding(name, 1, name, "$", "DDLC-E014", "error",
+                                     "no documents: the input is empty"))
+        return
+    options = Options.of(default_schema=config.default_schema, schema_map=config.schema_map)
+    backends = [get_backend(t) for t in config.targets]
+    catalogs = {t: Catalog() for t in config.targets}
+    locator: Locator | None = None
+    for doc in read_documents(data, source=name):
+        report.documents += 1
+        if locator is None:
+            locator = Locator(data.decode("utf-8", errors="replace"))
+
+        def line(p: tuple[Any, ...], doc: Any = doc) -> int:
+            i = doc.index if doc.label.endswith("]") or len(locator) > 1 else 0
+            if len(locator) > 1 and not doc.label.endswith("]"):
+                i = locator.document_at_line(doc.line)
+                if i is None:
+                    return doc.line
+            got = locator.line(i, p)
+            return got if got is not None else doc.line
+
+        if doc.error is not None:
+            e = doc.error
+            _add(report, config, Finding(name, line(e.path) if e.path else doc.line, doc.label, e.jsonpath, e.code,
+                                         "error", e.message))
+            continue
+        if doc.tree is not None:
+            problems = validate(doc.tree, document=doc.label)
+            for e in problems:
+                _add(report, config, Finding(name, line(e.path), doc.label, e.jsonpath, e.code, "error", e.message))
+            if problems:
+                continue
+        for backend in backends:
+            t = translate_document(doc, backend, options, catalogs[backend.name])
+            for d in t.diagnostics:
+                _add(report, config, Finding(name, line(d.path), doc.label, d.jsonpath, d.code, d.severity.value,
+                                             d.message, backend.name))
+            if t.error is not None:
+                e = t.error
+                _add(report, config, Finding(name, line(e.path), doc.label, e.jsonpath, e.code, "error",
+                                             e.message, backend.name))
+
+
+def _add(report: CheckReport, config: CheckConfig, f: Finding) -> None:
+    allowed = f.code in config.allow
+    fails = not allowed and (f.code in config.deny or f.severity == "error"
+                             or (config.strict and f.severity == "warning"))
+    report.findings.append(Finding(f.file, f.line, f.document, f.path, f.code, f.severity, f.message, f.target,
+                                   fails, allowed))
