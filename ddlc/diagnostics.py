@@ -186,6 +186,13 @@ W_TDDL_UNMAPPED = register(
     "translate them to another target.",
     '{"TDDL": "TRUNCATE TABLE public.t;"} with --schema-map public=x',
 )
+W_TDDL_ROLES = register(
+    "DDLC-W004", S.WARNING, "TDDL text passed through without the role map",
+    "On the GaussDB target a `{\"TDDL\": ...}` document is GaussDB's own text and is printed exactly as it "
+    "came; `--role-map` and `--no-owner` are not applied to the roles it names (a GRANT's grantees, an "
+    "AUTHORIZATION, an OWNER TO). Review such statements by hand or translate them to another target.",
+    '{"TDDL": "GRANT SELECT ON public.t TO alice;"} with --role-map alice=bob',
+)
 I_TDDL = register(
     "DDLC-I002", S.INFO, "TDDL text passed through",
     "A `{\"TDDL\": ...}` document carries DDL text that GaussDB already rendered, not a tree; it is "

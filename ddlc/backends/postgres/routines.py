@@ -387,10 +387,11 @@ def create_function(n: CreateFunction, e: Emit) -> list[str]:
     else:
         w.raw(_dollar(n.body, n.body_tag))
     out = [w.text()]  # (a header that would not parse as PostgreSQL was refused by a rule: W_UNPARSED)
+    sig = e.w().paren_list((_arg(a, e, with_default=False, with_name=False, typ=t)
+                            for a, t in zip(n.arguments, types, strict=True)), SqlWriter.raw).text()
+    kind = "PROCEDURE" if n.is_procedure else "FUNCTION"
+    e.own((kind,), _name(n, e) + sig)
     if o.comment is not None:
-        sig = e.w().paren_list((_arg(a, e, with_default=False, with_name=False, typ=t)
-                                for a, t in zip(n.arguments, types, strict=True)), SqlWriter.raw).text()
-        kind = "PROCEDURE" if n.is_procedure else "FUNCTION"
         out.append(e.w().kw("COMMENT", "ON", kind).raw(_name(n, e) + sig).kw("IS").lit(o.comment).text())
         e.diag(I_COMMENT, "COMMENT option written as COMMENT ON " + kind, n.origin)
     return out
