@@ -87,6 +87,8 @@ class Options:
                               ("spark_column_mapping", SPARK_COLUMN_MAPPING), ("spark_varchar", SPARK_VARCHAR)):
             if getattr(opts, name) not in allowed:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {getattr(opts, name)!r}")
+        if any(dst in ("public", "none") for _src, dst in opts.role_map):
+            raise ValueError("role_map target: PostgreSQL reserves the role names public and none")
         if opts.owners and opts.no_owner:
             raise ValueError("owners and no_owner cannot both be set (--owners writes owners, --no-owner drops them)")
         _check_name("default_schema", opts.default_schema)

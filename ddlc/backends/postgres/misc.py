@@ -46,6 +46,7 @@ from ...ir.schema import AlterSchemaBlockchain, AlterSchemaCharset, CreateSchema
 from ...ir.statement import Opaque
 from ..writer import SqlWriter, pg_ident
 from .context import Emit, emits
+from .owners import RESERVED_ROLES, W_RESERVED_ROLE
 from .routines import signature
 from .table import DEFAULT_OPTIONS, HEAP_OPTIONS
 from .table import I_DEFAULT_OPTIONS as I_STORAGE_DEFAULT
@@ -179,6 +180,10 @@ def _pg_privs(n: Grant | Any) -> tuple[str, ...]:
 
 
 UNSUPPORTED = (
+    Rule(CreateSchema, W_RESERVED_ROLE, lambda n: f"AUTHORIZATION {n.authorization}: a role name PostgreSQL reserves; "
+         "dropped", applies=lambda n: n.authorization in RESERVED_ROLES,
+         rewrite=lambda n: dataclasses.replace(n, name=n.name or n.authorization, authorization=None, layout=None),
+         text=lambda n: f"AUTHORIZATION {pg_ident(n.authorization)}"),
     Rule(CreateSchema, W_BLOCKCHAIN, "WITH BLOCKCHAIN dropped (no ledger schemas in PostgreSQL)", field="blockchain",
          absent=False, applies=lambda n: n.blockchain, text=lambda n: "WITH BLOCKCHAIN"),
     Rule(AlterSchemaBlockchain, W_SCHEMA_ALTER, "ALTER SCHEMA ... WITH BLOCKCHAIN: no ledger schemas in PostgreSQL",

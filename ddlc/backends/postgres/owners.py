@@ -23,6 +23,15 @@ I_OWNER_WRITTEN = register(
     "exist on the target, and the role applying the DDL must be allowed to give the object to it.",
     "CREATE TABLE public.t (a int) with myowner alice: ALTER TABLE public.t OWNER TO alice",
 )
+W_RESERVED_ROLE = register(
+    "DDLC-W744", Severity.WARNING, "Role name PostgreSQL reserves",
+    "PostgreSQL reads the role names `public` and `none` as keywords even when quoted (`\"public\"` is PUBLIC, "
+    "`\"none\"` an error), so no role can have them: an AUTHORIZATION, an OWNER TO or an `--owners` owner "
+    "naming one is not written (`CREATE SCHEMA AUTHORIZATION none` still creates schema `none`).",
+    'CREATE SCHEMA s AUTHORIZATION "none"',
+)
+# role names PostgreSQL's grammar turns into keywords, quoted or not (gram.y, RoleSpec)
+RESERVED_ROLES = frozenset({"public", "none"})
 W_OWNER_UNKNOWN = register(
     "DDLC-W749", Severity.WARNING, "Owner unknown (--owners)",
     "`--owners` was asked for, but the document names no owner (a TDDL text, or a tree without `myowner`): "
@@ -41,8 +50,12 @@ def owner_statements(e: Emit, role: str | None) -> list[str]:
         e.diag(W_OWNER_UNKNOWN, f"no owner known for {names} (the document names none): OWNER TO not written",
                origin)
         return []
+    if role in RESERVED_ROLES:
+        e.diag(W_RESERVED_ROLE, f"owner {role} of {names}: a role name PostgreSQL reserves; OWNER TO not written",
+               origin)
+        return []
     e.diag(I_OWNER_WRITTEN, f"{names} given to {role} (--owners)", origin)
     return [e.w().kw("ALTER", *kind).raw(name).kw("OWNER", "TO").ident(role).text() for kind, name in e.owned]
 
 
-__all__ = ["I_OWNER_WRITTEN", "W_OWNER_UNKNOWN", "owner_statements"]
+__all__ = ["I_OWNER_WRITTEN", "RESERVED_ROLES", "W_OWNER_UNKNOWN", "W_RESERVED_ROLE", "owner_statements"]

@@ -2,8 +2,8 @@
 
 Role names sit in plain fields of the IR: ``CREATE SCHEMA ... AUTHORIZATION r``, ``ALTER ... OWNER TO r``,
 the B-compatibility ``DEFINER = r`` of functions, triggers and events, and the roles and grantees of
-GRANT / REVOKE. With ``role_map`` each one that names a mapped role is renamed (``PUBLIC``,
-``CURRENT_USER`` and the other role words are not role names and are never mapped). The owner
+GRANT / REVOKE. With ``role_map`` each one that names a mapped role is renamed (a grantee ``PUBLIC``,
+``CURRENT_USER`` and the other role words are keywords, not role names, and are never mapped). The owner
 ``--owners`` writes after a CREATE (the document's ``myowner``) is mapped by :func:`map_role`, the
 same mapping, called by the compiler.
 
@@ -53,9 +53,10 @@ ROLE_WORDS = frozenset({"PUBLIC", "CURRENT_USER", "CURRENT_ROLE", "SESSION_USER"
 _DEFINERS = frozenset({"CreateFunction", "CreateTrigger", "CreateEvent", "AlterEvent"})
 
 
-def map_role(name: str | None, mapping: Mapping[str, str]) -> str | None:
-    """``name`` through ``--role-map`` (unchanged when not mapped, or a role word)."""
-    if name is None or name in ROLE_WORDS:
+def map_role(name: str | None, mapping: Mapping[str, str], words: bool = False) -> str | None:
+    """``name`` through ``--role-map`` (unchanged when not mapped). ``words``: ``name`` is a grantee, where
+    ``PUBLIC``, ``CURRENT_USER``... are keywords, not role names, and are never mapped."""
+    if name is None or (words and name in ROLE_WORDS):
         return name
     return mapping.get(name, name)
 
@@ -84,7 +85,7 @@ def map_roles(stmt: Statement, ctx) -> tuple[Statement, list[Diagnostic]]:
                 changes = {}
                 for f in tuples:
                     old_t = getattr(node, f)
-                    new_t = tuple(map_role(r, mapping) for r in old_t)
+                    new_t = tuple(map_role(r, mapping, words=f == "grantees") for r in old_t)
                     if new_t != old_t:
                         changes[f] = new_t
                 if changes:
