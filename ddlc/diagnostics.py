@@ -177,7 +177,8 @@ E_INTERNAL = register(
 I_OWNER = register(
     "DDLC-I001", S.INFO, "Statement owner",
     "The `myowner` key names the role that ran the statement. It is reported as the statement's owner "
-    "and never printed in the DDL, exactly as the server does.",
+    "and not printed in the DDL, exactly as the server does, unless `--owners` asks for `ALTER ... OWNER TO` "
+    "after each CREATE (DDLC-I746).",
 )
 W_TDDL_UNMAPPED = register(
     "DDLC-W003", S.WARNING, "TDDL text passed through without the schema map",
