@@ -326,3 +326,17 @@ def test_hostile_role_names_round_trip(src, dst, auth):
             assert roles == ([dst] if i == 0 else []) and "DDLC-W744" in codes(r), r.sql
         else:
             assert roles == expected, (r.sql, expected)
+
+
+# ---- the Spark pipeline takes the same options: its postgres.sql is what the CLI prints ---------------------------
+def test_pipeline_owners_equal_the_cli(spark, tmp_path):
+    from ddlc.pipeline.run import run as pipeline_run
+
+    log = CASES.parent / "streams" / "test_decoding.txt"
+    out = tmp_path / "out"
+    options = Options.of(owners=True, role_map={"alice": "app owner"})
+    pipeline_run([str(log)], str(out), ["postgres"], spark=spark.session, options=options, report=lambda s: None)
+    p = run("translate", "--to", "postgres", "--owners", "--role-map", "alice=app owner", str(log))
+    assert p.returncode == 0, p.stderr
+    assert (out / "postgres.sql").read_text("utf-8") == p.stdout
+    assert 'ALTER TABLE public.orders OWNER TO "app owner";\n' in p.stdout
