@@ -44,6 +44,12 @@ class Options:
     white_table_list: tuple[tuple[str, str], ...] = ()
     schema_regex: str | None = None
     exclude_users: tuple[str, ...] = ()
+    # owners (README "Owners"): what the statement says about ownership (CREATE SCHEMA ... AUTHORIZATION,
+    # ALTER ... OWNER TO, DEFINER) is kept unless no_owner; owners=True also writes ALTER <kind> <name>
+    # OWNER TO <myowner> after each CREATE (postgres), as pg_dump does; role_map renames roles everywhere
+    owners: bool = False
+    no_owner: bool = False
+    role_map: tuple[tuple[str, str], ...] = ()
 
     @property
     def filtering(self) -> bool:
@@ -56,6 +62,8 @@ class Options:
             raise TypeError(f"unknown option(s): {', '.join(sorted(unknown))}")
         if "schema_map" in kw:
             kw["schema_map"] = _schema_map(kw["schema_map"])
+        if "role_map" in kw:
+            kw["role_map"] = _schema_map(kw["role_map"], "role_map", "--role-map")
         from .filters import check_regex, parse_users, parse_white_table_list
 
         if "white_table_list" in kw:
@@ -68,7 +76,7 @@ class Options:
                      "spark_varchar"):
             if not isinstance(getattr(opts, name), str):
                 raise TypeError(f"{name} must be a string, not {type(getattr(opts, name)).__name__}")
-        for name in ("validate", "pretty"):
+        for name in ("validate", "pretty", "owners", "no_owner"):
             if not isinstance(getattr(opts, name), bool):
                 raise TypeError(f"{name} must be True or False, not {getattr(opts, name)!r}")
         if opts.mode not in MODES:
@@ -79,31 +87,36 @@ class Options:
                               ("spark_column_mapping", SPARK_COLUMN_MAPPING), ("spark_varchar", SPARK_VARCHAR)):
             if getattr(opts, name) not in allowed:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {getattr(opts, name)!r}")
+        if any(dst in ("public", "none") for _src, dst in opts.role_map):
+            raise ValueError("role_map target: PostgreSQL reserves the role names public and none")
+        if opts.owners and opts.no_owner:
+            raise ValueError("owners and no_owner cannot both be set (--owners writes owners, --no-owner drops them)")
         _check_name("default_schema", opts.default_schema)
         if opts.spark_catalog is not None:
             _check_name("spark_catalog", opts.spark_catalog)
         return opts
 
 
-def _schema_map(sm: Any) -> tuple[tuple[str, str], ...]:
-    """``schema_map`` as pairs: a mapping or an iterable of (source, target) pairs of non-empty strings."""
+def _schema_map(sm: Any, what: str = "schema_map", flag: str = "--schema-map") -> tuple[tuple[str, str], ...]:
+    """``schema_map`` (or ``role_map``) as pairs: a mapping or an iterable of (source, target) pairs of
+    non-empty strings."""
     if sm is None:
         return ()
     if isinstance(sm, str | bytes):
-        raise TypeError("schema_map must be a mapping or (source, target) pairs, not a string "
-                        "(the CLI's src=dst spelling is for --schema-map)")
+        raise TypeError(f"{what} must be a mapping or (source, target) pairs, not a string "
+                        f"(the CLI's src=dst spelling is for {flag})")
     items = sm.items() if isinstance(sm, Mapping) else sm
     try:
         pairs = list(items)
     except TypeError:
-        raise TypeError(f"schema_map must be a mapping or (source, target) pairs, not {type(sm).__name__}") from None
+        raise TypeError(f"{what} must be a mapping or (source, target) pairs, not {type(sm).__name__}") from None
     out = []
     for p in pairs:
         if not isinstance(p, tuple | list) or len(p) != 2:
-            raise TypeError(f"schema_map entries must be (source, target) pairs, not {p!r}")
+            raise TypeError(f"{what} entries must be (source, target) pairs, not {p!r}")
         src, dst = p
-        _check_name("schema_map source", src)
-        _check_name("schema_map target", dst)
+        _check_name(f"{what} source", src)
+        _check_name(f"{what} target", dst)
         out.append((src, dst))
     return tuple(out)
 

@@ -54,6 +54,7 @@ def cli() -> None:
 def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, spark_catalog: str | None,
               spark_partitioning: str, spark_column_mapping: str, spark_varchar: str,
               white_table_list: str | None, schema_regex: str | None, exclude_users: tuple[str, ...],
+              owners: bool, no_owner: bool, role_map: tuple[tuple[str, str], ...],
               state_path: str | None, default_schema: str,
               schema_map: tuple[tuple[str, str], ...], on_unsupported: str, verbose: bool,
               input_format: str, inputs: tuple[str, ...]) -> None:
@@ -68,7 +69,8 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, sp
                              spark_catalog=spark_catalog, spark_partitioning=spark_partitioning,
                              spark_column_mapping=spark_column_mapping, spark_varchar=spark_varchar,
                              white_table_list=white_table_list, schema_regex=schema_regex,
-                             exclude_users=[u for v in exclude_users for u in v.split(",")])
+                             exclude_users=[u for v in exclude_users for u in v.split(",")],
+                             owners=owners, no_owner=no_owner, role_map=role_map)
     except (ValueError, TypeError) as exc:
         raise click.BadParameter(str(exc)) from None
     backend = get_backend(target)

@@ -62,6 +62,34 @@ def _schema_map(ctx, param, values):
     return tuple(out)
 
 
+def _role_map(ctx, param, values):
+    """``--role-map SRC=DST``, repeatable, each also a comma list (``a=b,c=d``)."""
+    out = []
+    for v in values:
+        for item in v.split(","):
+            src, sep, dst = item.partition("=")
+            if not sep or not src or not dst:
+                raise click.BadParameter(f"expected SRC=DST[,SRC=DST...], got {v!r}")
+            out.append((src, dst))
+    return tuple(out)
+
+
+OWNERS_HELP = ("Also give each object a CREATE makes (table, partition, view, materialized view, sequence, "
+               "function, type, schema) to the role that ran it, the document's myowner, with ALTER ... OWNER TO "
+               "after the statement, as pg_dump does (postgres; spark and gaussdb say it is not written). Off by "
+               "default: replication appliers usually run as one role, and every OWNER TO needs that role to "
+               "exist on the target. AUTHORIZATION and OWNER TO written in the source are kept either way.")
+NO_OWNER_HELP = ("Write no ownership at all, like pg_dump's --no-owner: CREATE SCHEMA ... AUTHORIZATION "
+                 "loses AUTHORIZATION, ALTER ... OWNER TO and DEFINER are removed (DDLC-I502).")
+ROLE_MAP_HELP = ("Rename a role in AUTHORIZATION, OWNER TO, DEFINER, GRANT/REVOKE and the --owners owner "
+                 "(repeatable; also SRC=DST,SRC=DST).")
+
+
+def _owner_options(fn):
+    fn = click.option("--role-map", multiple=True, callback=_role_map, metavar="SRC=DST", help=ROLE_MAP_HELP)(fn)
+    return click.option("--no-owner", "no_owner", is_flag=True, help=NO_OWNER_HELP)(fn)
+
+
 def _common(fn):
     fn = click.argument("inputs", nargs=-1, type=click.Path(allow_dash=True, dir_okay=False))(fn)
     fn = click.option("--on-unsupported", type=click.Choice(["warn", "error", "comment", "skip"]), default="warn",
@@ -115,6 +143,8 @@ _TRANSLATE_OPTIONS = [
     click.option("--exclude-user", "exclude_users", multiple=True, metavar="USER[,USER...]",
                  help="Leave out the DDL run by these users (GaussDB's exclude-users; inputs that carry "
                       "the user: JDDL myowner, decoding rows). Repeatable."),
+    click.option("--owners", is_flag=True, help=OWNERS_HELP),
+    _owner_options,
 ]
 
 

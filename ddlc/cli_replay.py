@@ -10,7 +10,7 @@ import sys
 import click
 
 from .backends import BACKENDS
-from .cli_common import _report, _schema_map
+from .cli_common import _owner_options, _report, _schema_map
 
 
 @click.command()
@@ -31,12 +31,14 @@ from .cli_common import _report, _schema_map
 @click.option("--exclude-user", "exclude_users", multiple=True, metavar="USER[,USER...]",
               help="Leave out the DDL run by these users. Repeatable.")
 @click.option("--spark-catalog", metavar="NAME", default=None, help="spark: the catalog of three-part names.")
+@_owner_options
 @click.option("--verbose", "-v", is_flag=True,
               help="Also print the fold's information notes (DDLC-I960) and each input line not recognised.")
 @click.argument("inputs", nargs=-1, type=click.Path(allow_dash=True, dir_okay=False))
 def replay(target: str, fmt: str, on_unsupported: str, default_schema: str, schema_map: tuple[tuple[str, str], ...],
            white_table_list: str | None, schema_regex: str | None, exclude_users: tuple[str, ...],
-           spark_catalog: str | None, verbose: bool, inputs: tuple[str, ...]) -> None:
+           spark_catalog: str | None, no_owner: bool, role_map: tuple[tuple[str, str], ...], verbose: bool,
+           inputs: tuple[str, ...]) -> None:
     """Fold a log's DDL into the schema it leaves behind; print it as a CREATE script or JSON."""
     from .api import Options
     from .frontend.documents import read_inputs
@@ -45,7 +47,7 @@ def replay(target: str, fmt: str, on_unsupported: str, default_schema: str, sche
     try:
         options = Options.of(default_schema=default_schema, schema_map=schema_map, on_unsupported=on_unsupported,
                              white_table_list=white_table_list, schema_regex=schema_regex,
-                             spark_catalog=spark_catalog,
+                             spark_catalog=spark_catalog, no_owner=no_owner, role_map=role_map,
                              exclude_users=[u for v in exclude_users for u in v.split(",")])
     except (ValueError, TypeError) as exc:
         raise click.BadParameter(str(exc)) from None

@@ -14,7 +14,7 @@ from typing import Any
 
 from .backends import get_backend
 from .backends.base import Backend, EmitContext
-from .diagnostics import E_INTERNAL, E_NOT_TRANSLATED, I_TDDL, W_TDDL_UNMAPPED, Diagnostic, Severity
+from .diagnostics import E_INTERNAL, E_NOT_TRANSLATED, I_TDDL, W_TDDL_ROLES, W_TDDL_UNMAPPED, Diagnostic, Severity
 from .errors import DdlcError
 from .frontend.build import build
 from .frontend.documents import Document
@@ -124,22 +124,33 @@ def _compile(doc: Document, backend: Backend, options: Any, catalog: Any) -> Res
             if getattr(options, "schema_map", ()):  # said, never silently unmapped
                 notes.append(Diagnostic(W_TDDL_UNMAPPED, "TDDL text passed through without --schema-map", (),
                                         target=backend.name, document=doc.label))
+            if getattr(options, "role_map", ()) or getattr(options, "no_owner", False):
+                notes.append(Diagnostic(W_TDDL_ROLES, "TDDL text passed through without --role-map / --no-owner",
+                                        (), target=backend.name, document=doc.label))
             text = _strip_terminator(doc.tddl)
             return Result((text,), diagnostics=tuple(notes), blocks=_blocks(backend, (text,)))
     f = f or front(doc, options)
-    return compile_statement(f.stmt, backend, options, catalog, document=doc.label, fronted=f)
+    role = f.owner if f.owner is not None else doc.meta.get("owner")  # myowner, or a decoding row's owner
+    return compile_statement(f.stmt, backend, options, catalog, document=doc.label, fronted=f,
+                             role=role if isinstance(role, str) else None)
 
 
 def compile_statement(stmt0: Statement, backend: Backend, options: Any, catalog: Any = None, *,
-                      document: str | None = None, fronted: Front | None = None) -> Result:
+                      document: str | None = None, fronted: Front | None = None, role: str | None = None) -> Result:
     """The back half of the path for one IR statement: passes, ``backend.emit``, the history, and the
     run-wide rules. ``fronted`` is what the frontend made of the document (None for a statement built
-    otherwise, e.g. by ``ddlc replay`` from its schema model). Raises :class:`DdlcError`."""
+    otherwise, e.g. by ``ddlc replay`` from its schema model); ``role``, the role that ran it (the
+    owner ``--owners`` gives what it creates). Raises :class:`DdlcError`."""
     f = fronted if fronted is not None else Front(stmt0, (), None)
     stmt, more = normalize(stmt0, backend, options, document=document, catalog=catalog)
+    owner = None
+    if getattr(options, "owners", False) and role is not None:
+        from .ir.passes.map_roles import map_role
+
+        owner = map_role(role, dict(getattr(options, "role_map", ()) or ()))
     ctx = EmitContext(document=document, options=options, schema_map=dict(getattr(options, "schema_map", ()) or ()),
                       on_unsupported=getattr(options, "on_unsupported", "warn"), catalog=catalog,
-                      source=f.source if stmt is f.stmt else None)
+                      source=f.source if stmt is f.stmt else None, owner=owner)
     out = backend.emit(stmt, ctx)
     if catalog is not None:
         catalog.record(stmt)  # every target sees the same history

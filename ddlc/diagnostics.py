@@ -185,7 +185,8 @@ E_INTERNAL = register(
 I_OWNER = register(
     "DDLC-I001", S.INFO, "Statement owner",
     "The `myowner` key names the role that ran the statement. It is reported as the statement's owner "
-    "and never printed in the DDL, exactly as the server does.",
+    "and not printed in the DDL, exactly as the server does, unless `--owners` asks for `ALTER ... OWNER TO` "
+    "after each CREATE (DDLC-I746).",
 )
 W_TDDL_UNMAPPED = register(
     "DDLC-W003", S.WARNING, "TDDL text passed through without the schema map",
@@ -193,6 +194,13 @@ W_TDDL_UNMAPPED = register(
     "came; `--schema-map` and `--default-schema` are not applied to it. Review such statements by hand or "
     "translate them to another target.",
     '{"TDDL": "TRUNCATE TABLE public.t;"} with --schema-map public=x',
+)
+W_TDDL_ROLES = register(
+    "DDLC-W004", S.WARNING, "TDDL text passed through without the role map",
+    "On the GaussDB target a `{\"TDDL\": ...}` document is GaussDB's own text and is printed exactly as it "
+    "came; `--role-map` and `--no-owner` are not applied to the roles it names (a GRANT's grantees, an "
+    "AUTHORIZATION, an OWNER TO). Review such statements by hand or translate them to another target.",
+    '{"TDDL": "GRANT SELECT ON public.t TO alice;"} with --role-map alice=bob',
 )
 I_TDDL = register(
     "DDLC-I002", S.INFO, "TDDL text passed through",

@@ -95,7 +95,7 @@ def script(replay: Replay, target: str, options: Any) -> list[ScriptPart]:
     from .history.rebuild import statements
 
     backend = get_backend(target)
-    opts = dc_replace(options, schema_map=())  # names were mapped when the log was folded
+    opts = dc_replace(options, schema_map=(), role_map=())  # names were mapped when the log was folded
     catalog = Catalog()
     parts: list[ScriptPart] = []
     notes: list[Diagnostic] = []

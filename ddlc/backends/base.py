@@ -93,6 +93,9 @@ class EmitContext:
     catalog: Any = None  # ddlc.history.Catalog: the stream's history (read-only for emitters)
     # The document's own GaussDB text when no pass changed the statement (the GaussDB target reuses it).
     source: str | None = None
+    # --owners: the role the objects this statement creates are to belong to (the document's myowner,
+    # through --role-map); None when owners are not written or the document names no owner
+    owner: str | None = None
 
 
 class EmitBase:
@@ -100,7 +103,7 @@ class EmitBase:
     history (``catalog``, read-only), the node → emitter table, a writer in the target's dialect, and
     dispatch. Subclasses set ``TARGET`` and ``DIALECT`` and add their names/types/expressions helpers."""
 
-    __slots__ = ("ctx", "diagnostics", "catalog", "comments", "emitters")
+    __slots__ = ("ctx", "diagnostics", "catalog", "comments", "emitters", "owned")
     TARGET: ClassVar[str] = ""
     DIALECT: ClassVar[Dialect | None] = None
 
@@ -110,6 +113,12 @@ class EmitBase:
         self.diagnostics: list[Diagnostic] = []
         self.comments: list[str] = []
         self.emitters = emitters if emitters is not None else {}  # the backend hands in its table
+        self.owned: list[tuple[tuple[str, ...], str]] = []  # objects created, with an owner (see own)
+
+    def own(self, kind: tuple[str, ...], name: str) -> None:
+        """Say that the statement creates ``name`` (written, quoted), an object of ``kind`` (the ALTER
+        keywords: ``("TABLE",)``, ``("MATERIALIZED", "VIEW")``...) that has an owner (``--owners``)."""
+        self.owned.append((kind, name))
 
     def w(self) -> Any:
         from .writer import SqlWriter

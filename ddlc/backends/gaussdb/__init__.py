@@ -13,6 +13,8 @@ import sys
 from typing import Any
 
 from ...ir.base import Node
+from ...diagnostics import Diagnostic, Severity, register
+from ...ir.owners import creates_owned
 from ...ir.statement import Opaque
 from ...jddl.expand import expand
 from ...quoting import canonicalize, quote_ident, quote_literal
@@ -25,6 +27,13 @@ from . import (
 from .writer import Writer, emits
 
 TARGET = "gaussdb"
+N_OWNERS = register(
+    "DDLC-N002", Severity.NOTE, "Owner not written on the GaussDB target (--owners)",
+    "`--owners` writes `ALTER ... OWNER TO <myowner>` after each CREATE on the PostgreSQL target; ddlc does "
+    "not write it on the GaussDB target yet. The statement itself (with its AUTHORIZATION, OWNER TO and "
+    "DEFINER) is written as the source has it.",
+    "CREATE TABLE public.t (a int) with myowner alice and --owners --to gaussdb",
+)
 
 
 @emits(Opaque)
@@ -51,9 +60,15 @@ class GaussDBBackend(Backend):
 
     def emit(self, stmt: Node, ctx: EmitContext) -> Emitted:
         mode = getattr(ctx.options, "mode", "canonical")
+        if type(stmt) is Opaque and stmt.kind == "dropped":  # removed whole by a pass (--no-owner), which said so
+            return Emitted([])
+        notes = []
+        if ctx.owner is not None and creates_owned(stmt):
+            notes.append(Diagnostic(N_OWNERS, f"--owners: OWNER TO {ctx.owner} not written on the GaussDB target",
+                                    stmt.origin, target=TARGET, document=ctx.document))
         if ctx.source is not None:  # no pass changed the statement: the input's own expansion is exact
-            return Emitted([ctx.source if mode == "raw" else canonicalize(ctx.source)])
-        return Emitted([emit(stmt, mode=mode)])
+            return Emitted([ctx.source if mode == "raw" else canonicalize(ctx.source)], notes)
+        return Emitted([emit(stmt, mode=mode)], notes)
 
 
 def to_jddl(stmt: Node) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from ...ir.base import Node
 from ..base import Backend, EmitContext, Emitted, gather, merge, table_of
 from . import alter, alter_columns, alter_partitions, functions, misc, objects, objects_more, routines, table
 from .context import DIALECT, TARGET, Emit
+from .owners import owner_statements
 
 _FAMILIES = (table, alter, alter_columns, alter_partitions, objects, objects_more, routines, misc, functions)
 
@@ -32,6 +33,8 @@ class PostgresBackend(Backend):
     def emit(self, stmt: Node, ctx: EmitContext) -> Emitted:
         e = Emit(ctx, ctx.catalog, self.emitters)
         out = e.statements(stmt)
+        if getattr(ctx.options, "owners", False):  # README "Owners": pg_dump's ALTER ... OWNER TO
+            out = [*out, *owner_statements(e, ctx.owner)]
         return Emitted(list(out), e.diagnostics, e.comments)
 
 

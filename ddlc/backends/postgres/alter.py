@@ -53,6 +53,7 @@ from .alter_base import (
     valid_here,
 )
 from .context import Emit, emits
+from .owners import RESERVED_ROLES, W_RESERVED_ROLE
 
 @emits(AlterRelation, AlterTableFollowup)
 def alter_relation(n: AlterRelation, e: Emit) -> list[str]:
@@ -184,6 +185,8 @@ _RULES = (
     _drop(Collate, W_CHARSET, "table COLLATE = has no PostgreSQL form"),
     _drop(ChangeOwner, W_OWNER_UNKNOWN, 'OWNER TO "subcmd->newowner": owner unknown, not replayed',
           lambda n: n.owner is None),
+    _drop(ChangeOwner, W_RESERVED_ROLE, "OWNER TO a role name PostgreSQL reserves (public, none); removed",
+          lambda n: n.owner in RESERVED_ROLES),
     _drop(RelOption, W_RELOPTION, "storage parameter unknown to PostgreSQL; removed", lambda n: not _pg_option(n)),
     Rule(RelOption, W_RELOPTION, lambda o: f"option {o.name} is not valid here in PostgreSQL; removed",
          within=lambda o, enclosing: not valid_here(o, enclosing), text=lambda o: o.name, last=True),

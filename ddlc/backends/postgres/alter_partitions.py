@@ -183,6 +183,7 @@ def _alter(a: Alter, table: str) -> SqlWriter:
 
 def _create(a: Alter, table: str, parent: str, bound: str, partition_by: str | None = None) -> None:
     w = a.w().kw("CREATE", "TABLE").raw(table).kw("PARTITION", "OF").raw(parent).raw(bound)
+    a.e.own(("TABLE",), table)
     a.statement(w.kw("PARTITION", "BY").raw(partition_by) if partition_by else w)
 
 

@@ -4,8 +4,8 @@ PROCEDURE, packages, databases, GRANT/REVOKE) and statements kept as text (``Opa
 
 Decisions (see also the diagnostics' explanations):
 
-* ``CREATE SCHEMA ... AUTHORIZATION r``: roles are not replayed and may not exist on the target, so
-  AUTHORIZATION is dropped (warning); ``CREATE SCHEMA AUTHORIZATION r`` (no name) creates schema ``r``.
+* ``CREATE SCHEMA ... AUTHORIZATION r`` is kept: it is what the statement says about the owner (the
+  role must exist on the target; ``--role-map`` renames it, ``--no-owner`` removes it, README "Owners").
 * Ledger schemas: ``WITH BLOCKCHAIN`` is dropped (warning) and ``ALTER SCHEMA s WITH BLOCKCHAIN`` is
   refused; ``ALTER SCHEMA s WITHOUT BLOCKCHAIN`` emits nothing with an information code, because the
   PostgreSQL schema never became a ledger schema. ``ALTER SCHEMA ... CHARACTER SET / COLLATE`` is
@@ -46,6 +46,7 @@ from ...ir.schema import AlterSchemaBlockchain, AlterSchemaCharset, CreateSchema
 from ...ir.statement import Opaque
 from ..writer import SqlWriter, pg_ident
 from .context import Emit, emits
+from .owners import RESERVED_ROLES, W_RESERVED_ROLE
 from .routines import signature
 from .table import DEFAULT_OPTIONS, HEAP_OPTIONS
 from .table import I_DEFAULT_OPTIONS as I_STORAGE_DEFAULT
@@ -53,13 +54,6 @@ from .table import W_OPTION as W_STORAGE
 from .table import W_TABLESPACE
 
 S = Severity
-W_AUTHORIZATION = register(
-    "DDLC-W745", S.WARNING, "Schema AUTHORIZATION dropped",
-    "Roles are not replayed and may not exist on the target: `CREATE SCHEMA s AUTHORIZATION r` is written "
-    "`CREATE SCHEMA s` (owned by the user that applies it), and `CREATE SCHEMA AUTHORIZATION r` as "
-    "`CREATE SCHEMA r`. Use ALTER SCHEMA ... OWNER TO on the target if ownership matters.",
-    "CREATE SCHEMA ledger AUTHORIZATION bob",
-)
 W_BLOCKCHAIN = register(
     "DDLC-W746", S.WARNING, "WITH BLOCKCHAIN dropped",
     "A ledger (tamper-proof) schema is openGauss-only; the schema is created as a plain schema. Tables "
@@ -186,8 +180,8 @@ def _pg_privs(n: Grant | Any) -> tuple[str, ...]:
 
 
 UNSUPPORTED = (
-    Rule(CreateSchema, W_AUTHORIZATION, "AUTHORIZATION dropped (roles are not replayed)",
-         applies=lambda n: n.authorization is not None,
+    Rule(CreateSchema, W_RESERVED_ROLE, lambda n: f"AUTHORIZATION {n.authorization}: a role name PostgreSQL reserves; "
+         "dropped", applies=lambda n: n.authorization in RESERVED_ROLES,
          rewrite=lambda n: dataclasses.replace(n, name=n.name or n.authorization, authorization=None, layout=None),
          text=lambda n: f"AUTHORIZATION {pg_ident(n.authorization)}"),
     Rule(CreateSchema, W_BLOCKCHAIN, "WITH BLOCKCHAIN dropped (no ledger schemas in PostgreSQL)", field="blockchain",
@@ -320,12 +314,17 @@ def create_schema(n: CreateSchema, e: Emit) -> list[str]:
     w = e.w().kw("CREATE", "SCHEMA")
     if n.if_not_exists:
         w.kw("IF", "NOT", "EXISTS")
-    if not n.name:  # the server writes "" only with AUTHORIZATION, which the rule turned into the name
+    if not n.name and n.authorization is None:  # the server writes "" only with AUTHORIZATION
         from ...errors import DdlcError
 
         raise DdlcError("CREATE SCHEMA without a name and without AUTHORIZATION", code="DDLC-E007",
                         path=n.origin + ("name",), document=e.ctx.document)
-    return [w.ident(n.name).text()]
+    if n.name:
+        w.ident(n.name)
+    if n.authorization is not None:  # the owner the statement names (--no-owner removed it, --role-map mapped it)
+        return [w.kw("AUTHORIZATION").ident(n.authorization).text()]
+    e.own(("SCHEMA",), pg_ident(n.name))
+    return [w.text()]
 
 
 @emits(AlterSchemaBlockchain)
@@ -358,6 +357,7 @@ def create_table_as(n: CreateTableAs, e: Emit) -> list[str]:
         w.kw("IF", "NOT", "EXISTS")
     # a temporary table lives in the session's own schema: it cannot be qualified
     w.raw(pg_ident(n.identity.name) if n.persistence == "TEMPORARY" else e.qname(n.identity))
+    e.own(("TABLE",), pg_ident(n.identity.name) if n.persistence == "TEMPORARY" else e.qname(n.identity))
     _relation_head(w, n, e)
     w.kw("AS").raw(query)
     if not n.with_data:
@@ -369,6 +369,7 @@ def create_table_as(n: CreateTableAs, e: Emit) -> list[str]:
 def create_matview(n: CreateMatView, e: Emit) -> list[str]:
     query = _query(n.query, e)
     w = e.w().kw("CREATE", "MATERIALIZED", "VIEW").raw(e.qname(n.identity))
+    e.own(("MATERIALIZED", "VIEW"), e.qname(n.identity))
     _relation_head(w, n, e)
     w.kw("AS").raw(query)
     if not n.with_data:
@@ -459,6 +460,7 @@ def create_database(n: CreateDatabase, e: Emit) -> list[str]:
     w = e.w().kw("CREATE", "SCHEMA")
     if n.if_not_exists:
         w.kw("IF", "NOT", "EXISTS")
+    e.own(("SCHEMA",), pg_ident(_schema(n.name, e)))
     return [w.ident(_schema(n.name, e)).text()]
 
 

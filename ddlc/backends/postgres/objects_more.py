@@ -492,6 +492,7 @@ def create_sequence(n: CreateSequence, e: Emit) -> list[str]:
     elif n.persistence in (Persistence.TEMPORARY, Persistence.GLOBAL_TEMPORARY):
         w.kw("TEMPORARY")
     w.kw("SEQUENCE").raw(e.qname(n.identity))
+    e.own(("SEQUENCE",), e.qname(n.identity))
     for o in opts:
         _option(w, o, e)
     out = [w.text()]
@@ -575,6 +576,7 @@ def create_view(n: CreateView, e: Emit) -> list[str]:
         w.kw("OR", "REPLACE")
     if n.persistence is Persistence.TEMPORARY:
         w.kw("TEMPORARY")
+    e.own(("VIEW",), e.qname(n.identity))
     return [w.kw("VIEW").raw(e.qname(n.identity)).kw("AS").raw(query).text()]
 
 

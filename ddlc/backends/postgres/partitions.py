@@ -353,6 +353,7 @@ def partition_statements(layout: Layout, t: Target, e: Any) -> list[str]:
             w.kw("IF", "NOT", "EXISTS")
         name = name_of(p)
         w.name(t.schema, name).kw("PARTITION", "OF").name(t.schema, parent).raw(bound)
+        e.own(("TABLE",), e.w().name(t.schema, name).text())
         if sub_by is not None:
             w.raw(sub_by)
         elif t.leaf_with:

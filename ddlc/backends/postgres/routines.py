@@ -15,8 +15,8 @@ Decisions (see also the diagnostics' explanations):
   every function. ``FENCED`` (isolation PostgreSQL cannot give) is a warning rule.
 * ``AUTHID DEFINER`` / ``AUTHID CURRENT_USER`` are written ``SECURITY DEFINER`` / ``SECURITY
   INVOKER`` (same meaning); a B-compatible ``COMMENT 'c'`` becomes a ``COMMENT ON FUNCTION``.
-* ``CREATE DEFINER = u FUNCTION`` and trigger ``DEFINER=u`` lose the definer (warning): roles are
-  not replayed, the applying user owns the object.
+* ``CREATE DEFINER = u FUNCTION`` and trigger ``DEFINER=u`` lose the definer (warning): the applying
+  user owns the object (``--owners``: the role that ran the statement; ``ddlc/backends/postgres/owners.py``).
 * ``CREATE TRIGGER IF NOT EXISTS``: PostgreSQL 15 has no such form. GaussDB logs the statement only
   when it created the trigger, so ddlc writes a plain ``CREATE TRIGGER`` (warning): on a diverged
   target it fails loudly. ``CREATE OR REPLACE TRIGGER`` was rejected: it would silently replace a
@@ -55,8 +55,9 @@ W_ORACLE = register(
 W_DEFINER = register(
     "DDLC-W731", S.WARNING, "DEFINER dropped",
     "B-compatibility `CREATE DEFINER = user FUNCTION` and trigger `DEFINER=user` name the owner whose "
-    "rights the object runs with. Roles are not replayed: the definer is dropped and the object belongs "
-    "to the user that applies the DDL. Use ALTER ... OWNER TO on the target if it matters.",
+    "rights the object runs with. The definer is dropped and the object belongs to the user that applies "
+    "the DDL (with `--owners`, to the role that ran the statement: README \"Owners\"). `--no-owner` removes "
+    "the definer without this warning.",
     "CREATE DEFINER = bob FUNCTION ...",
 )
 W_FENCED = register(
@@ -387,10 +388,11 @@ def create_function(n: CreateFunction, e: Emit) -> list[str]:
     else:
         w.raw(_dollar(n.body, n.body_tag))
     out = [w.text()]  # (a header that would not parse as PostgreSQL was refused by a rule: W_UNPARSED)
+    sig = e.w().paren_list((_arg(a, e, with_default=False, with_name=False, typ=t)
+                            for a, t in zip(n.arguments, types, strict=True)), SqlWriter.raw).text()
+    kind = "PROCEDURE" if n.is_procedure else "FUNCTION"
+    e.own((kind,), _name(n, e) + sig)
     if o.comment is not None:
-        sig = e.w().paren_list((_arg(a, e, with_default=False, with_name=False, typ=t)
-                                for a, t in zip(n.arguments, types, strict=True)), SqlWriter.raw).text()
-        kind = "PROCEDURE" if n.is_procedure else "FUNCTION"
         out.append(e.w().kw("COMMENT", "ON", kind).raw(_name(n, e) + sig).kw("IS").lit(o.comment).text())
         e.diag(I_COMMENT, "COMMENT option written as COMMENT ON " + kind, n.origin)
     return out

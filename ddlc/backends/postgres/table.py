@@ -523,6 +523,7 @@ def create_table(n: CreateTable, e: Emit) -> list[str]:
     if n.if_not_exists:
         w.kw("IF", "NOT", "EXISTS")
     w.raw(e.qname(n.identity))
+    e.own(("TABLE",), e.qname(n.identity))
     if n.of_type is not None:
         w.kw("OF").raw(e.type(n.of_type))
     else:
@@ -564,6 +565,7 @@ def create_table(n: CreateTable, e: Emit) -> list[str]:
 @emits(CreateCompositeType)
 def create_composite_type(n: CreateCompositeType, e: Emit) -> list[str]:
     w = e.w().kw("CREATE", "TYPE").raw(e.qname(n.identity)).kw("AS")
+    e.own(("TYPE",), e.qname(n.identity))
     w.open().each(n.attributes, lambda w_, a: w_.raw(column_sql(a, e))).close()
     return [w.text()]
 
@@ -571,4 +573,5 @@ def create_composite_type(n: CreateCompositeType, e: Emit) -> list[str]:
 @emits(CreateEnumType)
 def create_enum_type(n: CreateEnumType, e: Emit) -> list[str]:
     w = e.w().kw("CREATE", "TYPE").raw(e.qname(n.identity)).kw("AS", "ENUM")
+    e.own(("TYPE",), e.qname(n.identity))
     return [w.open().each(n.labels, lambda w_, s: w_.lit(s)).close().text()]

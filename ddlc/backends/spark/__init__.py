@@ -13,6 +13,7 @@ and removed by the ``drop_unsupported`` pass before any emitter runs. The mappin
 from __future__ import annotations
 
 from ...ir.base import Node
+from ...ir.owners import creates_owned
 from ..base import Backend, EmitContext, Emitted, gather, merge, table_of
 from . import alter, alter_partitions, ctas, objects, table
 from .context import DIALECT, TARGET, Emit
@@ -33,6 +34,8 @@ class SparkBackend(Backend):
     def emit(self, stmt: Node, ctx: EmitContext) -> Emitted:
         e = Emit(ctx, ctx.catalog, self.emitters)
         out = e.statements(stmt)
+        if ctx.owner is not None and out and creates_owned(stmt):  # --owners: Spark SQL has no owners
+            e.diag(objects.W_OWNER, f"OWNER TO {ctx.owner} not written (Spark SQL objects have no owner)", stmt.origin)
         return Emitted(list(out), e.diagnostics, e.comments)
 
 

@@ -80,6 +80,13 @@ I_BACKFILL = register(
     "The UPDATE ... WHERE c IS NULL message that follows an ADD COLUMN with a non-constant default is "
     "emitted as an UPDATE of the Delta table, so existing rows get the value GaussDB gave them.",
 )
+W_OWNER = register(
+    "DDLC-W834", Severity.WARNING, "Owner not written (--owners)",
+    "`--owners` gives each created object the role that ran the statement (`ALTER ... OWNER TO`, README "
+    "\"Owners\"); Spark SQL tables, views and schemas have no owner to set (Spark 4's grammar has no OWNER TO "
+    "and no AUTHORIZATION), so nothing is written.",
+    "CREATE TABLE public.t (a int) with myowner alice and --owners --to spark",
+)
 I_SCHEMA_OWNER = register(
     "DDLC-I831", Severity.INFO, "Schema named after its owner",
     "CREATE SCHEMA AUTHORIZATION role names the schema after the role; Spark's CREATE SCHEMA takes the "

@@ -20,6 +20,8 @@ class PassContext:
     target: str = "gaussdb"
     default_schema: str = "public"
     schema_map: Mapping[str, str] = field(default_factory=dict)
+    role_map: Mapping[str, str] = field(default_factory=dict)  # --role-map (map_roles)
+    no_owner: bool = False  # --no-owner: AUTHORIZATION, OWNER TO and DEFINER removed (map_roles)
     on_unsupported: str = "warn"
     document: str | None = None
     catalog: Any = None  # ddlc.history.Catalog built by replaying the stream, when available
@@ -34,6 +36,8 @@ class PassContext:
             target=target,
             default_schema=getattr(options, "default_schema", "public"),
             schema_map=dict(getattr(options, "schema_map", ()) or ()),
+            role_map=dict(getattr(options, "role_map", ()) or ()),
+            no_owner=bool(getattr(options, "no_owner", False)),
             on_unsupported=getattr(options, "on_unsupported", "warn"),
             document=document,
             catalog=catalog,
@@ -60,10 +64,11 @@ def expand_partitions(stmt: Statement, ctx: PassContext) -> tuple[Statement, lis
     return expand(stmt, ctx)
 
 
+from .map_roles import map_roles  # noqa: E402
 from .map_schemas import map_schemas  # noqa: E402
 from .qualify_names import qualify_names  # noqa: E402
 
-PIPELINE: tuple[Pass, ...] = (expand_partitions, qualify_names, map_schemas, drop_unsupported)
+PIPELINE: tuple[Pass, ...] = (expand_partitions, qualify_names, map_schemas, map_roles, drop_unsupported)
 
 
 def run_pipeline(stmt: Statement, ctx: PassContext) -> tuple[Statement, list[Diagnostic]]:
