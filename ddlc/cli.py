@@ -226,9 +226,12 @@ def validate(inputs: tuple[str, ...], quiet: bool, verbose: bool, input_format: 
 
 def _register() -> None:
     """The commands that live in their own modules (each imports cli_common, never this module)."""
+    from .cli_check import check, format_
     from .cli_pipeline import pipeline
     from .cli_replay import replay
 
+    cli.add_command(check)
+    cli.add_command(format_)
     cli.add_command(replay)
     cli.add_command(pipeline)
 

@@ -108,7 +108,10 @@ def load_config(path: str | os.PathLike[str] | None) -> CheckConfig:
     """The configuration in ``path`` (None: the defaults). Raises :class:`ConfigError`."""
     if path is None:
         return CheckConfig()
-    import tomllib
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef]
 
     p = Path(path)
     try:

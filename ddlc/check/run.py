@@ -147,6 +147,7 @@ def _check_file(path: str, config: CheckConfig, report: CheckReport, stdin: Any)
                 _add(report, config, Finding(name, line(e.path), doc.label, e.jsonpath, e.code, "error", e.message))
             if problems:
                 continue
+        errors: dict[tuple[str, str, str], tuple[tuple[Any, ...], list[str]]] = {}
         for backend in backends:
             t = translate_document(doc, backend, options, catalogs[backend.name])
             for d in t.diagnostics:
@@ -154,8 +155,12 @@ def _check_file(path: str, config: CheckConfig, report: CheckReport, stdin: Any)
                                              d.message, backend.name))
             if t.error is not None:
                 e = t.error
-                _add(report, config, Finding(name, line(e.path), doc.label, e.jsonpath, e.code, "error",
-                                             e.message, backend.name))
+                errors.setdefault((e.code, e.jsonpath, e.message), (e.path, []))[1].append(backend.name)
+        for (code, jpath, message), (path_, names) in errors.items():
+            # the same error on every target is the document's own (it cannot be read): said once
+            once = len(backends) > 1 and len(names) == len(backends) and code != "DDLC-E010"
+            for tname in ([None] if once else names):
+                _add(report, config, Finding(name, line(path_), doc.label, jpath, code, "error", message, tname))
 
 
 def _add(report: CheckReport, config: CheckConfig, f: Finding) -> None:

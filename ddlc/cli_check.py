@@ -1,0 +1,226 @@
+"""``ddlc check`` and ``ddlc format``: schema changes checked before they reach production.
+
+Registered on the ``ddlc`` group by :mod:`ddlc.cli`. The work is :mod:`ddlc.check`; this module only
+turns flags and configuration into a :class:`~ddlc.check.config.CheckConfig` and prints.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .cli_common import _report, _schema_map
+
+_CHECK_EPILOG = """\b
+Examples:
+  ddlc check migrations/                       # every JSON file under it
+  ddlc check --targets postgres,spark --strict ddl/orders.json
+  ddlc check --format sarif --output ddlc.sarif ddl/    # for code scanning
+\b
+Configuration ([tool.ddlc] in pyproject.toml, or .ddlc.toml; flags win):
+  targets = ["postgres", "spark"]   strict = true   default-schema = "public"
+  schema-map = {sales = "sales_v2"}  allow = ["DDLC-W611"]  deny = ["DDLC-I811"]
+  include = ["ddl/**/*.json"]        exclude = ["ddl/legacy/**"]
+\b
+Exit status: 0 passed, 1 a finding fails the check, 2 usage or configuration error.
+"""
+
+
+def _codes(ctx, param, values):
+    out = []
+    for v in values:
+        for c in v.split(","):
+            c = c.strip().upper()
+            if not c:
+                continue
+            c = c if c.startswith("DDLC-") else "DDLC-" + c
+            import re
+
+            if not re.fullmatch(r"DDLC-[EWNI]\d{3}", c):
+                raise click.BadParameter(f"{v!r} is not a diagnostic code (like DDLC-W611)")
+            out.append(c)
+    return frozenset(out) if out else None
+
+
+def _targets(ctx, param, value):
+    if value is None:
+        return None
+    from .backends import BACKENDS
+
+    ts = tuple(t.strip() for t in value.split(",") if t.strip())
+    for t in ts:
+        if t not in BACKENDS:
+            raise click.BadParameter(f"unknown target {t!r} (known: {', '.join(BACKENDS)})")
+    if not ts:
+        raise click.BadParameter("no target given")
+    return ts
+
+
+@click.command(epilog=_CHECK_EPILOG)
+@click.argument("paths", nargs=-1, type=click.Path(allow_dash=True))
+@click.option("--targets", callback=_targets, metavar="LIST",
+              help="Targets to translate to, comma-separated (default: the configuration's, else postgres,spark).")
+@click.option("--strict/--no-strict", default=None, help="Fail on warnings too (what a target drops).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text", show_default=True,
+              help="text: one line per finding; json: one report object; sarif: SARIF 2.1.0 for code scanning.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write the report to this file instead of standard output.")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None,
+              help="The configuration file (default: the nearest .ddlc.toml or pyproject.toml with [tool.ddlc]).")
+@click.option("--no-config", is_flag=True, help="Ignore configuration files.")
+@click.option("--allow", multiple=True, callback=_codes, metavar="CODE[,CODE]",
+              help="Codes that never fail the check (still reported). Repeatable.")
+@click.option("--deny", multiple=True, callback=_codes, metavar="CODE[,CODE]",
+              help="Codes that always fail the check, whatever their severity. Repeatable.")
+@click.option("--default-schema", default=None, help="Schema for names the documents left unqualified [public].")
+@click.option("--schema-map", multiple=True, callback=_schema_map, metavar="SRC=DST",
+              help="Rename a schema everywhere (repeatable).")
+@click.option("--quiet", "-q", is_flag=True, help="Print only what fails, and no summary or progress.")
+@click.option("--verbose", "-v", is_flag=True, help="Also print information findings (DDLC-I...).")
+def check(paths: tuple[str, ...], targets: tuple[str, ...] | None, strict: bool | None, fmt: str, output: str | None,
+          config_path: str | None, no_config: bool, allow: frozenset[str] | None, deny: frozenset[str] | None,
+          default_schema: str | None, schema_map: tuple[tuple[str, str], ...], quiet: bool, verbose: bool) -> None:
+    """Check JDDL documents: valid against grammars/, and translatable to every target.
+
+    PATHS are files, directories (every file under them that the include globs select) or - (stdin);
+    none: the configuration's directory (or the current one). Each finding names its file, line,
+    document, JSON path and code.
+    """
+    from .check.config import ConfigError, find_config, load_config
+
+    try:
+        where = None if no_config else (config_path or find_config())
+        config = load_config(where).with_flags(
+            targets=targets, strict=strict, allow=allow, deny=deny, default_schema=default_schema,
+            schema_map=schema_map or None)
+    except ConfigError as exc:
+        _report("error", str(exc))
+        sys.exit(2)
+    from .check.run import check_paths, expand_paths
+
+    named = paths or (config.root,)
+    files = []
+    for p in named:
+        chosen = list(expand_paths([p], config))
+        if not chosen and not quiet:
+            _report("note", f"{p}: nothing to check (no file selected by the include globs "
+                            f"{', '.join(config.include)})")
+        files.extend(chosen)
+    report = check_paths(files, config, stdin=sys.stdin, on_file=_progress(len(files), quiet))
+    _finish_progress()
+    _write(report, fmt, output, config, verbose, quiet)
+    if not quiet:
+        from .check.report import summary_line
+
+        sys.stderr.write(summary_line(report) + "\n")
+    sys.exit(1 if report.failed else 0)
+
+
+def _write(report, fmt: str, output: str | None, config, verbose: bool, quiet: bool) -> None:
+    import orjson
+
+    from .check.report import json_report, sarif_report, text_report
+
+    if fmt == "text":
+        if quiet:
+            report.findings = [f for f in report.findings if f.fails]
+        colour = output is None and _colour(sys.stdout)
+        data = text_report(report, colour=colour, verbose=verbose).encode()
+    elif fmt == "json":
+        data = orjson.dumps(json_report(report), option=orjson.OPT_INDENT_2) + b"\n"
+    else:
+        data = orjson.dumps(sarif_report(report, root=config.root, verbose=verbose), option=orjson.OPT_INDENT_2) + b"\n"
+    if output is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
+    try:
+        with open(output, "wb") as fh:
+            fh.write(data)
+    except OSError as exc:
+        _report("error", f"cannot write {output}: {exc.strerror or exc}")
+        sys.exit(2)
+
+
+def _colour(stream) -> bool:
+    import os
+
+    return stream.isatty() and not os.environ.get("NO_COLOR")
+
+
+_BAR = None
+
+
+def _progress(total: int, quiet: bool):
+    """A rich progress bar on stderr for long runs on a terminal (never in pipes, CI logs or --quiet)."""
+    global _BAR
+    if quiet or total < 20 or not sys.stderr.isatty():
+        return None
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.console import Console
+
+    import os
+
+    bar = Progress(TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                   console=Console(stderr=True, no_color=bool(os.environ.get("NO_COLOR"))), transient=True)
+    task = bar.add_task("check", total=total)
+    bar.start()
+    _BAR = bar
+    return lambda path: bar.advance(task)
+
+
+def _finish_progress() -> None:
+    global _BAR
+    if _BAR is not None:
+        _BAR.stop()
+        _BAR = None
+
+
+@click.command(name="format", epilog="""\b
+Examples:
+  ddlc format ddl/orders.json          # rewrite it in the canonical layout
+  ddlc format --check ddl/             # say which files would change (CI)
+\b
+Exit status: 0 nothing to change, 1 files were (or, with --check, would be) rewritten or are not
+JSON, 2 usage error.""")
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--check", "only_check", is_flag=True, help="Change nothing; exit 1 if a file would change.")
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
+def format_(paths: tuple[str, ...], only_check: bool, quiet: bool) -> None:
+    """Rewrite JDDL files in one canonical JSON layout ("fmt" first, keys sorted, two-space indent;
+    JSON lines stay one document per line), so diffs stay small. Idempotent."""
+    from .check.config import CheckConfig
+    from .check.layout import LayoutError, format_text
+    from .check.run import expand_paths
+
+    changed = bad = 0
+    for path in expand_paths(paths, CheckConfig()):
+        try:
+            with open(path, "rb") as fh:
+                raw = fh.read()
+            text = raw.decode("utf-8")
+            new = format_text(text, lines=path.endswith((".jsonl", ".ndjson")))
+        except (OSError, UnicodeDecodeError, LayoutError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) else str(exc)
+            _report("error", f"{path}: {why}; left as it is")
+            bad += 1
+            continue
+        if new == text:
+            continue
+        changed += 1
+        if only_check:
+            if not quiet:
+                sys.stderr.write(f"would reformat {path}\n")
+            continue
+        tmp = path + ".ddlc-format.tmp"
+        with open(tmp, "w", encoding="utf-8", newline="") as fh:
+            fh.write(new)
+        import os
+        import shutil
+
+        shutil.copymode(path, tmp)
+        os.replace(tmp, path)
+        if not quiet:
+            sys.stderr.write(f"reformatted {path}\n")
+    sys.exit(1 if changed or bad else 0)
