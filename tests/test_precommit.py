@@ -42,7 +42,9 @@ def test_hooks_under_pre_commit(tmp_path):
         (repo / "ddl").mkdir(exist_ok=True)
         (repo / "ddl" / name).write_text(text)
         _git("add", "-A", cwd=repo, env=env)
-        return _git("commit", "-q", "-m", name, cwd=repo, env=env)
+        p = _git("commit", "-q", "-m", name, cwd=repo, env=env)
+        p.stdout += p.stderr  # pre-commit reports on stderr under git commit
+        return p
 
     config()
     p = subprocess.run([sys.executable, "-m", "pre_commit", "install"], cwd=repo, env=env, capture_output=True,
@@ -51,7 +53,7 @@ def test_hooks_under_pre_commit(tmp_path):
 
     good = format_text((CASES / "schema" / "create-if-not-exists-quoted" / "input.json").read_text())
     p = commit("good.json", good)
-    assert p.returncode == 0, p.stdout + p.stderr
+    assert p.returncode == 0, p.stdout
     assert "ddlc check" in p.stdout and "Passed" in p.stdout
 
     p = commit("broken.json", '{"fmt": "CREATE SCHEMA %{name}I",\n  "name": \n')
