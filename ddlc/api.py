@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from .backends import get_backend
 from .diagnostics import Diagnostic
@@ -25,20 +25,30 @@ SPARK_COLUMN_MAPPING = ("name", "id", "none")
 SPARK_VARCHAR = ("keep", "string")
 
 
+Target = Literal["gaussdb", "postgres", "spark"]
+Mode = Literal["canonical", "raw"]
+OnUnsupported = Literal["warn", "error", "comment", "skip"]
+SparkPartitioning = Literal["auto", "cluster", "partition", "none"]
+SparkColumnMapping = Literal["name", "id", "none"]
+SparkVarchar = Literal["keep", "string"]
+SchemaMap = Mapping[str, str] | Iterable[tuple[str, str]]
+
+
 @dataclass(frozen=True, slots=True)
 class Options:
-    """Translation options (the CLI flags of ``ddlc translate``)."""
+    """Translation options (the CLI flags of ``ddlc translate``); build one with :meth:`Options.of`,
+    which checks every value, or pass the same names as keyword arguments to :func:`translate`."""
 
-    mode: str = "canonical"  # gaussdb target: canonical | raw
+    mode: Mode = "canonical"  # gaussdb target: canonical | raw
     validate: bool = False  # check every tree against grammars/ first (costs ~0.3 ms/KB)
     default_schema: str = "public"
     schema_map: tuple[tuple[str, str], ...] = ()
-    on_unsupported: str = "warn"
+    on_unsupported: OnUnsupported = "warn"
     pretty: bool = False  # postgres: pretty-print statements with pglast
     spark_catalog: str | None = None  # spark: catalog of three-part names (main.schema.table)
-    spark_partitioning: str = "auto"
-    spark_column_mapping: str = "name"
-    spark_varchar: str = "keep"
+    spark_partitioning: SparkPartitioning = "auto"
+    spark_column_mapping: SparkColumnMapping = "name"
+    spark_varchar: SparkVarchar = "keep"
     # filters (ddlc/filters.py): GaussDB's white-table-list ("public.t1,*.t3,my_schema.*") as
     # (schema, table) pairs, a regex a statement's schema must match whole, and exclude-users
     white_table_list: tuple[tuple[str, str], ...] = ()
@@ -207,9 +217,39 @@ def unwritable(result: Translation, exc: Exception) -> Translation:
     return dataclasses.replace(result, statements=(), comments=(), diagnostics=(), error=err, blocks=frozenset())
 
 
-def translate(doc: Any, target: str = "gaussdb", **options: Any) -> Translation:
-    """Translate one document (str, bytes, or a parsed mapping). Raises DdlcError when it fails."""
-    opts = Options.of(**options)
+_OPTIONS_DOC = """
+    Targets: ``gaussdb`` (GaussDB's canonical text), ``postgres`` (PostgreSQL 15+), ``spark`` (Spark SQL
+    with Delta Lake). Options (the flags of ``ddlc translate``; or pass ``options=Options.of(...)``):
+
+    - ``mode``: gaussdb target: ``"canonical"`` text or ``"raw"``, the byte-exact openGauss expansion.
+    - ``validate``: check each tree against grammars/ first.
+    - ``default_schema``: the schema of names the input left unqualified (``"public"``).
+    - ``schema_map``: rename schemas everywhere: ``{"sales": "sales_v2"}`` or (source, target) pairs.
+    - ``on_unsupported``: what the target cannot take: ``"warn"`` (drop a clause with a warning; a
+      statement with no target form fails), ``"error"`` (fail both), ``"comment"`` (keep both as SQL
+      comments), ``"skip"`` (leave such a statement out, with its warning).
+    - ``pretty``: postgres: pretty-print each statement.
+    - ``spark_catalog``, ``spark_partitioning`` (``"auto"``, ``"cluster"``, ``"partition"``,
+      ``"none"``), ``spark_column_mapping`` (``"name"``, ``"id"``, ``"none"``), ``spark_varchar``
+      (``"keep"``, ``"string"``): the spark target's choices (README: Spark SQL and Delta Lake).
+    - ``white_table_list`` (``"public.t1,*.t3"``), ``schema_regex``, ``exclude_users``: filters, as
+      GaussDB's decoding options of those names.
+    - ``owners``: also write ``ALTER ... OWNER TO`` the tree's owner after each CREATE (postgres);
+      ``no_owner``: write no ownership at all; ``role_map``: rename roles, like ``schema_map``.
+
+    A wrong name or value raises TypeError/ValueError before any work.
+"""
+
+
+def translate(doc: Any, target: Target = "gaussdb", *, options: Options | None = None,
+              mode: Mode = "canonical", validate: bool = False, default_schema: str = "public",
+              schema_map: SchemaMap = (), on_unsupported: OnUnsupported = "warn", pretty: bool = False,
+              spark_catalog: str | None = None, spark_partitioning: SparkPartitioning = "auto",
+              spark_column_mapping: SparkColumnMapping = "name", spark_varchar: SparkVarchar = "keep",
+              white_table_list: str | Iterable[str] | None = None, schema_regex: str | None = None,
+              exclude_users: str | Iterable[str] = (), owners: bool = False, no_owner: bool = False,
+              role_map: SchemaMap = ()) -> Translation:
+    opts = options if options is not None else Options.of(**_given(locals()))
     backend = get_backend(target)  # unknown target -> ValueError before any work
     result = translate_document(as_document(doc), backend, opts)
     if result.error is not None:
@@ -217,19 +257,20 @@ def translate(doc: Any, target: str = "gaussdb", **options: Any) -> Translation:
     return result
 
 
-def translate_many(docs: Iterable[Any] | str | bytes, target: str = "gaussdb", *, state: Any = None,
-                   **options: Any) -> Iterator[Translation]:
-    """Translate a stream of documents lazily; a failing document yields a result with ``error``.
+translate.__doc__ = """Translate one document (str, bytes, or a parsed mapping) into ``target``'s DDL.
+    Raises :class:`DdlcError` when it fails; ``.sql`` is the script, ``.diagnostics`` what was dropped.
+    """ + _OPTIONS_DOC
 
-    ``docs`` is an iterable of documents (str/bytes/mappings, one document each) or one str/bytes
-    holding any multi-document input form (JSON lines, a JSON array, decoding output or rows).
-    The target and options are checked at the call (TypeError/ValueError), before any document.
 
-    ``state``: a path (``--state``): the stream's history is loaded from it now (``StateError`` when it
-    cannot be used) and saved there atomically when the iteration ends. A document the state had
-    already seen (by LSN) yields a result with ``replayed=True`` and no statements.
-    """
-    opts = Options.of(**options)
+def translate_many(docs: Iterable[Any] | str | bytes, target: Target = "gaussdb", *, state: Any = None,
+                   options: Options | None = None, mode: Mode = "canonical", validate: bool = False,
+                   default_schema: str = "public", schema_map: SchemaMap = (),
+                   on_unsupported: OnUnsupported = "warn", pretty: bool = False, spark_catalog: str | None = None,
+                   spark_partitioning: SparkPartitioning = "auto", spark_column_mapping: SparkColumnMapping = "name",
+                   spark_varchar: SparkVarchar = "keep", white_table_list: str | Iterable[str] | None = None,
+                   schema_regex: str | None = None, exclude_users: str | Iterable[str] = (), owners: bool = False,
+                   no_owner: bool = False, role_map: SchemaMap = ()) -> Iterator[Translation]:
+    opts = options if options is not None else Options.of(**_given(locals()))
     backend = get_backend(target)
     if not isinstance(docs, str | bytes | Iterable):
         raise TypeError(f"docs must be an iterable of documents or one str/bytes, not {type(docs).__name__}")
@@ -239,6 +280,30 @@ def translate_many(docs: Iterable[Any] | str | bytes, target: str = "gaussdb", *
 
         history = History.load(state, backend.name)
     return _translate_many(docs, backend, opts, history, state)
+
+
+translate_many.__doc__ = """Translate a stream of documents lazily; a failing document yields a result with
+    ``error`` (the others go on).
+
+    ``docs`` is an iterable of documents (str/bytes/mappings, one document each) or one str/bytes
+    holding any multi-document input form (JSON lines, a JSON array, decoding output or rows).
+    The target and options are checked at the call (TypeError/ValueError), before any document.
+
+    ``state``: a path (``--state``): the stream's history is loaded from it now (``StateError`` when it
+    cannot be used) and saved there atomically when the iteration ends. A document the state had
+    already seen (by LSN) yields a result with ``replayed=True`` and no statements.
+    """ + _OPTIONS_DOC
+
+_NOT_OPTIONS = frozenset({"doc", "docs", "target", "state", "options"})
+
+
+def _given(args: dict[str, Any]) -> dict[str, Any]:
+    """The option arguments a caller gave (those differing from the defaults are enough: Options.of
+    applies the same defaults)."""
+    out = {k: v for k, v in args.items() if k not in _NOT_OPTIONS}
+    if out.get("white_table_list") is None:
+        out.pop("white_table_list", None)
+    return out
 
 
 def _translate_many(docs: Iterable[Any] | str | bytes, backend: Any, opts: Options, history: Any = None,

@@ -11,8 +11,9 @@ import sys
 import click
 
 from . import __version__
+from .cli_common import Progress
 from .cli_common import (  # noqa: F401  (re-exported: ddlc.cli.TARGET_CHOICES, SPARK_* ...)
-    INPUT_FORMATS, SPARK_COLUMN_MAPPING, SPARK_PARTITIONING, SPARK_VARCHAR, TARGET_CHOICES, _common, _inputs, _n,
+    INPUT_FORMATS, SPARK_COLUMN_MAPPING, nothing_read, SPARK_PARTITIONING, SPARK_VARCHAR, TARGET_CHOICES, _common, _inputs, _n,
     _options, _report, _schema_map, _translate_options, _verbose,
 )
 
@@ -30,21 +31,38 @@ def main() -> None:
         sys.exit(1)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+             epilog="""\b
+Examples:
+  ddlc translate --to postgres ddl.jsonl > ddl.sql
+  pg_recvlogical ... | ddlc translate --to spark --state cdc.state
+  ddlc check --targets postgres,spark --strict migrations/
+\b
+Shell completion: eval "$(ddlc completion bash)"   (or zsh, fish)
+Exit status: 0 every document done, 1 some failed (the others are still written), 2 usage error.""")
 @click.version_option(__version__, prog_name="ddlc")
 def cli() -> None:
-    """ddlc — translate GaussDB/openGauss JDDL (logical decoding of DDL) into DDL text.
+    """ddlc — translate GaussDB/openGauss DDL (JDDL trees and TDDL text from logical decoding) into
+    GaussDB, PostgreSQL or Spark SQL DDL.
 
-    Inputs are files or - (stdin): a JDDL tree, a {"JDDL": ...} or {"TDDL": ...} envelope,
-    JSON lines, a JSON array, or logical-decoding output. The form is detected automatically.
+    Inputs are files, directories (their .json/.jsonl/.ndjson files) or - ; with none, standard input.
+    Each may be a JDDL tree, a {"JDDL": ...} or {"TDDL": ...} envelope, JSON lines, a JSON array,
+    rows of pg_logical_slot_get_changes, or logical-decoding output: the form is detected.
     """
 
 
-@cli.command()
+@cli.command(short_help="Translate documents into the DDL of a target.", epilog="""\b
+Examples:
+  ddlc translate --to postgres orders.json
+  ddlc translate --to spark --spark-catalog main ddl/ > ddl.sql
+  ddlc translate --to postgres --format json log.jsonl | jq .sql
+  ddlc translate --to postgres --state cdc.state batch-0042.jsonl   # a CDC batch, history kept""")
 @click.option("--to", "target", type=click.Choice(TARGET_CHOICES), default="gaussdb", show_default=True,
-              help="Target dialect.")
+              help="Target: gaussdb (canonical GaussDB text), postgres (PostgreSQL 15+), spark (Spark SQL, Delta).")
 @click.option("--format", "fmt", type=click.Choice(["sql", "json"]), default="sql", show_default=True,
-              help="sql: a script; json: one JSON object per line per document.")
+              help="sql: a script ready for psql -f / spark-sql; json: one JSON object per document and line "
+                   "(README: Output as JSON).")
+@click.option("--quiet", "-q", is_flag=True, help="Print only errors: no warnings, notes or summary line.")
 @_translate_options
 @click.option("--state", "state_path", metavar="PATH", default=None,
               help="Load the stream's history (catalog state) from PATH at start (when it exists) and save "
@@ -55,10 +73,13 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, sp
               spark_partitioning: str, spark_column_mapping: str, spark_varchar: str,
               white_table_list: str | None, schema_regex: str | None, exclude_users: tuple[str, ...],
               owners: bool, no_owner: bool, role_map: tuple[tuple[str, str], ...],
-              state_path: str | None, default_schema: str,
+              state_path: str | None, default_schema: str, quiet: bool,
               schema_map: tuple[tuple[str, str], ...], on_unsupported: str, verbose: bool,
               input_format: str, inputs: tuple[str, ...]) -> None:
-    """Translate documents to TARGET DDL."""
+    """Translate documents into the DDL of the --to target, in input order, on standard output.
+
+    Warnings (what the target cannot take), notes and one summary line go to standard error.
+    """
     from .api import Options, translate_document, unwritable
     from .backends import get_backend
     from .history import Catalog
@@ -93,7 +114,10 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, sp
 
         write = out.buffer.write if hasattr(out, "buffer") else (lambda b: out.write(b.decode()))
     docs = _inputs(inputs, verbose, input_format)
+    progress = None if quiet else Progress.maybe("translating")
     for doc in docs:
+        if progress is not None:
+            progress.tick()
         if history is not None and history.seen(doc):
             if history.replayed == 1:
                 _report("note", history.replay_note(doc))
@@ -118,9 +142,9 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, sp
         else:
             out.write(payload)
         for d in result.diagnostics:
-            if fmt == "sql" and d.severity.value != "info":
+            if fmt == "sql" and d.severity.value != "info" and not quiet:
                 _report(d.severity.value, f"{result.document}: {d.jsonpath}: {d.message} [{d.code}]")
-        if result.untranslated:
+        if result.untranslated and on_unsupported in ("comment", "skip") and not quiet:
             how = "kept as a comment" if on_unsupported == "comment" else "left out (--on-unsupported skip)"
             _report("note", f"{result.document}: statement not translated to {target}; {how}")
         if result.error is not None:
@@ -132,9 +156,19 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, sp
         except OSError as exc:
             _report("error", f"cannot save the state to {state_path}: {exc.strerror or exc}")
             tally.errors += 1
-    sys.stderr.write(tally.line(docs.unrecognised, docs.dml, options.filtering, history is not None,
-                                docs.rolled_back) + "\n")
+    if progress is not None:
+        progress.stop()
+    for name in nothing_read(docs):  # an empty batch of a log is normal: said, not failed
+        if not quiet:
+            _report("note", f"{_called(name)}: no documents: the input is empty")
+    if not quiet:
+        sys.stderr.write(tally.line(docs.unrecognised, docs.dml, options.filtering, history is not None,
+                                    docs.rolled_back) + "\n")
     sys.exit(1 if tally.errors else 0)
+
+
+def _called(name: str) -> str:
+    return "standard input" if name == "<stdin>" else name
 
 
 class _Tally:
@@ -170,10 +204,14 @@ class _Tally:
         return out
 
 
-@cli.command()
+@cli.command(short_help="Print the IR and the diagnostics of each document.", epilog="""\b
+Examples:
+  ddlc explain --to postgres orders.json
+  ddlc explain --format json log.jsonl | jq '.diagnostics[]'""")
 @click.option("--to", "target", type=click.Choice(TARGET_CHOICES), default="gaussdb", show_default=True,
               help="Target whose capability table the passes apply.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="text: an indented tree for people; json: one object per document and line.")
 @_common
 def explain(target: str, fmt: str, default_schema: str, schema_map: tuple[tuple[str, str], ...],
             on_unsupported: str, verbose: bool, input_format: str, inputs: tuple[str, ...]) -> None:
@@ -185,18 +223,24 @@ def explain(target: str, fmt: str, default_schema: str, schema_map: tuple[tuple[
 
     options = Options.of(default_schema=default_schema, schema_map=schema_map, on_unsupported=on_unsupported)
     failed = 0
-    for doc in _inputs(inputs, verbose, input_format):
+    docs = _inputs(inputs, verbose, input_format)
+    for doc in docs:
         report = explain_document(doc, options, target)
         failed += report["error"] is not None
         if fmt == "json":
             sys.stdout.write(orjson.dumps(report).decode() + "\n")
         else:
             sys.stdout.write(render_text(report))
+    for name in nothing_read(docs):
+        _report("note", f"{_called(name)}: no documents: the input is empty")
     sys.exit(1 if failed else 0)
 
 
-@cli.command()
-@click.argument("inputs", nargs=-1, type=click.Path(allow_dash=True, dir_okay=False))
+@cli.command(short_help="Check documents against the JSON Schemas in grammars/.", epilog="""\b
+Examples:
+  ddlc validate orders.json
+  ddlc validate -q ddl/ && echo valid""")
+@click.argument("inputs", nargs=-1, type=click.Path(allow_dash=True))
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing on success.")
 @_verbose
 def validate(inputs: tuple[str, ...], quiet: bool, verbose: bool, input_format: str) -> None:
@@ -218,10 +262,26 @@ def validate(inputs: tuple[str, ...], quiet: bool, verbose: bool, input_format: 
             bad += 1
             for p in problems:
                 _report("error", str(p))
+    empty = nothing_read(docs)
+    for name in empty:  # validating nothing is a mistake (an empty schema file): it fails
+        _report("error", f"{_called(name)}: no documents: the input is empty [DDLC-E014]")
     if not quiet:
-        sys.stderr.write(f"{total - bad} of {total} document(s) valid, "
-                         f"{_n(docs.unrecognised, 'line')} not recognised\n")
-    sys.exit(1 if bad else 0)
+        sys.stderr.write(f"{total - bad} of {_n(total, 'document')} valid, "
+                         f"{_n(docs.unrecognised, 'line')} not recognised"
+                         + (f", {_n(len(empty), 'input')} empty" if empty else "") + "\n")
+    sys.exit(1 if bad or empty else 0)
+
+
+@cli.command(short_help="Print a shell completion script.")
+@click.argument("shell", type=click.Choice(["bash", "zsh", "fish"]))
+def completion(shell: str) -> None:
+    """Print the completion script for SHELL; load it with eval "$(ddlc completion bash)" (in ~/.bashrc),
+    or the same for zsh; fish: ddlc completion fish > ~/.config/fish/completions/ddlc.fish."""
+    from click.shell_completion import get_completion_class
+
+    cls = get_completion_class(shell)
+    assert cls is not None
+    sys.stdout.write(cls(cli, {}, "ddlc", "_DDLC_COMPLETE").source() + "\n")
 
 
 def _register() -> None:

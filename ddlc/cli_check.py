@@ -57,7 +57,7 @@ def _targets(ctx, param, value):
     return ts
 
 
-@click.command(epilog=_CHECK_EPILOG)
+@click.command(epilog=_CHECK_EPILOG, short_help="Check documents are valid and translate to every target.")
 @click.argument("paths", nargs=-1, type=click.Path(allow_dash=True))
 @click.option("--targets", callback=_targets, metavar="LIST",
               help="Targets to translate to, comma-separated (default: the configuration's, else postgres,spark).")
@@ -177,7 +177,7 @@ def _finish_progress() -> None:
         _BAR = None
 
 
-@click.command(name="format", epilog="""\b
+@click.command(name="format", short_help="Rewrite JDDL files in a canonical JSON layout.", epilog="""\b
 Examples:
   ddlc format ddl/orders.json          # rewrite it in the canonical layout
   ddlc format --check ddl/             # say which files would change (CI)

@@ -16,7 +16,9 @@ _COLOR_ERR = None
 def _err_color() -> bool:
     global _COLOR_ERR
     if _COLOR_ERR is None:
-        _COLOR_ERR = sys.stderr.isatty()
+        import os
+
+        _COLOR_ERR = sys.stderr.isatty() and not os.environ.get("NO_COLOR")
     return _COLOR_ERR
 
 
@@ -28,13 +30,41 @@ def _report(kind: str, text: str) -> None:
     sys.stderr.write(f"{prefix} {text}\n")
 
 
+INPUT_SUFFIXES = (".json", ".jsonl", ".ndjson")  # the files a directory given as an input stands for
+
+
+def expand_inputs(inputs: tuple[str, ...]) -> list[str]:
+    """The inputs with each directory replaced by the files under it whose names end in
+    :data:`INPUT_SUFFIXES` (sorted; hidden directories skipped). One rule for every command: a
+    missing file, and a directory holding none of those files, is an input that cannot be read (its
+    document fails, exit 1); no input at all means standard input."""
+    import os
+
+    out: list[str] = []
+    for p in inputs or ("-",):
+        if p != "-" and os.path.isdir(p):
+            found = []
+            for d, dirs, files in os.walk(p):
+                dirs[:] = sorted(x for x in dirs if not x.startswith("."))
+                found.extend(os.path.join(d, f) for f in files if f.endswith(INPUT_SUFFIXES))
+            out.extend(sorted(found) or [p])  # none: reading the directory is the error
+        else:
+            out.append(p)
+    return out
+
+
 def _inputs(inputs: tuple[str, ...], verbose: bool = False, form: str = "auto") -> Any:
     """The documents of the inputs (a ``DocumentStream``: ``.unrecognised`` counts the lines of
     decoding output that were neither a known row nor part of one; ``-v`` prints each)."""
     from .frontend.documents import read_inputs
 
     on_skip = (lambda s: _report("note", str(s))) if verbose else None
-    return read_inputs(inputs or ("-",), stdin=sys.stdin, on_skip=on_skip, form=form)
+    return read_inputs(expand_inputs(inputs), stdin=sys.stdin, on_skip=on_skip, form=form)
+
+
+def nothing_read(docs: Any) -> list[str]:
+    """The inputs that held nothing at all (no document, no row, no line)."""
+    return list(docs.empty)
 
 
 INPUT_FORMATS = ("auto", "rows", "decoding", "batch", "json")  # ddlc.frontend.documents.FORMS
@@ -91,7 +121,7 @@ def _owner_options(fn):
 
 
 def _common(fn):
-    fn = click.argument("inputs", nargs=-1, type=click.Path(allow_dash=True, dir_okay=False))(fn)
+    fn = click.argument("inputs", nargs=-1, type=click.Path(allow_dash=True))(fn)
     fn = click.option("--on-unsupported", type=click.Choice(["warn", "error", "comment", "skip"]), default="warn",
                       show_default=True,
                       help="What the target cannot take. warn: drop a clause with a warning, fail a statement "
@@ -161,3 +191,51 @@ def _options(**kw: Any) -> Any:
 
 def _n(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+class Progress:
+    """A rich progress display on standard error for long runs: shown only when standard error is a
+    terminal and standard output is not (the output would tear it), after a second of work, and
+    never with --quiet. ``NO_COLOR`` is honoured."""
+
+    __slots__ = ("_what", "_start", "_count", "_live", "_task")
+
+    def __init__(self, what: str) -> None:
+        import time
+
+        self._what, self._start, self._count, self._live, self._task = what, time.monotonic(), 0, None, None
+
+    @classmethod
+    def maybe(cls, what: str) -> Progress | None:
+        if not sys.stderr.isatty() or sys.stdout.isatty():
+            return None
+        return cls(what)
+
+    def tick(self, n: int = 1) -> None:
+        self._count += n
+        if self._live is None:
+            if self._count % 64:
+                return
+            import time
+
+            if time.monotonic() - self._start < 1.0:
+                return
+            try:
+                import os
+
+                from rich.console import Console
+                from rich.progress import Progress as Bar, SpinnerColumn, TextColumn, TimeElapsedColumn
+            except ImportError:  # rich is optional
+                self._live = False
+                return
+            self._live = Bar(SpinnerColumn(), TextColumn(f"{self._what} {{task.completed:,}} documents"),
+                             TimeElapsedColumn(), transient=True,
+                             console=Console(stderr=True, no_color=bool(os.environ.get("NO_COLOR"))))
+            self._task = self._live.add_task(self._what, total=None)
+            self._live.start()
+        if self._live:
+            self._live.update(self._task, completed=self._count)
+
+    def stop(self) -> None:
+        if self._live:
+            self._live.stop()

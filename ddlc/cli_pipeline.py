@@ -10,7 +10,9 @@ import click
 from .cli_common import INPUT_FORMATS, TARGET_CHOICES, _options, _report, _schema_map, _translate_options
 
 
-@click.group()
+@click.group(short_help="Translate decoding logs on Spark (PySpark).", epilog="""\b
+Example:
+  ddlc pipeline run --input logs/ --to postgres,spark --output out/ --state cdc.state""")
 def pipeline() -> None:
     """Translate logical-decoding logs on Spark (local[*] by default, any cluster with --master)."""
 

@@ -10,10 +10,13 @@ import sys
 import click
 
 from .backends import BACKENDS
-from .cli_common import _owner_options, _report, _schema_map
+from .cli_common import _owner_options, _report, _schema_map, expand_inputs
 
 
-@click.command()
+@click.command(short_help="Fold a log's DDL into the schema it leaves behind.", epilog="""\b
+Examples:
+  ddlc replay --to postgres log.jsonl > schema.sql
+  ddlc replay --format json log.jsonl""")
 @click.option("--to", "target", type=click.Choice(list(BACKENDS)), default="postgres", show_default=True,
               help="Target of the CREATE script (--format sql).")
 @click.option("--format", "fmt", type=click.Choice(["sql", "json"]), default="sql", show_default=True,
@@ -34,7 +37,7 @@ from .cli_common import _owner_options, _report, _schema_map
 @_owner_options
 @click.option("--verbose", "-v", is_flag=True,
               help="Also print the fold's information notes (DDLC-I960) and each input line not recognised.")
-@click.argument("inputs", nargs=-1, type=click.Path(allow_dash=True, dir_okay=False))
+@click.argument("inputs", nargs=-1, type=click.Path(allow_dash=True))
 def replay(target: str, fmt: str, on_unsupported: str, default_schema: str, schema_map: tuple[tuple[str, str], ...],
            white_table_list: str | None, schema_regex: str | None, exclude_users: tuple[str, ...],
            spark_catalog: str | None, no_owner: bool, role_map: tuple[tuple[str, str], ...], verbose: bool,
@@ -51,7 +54,7 @@ def replay(target: str, fmt: str, on_unsupported: str, default_schema: str, sche
                              exclude_users=[u for v in exclude_users for u in v.split(",")])
     except (ValueError, TypeError) as exc:
         raise click.BadParameter(str(exc)) from None
-    docs = read_inputs(inputs or ("-",), stdin=sys.stdin,
+    docs = read_inputs(expand_inputs(inputs), stdin=sys.stdin,
                        on_skip=(lambda s: _report("note", str(s))) if verbose else None)
     result = fold_log(docs, options)
     errors = len(result.errors)

@@ -168,7 +168,7 @@ def compile_statement(stmt0: Statement, backend: Backend, options: Any, catalog:
         if why is not None or not diags:
             untranslated = 1
             if mode not in ("comment", "skip"):  # the document fails, its diagnostics and owner kept
-                reason = f"{why.message} [{why.code}]" if why is not None else "nothing was written for it"
+                reason = f"{why.message} ({why.code})" if why is not None else "nothing was written for it"
                 error = DdlcError(f"statement not translated to {backend.name}: {reason}", code=E_NOT_TRANSLATED,
                                   path=why.path if why is not None else (), document=document)
     if getattr(options, "pretty", False) and backend.name == "postgres":

@@ -12,6 +12,8 @@ Every diagnostic carries a stable code from :data:`CODES`. Families:
 
 from __future__ import annotations
 
+import re
+
 import enum
 from dataclasses import dataclass, field
 
@@ -248,3 +250,15 @@ I_CTAS_NO_DATA = register(
     "rows are expected as DML rows of the log, if the log carries them.",
     "CREATE TABLE t2 AS SELECT * FROM t1  ->  CREATE TABLE t2 AS SELECT * FROM t1 WITH NO DATA",
 )
+
+
+_DROP_WORDS = re.compile(r"^(.*?)(?:[;,]?\s+(?:dropped|removed|not kept|ignored|not translated|not written))"
+                         r"(\s*\([^()]*\))?\.?$", re.S)
+
+
+def refusal_message(message: str, code: str) -> str:
+    """What ``--on-unsupported error`` says (under DDLC-E009) for a warning whose message says what warn
+    mode drops: the thing refused, without "dropped", and the warning's code as the cause."""
+    m = _DROP_WORDS.match(message)
+    what = (m.group(1) + (m.group(2) or "")) if m else message
+    return f"refused by --on-unsupported error: {what} (warn mode drops it with {code})"

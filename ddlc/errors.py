@@ -50,6 +50,7 @@ class DdlcError(Exception):
         document: str | None = None,
         fmt: str | None = None,
         position: int | None = None,
+        hint: str | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -58,6 +59,7 @@ class DdlcError(Exception):
         self.document = document
         self.fmt = fmt
         self.position = position
+        self.hint = hint  # said after the message, in plain words (the message may be the server's own)
 
     @property
     def jsonpath(self) -> str:
@@ -74,7 +76,7 @@ class DdlcError(Exception):
             parts.append(self.document)
         parts.append(self.jsonpath)
         head = ": ".join(parts)
-        text = f"{head}: {self.message} [{self.code}]"
+        text = f"{head}: {self.message}" + (f" ({self.hint})" if self.hint else "") + f" [{self.code}]"
         if self.fmt is not None:
             text += f' (while expanding format string "{self.fmt}")'
         return text
@@ -87,18 +89,18 @@ class DdlcError(Exception):
             "document": self.document,
             "fmt": self.fmt,
             "position": self.position,
-        }
+        } | ({"hint": self.hint} if self.hint else {})
 
     def __reduce__(self):  # picklable across process boundaries (Spark workers)
         return (
             _rebuild,
-            (self.message, self.code, self.path, self.document, self.fmt, self.position),
+            (self.message, self.code, self.path, self.document, self.fmt, self.position, self.hint),
         )
 
 
-def _rebuild(message, code, path, document, fmt, position):  # pragma: no cover - pickling
+def _rebuild(message, code, path, document, fmt, position, hint=None):  # pragma: no cover - pickling
     return DdlcError(
-        message, code=code, path=path, document=document, fmt=fmt, position=position
+        message, code=code, path=path, document=document, fmt=fmt, position=position, hint=hint
     )
 
 

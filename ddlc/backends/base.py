@@ -128,14 +128,14 @@ class EmitBase:
     def diag(self, code: str, message: str, path: Any, dropped_text: str | None = None,
              dropped_node: Any = None, dropped_prefix: str = "") -> None:
         """Report a diagnostic; with ``--on-unsupported error`` a warning fails the document."""
-        from ..diagnostics import E_UNSUPPORTED, Severity
+        from ..diagnostics import E_UNSUPPORTED, Severity, refusal_message
         from ..errors import DdlcError
 
         d = Diagnostic(code, message, path, target=self.TARGET, document=self.ctx.document,
                        dropped_text=dropped_text, dropped_node=dropped_node, dropped_prefix=dropped_prefix)
         self.diagnostics.append(d)
         if self.ctx.on_unsupported == "error" and d.severity is Severity.WARNING:
-            raise DdlcError(f"{message} [{code}]", code=E_UNSUPPORTED, path=path, document=self.ctx.document)
+            raise DdlcError(refusal_message(message, code), code=E_UNSUPPORTED, path=path, document=self.ctx.document)
 
     def statements(self, n: Any) -> list[str]:
         """The target's statements for ``n``, from the emitter table."""

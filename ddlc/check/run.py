@@ -139,12 +139,12 @@ def _check_file(path: str, config: CheckConfig, report: CheckReport, stdin: Any)
         if doc.error is not None:
             e = doc.error
             _add(report, config, Finding(name, line(e.path) if e.path else doc.line, doc.label, e.jsonpath, e.code,
-                                         "error", e.message))
+                                         "error", _text(e)))
             continue
         if doc.tree is not None:
             problems = validate(doc.tree, document=doc.label)
             for e in problems:
-                _add(report, config, Finding(name, line(e.path), doc.label, e.jsonpath, e.code, "error", e.message))
+                _add(report, config, Finding(name, line(e.path), doc.label, e.jsonpath, e.code, "error", _text(e)))
             if problems:
                 continue
         errors: dict[tuple[str, str, str], tuple[tuple[Any, ...], list[str]]] = {}
@@ -155,12 +155,17 @@ def _check_file(path: str, config: CheckConfig, report: CheckReport, stdin: Any)
                                              d.message, backend.name))
             if t.error is not None:
                 e = t.error
-                errors.setdefault((e.code, e.jsonpath, e.message), (e.path, []))[1].append(backend.name)
+                errors.setdefault((e.code, e.jsonpath, _text(e)), (e.path, []))[1].append(backend.name)
         for (code, jpath, message), (path_, names) in errors.items():
             # the same error on every target is the document's own (it cannot be read): said once
             once = len(backends) > 1 and len(names) == len(backends) and code != "DDLC-E010"
             for tname in ([None] if once else names):
                 _add(report, config, Finding(name, line(path_), doc.label, jpath, code, "error", message, tname))
+
+
+def _text(e: Any) -> str:
+    hint = getattr(e, "hint", None)
+    return e.message + (f" ({hint})" if hint else "")
 
 
 def _add(report: CheckReport, config: CheckConfig, f: Finding) -> None:

@@ -128,7 +128,7 @@ class DocumentStream(Iterator["Document"]):
     """
 
     KEEP = 100
-    __slots__ = ("_it", "unrecognised", "skipped", "_on_skip", "dml", "rolled_back", "documents", "rows")
+    __slots__ = ("_it", "unrecognised", "skipped", "_on_skip", "dml", "rolled_back", "documents", "rows", "empty")
 
     def __init__(self, make: Callable[[Callable[[Skipped], None]], Iterator[Document]],
                  on_skip: Callable[[Skipped], None] | None = None) -> None:
@@ -138,6 +138,7 @@ class DocumentStream(Iterator["Document"]):
         self.rolled_back = 0  # DDL messages of a transaction that ended in ABORT: they never happened
         self.documents = 0  # documents handed out (DDL and input errors)
         self.rows = 0  # rows of a rows file read, counted as read (blank lines aside)
+        self.empty: list[str] = []  # the inputs that held nothing at all (no document, row or line)
         self.skipped: list[Skipped] = []
         self._on_skip = on_skip
         self._it = make(self._skip)
@@ -167,6 +168,9 @@ class DocumentStream(Iterator["Document"]):
             return
         if type(item) is tuple:
             what, n = item
+            if what is EMPTY:
+                self.empty.append(n)
+                return
             if what is ROW:
                 self.rows += n
             else:
@@ -192,7 +196,7 @@ def read_documents(data: bytes | str, source: str = "<input>", *, start: int = 0
 # (JSON lines, each line on its own) are the exact forms the pipeline gives a piece of a file
 FORMS = ("auto", "rows", "decoding", "batch", "json")
 _EXACT_FORMS = ("rows_json", "rows_csv", "jsonl")
-ROLLED_BACK, ROW = 1, 2  # what a reader tells DocumentStream besides Skipped / None (a DML row)
+ROLLED_BACK, ROW, EMPTY = 1, 2, 3  # what a reader tells DocumentStream besides Skipped / None (a DML row)
 
 
 def read_source(src: ByteSource, source: str, *, start: int = 0,
@@ -521,31 +525,43 @@ def read_inputs(paths: Iterable[str], stdin: Any = None,
 def _read_inputs(paths: Iterable[str], stdin: Any, skip: Callable[[Skipped], None],
                  form: str = "auto") -> Iterator[Document]:
     index = 0
+    told = [0]
+
+    def counted(item: Any) -> None:
+        told[0] += 1
+        skip(item)
+
     for path in paths:
+        start, told[0] = index, 0
+        name = "<stdin>" if path == "-" else path
         if path == "-":
             stream = stdin.buffer if hasattr(stdin, "buffer") else stdin
-            for doc in _read_source(ByteSource(fh=stream), "<stdin>", index, skip, form):
+            for doc in _read_source(ByteSource(fh=stream), "<stdin>", index, counted, form):
                 yield doc
                 index = doc.index + 1
-            continue
-        try:
-            fh = open(path, "rb")
-        except OSError as exc:
-            yield _unreadable(exc, path, index)
-            index += 1
-            continue
-        with fh:
+        else:
             try:
-                for doc in _read_source(ByteSource(fh=fh), path, index, skip, form):
-                    yield doc
-                    index = doc.index + 1
-            except OSError as exc:  # a read failing half way: what was read is kept
+                fh = open(path, "rb")
+            except OSError as exc:
                 yield _unreadable(exc, path, index)
                 index += 1
+                continue
+            with fh:
+                try:
+                    for doc in _read_source(ByteSource(fh=fh), path, index, counted, form):
+                        yield doc
+                        index = doc.index + 1
+                except OSError as exc:  # a read failing half way: what was read is kept
+                    yield _unreadable(exc, path, index)
+                    index += 1
+        if index == start and told[0] == 0:  # nothing at all in it: said, never silent
+            skip((EMPTY, name))  # type: ignore[arg-type]
 
 
 def _unreadable(exc: OSError, path: str, index: int) -> Document:
-    err = DdlcError(f"cannot read input: {exc.strerror or exc}", code=E_INPUT, document=path)
+    why = ("a directory with no .json, .jsonl or .ndjson file under it" if isinstance(exc, IsADirectoryError)
+           else exc.strerror or str(exc))
+    err = DdlcError(f"cannot read input: {why}", code=E_INPUT, document=path)
     return Document(index, path, path, error=err)
 
 

@@ -255,7 +255,9 @@ def _message(err: Any) -> str:
     if kw == "required":
         missing = [k for k in expected if isinstance(inst, Mapping) and k not in inst]
         named = next((k for k in missing if repr(k) in err.message), missing[0] if missing else "?")
-        return f'missing member "{named}"{_where(err)}'
+        from ..jddl.keys import spelled_like
+
+        return f'missing member "{spelled_like(inst, named)}"{_where(err)}'
     if kw == "type":
         wanted = [expected] if isinstance(expected, str) else list(expected)
         names = [_JSON_TYPE.get(t, t) for t in wanted]

@@ -99,6 +99,22 @@ def _jsonb_type(v: Any) -> int:
     return 18  # arrays and objects inside a document are binary containers
 
 
+def json_terms(v: Any) -> str:
+    """A value as JSON names it, for people: ``the number 1``, ``an array of 2 elements``, ``null``."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return f"the boolean {'true' if v else 'false'}"
+    if isinstance(v, str):
+        shown = v if len(v) <= 40 else v[:37] + "..."
+        return f"the string {shown!r}"
+    if isinstance(v, int | float | Decimal):
+        return f"the number {v}"
+    if isinstance(v, list):
+        return f"an array of {len(v)} element{'' if len(v) == 1 else 's'}"
+    return "an object"
+
+
 _KIND = {"I": "string", "D": "struct", "T": "struct", "L": "string", "s": "string or struct", "n": "numeric"}
 
 
@@ -131,8 +147,8 @@ class _Expander:
     def __init__(self, document: str | None) -> None:
         self.document = document
 
-    def fail(self, message: str, path: Path, fmt: str | None) -> DdlcError:
-        return DdlcError(message, code=E_EXPAND, path=path, document=self.document, fmt=fmt)
+    def fail(self, message: str, path: Path, fmt: str | None, hint: str | None = None) -> DdlcError:
+        return DdlcError(message, code=E_EXPAND, path=path, document=self.document, fmt=fmt, hint=hint)
 
     def expand(self, obj: Mapping[str, Any], path: Path, depth: int, out: list[str]) -> None:
         if depth > MAX_DEPTH:
@@ -219,7 +235,8 @@ class _Expander:
                 out.append(numeric_out(v))
                 return
         raise self.fail(
-            f'expected JSON {_KIND[conv]} for %{conv} element "{name}", got {_jsonb_type(v)}', path, fmt
+            f'expected JSON {_KIND[conv]} for %{conv} element "{name}", got {_jsonb_type(v)}', path, fmt,
+            hint=f"the value is {json_terms(v)}; {_jsonb_type(v)} is the server's code for its type",
         )
 
     def _string(self, v: Mapping[str, Any], names: tuple[str, ...], path: Path, fmt: str, required: bool):
@@ -230,7 +247,9 @@ class _Expander:
                     raise self.fail(f'element "{names[0]}" is not of type string', path + (key,), fmt)
                 return val
         if required:
-            raise self.fail(f'missing element "{names[0]}" in JSON object', path, fmt)
+            from .keys import spelled_like
+
+            raise self.fail(f'missing element "{spelled_like(v, names[0])}" in JSON object', path, fmt)
         return None
 
     def dotted(self, v: Mapping[str, Any], path: Path, fmt: str) -> str:

@@ -14,3 +14,15 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "objidentity": ("objidentity", "object_identity"),
     "objtype": ("objtype", "object_type"),
 }
+
+_GAUSSDB = frozenset(s for spellings in ALIASES.values() for s in spellings[1:])
+
+
+def spelled_like(obj: object, name: str) -> str:
+    """``name`` (an openGauss key) as the object ``obj`` spells its keys: GaussDB's spelling
+    (``object_name``) when ``obj`` uses any GaussDB spelling, else ``name`` itself. For errors that
+    name a missing key in the input's own dialect."""
+    spellings = ALIASES.get(name)
+    if spellings is None or not isinstance(obj, dict) or not any(k in _GAUSSDB for k in obj) or spellings[1] in obj:
+        return name
+    return spellings[1]

@@ -189,7 +189,7 @@ UNSUPPORTED = (
     Rule(AlterSchemaBlockchain, W_SCHEMA_ALTER, "ALTER SCHEMA ... WITH BLOCKCHAIN: no ledger schemas in PostgreSQL",
          applies=lambda n: n.with_,
          text=lambda n: SqlWriter().kw("ALTER", "SCHEMA").ident(n.name).kw("WITH", "BLOCKCHAIN").text()),
-    Rule(WithOption, W_STORAGE, "storage option PostgreSQL does not have dropped",
+    Rule(WithOption, W_STORAGE, lambda o: f"storage option {o.name} dropped (PostgreSQL has no such storage parameter)",
          applies=lambda o: o.name.lower() not in HEAP_OPTIONS and not _gauss_default(o),
          text=lambda o: o.name + ("" if o.value is None else f" = {o.value}")),
     Rule(CreateTableAs, W_TABLESPACE, "tablespace dropped", field="tablespace",

@@ -49,7 +49,7 @@ UNSUPPORTED: tuple[Rule, ...] = (
          applies=lambda n: bool(n.persistence), field="persistence", absent="", text=lambda n: n.persistence),
     Rule(CreateTableAs, W_TABLE_OPTION, "table tablespace dropped", applies=lambda n: n.tablespace is not None,
          field="tablespace", text=lambda n: f"TABLESPACE {n.tablespace}"),
-    Rule(WithOption, W_TABLE_OPTION, "storage option dropped (no Delta meaning)", applies=lambda o: not _is_default(o),
+    Rule(WithOption, W_TABLE_OPTION, lambda o: f"storage option {_option_text(o)} dropped (no Delta meaning)", applies=lambda o: not _is_default(o),
          text=_option_text),
     Rule(CreateTableAs, I_CTAS_NO_DATA, _no_data_message, applies=lambda n: n.with_data, field="with_data",
          absent=False, comment=False),

@@ -174,7 +174,7 @@ UNSUPPORTED: tuple[Rule, ...] = (
     Rule(CreateTable, W_TABLE_OPTION, "INHERITS dropped (Delta tables have no inheritance)",
          applies=lambda n: bool(n.inherits), field="inherits", absent=(),
          text=lambda n: "INHERITS (" + ", ".join(q.dotted() for q in n.inherits) + ")"),
-    Rule(WithOption, W_TABLE_OPTION, "storage option dropped (no Delta meaning)",
+    Rule(WithOption, W_TABLE_OPTION, lambda o: f"storage option {_option_text(o)} dropped (no Delta meaning)",
          applies=lambda n: is_table_option(n) and not is_default_option(n), text=_option_text),
     Rule(ColumnDef, W_COLUMN_CLAUSE, "ledger hash column dropped", applies=_is_ledger_column,
          text=lambda n: f"{n.name} pg_catalog.hash16"),

@@ -19,7 +19,7 @@ import enum
 import typing
 from typing import Any
 
-from ...diagnostics import E_UNSUPPORTED, Diagnostic
+from ...diagnostics import E_UNSUPPORTED, Diagnostic, refusal_message
 from ...errors import DdlcError
 from ..base import Node, _field_names, replace
 from ..rules import Rule
@@ -138,7 +138,7 @@ def drop_unsupported(stmt, ctx):
                                 document=ctx.document, dropped_text=text,
                                 dropped_node=None if text or not show else node, dropped_prefix=prefix))
         if ctx.on_unsupported == "error" and diags[-1].severity.value == "warning":
-            raise DdlcError(f"{message} [{code}]", code=E_UNSUPPORTED, path=path, document=ctx.document)
+            raise DdlcError(refusal_message(message, code), code=E_UNSUPPORTED, path=path, document=ctx.document)
 
     refusal = ctx.refused.get(type(stmt)) if ctx.refused else None
     if refusal is not None:
