@@ -28,7 +28,7 @@ from ...ir.statement import Opaque, OpaqueReason, Statement
 from ..sql.lexer import ScanError, tokenize
 from ._match import Shape, TextError, match, norm
 
-FAMILIES = ("table", "alter", "index", "sequence", "view", "drop", "comment", "rename", "schema", "routine",
+FAMILIES = ("followup", "rename", "set_schema", "sequence", "table", "alter", "index", "view", "drop", "comment", "schema", "routine",
             "trigger")
 
 _DISPATCH: list[tuple[re.Pattern[str], Shape]] | None = None
@@ -101,7 +101,7 @@ def read_tree(text: str) -> tuple[dict[str, Any] | None, TextError | None]:
             out = expand(tree)
         except Exception as e:  # noqa: BLE001 - a template read wrongly: reported as not read
             return None, TextError(f"internal: the tree read does not expand ({e})", 0)
-        bad = same_tokens(out, text[:end])
+        bad = same_tokens(out, text if out.rstrip().endswith(";") else text[:end])
         if bad is not None:
             err = TextError("the text reads as a tree whose expansion differs", bad)
             continue

@@ -341,9 +341,9 @@ def compile_pattern(spec: str) -> list[list[Any]]:
                 inner = parse_alts("]")
                 pos += 1
                 alts[-1].append(inner + [[]])
-            elif c == "{" and not spec.startswith("%{", pos - 1):
+            elif c in "{<":  # ``<x>`` (one or more) is read once: its repetitions are a deparser defect
                 pos += 1
-                inner = parse_alts("}")
+                inner = parse_alts("}" if c == "{" else ">")
                 pos += 1
                 alts[-1].append(inner)
             elif c == "%" and spec.startswith("%{", pos):
@@ -357,7 +357,7 @@ def compile_pattern(spec: str) -> list[list[Any]]:
                 pos += 2
             else:
                 j = pos
-                while j < len(spec) and spec[j] not in "|[]{}%" + end:
+                while j < len(spec) and spec[j] not in "|[]{}<>%" + end:
                     j += 1
                 if j == pos:
                     j += 1
