@@ -20,10 +20,18 @@ from ddlc.ir.base import _SOURCE_TEXT, Node
 from conftest import CASES
 
 
+# families whose trees are not statements the database prints: the expander's own cases (templates that
+# test the mini-language: `%{x}n` alone, `100%%`...) are read as unknown shapes from the tree and as unknown
+# statements from the text
+NOT_STATEMENTS = ("expander",)
+
+
 def tree_cases() -> list[Path]:
     """Cases whose input is JDDL trees (not TDDL text) and that have a GaussDB golden."""
     out = []
     for inp in sorted(CASES.rglob("input.json")):
+        if inp.parent.relative_to(CASES).parts[0] in NOT_STATEMENTS:
+            continue
         if not (inp.parent / "expected.gaussdb.sql").exists():
             continue
         docs = list(read_documents(inp.read_bytes(), source=str(inp)))
