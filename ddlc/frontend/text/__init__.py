@@ -28,7 +28,7 @@ from ...ir.statement import Opaque, OpaqueReason, Statement
 from ..sql.lexer import ScanError, tokenize
 from ._match import Shape, TextError, match, norm
 
-FAMILIES = ("followup", "rename", "set_schema", "sequence", "table", "alter", "index", "view", "drop", "comment", "schema", "routine",
+FAMILIES = ("followup", "rename", "set_schema", "sequence", "table", "alter", "index", "view", "drop", "comment", "schema", "typedef", "routine",
             "trigger")
 
 _DISPATCH: list[tuple[re.Pattern[str], Shape]] | None = None
