@@ -41,10 +41,14 @@ class TextError(Exception):
 def norm(t: Tok) -> tuple[str, str]:
     """What a token means, for comparing a text with an expansion: bare words folded (keywords and
     unquoted names are case-insensitive), quoted names and strings by their value."""
-    if t.kind == "word":
-        return ("ident", fold(t.text))
+    from ...quoting import ident_is_bare
+
+    if t.kind == "word":  # a keyword written bare is not the name it spells ("int" is not "int")
+        f = fold(t.text)
+        return ("ident", f) if ident_is_bare(f) else ("word", f)
     if t.kind == "qident":
-        return ("ident", t.text[1:-1].replace('""', '"'))
+        v = t.text[1:-1].replace('""', '"')
+        return ("ident", v) if ident_is_bare(v) else ("qident", v)
     if t.kind in ("string", "dollar") and t.text[:1] in ("'", "$"):
         return ("string", string_value(t))
     return (t.kind, t.text)
