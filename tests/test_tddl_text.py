@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -26,8 +27,9 @@ def test_unreadable_text_stays_text_with_its_byte_offset():
     assert isinstance(stmt, Opaque) and stmt.text == text
     assert [d.code for d in diags] == ["DDLC-N404"] and "at byte 30" in diags[0].message
     assert text[30:].startswith("DISTRIBUTE")  # where reading stopped
-    t = ddlc.translate({"TDDL": text}, target="postgres")
-    assert t.error is not None and t.error.code == "DDLC-E010"
+    with pytest.raises(ddlc.DdlcError) as info:
+        ddlc.translate({"TDDL": text}, target="postgres")
+    assert info.value.code == "DDLC-E010" and "at byte 30" in info.value.message
 
 
 _NAMES = st.text(st.sampled_from("abcXY_ $\"1"), min_size=1, max_size=6)
