@@ -109,12 +109,32 @@ def read_tree(text: str) -> tuple[dict[str, Any] | None, TextError | None]:
     return None, err
 
 
+# kinds the recovery reads that trees have too (CREATE TABLE AS is the recovery's only when the templates fail)
+_TREE_KINDS = frozenset({"CREATE TABLE", "CREATE LARGE SEQUENCE", "ALTER LARGE SEQUENCE", "DROP LARGE SEQUENCE"})
+
+
+def _deparser_drop(text: str) -> bool:
+    """``DROP function ...``: the drop message's own text (the deparser writes the object type in lower case)."""
+    try:
+        toks = tokenize(text)[:2]
+    except ScanError:
+        return False
+    return len(toks) == 2 and toks[0].upper == "DROP" and toks[1].text.islower()
+
+
 def read_tddl(text: str, *, document: str | None = None) -> tuple[Statement, list[Diagnostic]]:
     """Build the IR of one TDDL statement text. Never raises on text."""
     from ..build import build
     from ..build._read import BuildContext
     from ..recover import N_TDDL_UNPARSED, recover_tddl, statement_kind
 
+    from ..recover import _HANDLERS
+
+    kind = statement_kind(text)
+    if kind in _HANDLERS and kind not in _TREE_KINDS and not _deparser_drop(text):  # a kind with no tree
+        stmt, diags = recover_tddl(text, document=document)
+        if not isinstance(stmt, Opaque):
+            return stmt, diags
     try:
         tree, err = read_tree(text)
     except RecursionError:
@@ -127,7 +147,6 @@ def read_tddl(text: str, *, document: str | None = None) -> tuple[Statement, lis
     stmt, diags = recover_tddl(text, document=document)
     if not isinstance(stmt, Opaque) or err is None:
         return stmt, diags
-    kind = statement_kind(text)
     ctx = BuildContext(document)
     ctx.diag(N_TDDL_UNPARSED, f"TDDL {kind or 'statement'} not parsed ({err.message}, at byte {err.pos}); "
                               "kept as text", ())
