@@ -47,9 +47,9 @@ def front(doc: Document, options: Any) -> Front:
                 first.message += f" (and {len(problems) - 1} more violation(s); see ddlc validate)"
             raise first
     if doc.tddl is not None:
-        from .frontend.recover import recover_tddl
+        from .frontend.text import read_tddl
 
-        stmt, diags = recover_tddl(doc.tddl, document=doc.label)
+        stmt, diags = read_tddl(doc.tddl, document=doc.label)
         return Front(stmt, tuple(diags), None)
     assert doc.tree is not None
     source = expand(doc.tree, document=doc.label)  # the server's own errors first, with their paths

@@ -111,11 +111,13 @@ def placeholders(fmt: str) -> set[str]:
 Reader = Callable[[Obj, str], AlterSubcommand]
 READERS: dict[str, tuple[re.Pattern[str], Reader]] = {}
 UNTYPED: list[tuple[re.Pattern[str], Reader]] = []  # subcommands without a ``type`` key
+SPECS: list[tuple[tuple[str, ...], str]] = []  # (types, fmt pattern) of every reader, in registration order
 
 
 def reader(*types: str, fmt: str) -> Callable[[Reader], Reader]:
     """Register ``fn`` for ``types`` (none: an untyped subcommand) and the fmts of ``fmt``."""
     rx = compile_fmts(fmt)
+    SPECS.append((types, fmt))
 
     def deco(fn: Reader) -> Reader:
         if not types:

@@ -1,0 +1,537 @@
+"""The template matcher: GaussDB text read back through the deparser's own ``fmt`` templates.
+
+A TDDL statement is the canonical expansion of a JDDL tree (``canonical-form.md``): its words are
+the ``fmt`` literals, and its names, types, literals and SQL fragments are the tree's values put
+through ``%I``/``%D``/``%T``/``%L``/``%n``/``%s``. :func:`match` runs that expansion backwards: given
+a :class:`Shape` (the ``fmt`` templates the deparser writes for one object, and what each
+placeholder holds), it finds the tree whose expansion is the text.
+
+Templates use the small pattern language of the ALTER readers (``frontend/build/alter_partitions``):
+``[x]`` optional, ``{x|y}`` one of, ``x|y`` at the top level; the ``fmt`` of the tree is the text of
+the branches taken. Matching works on the text's tokens (the SQL layer's lexer; blanks ignored, so a
+clause left empty by the server, ``a int4 , b``, reads like any other) and is a chart parse: for a
+template and a start token, every end token it can reach, each with the first tree (in template
+order) that reaches it, memoized per (shape, start), so the work stays polynomial whatever the
+ambiguity of SQL fragments. The caller checks the result: the tree must expand to the same tokens
+as the text (``frontend/text/__init__.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from ..sql.lexer import Tok, fold, string_value, tokenize
+
+Value = Any
+Results = dict[int, Value]  # end token index -> the first value that reaches it
+
+
+class TextError(Exception):
+    """The text does not read as any template; ``pos`` is the byte offset where reading stopped."""
+
+    def __init__(self, message: str, pos: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.pos = pos
+
+
+def norm(t: Tok) -> tuple[str, str]:
+    """What a token means, for comparing a text with an expansion: bare words folded (keywords and
+    unquoted names are case-insensitive), quoted names and strings by their value."""
+    from ...quoting import ident_is_bare
+
+    if t.kind == "word":  # a keyword written bare is not the name it spells ("int" is not "int")
+        f = fold(t.text)
+        return ("ident", f) if ident_is_bare(f) else ("word", f)
+    if t.kind == "qident":
+        v = t.text[1:-1].replace('""', '"')
+        return ("ident", v) if ident_is_bare(v) else ("qident", v)
+    if t.kind in ("string", "dollar") and t.text[:1] in ("'", "$"):
+        return ("string", string_value(t))
+    return (t.kind, t.text)
+
+
+# ---- value specs ---------------------------------------------------------------------------------
+class Spec:
+    """What a placeholder holds: ``read(m, i)`` gives the reachable ends and values."""
+
+    def read(self, m: Matcher, i: int) -> Results:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Ident(Spec):
+    """``%I`` (or a bare name written with ``%s``): one name token, its value unquoted (``raw``: as written)."""
+
+    raw: bool = False
+
+    def read(self, m: Matcher, i: int) -> Results:
+        t = m.tok(i)
+        if t is None or t.kind not in ("word", "qident"):
+            return {}
+        if self.raw:
+            return {i + 1: t.text}
+        return {i + 1: t.text if t.kind == "word" else t.text[1:-1].replace('""', '"')}
+
+
+def _name(t: Tok | None) -> str | None:
+    if t is None or t.kind not in ("word", "qident"):
+        return None
+    return t.text if t.kind == "word" else t.text[1:-1].replace('""', '"')
+
+
+@dataclass(frozen=True)
+class QName(Spec):
+    """``%D``: ``[schema.]name[.attr]``."""
+
+    parts: tuple[int, ...] = (2, 1, 3)
+
+    def read(self, m: Matcher, i: int) -> Results:
+        names: list[str] = []
+        j = i
+        out: Results = {}
+        while len(names) < 3:
+            n = _name(m.tok(j))
+            if n is None:
+                break
+            names.append(n)
+            j += 1
+            ends = j
+            if len(names) in self.parts:
+                keys = {1: ("objname",), 2: ("schemaname", "objname"), 3: ("schemaname", "objname", "attrname")}
+                out.setdefault(ends, dict(zip(keys[len(names)], names)))
+            t = m.tok(j)
+            if t is None or t.text != ".":
+                break
+            j += 1
+        # prefer the longest reading
+        return dict(sorted(out.items(), reverse=True))
+
+
+_SPECIAL_TYPES = ("TIMESTAMP WITH TIME ZONE", "TIME WITH TIME ZONE", "TIMESTAMP", "TIME", "INTERVAL")
+_ZONES = ("with time zone", "without time zone")
+
+
+@dataclass(frozen=True)
+class TypeSpec(Spec):
+    """``%T``: ``[schema.]name[typmod][[]]`` or an SQL-standard spelling (``TIMESTAMP(0) without time zone``)."""
+
+    def read(self, m: Matcher, i: int) -> Results:
+        out: Results = {}
+        t = m.tok(i)
+        if t is None:
+            return out
+        heads: list[tuple[int, dict[str, Any]]] = []
+        if t.kind == "word" and t.text in ("TIMESTAMP", "TIME", "INTERVAL"):
+            for sp in _SPECIAL_TYPES:
+                words = sp.split()
+                if [x.text if x else None for x in m.toks[i:i + len(words)]] == words:
+                    heads.append((i + len(words), {"typename": sp, "schemaname": ""}))
+                    break
+        for end, v in QName((2, 1)).read(m, i).items():
+            d = {"typename": v["objname"]}
+            if "schemaname" in v:
+                d["schemaname"] = v["schemaname"]
+            heads.append((end, d))
+        for end, d in heads:
+            for j, typmod in self._typmods(m, end, d.get("schemaname") == ""):
+                for k, arr in self._array(m, j):
+                    out.setdefault(k, {"typmod": typmod, "typarray": arr, **d})
+        return out
+
+    @staticmethod
+    def _typmods(m: Matcher, j: int, special: bool) -> list[tuple[int, str]]:
+        opts: list[tuple[int, str]] = []
+        k = j
+        t = m.tok(j)
+        if t is not None and t.text == "(":
+            close = m.close(j)
+            if close is not None:
+                k = close + 1
+        cands = [k] if k == j else [k, j]
+        for c in cands:
+            text = m.span(j, c) if c > j else ""
+            if special:
+                for z in _ZONES:
+                    words = z.split()
+                    if [x.text if x else None for x in m.toks[c:c + len(words)]] == words:
+                        opts.append((c + len(words), (text + " " + z) if text else " " + z))
+            opts.append((c, text))
+        return opts
+
+    @staticmethod
+    def _array(m: Matcher, j: int) -> list[tuple[int, bool]]:
+        a, b = m.tok(j), m.tok(j + 1)
+        if a is not None and b is not None and a.text == "[" and b.text == "]":
+            return [(j + 2, True), (j, False)]
+        return [(j, False)]
+
+
+@dataclass(frozen=True)
+class Literal(Spec):
+    """``%L``: a quoted string (or dollar-quoted), its value."""
+
+    def read(self, m: Matcher, i: int) -> Results:
+        t = m.tok(i)
+        if t is None or t.kind not in ("string", "dollar") or t.text[:1] not in ("'", "$"):
+            return {}
+        return {i + 1: string_value(t)}
+
+
+@dataclass(frozen=True)
+class Number(Spec):
+    """``%n``: a number (an int when it reads as one)."""
+
+    def read(self, m: Matcher, i: int) -> Results:
+        t = m.tok(i)
+        sign = ""
+        j = i
+        if t is not None and t.text == "-":
+            sign, j = "-", i + 1
+            t = m.tok(j)
+        if t is None or t.kind != "number":
+            return {}
+        s = sign + t.text
+        try:
+            return {j + 1: int(s)}
+        except ValueError:
+            return {j + 1: Decimal(s)}
+
+
+@dataclass(frozen=True)
+class Words(Spec):
+    """``%s`` holding one of a few keyword phrases (``""`` allowed when listed); the value is the phrase."""
+
+    choices: tuple[str, ...]
+
+    def read(self, m: Matcher, i: int) -> Results:
+        out: Results = {}
+        for c in self.choices:
+            words = m.lex(c)
+            if all(m.tok(i + k) is not None and norm(m.tok(i + k)) == w for k, w in enumerate(words)):
+                out.setdefault(i + len(words), c)
+        return out
+
+
+@dataclass(frozen=True)
+class Frag(Spec):
+    """``%s`` holding an SQL fragment: a balanced run of tokens (its exact text is the value).
+
+    ``stop``: tokens it never holds at its own depth (``,`` for a default in a column list);
+    ``empty``: it may be empty (value ``""``); ``max_tokens``: at most this many tokens."""
+
+    stop: tuple[str, ...] = ()
+    empty: bool = False
+    max_tokens: int = 0
+    words: bool = False  # only bare words (a name or a keyword phrase)
+
+    def read(self, m: Matcher, i: int) -> Results:
+        out: Results = {i: ""} if self.empty else {}
+        depth = 0
+        j = i
+        while j < len(m.toks):
+            t = m.toks[j]
+            if self.max_tokens and j - i >= self.max_tokens:
+                break
+            if self.words and t.kind not in ("word", "qident"):
+                break
+            if t.kind == "punct" and t.text in "([":
+                depth += 1
+            elif t.kind == "punct" and t.text in ")]":
+                if depth == 0:
+                    break
+                depth -= 1
+            elif depth == 0 and t.text in self.stop:
+                break
+            j += 1
+            if depth == 0:
+                out[j] = m.span(i, j)
+        return out
+
+
+@dataclass(frozen=True)
+class Either(Spec):
+    """One of several specs (the first that reaches an end gives its value)."""
+
+    specs: tuple[Spec, ...]
+
+    def read(self, m: Matcher, i: int) -> Results:
+        out: Results = {}
+        for s in self.specs:
+            for j, v in s.read(m, i).items():
+                out.setdefault(j, v)
+        return out
+
+
+@dataclass(frozen=True)
+class Rest(Spec):
+    """Everything from here to the end of the text (its exact text), starting with ``first`` (a word)."""
+
+    first: tuple[str, ...] = ()
+
+    def read(self, m: Matcher, i: int) -> Results:
+        t = m.tok(i)
+        if t is None or (self.first and t.upper not in self.first):
+            return {}
+        return {len(m.toks): m.text[t.start:m.toks[-1].end]}
+
+
+@dataclass(frozen=True)
+class Const(Spec):
+    """Matches nothing and gives a fixed value (a member the template does not print)."""
+
+    value: Any
+
+    def read(self, m: Matcher, i: int) -> Results:
+        return {i: self.value}
+
+
+@dataclass(frozen=True)
+class Custom(Spec):
+    """A reader written by hand: ``fn(m, i) -> Results``."""
+
+    fn: Callable[[Matcher, int], Results]
+
+    def read(self, m: Matcher, i: int) -> Results:
+        return self.fn(m, i)
+
+
+@dataclass(eq=False)
+class Shape(Spec):
+    """A JDDL object: its templates (pattern language), what each placeholder holds, constant members.
+
+    ``absent``: the object may be left out (``{"fmt": <first fmt>, "present": false}``, nothing printed).
+    ``post``: a function that finishes the members read (derived members), or refuses them (None)."""
+
+    templates: str
+    keys: Mapping[str, Spec] = field(default_factory=dict)
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    absent: bool = False
+    absent_fmt: str | None = None
+    post: Callable[[dict[str, Any]], dict[str, Any] | None] | None = None
+    _alts: list[list[Any]] | None = None
+
+    def alternatives(self) -> list[list[Any]]:
+        if self._alts is None:
+            self._alts = compile_pattern(self.templates)
+        return self._alts
+
+    def read(self, m: Matcher, i: int) -> Results:
+        return m.shape(self, i)
+
+
+# ---- the pattern language ------------------------------------------------------------------------
+def compile_pattern(spec: str) -> list[list[Any]]:
+    """The alternatives of a template pattern, each a list of pieces: literal text (``str``, the
+    ``fmt`` text it stands for) or a placeholder ``(name, sep or None, conv)`` or an inner choice
+    (``list`` of alternatives)."""
+    pos = 0
+
+    def parse_alts(end: str) -> list[list[Any]]:
+        nonlocal pos
+        alts: list[list[Any]] = [[]]
+        while pos < len(spec):
+            c = spec[pos]
+            if c in end:
+                return alts
+            if c == "|":
+                pos += 1
+                alts.append([])
+            elif c == "[":
+                pos += 1
+                inner = parse_alts("]")
+                pos += 1
+                alts[-1].append(inner + [[]])
+            elif c in "{<":  # ``<x>`` (one or more) is read once: its repetitions are a deparser defect
+                pos += 1
+                inner = parse_alts("}" if c == "{" else ">")
+                pos += 1
+                alts[-1].append(inner)
+            elif c == "%" and spec.startswith("%{", pos):
+                close = spec.index("}", pos)
+                body = spec[pos + 2:close]
+                name, sep = (body.split(":", 1) + [None])[:2] if ":" in body else (body, None)
+                alts[-1].append((name, sep, spec[close + 1]))
+                pos = close + 2
+            elif c == "%" and spec.startswith("%%", pos):
+                alts[-1].append("%%")
+                pos += 2
+            else:
+                j = pos
+                while j < len(spec) and spec[j] not in "|[]{}<>%" + end:
+                    j += 1
+                if j == pos:
+                    j += 1
+                alts[-1].append(spec[pos:j])
+                pos = j
+        return alts
+
+    return parse_alts("")
+
+
+_CONV: dict[str, Spec] = {"I": Ident(), "D": QName(), "T": TypeSpec(), "L": Literal(), "n": Number()}
+
+
+class Matcher:
+    """The tokens of one text and the memo of what each shape reaches from each token."""
+
+    def __init__(self, text: str, end: int | None = None) -> None:
+        self.text = text
+        self.toks: list[Tok] = tokenize(text, 0, end)
+        self._memo: dict[tuple[int, int], Results] = {}
+        self._lexed: dict[str, list[tuple[str, str]]] = {}
+        self._closes: dict[int, int | None] = {}
+        self.furthest = 0  # the furthest token a literal matched up to (for error positions)
+
+    def tok(self, i: int) -> Tok | None:
+        return self.toks[i] if 0 <= i < len(self.toks) else None
+
+    def span(self, i: int, j: int) -> str:
+        return self.text[self.toks[i].start:self.toks[j - 1].end] if j > i else ""
+
+    def pos(self, i: int) -> int:
+        return self.toks[i].start if i < len(self.toks) else (self.toks[-1].end if self.toks else 0)
+
+    def close(self, i: int) -> int | None:
+        if i not in self._closes:
+            depth = 0
+            res = None
+            for k in range(i, len(self.toks)):
+                t = self.toks[k]
+                if t.kind == "punct" and t.text in "([":
+                    depth += 1
+                elif t.kind == "punct" and t.text in ")]":
+                    depth -= 1
+                    if depth == 0:
+                        res = k
+                        break
+            self._closes[i] = res
+        return self._closes[i]
+
+    def lex(self, literal: str) -> list[tuple[str, str]]:
+        got = self._lexed.get(literal)
+        if got is None:
+            got = self._lexed[literal] = [norm(t) for t in tokenize(literal)]
+        return got
+
+    # -- shapes ------------------------------------------------------------------------------------
+    def shape(self, s: Shape, i: int) -> Results:
+        key = (id(s), i)
+        got = self._memo.get(key)
+        if got is not None:
+            return got
+        self._memo[key] = {}  # a shape that reaches itself without consuming: no reading
+        out: Results = {}
+        for alt in s.alternatives():
+            for j, (vals, fmt) in self._seq(s, alt, i).items():
+                if j in out:
+                    continue
+                obj = {"fmt": fmt, **s.extra, **vals}
+                if s.post is not None:
+                    obj = s.post(obj)
+                    if obj is None:
+                        continue
+                out[j] = obj
+        if s.absent and i not in out:
+            out[i] = {"fmt": s.absent_fmt or _first_fmt(s), "present": False}
+        self._memo[key] = out
+        return out
+
+    def _seq(self, s: Shape, pieces: list[Any], i: int) -> dict[int, tuple[dict[str, Any], str]]:
+        states: dict[int, tuple[dict[str, Any], str]] = {i: ({}, "")}
+        for piece in pieces:
+            nxt: dict[int, tuple[dict[str, Any], str]] = {}
+            for p, (vals, fmt) in states.items():
+                for j, (v2, f2) in self._piece(s, piece, p).items():
+                    if j not in nxt:
+                        nxt[j] = ({**vals, **v2}, fmt + f2)
+            states = nxt
+            if not states:
+                break
+        return states
+
+    def _piece(self, s: Shape, piece: Any, i: int) -> dict[int, tuple[dict[str, Any], str]]:
+        if isinstance(piece, str):
+            if piece == "%%":
+                words = self.lex("%")
+            else:
+                words = self.lex(piece)
+            for k, w in enumerate(words):
+                t = self.tok(i + k)
+                if t is None or norm(t) != w:
+                    return {}
+            self.furthest = max(self.furthest, i + len(words))
+            return {i + len(words): ({}, piece)}
+        if isinstance(piece, list):  # a choice
+            out: dict[int, tuple[dict[str, Any], str]] = {}
+            for alt in piece:
+                for j, r in self._seq(s, alt, i).items():
+                    out.setdefault(j, r)
+            return out
+        name, sep, conv = piece
+        # a key's spec is for %s; other conversions read their own form (``name%X`` overrides that)
+        spec = s.keys.get(f"{name}%{conv}") or (s.keys.get(name) if conv == "s" else _CONV.get(conv))
+        if spec is None:
+            raise KeyError(f"no value spec for %{{{name}}}{conv}")
+        fmt = "%{" + name + (":" + sep if sep is not None else "") + "}" + conv
+        if sep is None:
+            return {j: ({name: v}, fmt) for j, v in spec.read(self, i).items()}
+        # an array: one or more elements joined by sep
+        sep_words = self.lex(sep)
+        out2: dict[int, tuple[dict[str, Any], str]] = {}
+        frontier: dict[int, list[Any]] = {j: [v] for j, v in spec.read(self, i).items()}
+        while frontier:
+            new: dict[int, list[Any]] = {}
+            for j, items in frontier.items():
+                if j in out2:
+                    continue
+                out2[j] = ({name: items}, fmt)
+                k = j
+                ok = True
+                for w in sep_words:
+                    t = self.tok(k)
+                    if t is None or norm(t) != w:
+                        ok = False
+                        break
+                    k += 1
+                if not ok or k == j and not sep_words and False:
+                    continue
+                for e, v in spec.read(self, k).items():
+                    if e > j and e not in out2 and e not in new:
+                        new[e] = items + [v]
+            frontier = new
+        return out2
+
+
+def _first_fmt(s: Shape) -> str:
+    alt = s.alternatives()[0]
+
+    def text(pieces: Iterable[Any]) -> str:
+        out = []
+        for p in pieces:
+            if isinstance(p, str):
+                out.append(p if p != "%%" else "%%")
+            elif isinstance(p, list):
+                out.append(text(p[0]))
+            else:
+                name, sep, conv = p
+                out.append("%{" + name + (":" + sep if sep is not None else "") + "}" + conv)
+        return "".join(out)
+
+    return text(alt)
+
+
+def match(shape: Shape, text: str, end: int | None = None) -> dict[str, Any]:
+    """The tree ``shape`` reads from the whole of ``text[:end]`` (:class:`TextError` when none does)."""
+    m = Matcher(text, end)
+    got = m.shape(shape, 0).get(len(m.toks))
+    if got is None:
+        raise TextError("the text does not read as the statement's form", m.pos(m.furthest))
+    return got
+
+
+__all__ = ["Shape", "Spec", "Ident", "QName", "TypeSpec", "Literal", "Number", "Words", "Frag", "Either", "Rest", "Const", "Custom",
+           "Matcher", "TextError", "match", "norm", "compile_pattern"]
