@@ -63,6 +63,8 @@ Examples:
               help="sql: a script ready for psql -f / spark-sql; json: one JSON object per document and line "
                    "(README: Output as JSON).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only errors: no warnings, notes or summary line.")
+@click.option("--sarif", "sarif_path", metavar="PATH", default=None,
+              help="Also write every diagnostic and error as SARIF 2.1.0 to PATH (for code scanning).")
 @_translate_options
 @click.option("--state", "state_path", metavar="PATH", default=None,
               help="Load the stream's history (catalog state) from PATH at start (when it exists) and save "
@@ -73,7 +75,7 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, sp
               spark_partitioning: str, spark_column_mapping: str, spark_varchar: str,
               white_table_list: str | None, schema_regex: str | None, exclude_users: tuple[str, ...],
               owners: bool, no_owner: bool, role_map: tuple[tuple[str, str], ...],
-              state_path: str | None, default_schema: str, quiet: bool,
+              state_path: str | None, default_schema: str, quiet: bool, sarif_path: str | None,
               schema_map: tuple[tuple[str, str], ...], on_unsupported: str, verbose: bool,
               input_format: str, inputs: tuple[str, ...]) -> None:
     """Translate documents into the DDL of the --to target, in input order, on standard output.
@@ -115,6 +117,7 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, sp
         write = out.buffer.write if hasattr(out, "buffer") else (lambda b: out.write(b.decode()))
     docs = _inputs(inputs, verbose, input_format)
     progress = None if quiet else Progress.maybe("translating")
+    findings: list | None = [] if sarif_path is not None else None
     for doc in docs:
         if progress is not None:
             progress.tick()
@@ -137,6 +140,8 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, sp
             result = unwritable(result, exc)
             payload = orjson.dumps(result.to_dict()) + b"\n" if write is not None else ""
         tally.add(result)
+        if findings is not None:
+            findings.extend(_findings(result))
         if write is not None:
             write(payload)
         else:
@@ -158,6 +163,8 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, sp
             tally.errors += 1
     if progress is not None:
         progress.stop()
+    if findings is not None:
+        tally.errors += not _write_sarif(sarif_path, findings, docs.documents, target)
     for name in nothing_read(docs):  # an empty batch of a log is normal: said, not failed
         if not quiet:
             _report("note", f"{_called(name)}: no documents: the input is empty")
@@ -165,6 +172,36 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, sp
         sys.stderr.write(tally.line(docs.unrecognised, docs.dml, options.filtering, history is not None,
                                     docs.rolled_back) + "\n")
     sys.exit(1 if tally.errors else 0)
+
+
+def _findings(t) -> list:
+    """A translation's diagnostics and error as findings (ddlc.check's data), at the document's line."""
+    from .check.run import Finding
+
+    out = [Finding(t.source, t.line, t.document, d.jsonpath, d.code, d.severity.value, d.message, t.target,
+                   fails=False) for d in t.diagnostics]
+    if t.error is not None:
+        e = t.error
+        hint = getattr(e, "hint", None)
+        out.append(Finding(t.source, t.line, t.document, e.jsonpath, e.code, "error",
+                           e.message + (f" ({hint})" if hint else ""), t.target, fails=True))
+    return out
+
+
+def _write_sarif(path: str, findings: list, documents: int, target: str) -> bool:
+    import orjson
+
+    from .check.report import sarif_report
+    from .check.run import CheckReport
+
+    report = CheckReport(findings=findings, files=0, documents=documents, targets=(target,))
+    try:
+        with open(path, "wb") as fh:
+            fh.write(orjson.dumps(sarif_report(report), option=orjson.OPT_INDENT_2) + b"\n")
+    except OSError as exc:
+        _report("error", f"cannot write {path}: {exc.strerror or exc}")
+        return False
+    return True
 
 
 def _called(name: str) -> str:

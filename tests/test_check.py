@@ -202,3 +202,15 @@ def test_globs_and_discovery(tmp_path):
         format_text("  ")
     except LayoutError as exc:
         assert "empty" in str(exc)
+
+
+def test_translate_writes_sarif_too(tmp_path):
+    r = repo(tmp_path)
+    out = tmp_path / "t.sarif"
+    p = ddlc("translate", "--to", "postgres", "--sarif", str(out), "ddl/column.json", cwd=r)
+    assert p.returncode == 0 and p.stdout.startswith("CREATE TABLE")
+    sarif = json.loads(out.read_text())
+    _check_sarif(sarif)
+    res = sarif["runs"][0]["results"]
+    assert [(x["ruleId"], x["level"]) for x in res] == [("DDLC-W610", "warning")]
+    assert res[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "ddl/column.json"

@@ -1,8 +1,9 @@
 """The pipeline's driver: plan the pieces, run the two stages on Spark, check the counts, commit.
 
-Stage 1 reads every piece in its own task (DML is skipped where the bytes are); stage 2 puts the
-documents in log order (LSN, then input and position) and translates them for each target in one
-task per target, with the stream's catalog, exactly as ``ddlc translate`` does. The driver then
+Stage 1 reads every piece in its own task (DML is skipped where the bytes are, and each document's
+object links are noted); stage 2 puts the documents in log order (LSN, then input and position) and
+translates them in one task per target and bucket of documents sharing no object (:mod:`.groups`),
+each with its own catalog, exactly as ``ddlc translate`` does. The driver then
 checks that every record read is accounted for, writes the outputs to a staging directory and
 commits them (:mod:`.outputs`), and saves ``--state`` last.
 """

@@ -4,7 +4,7 @@
   (:func:`ddlc.frontend.documents.read_source`) over a piece; out come its DDL documents (each
   pickled whole, with its order key and original payload), its unrecognised lines and one row of
   counts. DML is skipped here, where the bytes are: this is the stage that scales with cores.
-* :func:`translate_ordered` (stage 2, one task per target and bucket of schemas: :mod:`.groups`):
+* :func:`translate_ordered` (stage 2, one task per target and bucket of objects: :mod:`.groups`):
   the documents in log order (LSN, then input and position), each through
   :func:`ddlc.api.translate_document` with the catalog of its schemas, exactly as ``ddlc translate``
   does; out comes one row per document and target, and a last row holding the bucket's part of the
@@ -251,7 +251,7 @@ def read_pieces(batches: Iterable[Any], options: Any = None) -> Iterator[Any]:
                 yield pa.RecordBatch.from_pylist(rows, schema=schema)
 
 
-# ---- stage 2: translate in log order, one target (and one group of schemas) at a time ---------------
+# ---- stage 2: translate in log order, one target and bucket of objects at a time ---------------------
 def translate_rows(rows: Iterable[dict[str, Any]], options: Any, state: bytes | None = None,
                    want_state: bool = False, owned: tuple[frozenset[str], ...] | None = None
                    ) -> Iterator[dict[str, Any]]:
