@@ -6,8 +6,10 @@ envelopes; ``grammars/statements/<kind>.schema.json`` adds the shape of each sta
 reference catalogue (``jddl-shapes.md`` §5). The root schema picks the statement schema from the
 leading words of ``fmt``, exactly as :func:`statement_kind` does (§6).
 
-``jsonschema`` is imported lazily, on the first :func:`validate` call: importing this module costs
-nothing but a few compiled regular expressions.
+``jsonschema`` is imported lazily, and only for an invalid document: :func:`validate` first asks
+:mod:`.schema_fast` (a validity-only checker of the same schemas, with the same semantics) and
+returns ``[]`` at once when it says the tree is valid. Importing this module costs nothing but a
+few compiled regular expressions.
 """
 
 from __future__ import annotations
@@ -18,26 +20,13 @@ import sys
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 from ..diagnostics import E_SCHEMA
 from ..errors import DdlcError, PathPart
+from .grammar_files import GRAMMARS, ROOT_ID, load_schemas
 
 __all__ = ["GRAMMARS", "KINDS", "MAX_DEPTH", "ROOT_ID", "statement_kind", "validate", "validator"]
-
-ROOT_ID = "https://ddlc.dev/grammars/v1/jddl.schema.json"
-
-
-def _grammars_dir() -> Path:
-    here = Path(__file__).resolve()
-    repo = here.parents[2] / "grammars"  # source checkout / editable install
-    if repo.is_dir():
-        return repo
-    return here.parents[1] / "grammars"  # a wheel that ships the schemas inside the package
-
-
-GRAMMARS = _grammars_dir()
 
 # Statement kinds by the leading words of ``fmt`` (reference §6). The patterns are mutually
 # exclusive and are the very ones the schemas use: ``statements/<kind>.schema.json`` constrains
@@ -105,16 +94,6 @@ MAX_DEPTH = 256  # as the expander's bound; real deparser trees are under 10 lev
 _FRAMES_PER_LEVEL = 32  # Python frames jsonschema spends per object level, with margin
 
 
-def _load_schemas() -> dict[str, dict[str, Any]]:
-    schemas: dict[str, dict[str, Any]] = {}
-    for path in sorted(GRAMMARS.rglob("*.schema.json")):
-        contents = json.loads(path.read_text(encoding="utf-8"))
-        schemas[contents["$id"]] = contents
-    if ROOT_ID not in schemas:
-        raise FileNotFoundError(f"root schema {ROOT_ID} not found under {GRAMMARS}")
-    return schemas
-
-
 def validator() -> Any:
     """The cached ``Draft202012Validator`` for the root schema (all schema files registered)."""
     global _VALIDATOR
@@ -125,7 +104,7 @@ def validator() -> Any:
                 from referencing import Registry, Resource
                 from referencing.jsonschema import DRAFT202012
 
-                schemas = _load_schemas()
+                schemas = load_schemas()
                 registry = Registry().with_resources(
                     (uri, Resource.from_contents(s, default_specification=DRAFT202012))
                     for uri, s in schemas.items()
@@ -140,12 +119,14 @@ def validate(tree: Mapping, *, document: str | None = None) -> list[DdlcError]:
     Paths are relative to the value given: inside the tree for a bare tree, starting with
     ``"JDDL"`` for an envelope. Each violation is a :class:`DdlcError` with code ``E_SCHEMA``.
     """
-    from jsonschema.exceptions import best_match
-
     depth, deepest = _depth(tree)
     if depth > MAX_DEPTH:
         return [DdlcError(f"tree nested deeper than {MAX_DEPTH} levels", code=E_SCHEMA,
                           path=deepest, document=document)]
+    if _fast_valid(tree, depth):
+        return []
+    from jsonschema.exceptions import best_match
+
     try:
         with _stack_for(depth):
             raw = list(validator().iter_errors(tree))
@@ -165,6 +146,21 @@ def validate(tree: Mapping, *, document: str | None = None) -> list[DdlcError]:
             (path, message), DdlcError(message, code=E_SCHEMA, path=path, document=document)
         )
     return [found[k] for k in sorted(found, key=_sort_key)]
+
+
+def _fast_valid(tree: Any, depth: int) -> bool:
+    """True when :mod:`.schema_fast` vouches for the tree; False sends it on to ``jsonschema``.
+
+    Any failure of the fast checker (schemas it cannot handle, a tree too deep for it) is a
+    "don't know", never a verdict: ``jsonschema`` then decides, as it always did.
+    """
+    try:
+        from .schema_fast import is_valid
+
+        with _stack_for(depth):
+            return is_valid(tree)
+    except Exception:  # noqa: BLE001 - Unsupported, RecursionError, ...: ask jsonschema instead
+        return False
 
 
 _GENERIC_TITLES = frozenset({"JDDL node", "member value"})
