@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/bench_startup.py [--runs 20] [--file FILE] [--tree DIR] [--stages]
 
-For each target (postgres, gaussdb) it runs ``ddlc translate --to TARGET FILE`` (the console script
+``--check`` adds ``ddlc check --targets postgres,spark`` of one small file (what the pre-commit hook
+runs). For each target (postgres, gaussdb) it runs ``ddlc translate --to TARGET FILE`` (the console script
 next to this interpreter; FILE defaults to a one-statement DROP TABLE document) and the yardstick
 ``python -c "import json"`` in turn, A B A B ..., ``--runs`` times each after one warm-up pair, and
 prints the median wall time of each and the median of the per-pair ratios A/B (pairing keeps the
@@ -62,6 +63,8 @@ def main() -> None:
     ap.add_argument("--tree", type=Path, help="checkout whose ddlc package to measure (PYTHONPATH)")
     ap.add_argument("--stages", action="store_true", help="also time import click / pglast / ddlc.cli")
     ap.add_argument("--targets", default="postgres,gaussdb")
+    ap.add_argument("--check", action="store_true",
+                    help="also time ddlc check --targets postgres,spark of one small file (the pre-commit hook)")
     args = ap.parse_args()
 
     py = sys.executable
@@ -72,6 +75,10 @@ def main() -> None:
     yard = [py, "-c", "import json"]
     cases = [(f"ddlc translate --to {t}", [exe, "translate", "--to", t, str(args.file)])
              for t in args.targets.split(",")]
+    if args.check:
+        small = ROOT / "examples" / "ddl" / "sales_schema.json"
+        cases.append(("ddlc check (postgres,spark)", [exe, "check", "--no-config", "--targets", "postgres,spark",
+                                                      str(small)]))
     if args.stages:
         cases += [(f"python -c 'import {m}'", [py, "-c", f"import {m}"]) for m in ("click", "pglast", "ddlc.cli")]
     print(f"yardstick B = python -c 'import json'; {args.runs} pairs each (A B A B ...), medians; "
