@@ -145,12 +145,41 @@ def read_tddl(text: str, *, document: str | None = None) -> tuple[Statement, lis
         except Exception as e:  # noqa: BLE001 - a tree the builder refuses: as if not read
             err = TextError(f"not built: {e}", 0)
     stmt, diags = recover_tddl(text, document=document)
-    if not isinstance(stmt, Opaque) or err is None:
+    if not isinstance(stmt, Opaque):
+        return stmt, diags
+    hand = _handwritten(text, document)
+    if not isinstance(hand, str):
+        return hand
+    if err is None:
         return stmt, diags
     ctx = BuildContext(document)
+    why = f"; as hand-written SQL, {hand}" if hand else ""
     ctx.diag(N_TDDL_UNPARSED, f"TDDL {kind or 'statement'} not parsed ({err.message}, at byte {err.pos}); "
-                              "kept as text", ())
+                              f"kept as text{why}", ())
     return Opaque(text, kind=kind, reason=OpaqueReason.UNPARSED), ctx.diagnostics
+
+
+def _handwritten(text: str, document: str | None) -> tuple[Statement, list[Diagnostic]] | str:
+    """The statement read from ``text`` as hand-written SQL (:mod:`.pgtext`), or why not (``""``: PostgreSQL's
+    grammar does not read it either)."""
+    from ..build import build
+    from ..build._read import BuildContext
+    from .pgtext import I_HANDWRITTEN, NotRead, read_sql
+
+    try:
+        tree, kind = read_sql(text)
+    except NotRead as e:
+        return f"{e.message} (at byte {e.pos})" if e.message else ""
+    try:
+        stmt, diags = build(tree, document=document)
+    except Exception as e:  # noqa: BLE001 - a tree the builder refuses (a bad type modifier...): not read
+        return f"not built: {e}"
+    if isinstance(stmt, Opaque):
+        return "not built: " + "; ".join(d.message for d in diags)
+    ctx = BuildContext(document)
+    ctx.diag(I_HANDWRITTEN, f"TDDL {kind} read as hand-written SQL by PostgreSQL's grammar "
+                            "(not the database's canonical form)", ())
+    return stmt, ctx.diagnostics + list(diags)
 
 
 __all__ = ["read_tddl", "read_tree", "same_tokens"]
