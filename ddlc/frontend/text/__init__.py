@@ -141,9 +141,15 @@ def read_tddl(text: str, *, document: str | None = None) -> tuple[Statement, lis
         tree, err = None, TextError("statement nested too deeply", 0)
     if tree is not None:
         try:
-            return build(tree, document=document)
+            stmt, diags = build(tree, document=document)
         except Exception as e:  # noqa: BLE001 - a tree the builder refuses: as if not read
             err = TextError(f"not built: {e}", 0)
+        else:
+            if _written_by_hand(tree, text) and any(d.code.startswith("DDLC-N") for d in diags):
+                hand = _handwritten(text, document)  # a fragment of a hand-written text the templates misread
+                if not isinstance(hand, str) and not any(d.code.startswith("DDLC-N") for d in hand[1]):
+                    return hand
+            return stmt, diags
     stmt, diags = recover_tddl(text, document=document)
     if not isinstance(stmt, Opaque):
         return stmt, diags
@@ -157,6 +163,22 @@ def read_tddl(text: str, *, document: str | None = None) -> tuple[Statement, lis
     ctx.diag(N_TDDL_UNPARSED, f"TDDL {kind or 'statement'} not parsed ({err.message}, at byte {err.pos}); "
                               f"kept as text{why}", ())
     return Opaque(text, kind=kind, reason=OpaqueReason.UNPARSED), ctx.diagnostics
+
+
+def _written_by_hand(tree: dict[str, Any], text: str) -> bool:
+    """Whether ``text`` differs from the expansion of the tree read from it beyond blank runs (the case of a
+    keyword, the quoting of a name): then it is not the database's own text."""
+    from ...jddl.expand import expand
+    from ...quoting import canonicalize
+
+    def body(t: str) -> str:
+        t = canonicalize(t)
+        return t[:-1].rstrip() if t.endswith(";") else t
+
+    try:
+        return body(expand(tree)) != body(text)
+    except Exception:  # noqa: BLE001 - the tree expanded when it was read
+        return True
 
 
 def _handwritten(text: str, document: str | None) -> tuple[Statement, list[Diagnostic]] | str:

@@ -180,9 +180,15 @@ def constraint_element(c: Any, column: str | None = None) -> dict[str, Any]:
     return {"fmt": "%{definition}s", "type": "constraint", "contype": contype, "definition": definition}
 
 
+_ATTRS = {"CONSTR_ATTR_DEFERRABLE": ("deferrable", True), "CONSTR_ATTR_NOT_DEFERRABLE": ("deferrable", False),
+          "CONSTR_ATTR_DEFERRED": ("initdeferred", True), "CONSTR_ATTR_IMMEDIATE": ("initdeferred", False)}
+
+
 def column_tree(cd: Any, *, in_create: bool) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """A ``ColumnDef`` as a column object, and the table constraint elements its column constraints stand
     for (CREATE TABLE only; ADD COLUMN takes NOT NULL, NULL, DEFAULT, COLLATE and stored generation only)."""
+    import copy
+
     from pglast import ast
 
     if cd.typeName is None:
@@ -196,7 +202,7 @@ def column_tree(cd: Any, *, in_create: bool) -> tuple[dict[str, Any], list[dict[
         raise Declined("a column STORAGE clause", cd)
     not_null = null = False
     default = generated = None
-    elements: list[dict[str, Any]] = []
+    pending: list[Any] = []
     for c in cd.constraints or ():
         if not isinstance(c, ast.Constraint):
             raise Declined(f"{type(c).__name__} in a column definition", c)
@@ -214,11 +220,14 @@ def column_tree(cd: Any, *, in_create: bool) -> tuple[dict[str, Any], list[dict[
         elif kind == "CONSTR_GENERATED" and c.generated_when == "a" and (c.generated_kind or "s") == "s":
             generated = deparse(c.raw_expr)
         elif in_create and kind in _CONTYPES:
-            elements.append(constraint_element(c, cd.colname))
+            pending.append(copy.deepcopy(c))
+        elif in_create and kind in _ATTRS and pending and _CONTYPES[pending[-1].contype.name] != "check":
+            setattr(pending[-1], *_ATTRS[kind])  # DEFERRABLE... applies to the constraint before it
         else:
             raise Declined(f"column constraint {kind} not read{'' if in_create else ' in ADD COLUMN'}", c)
     if not_null and null:
         raise Declined("NULL and NOT NULL on one column", cd)
+    elements = [constraint_element(c, cd.colname) for c in pending]
     if generated is not None and default is not None:
         raise Declined("DEFAULT on a generated column", cd)
     fmt = "%{name}I %{coltype}T %{collation}s %{default}s"

@@ -75,8 +75,11 @@ def _number(arg: Any) -> str:
 
 def _check(n: Any, *fields: str) -> None:
     for f in fields:
-        if getattr(n, f, None):
-            raise Declined(f"{type(n).__name__}.{f} not read from hand-written text", n)
+        v = getattr(n, f, None)
+        if v:
+            at = v[0] if isinstance(v, tuple) else v
+            raise Declined(f"{type(n).__name__}.{f} not read from hand-written text",
+                           at if getattr(at, "location", None) is not None else n)
 
 
 # ---- CREATE TABLE (§5.1) ------------------------------------------------------------------------------
@@ -156,6 +159,18 @@ def alter_table(n: Any) -> Tree:
 
 
 # ---- CREATE INDEX (§5.5) -----------------------------------------------------------------------------------
+def _index_key(elem: Any) -> str:
+    """A key as ``pg_get_indexdef`` writes it: a column, a bare function call, or ``(expression)``."""
+    from pglast import ast
+
+    text = deparse(elem)
+    if isinstance(elem.expr, ast.FuncCall):
+        call = deparse(elem.expr)
+        if text.startswith(f"({call})"):
+            text = call + text[len(call) + 2:]
+    return text
+
+
 def create_index(n: Any) -> Tree:
     from ...quoting import quote_ident
 
@@ -165,7 +180,7 @@ def create_index(n: Any) -> Tree:
         raise Declined("an index without a name (only the database knows the name it chose)", n.relation)
     if not n.relation.inh:
         raise Declined("CREATE INDEX ON ONLY", n.relation)
-    definition = "(" + ", ".join(deparse(p) for p in n.indexParams) + ")"
+    definition = "(" + ", ".join(_index_key(p) for p in n.indexParams) + ")"
     if n.indexIncludingParams:
         definition += " INCLUDE (" + ", ".join(deparse(p) for p in n.indexIncludingParams) + ")"
     tree: Tree = {"fmt": "CREATE %{unique}s INDEX %{concurrently}s %{name}I ON %{table}D USING %{index_am}s "
