@@ -141,16 +141,67 @@ def read_tddl(text: str, *, document: str | None = None) -> tuple[Statement, lis
         tree, err = None, TextError("statement nested too deeply", 0)
     if tree is not None:
         try:
-            return build(tree, document=document)
+            stmt, diags = build(tree, document=document)
         except Exception as e:  # noqa: BLE001 - a tree the builder refuses: as if not read
             err = TextError(f"not built: {e}", 0)
+        else:
+            if _written_by_hand(tree, text) and any(d.code.startswith("DDLC-N") for d in diags):
+                hand = _handwritten(text, document)  # a fragment of a hand-written text the templates misread
+                if not isinstance(hand, str) and not any(d.code.startswith("DDLC-N") for d in hand[1]):
+                    return hand
+            return stmt, diags
     stmt, diags = recover_tddl(text, document=document)
-    if not isinstance(stmt, Opaque) or err is None:
+    if not isinstance(stmt, Opaque):
+        return stmt, diags
+    hand = _handwritten(text, document)
+    if not isinstance(hand, str):
+        return hand
+    if err is None:
         return stmt, diags
     ctx = BuildContext(document)
+    why = f"; as hand-written SQL, {hand}" if hand else ""
     ctx.diag(N_TDDL_UNPARSED, f"TDDL {kind or 'statement'} not parsed ({err.message}, at byte {err.pos}); "
-                              "kept as text", ())
+                              f"kept as text{why}", ())
     return Opaque(text, kind=kind, reason=OpaqueReason.UNPARSED), ctx.diagnostics
+
+
+def _written_by_hand(tree: dict[str, Any], text: str) -> bool:
+    """Whether ``text`` differs from the expansion of the tree read from it beyond blank runs (the case of a
+    keyword, the quoting of a name): then it is not the database's own text."""
+    from ...jddl.expand import expand
+    from ...quoting import canonicalize
+
+    def body(t: str) -> str:
+        t = canonicalize(t)
+        return t[:-1].rstrip() if t.endswith(";") else t
+
+    try:
+        return body(expand(tree)) != body(text)
+    except Exception:  # noqa: BLE001 - the tree expanded when it was read
+        return True
+
+
+def _handwritten(text: str, document: str | None) -> tuple[Statement, list[Diagnostic]] | str:
+    """The statement read from ``text`` as hand-written SQL (:mod:`.pgtext`), or why not (``""``: PostgreSQL's
+    grammar does not read it either)."""
+    from ..build import build
+    from ..build._read import BuildContext
+    from .pgtext import I_HANDWRITTEN, NotRead, read_sql
+
+    try:
+        tree, kind = read_sql(text)
+    except NotRead as e:
+        return f"{e.message} (at byte {e.pos})" if e.message else ""
+    try:
+        stmt, diags = build(tree, document=document)
+    except Exception as e:  # noqa: BLE001 - a tree the builder refuses (a bad type modifier...): not read
+        return f"not built: {e}"
+    if isinstance(stmt, Opaque):
+        return "not built: " + "; ".join(d.message for d in diags)
+    ctx = BuildContext(document)
+    ctx.diag(I_HANDWRITTEN, f"TDDL {kind} read as hand-written SQL by PostgreSQL's grammar "
+                            "(not the database's canonical form)", ())
+    return stmt, ctx.diagnostics + list(diags)
 
 
 __all__ = ["read_tddl", "read_tree", "same_tokens"]
