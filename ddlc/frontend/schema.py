@@ -15,7 +15,7 @@ few compiled regular expressions.
 from __future__ import annotations
 
 import json
-import re
+from .. import lazyre
 import sys
 import threading
 from collections.abc import Iterator, Mapping
@@ -57,7 +57,7 @@ KINDS: tuple[tuple[str, str], ...] = (
     ("event", r"^(?:CREATE %\{definer_opt\}s EVENT |ALTER %\{definer_opt\}s EVENT |DROP EVENT )"),
     ("newpub", r"^NEWPUB "),
 )
-_COMPILED = tuple((kind, re.compile(pattern)) for kind, pattern in KINDS)
+_COMPILED = tuple((kind, lazyre.compile(pattern)) for kind, pattern in KINDS)
 
 
 def _unwrap(tree: Any) -> Any:

@@ -40,7 +40,7 @@ def node(cls: type[N]) -> type[N]:
     """
     if cls.__doc__ is None:  # else dataclasses builds one from inspect.signature (slow at start-up)
         cls.__doc__ = cls.__name__
-    cls = dataclasses.dataclass(init=False, repr=False, eq=False, frozen=False, slots=True)(cls)
+    cls = _slotted_dataclass(cls)
     fields = dataclasses.fields(cls)
     cls.__init__ = _lazy_init(cls)
     compare = tuple(f.name for f in fields if f.compare)
@@ -49,6 +49,58 @@ def node(cls: type[N]) -> type[N]:
     for name, fn in _SHARED.items():
         setattr(cls, name, fn)
     return cls
+
+
+_PARAMS: Any = None
+
+
+def _slotted_dataclass(cls: type[N]) -> type[N]:
+    """What ``dataclasses.dataclass(init=False, repr=False, eq=False, slots=True)`` makes of ``cls``,
+    without its general machinery (which reads every annotation string through ``typing`` and cost
+    a quarter of a short run's start-up for ~190 node classes): the ``Field`` objects that
+    ``dataclasses.fields``/``replace``/``is_dataclass`` read, and the class rebuilt with
+    ``__slots__``. Anything unusual (no string annotations, slots of its own, ``InitVar``) goes to
+    ``dataclasses`` itself; tests/test_ir_base_fast.py proves both give the same classes."""
+    global _PARAMS
+    own = cls.__dict__.get("__annotations__", {})
+    if "__slots__" in cls.__dict__ or not all(isinstance(a, str) and "InitVar" not in a for a in own.values()):
+        return dataclasses.dataclass(init=False, repr=False, eq=False, frozen=False, slots=True)(cls)
+    if _PARAMS is None:
+        probe = dataclasses.dataclass(init=False, repr=False, eq=False, frozen=False, slots=True)(
+            type("_Probe", (), {"__annotations__": {}}))
+        _PARAMS = probe.__dataclass_params__
+    fields: dict[str, dataclasses.Field] = {}
+    for base in cls.__mro__[-1:0:-1]:
+        inherited = getattr(base, "__dataclass_fields__", None)
+        if inherited:
+            fields.update(inherited)
+    ns = dict(cls.__dict__)
+    for name, ann in own.items():
+        if ann.startswith(("ClassVar", "typing.ClassVar")):  # kept as a class attribute, listed as dataclasses does
+            cv = dataclasses.field(default=ns.get(name, _MISSING))
+            cv.name, cv.type = name, ann
+            cv._field_type = dataclasses._FIELD_CLASSVAR  # type: ignore[attr-defined]
+            fields[name] = cv
+            continue
+        default = ns.pop(name, _MISSING)
+        f = default if isinstance(default, dataclasses.Field) else dataclasses.field(default=default)
+        if f.default is not _MISSING and f.default.__class__.__hash__ is None:
+            raise ValueError(f"mutable default {type(f.default)} for field {name} is not allowed: use default_factory")
+        f.name, f.type = name, ann
+        f._field_type = dataclasses._FIELD  # type: ignore[attr-defined]
+        if f.kw_only is _MISSING:
+            f.kw_only = False
+        fields[name] = f
+    inherited_slots = {s for base in cls.__mro__[1:-1] for s in base.__dict__.get("__slots__", ())}
+    ns["__slots__"] = tuple(n for n, f in fields.items() if f._field_type is dataclasses._FIELD  # type: ignore[attr-defined]
+                            and n not in inherited_slots)
+    ns.pop("__dict__", None)
+    ns.pop("__weakref__", None)
+    new = type(cls)(cls.__name__, cls.__bases__, ns)
+    new.__dataclass_fields__ = fields  # type: ignore[attr-defined]
+    new.__dataclass_params__ = _PARAMS  # type: ignore[attr-defined]
+    new.__match_args__ = tuple(n for n, f in fields.items() if f.init and not f.kw_only)  # type: ignore[attr-defined]
+    return new
 
 
 def _key_of(names: tuple[str, ...]) -> Any:

@@ -35,7 +35,6 @@ Decisions (documented in the diagnostics' explanations):
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -137,6 +136,8 @@ def partition_table_name(parent: str, partition: str) -> str:
     full = f"{parent}_{partition}"
     if len(full.encode("utf-8")) <= NAMEDATALEN_1:
         return full
+    import hashlib  # here: its import is a cost every short run would pay
+
     digest = hashlib.md5(full.encode("utf-8")).hexdigest()[:8]
     return clip_bytes(full, NAMEDATALEN_1 - 9) + "_" + digest
 

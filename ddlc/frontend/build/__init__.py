@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import importlib
 import re
+
+from ... import lazyre
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -39,7 +41,7 @@ _loaded = False
 
 def shape(name: str, pattern: str) -> Callable[[Builder], Builder]:
     """Register ``fn`` as the builder of trees whose ``fmt`` matches ``pattern`` (re.match)."""
-    rx = re.compile(pattern)
+    rx = lazyre.compile(pattern)
 
     def deco(fn: Builder) -> Builder:
         if any(n == name for n, _, _ in SHAPES):

@@ -11,6 +11,8 @@ whose ``fmt`` is not in its set, or whose keyword-valued member is outside its v
 from __future__ import annotations
 
 import re
+
+from ... import lazyre
 from collections.abc import Callable
 from typing import Any
 
@@ -80,7 +82,8 @@ _OPS = {"[": "(?:", "]": ")?", "{": "(?:", "}": ")", "<": "(?:", ">": ")+", "|":
 
 
 def compile_fmts(spec: str) -> re.Pattern[str]:
-    """``[x]`` optional, ``{x|y}`` one of, ``<x>`` one or more, ``|`` or; ``%{name}X`` is literal."""
+    """``[x]`` optional, ``{x|y}`` one of, ``<x>`` one or more, ``|`` or; ``%{name}X`` is literal.
+    (Compiled on first use.)"""
     out, in_placeholder, prev = [], False, ""
     for ch in spec:
         if in_placeholder:
@@ -92,7 +95,7 @@ def compile_fmts(spec: str) -> re.Pattern[str]:
         else:
             out.append(_OPS.get(ch) or re.escape(ch))
         prev = ch
-    return re.compile("(?:" + "".join(out) + ")")
+    return lazyre.compile("(?:" + "".join(out) + ")")
 
 
 def placeholders(fmt: str) -> set[str]:

@@ -15,6 +15,8 @@ that hold whether or not it parsed (:class:`Definition`); the builders store the
 from __future__ import annotations
 
 import re
+
+from ... import lazyre
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -37,19 +39,19 @@ N_CONSTRAINT_UNPARSED = register(
     '{"fmt": "CONSTRAINT %{name}I %{definition}s", "definition": "PARTIAL CLUSTER KEY (a)", ...}',
 )
 
-_INFORMATIONAL = re.compile(r"\s*(enable|disable)\s+optimization\s+informational\s+constraint\b\s*", re.I)
-_DISABLE_TAIL = re.compile(r"\s+DISABLE\s*$", re.I)
-_CHECK_DISABLE = re.compile(r"(?is)\s*CHECK\b.*\)\s*DISABLE\s*\Z")
-_MATCH_PARTIAL = re.compile(r"(?i)\bMATCH\s+PARTIAL\b")
-_KEY_LIST = re.compile(r"\s*(PRIMARY\s+KEY|UNIQUE)\s*\(", re.I)
-_SORTED_ITEM = re.compile(r"\s*(.*?\S)\s+(ASC|DESC)\s*", re.I | re.S)
+_INFORMATIONAL = lazyre.compile(r"\s*(enable|disable)\s+optimization\s+informational\s+constraint\b\s*", re.I)
+_DISABLE_TAIL = lazyre.compile(r"\s+DISABLE\s*$", re.I)
+_CHECK_DISABLE = lazyre.compile(r"(?is)\s*CHECK\b.*\)\s*DISABLE\s*\Z")
+_MATCH_PARTIAL = lazyre.compile(r"(?i)\bMATCH\s+PARTIAL\b")
+_KEY_LIST = lazyre.compile(r"\s*(PRIMARY\s+KEY|UNIQUE)\s*\(", re.I)
+_SORTED_ITEM = lazyre.compile(r"\s*(.*?\S)\s+(ASC|DESC)\s*", re.I | re.S)
 _PREFIXES = (
-    (re.compile(r"CHECK\b", re.I), ConstraintKind.CHECK),
-    (re.compile(r"PRIMARY\s+KEY\b", re.I), ConstraintKind.PRIMARY_KEY),
-    (re.compile(r"UNIQUE\b", re.I), ConstraintKind.UNIQUE),
-    (re.compile(r"EXCLUDE\b", re.I), ConstraintKind.EXCLUSION),
-    (re.compile(r"FOREIGN\s+KEY\b", re.I), ConstraintKind.FOREIGN_KEY),
-    (re.compile(r"TRIGGER\b", re.I), ConstraintKind.TRIGGER),
+    (lazyre.compile(r"CHECK\b", re.I), ConstraintKind.CHECK),
+    (lazyre.compile(r"PRIMARY\s+KEY\b", re.I), ConstraintKind.PRIMARY_KEY),
+    (lazyre.compile(r"UNIQUE\b", re.I), ConstraintKind.UNIQUE),
+    (lazyre.compile(r"EXCLUDE\b", re.I), ConstraintKind.EXCLUSION),
+    (lazyre.compile(r"FOREIGN\s+KEY\b", re.I), ConstraintKind.FOREIGN_KEY),
+    (lazyre.compile(r"TRIGGER\b", re.I), ConstraintKind.TRIGGER),
 )
 _DUMMY = "ALTER TABLE x ADD CONSTRAINT c "
 _MATCH = {"f": FkMatch.FULL, "p": FkMatch.PARTIAL, "s": FkMatch.SIMPLE}

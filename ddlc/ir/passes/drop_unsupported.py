@@ -27,49 +27,62 @@ from ..statement import Opaque, OpaqueReason
 
 
 class _Plan:
-    """For one rules table: the rules of each node class and the fields worth visiting per class."""
+    """For one rules table: the rules of each node class and the fields worth visiting per class.
 
-    __slots__ = ("by_class", "reach", "_fields", "enter")
+    Worked out on demand, per class met (a short run meets a few dozen of the ~300 node classes, and
+    reading every class's type hints up front cost tens of milliseconds of start-up): a class is worth
+    entering when a targeted class, or a field of unknown type, can be reached from it through its
+    fields' types (the least fixed point the rules need, found by a walk from the class)."""
+
+    __slots__ = ("by_class", "_edges", "_fields", "enter")
 
     def __init__(self, rules: tuple[Rule, ...]) -> None:
         self.by_class: dict[type, tuple[Rule, ...]] = {}
         for r in (*(r for r in rules if not r.last), *(r for r in rules if r.last)):
             self.by_class[r.node] = (*self.by_class.get(r.node, ()), r)
-        edges = {c: _child_classes(c) for c in _node_classes()}
-        # classes whose subtree can hold a targeted class (a field of unknown type: assumed it can)
-        reach = set(self.by_class)
-        grew = True
-        while grew:
-            grew = False
-            for c, fields in edges.items():
-                if c not in reach and any(kids is None or not reach.isdisjoint(kids) for kids in fields.values()):
-                    reach.add(c)
-                    grew = True
-        self.reach = frozenset(reach)
-        self._fields: dict[type, tuple[str, ...]] = {
-            c: tuple(f for f, kids in fields.items() if kids is None or not reach.isdisjoint(kids))
-            for c, fields in edges.items()}
-        self.enter: dict[type, bool] = {c: c in reach for c in edges}  # worth visiting, by class
+        self._edges: dict[type, dict[str, frozenset[type] | None]] = {}
+        self._fields: dict[type, tuple[str, ...]] = {}
+        self.enter: dict[type, bool] = {}  # worth visiting, by class
+
+    def _kids(self, cls: type) -> dict[str, frozenset[type] | None]:
+        out = self._edges.get(cls)
+        if out is None:
+            out = self._edges[cls] = _child_classes(cls)
+        return out
 
     def fields(self, cls: type) -> tuple[str, ...]:
         """The fields of ``cls`` that may lead to a targeted node."""
         out = self._fields.get(cls)
-        if out is None:  # a class made after the plan: every field that may hold a node
-            out = self._fields[cls] = _field_names(cls)
+        if out is None:
+            out = self._fields[cls] = tuple(
+                f for f, kids in self._kids(cls).items() if kids is None or any(self.enters(k) for k in kids))
         return out
 
     def enters(self, cls: type) -> bool:
         hit = self.enter.get(cls)
-        return True if hit is None else hit  # a class made after the plan: visited
+        if hit is None:
+            hit = self.enter[cls] = self._reaches(cls)
+        return hit
 
-
-def _node_classes() -> list[type]:
-    out, todo = [], [Node]
-    while todo:
-        c = todo.pop()
-        out.append(c)
-        todo.extend(c.__subclasses__())
-    return out
+    def _reaches(self, start: type) -> bool:
+        seen, todo = {start}, [start]
+        while todo:
+            c = todo.pop()
+            known = self.enter.get(c)
+            if known is not None and c is not start:
+                if known:
+                    return True
+                continue  # nothing targeted below it
+            if c in self.by_class:
+                return True
+            for kids in self._kids(c).values():
+                if kids is None:
+                    return True
+                for k in kids:
+                    if k not in seen:
+                        seen.add(k)
+                        todo.append(k)
+        return False
 
 
 def _child_classes(cls: type) -> dict[str, frozenset[type] | None]:
