@@ -214,3 +214,19 @@ def test_translate_writes_sarif_too(tmp_path):
     res = sarif["runs"][0]["results"]
     assert [(x["ruleId"], x["level"]) for x in res] == [("DDLC-W610", "warning")]
     assert res[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "ddl/column.json"
+
+
+def test_lines_in_arrays_and_json_lines(tmp_path):
+    col = json.loads(COLUMN_STORE)
+    arr = tmp_path / "two.json"
+    arr.write_text(format_text(json.dumps([json.loads(GOOD), col])))
+    lines = tmp_path / "two.jsonl"
+    lines.write_text(GOOD.strip() + "\n\n" + json.dumps(col) + "\n")
+    rep = json.loads(ddlc("check", "--format", "json", "--targets", "postgres", str(arr), str(lines),
+                          cwd=tmp_path).stdout)
+    found = {(f["file"].rsplit("/", 1)[-1], f["document"].rsplit("/", 1)[-1], f["line"]) for f in rep["findings"]
+             if f["code"] == "DDLC-W610"}
+    text = arr.read_text().split("\n")
+    (_, doc, n), = [x for x in found if x[0] == "two.json"]
+    assert doc == "two.json[1]" and text[n - 1].strip() == "{" and '"orientation"' in "".join(text[n:n + 8])
+    assert ("two.jsonl", "two.jsonl:3", 3) in found

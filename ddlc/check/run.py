@@ -128,12 +128,14 @@ def _check_file(path: str, config: CheckConfig, report: CheckReport, stdin: Any)
             locator = Locator(data.decode("utf-8", errors="replace"))
 
         def line(p: tuple[Any, ...], doc: Any = doc) -> int:
-            i = doc.index if doc.label.endswith("]") or len(locator) > 1 else 0
-            if len(locator) > 1 and not doc.label.endswith("]"):
+            """The line of the value at path ``p`` of ``doc`` (its first line when not found)."""
+            if doc.label.endswith("]"):  # an element of the file's one JSON array
+                i: int | None = doc.index
+            elif len(locator) > 1:  # JSON lines: the document starting on its line
                 i = locator.document_at_line(doc.line)
-                if i is None:
-                    return doc.line
-            got = locator.line(i, p)
+            else:
+                i = 0
+            got = locator.line(i, p) if i is not None else None
             return got if got is not None else doc.line
 
         if doc.error is not None:
