@@ -49,6 +49,8 @@ def links_of(doc: Any, options: Any) -> list[str]:
     when it does not build."""
     from ..compiler import front
 
+    if getattr(options, "validate", False):  # the names are what matters here, not the grammar
+        options = dataclasses.replace(options, validate=False)
     try:
         stmt = front(doc, options).stmt
     except Exception:  # noqa: BLE001 - it fails in stage 2 too, where it is reported; no catalog change
@@ -58,11 +60,38 @@ def links_of(doc: Any, options: Any) -> list[str]:
     return sorted(w.found)
 
 
+_TYPES: Any = None
+_FIELDS: dict[type, tuple[tuple[str, ...], bool]] = {}
+
+
+def _types() -> Any:
+    global _TYPES
+    if _TYPES is None:
+        from ..ir.drop import SchemaName
+        from ..ir.misc import DropDatabase
+        from ..ir.names import Expr, NameRef, QualifiedName, TypeName
+        from ..ir.rename import SetSchema
+
+        _TYPES = SimpleNamespace(SchemaName=SchemaName, DropDatabase=DropDatabase, Expr=Expr, NameRef=NameRef,
+                                 QualifiedName=QualifiedName, TypeName=TypeName, SetSchema=SetSchema)
+    return _TYPES
+
+
+def _fields_of(cls: type) -> tuple[tuple[str, ...], bool]:
+    """The field names of a node class, and whether it is a schema statement (its strings name schemas)."""
+    hit = _FIELDS.get(cls)
+    if hit is None:
+        t = _types()
+        hit = _FIELDS[cls] = (tuple(f.name for f in dataclasses.fields(cls)),
+                              "Schema" in cls.__name__ and not issubclass(cls, t.SetSchema))
+    return hit
+
+
 class _Links:
-    __slots__ = ("default", "mapping", "found")
+    __slots__ = ("default", "mapping", "found", "t")
 
     def __init__(self, default: str, mapping: dict[str, str]) -> None:
-        self.default, self.mapping, self.found = default, mapping, set()
+        self.default, self.mapping, self.found, self.t = default, mapping, set(), _types()
 
     def _schemas(self, schema: str | None) -> tuple[str, ...]:
         s = schema if schema is not None else self.default
@@ -78,50 +107,49 @@ class _Links:
             self.found.add(sch(s))
 
     def walk(self, v: Any, depth: int) -> None:
-        from ..ir.drop import SchemaName
-        from ..ir.misc import DropDatabase
-        from ..ir.names import Expr, NameRef, QualifiedName, TypeName
-        from ..ir.rename import SetSchema
-
+        t = self.t
         if depth > 200:  # a pathological tree: assume the worst
             self.found.add(EVERYTHING)
             return
-        if isinstance(v, QualifiedName | NameRef):
+        if isinstance(v, t.QualifiedName | t.NameRef):
             self.rel(v.schema, v.name)
             return
-        if isinstance(v, SchemaName):
+        if isinstance(v, tuple | list | frozenset | set):
+            for x in v:
+                if x is not None and not isinstance(x, str | int | float | bytes):
+                    self.walk(x, depth + 1)
+            return
+        if isinstance(v, t.SchemaName):
             self.sch(v.name)
             return
-        if isinstance(v, TypeName):  # the catalog keeps types as values, never as keys
+        if isinstance(v, t.TypeName):  # the catalog keeps types as values, never as keys
             return
-        if isinstance(v, DropDatabase):
+        if isinstance(v, t.DropDatabase):
             self.found.add(EVERYTHING)
             return
-        if isinstance(v, Expr):
+        if isinstance(v, t.Expr):
             sql = v.sql
             for r in (sql.refs or ()) if sql is not None else ():
                 self.rel(r.schema, r.name)
             return
-        if isinstance(v, tuple | list | frozenset | set):
-            for x in v:
-                self.walk(x, depth + 1)
+        if not hasattr(v, "__dataclass_fields__") or isinstance(v, type):
             return
-        if not dataclasses.is_dataclass(v) or isinstance(v, type):
-            return
-        whole_schema = "Schema" in type(v).__name__ and not isinstance(v, SetSchema)
-        for f in dataclasses.fields(v):
-            x = getattr(v, f.name, None)
+        names, whole_schema = _fields_of(type(v))
+        for name in names:
+            x = getattr(v, name, None)
+            if x is None or isinstance(x, int | float | bytes):
+                continue
             if isinstance(x, str):
-                if whole_schema or f.name in ("schema", "new_schema"):
+                if whole_schema or name in ("schema", "new_schema"):
                     self.sch(x)
-            elif x is not None and not isinstance(x, int | float | bytes):
+            else:
                 self.walk(x, depth + 1)
         ident = getattr(v, "identity", None)
-        if isinstance(ident, QualifiedName):  # where a rename or SET SCHEMA moves it to
+        if isinstance(ident, t.QualifiedName):  # where a rename or SET SCHEMA moves it to
             new_name = getattr(v, "new_name", None)
             if isinstance(new_name, str):
                 self.rel(ident.schema, new_name)
-            if isinstance(v, SetSchema):
+            if isinstance(v, t.SetSchema):
                 self.rel(v.new_schema, ident.name)
 
 
