@@ -57,10 +57,16 @@ def links_of(doc: Any, options: Any) -> list[str]:
         return []
     w = _Links(getattr(options, "default_schema", "public"), dict(getattr(options, "schema_map", ()) or ()))
     w.walk(stmt, 0)
+    for f in ("identity", "name", "table", "relation"):  # a statement on a system schema's object itself
+        q = getattr(stmt, f, None)
+        if getattr(q, "schema", None) in _SYSTEM:
+            w.found.add(EVERYTHING)
     return sorted(w.found)
 
 
 _TYPES: Any = None
+_SYSTEM = frozenset({"pg_catalog", "information_schema"})  # DDL in a log never creates relations there
+_SCHEMA_STATEMENT_NAMES = frozenset({"name", "identity", "new_name"})  # the schema names of a schema statement
 _FIELDS: dict[type, tuple[tuple[str, ...], bool]] = {}
 
 
@@ -99,6 +105,8 @@ class _Links:
         return (s,) if m is None or m == s else (s, m)
 
     def rel(self, schema: str | None, name: str) -> None:
+        if schema in _SYSTEM:  # a built-in (collation, operator class, type): never a catalog entry
+            return
         for s in self._schemas(schema):
             self.found.add(rel(s, name))
 
@@ -140,7 +148,7 @@ class _Links:
             if x is None or isinstance(x, int | float | bytes):
                 continue
             if isinstance(x, str):
-                if whole_schema or name in ("schema", "new_schema"):
+                if name in ("schema", "new_schema") or (whole_schema and name in _SCHEMA_STATEMENT_NAMES):
                     self.sch(x)
             else:
                 self.walk(x, depth + 1)

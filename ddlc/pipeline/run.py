@@ -171,18 +171,17 @@ _COUNT_HERE = 1 << 30  # newlines of up to this many bytes of pieces are counted
 
 def _stages(spark: Any, pieces: list[Piece], targets: list[str], opts: Any, state: bytes | None, want_state: bool,
             bar: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]], Any]:
-    from functools import partial
-
     from pyspark.sql import functions as F
 
     from .groups import part_key, plan_groups
-    from .work import READ_SCHEMA, TRANSLATE_SCHEMA, order_key, read_pieces, translate_ordered
+    from .work import READ_SCHEMA, TRANSLATE_SCHEMA, order_key, piece_reader, translate_ordered
 
     sc = spark.sparkContext
     rows = [asdict(p) for p in pieces]
-    schema = "piece int, file int, path string, form string, start long, end long, line long, size long, kind string"
-    df = spark.createDataFrame(sc.parallelize(rows, len(rows)), schema)
-    read = df.mapInArrow(bar.reader(partial(read_pieces, options=opts)), READ_SCHEMA).persist()
+    # a few tasks per core, each reading a run of pieces: Spark's cost per task is paid per task
+    tasks = max(1, min(len(rows), _TASKS_PER_CORE * sc.defaultParallelism))
+    df = spark.range(len(rows), numPartitions=tasks)
+    read = df.mapInArrow(bar.reader(piece_reader(rows, opts)), READ_SCHEMA).persist()
     try:
         meta = read.drop("doc").toArrow().to_pylist()  # one job: the counts, the lines of no kind, the doc keys
         side = [r for r in meta if r["kind"] != "doc"]
@@ -206,6 +205,9 @@ def _stages(spark: Any, pieces: list[Piece], targets: list[str], opts: Any, stat
     results.sort(key=lambda r: (rank[r["target"]], r["status"] == "state", *order_key(r)))
     side.sort(key=lambda r: (r["piece"], r["kind"] != "count", r["line"] or 0, r["offset"] or 0))
     return side, results, groups
+
+
+_TASKS_PER_CORE = 2  # stage 1: enough tasks to even out pieces of unequal cost, few enough to pay little per task
 
 
 def _history_of(state: bytes, target: str) -> Any:
