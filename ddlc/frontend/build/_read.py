@@ -84,7 +84,7 @@ class Obj:
     def opt_str(self, name: str) -> str | None:
         """A string member; None when absent or empty."""
         v = self.raw(name, None)
-        if v is None or v == "":
+        if v is None or v == "" or (isinstance(v, dict) and v.get("present", True) is False):
             return None
         if not isinstance(v, str):
             raise self.ctx.error(f'element "{name}" must be a string', self.at(name))
@@ -108,7 +108,7 @@ class Obj:
     def opt_obj(self, name: str) -> Obj | None:
         """A nested clause object; None when absent or ``"present": false``."""
         v = self.raw(name, None)
-        if v is None:
+        if v is None or v == "":  # absent, or empty (a slot of another version's form): not present
             return None
         if not isinstance(v, dict):
             raise self.ctx.error(f'element "{name}" must be an object', self.at(name))
