@@ -97,13 +97,9 @@ def build(tree: Mapping[str, Any], *, document: str | None = None) -> tuple[Stat
     fmt = tree.get("fmt")
     if not isinstance(fmt, str):
         return _fallback_text(tree, ctx)
-    from .variants import N_UNKNOWN_KEY, normalize
+    from .variants import normalize
 
     reading = normalize(tree)
-    if reading is not None and reading.unknown:
-        keys = ", ".join(repr(k) for k in reading.unknown)
-        ctx.diag(N_UNKNOWN_KEY, f"{reading.kind}: key {keys} is in no known form of this statement", ("fmt",))
-        return _fallback_text(tree, ctx, noted=True)
     fn = _builder_of(fmt)
     stmt: Statement | None = None
     failed: DdlcError | None = None
@@ -115,6 +111,10 @@ def build(tree: Mapping[str, Any], *, document: str | None = None) -> tuple[Stat
                 raise
             failed = e
         if stmt is not None and not isinstance(stmt, Opaque):
+            if reading is not None and reading.unknown:  # built, but a key would be lost
+                ctx = BuildContext(document)
+                _unknown_keys(ctx, reading.kind, reading.unknown)
+                return _fallback_text(tree, ctx, noted=True)
             return stmt, ctx.diagnostics
     if reading is not None and reading.tree is not None and reading.tree["fmt"] != fmt:
         fn2 = _builder_of(reading.tree["fmt"])
@@ -125,9 +125,23 @@ def build(tree: Mapping[str, Any], *, document: str | None = None) -> tuple[Stat
                 return stmt2, ctx2.diagnostics
     if failed is not None:
         raise failed
-    if stmt is not None:
+    unknown = () if reading is None else reading.unknown
+    if stmt is not None:  # the builder kept it as text, with its reason
+        named = " ".join(d.message for d in ctx.diagnostics)
+        if any(k not in named for k in unknown):
+            _unknown_keys(ctx, reading.kind, unknown)  # type: ignore[union-attr]
         return stmt, ctx.diagnostics
+    if unknown:
+        _unknown_keys(ctx, reading.kind, unknown)  # type: ignore[union-attr]
+        return _fallback_text(tree, ctx, noted=True)
     return _fallback_text(tree, ctx)
+
+
+def _unknown_keys(ctx: BuildContext, kind: str, keys: tuple[str, ...]) -> None:
+    from .variants import N_UNKNOWN_KEY
+
+    names = ", ".join(repr(k) for k in keys)
+    ctx.diag(N_UNKNOWN_KEY, f"{kind}: key {names} is in no known form of this statement; kept as text", ("fmt",))
 
 
 def _fallback_text(tree: Mapping[str, Any], ctx: BuildContext, *, noted: bool = False) -> tuple[Statement, list[Diagnostic]]:
