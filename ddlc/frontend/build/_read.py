@@ -77,6 +77,8 @@ class Obj:
         v = self.raw(name, default)
         if v is default and default is not _MISSING:
             return v
+        if isinstance(v, dict) and v.get("present", True) is False:
+            return ""  # prints nothing, as "" does (an empty slot of another version's form)
         if not isinstance(v, str):
             raise self.ctx.error(f'element "{name}" must be a string', self.at(name))
         return v

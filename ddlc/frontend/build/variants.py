@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...diagnostics import Severity, register
-from ...jddl.keys import ALIASES
+from ...jddl.keys import ALIASES, CANONICAL as _KEYS
 
 N_UNKNOWN_KEY = register(
     "DDLC-N003", Severity.NOTE, "Unknown key in a recognised statement",
@@ -44,7 +44,7 @@ N_UNKNOWN_KEY = register(
 )
 
 # spelling -> canonical (openGauss) key
-CANONICAL: dict[str, str] = {alias: key for key, spellings in ALIASES.items() for alias in spellings}
+CANONICAL: dict[str, str] = dict(_KEYS)
 CANONICAL.update({"schema_name": "schemaname"})
 
 # ---- fmt tokens --------------------------------------------------------------------------------
