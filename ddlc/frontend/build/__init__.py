@@ -66,6 +66,12 @@ def shape_of(tree: Mapping[str, Any]) -> str | None:
     for name, rx, _ in SHAPES:
         if rx.match(fmt):
             return name
+    from .variants import normalize
+
+    reading = normalize(tree)  # the form of another version: the shape of the form it reads as
+    if reading is not None and reading.tree is not None:
+        known = reading.tree["fmt"]
+        return next((name for name, rx, _ in SHAPES if rx.match(known)), None)
     return None
 
 
