@@ -103,9 +103,9 @@ def build(tree: Mapping[str, Any], *, document: str | None = None) -> tuple[Stat
     fmt = tree.get("fmt")
     if not isinstance(fmt, str):
         return _fallback_text(tree, ctx)
-    from .variants import normalize
+    from .variants import normalize, unknown_keys
 
-    reading = normalize(tree)
+    kind, unknown = unknown_keys(tree)
     fn = _builder_of(fmt)
     stmt: Statement | None = None
     failed: DdlcError | None = None
@@ -113,32 +113,30 @@ def build(tree: Mapping[str, Any], *, document: str | None = None) -> tuple[Stat
         try:
             stmt = fn(Obj(tree, (), ctx))
         except DdlcError as e:  # the form as given does not build: the known form may
-            if reading is None or reading.tree is None or reading.tree["fmt"] == fmt:
-                raise
             failed = e
         if stmt is not None and not isinstance(stmt, Opaque):
-            if reading is not None and reading.unknown:  # built, but a key would be lost
+            if unknown:  # built, but a key would be lost
                 ctx = BuildContext(document)
-                _unknown_keys(ctx, reading.kind, reading.unknown)
+                _unknown_keys(ctx, kind or "", unknown)
                 return _fallback_text(tree, ctx, noted=True)
             return stmt, ctx.diagnostics
+    reading = None if unknown else normalize(tree)
     if reading is not None and reading.tree is not None and reading.tree["fmt"] != fmt:
         fn2 = _builder_of(reading.tree["fmt"])
         if fn2 is not None:
             ctx2 = BuildContext(document)
             stmt2 = fn2(Obj(reading.tree, (), ctx2))
-            if not isinstance(stmt2, Opaque) or stmt is None:
+            if not isinstance(stmt2, Opaque) or (stmt is None and failed is None):
                 return stmt2, ctx2.diagnostics
     if failed is not None:
         raise failed
-    unknown = () if reading is None else reading.unknown
     if stmt is not None:  # the builder kept it as text, with its reason
         named = " ".join(d.message for d in ctx.diagnostics)
         if any(k not in named for k in unknown):
-            _unknown_keys(ctx, reading.kind, unknown)  # type: ignore[union-attr]
+            _unknown_keys(ctx, kind or "", unknown)
         return stmt, ctx.diagnostics
     if unknown:
-        _unknown_keys(ctx, reading.kind, unknown)  # type: ignore[union-attr]
+        _unknown_keys(ctx, kind or "", unknown)
         return _fallback_text(tree, ctx, noted=True)
     return _fallback_text(tree, ctx)
 

@@ -24,6 +24,7 @@ recognised tree whose non-empty keys the template family does not know is report
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -343,29 +344,58 @@ class Reading:
     template: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class _FmtInfo:
+    toks: tuple[str | Spec, ...]
+    specs: tuple[Spec, ...]
+    referenced: frozenset[str]
+    recognising: tuple[Template, ...]
+    kind: str | None
+    strangers: tuple[Spec, ...]  # specifiers whose key no form of the recognised kind has
+
+
+@functools.lru_cache(maxsize=4096)  # a stream repeats a few hundred fmt strings
+def _info(fmt: str) -> _FmtInfo:
+    toks = tuple(fmt_tokens(fmt))
+    specs = tuple(t for t in toks if isinstance(t, Spec))
+    referenced = frozenset(s.key for s in specs)
+    words = tuple(t for t in toks if isinstance(t, str))
+    recognising = tuple(t for t in TEMPLATES if t.recognises(words, referenced))
+    kinds = {t.kind for t in recognising}
+    known = frozenset().union(*(t.keys for t in TEMPLATES if t.kind in kinds))
+    strangers = tuple(s for s in specs if s.key not in known) if recognising else ()
+    return _FmtInfo(toks, specs, referenced, recognising, recognising[0].kind if recognising else None, strangers)
+
+
+def unknown_keys(tree: Mapping[str, Any]) -> tuple[str | None, tuple[str, ...]]:
+    """The kind ``tree`` is recognised as, and its non-empty keys no form of that kind has."""
+    fmt = tree.get("fmt")
+    if not isinstance(fmt, str):
+        return None, ()
+    info = _info(fmt)
+    spelled = {CANONICAL.get(k, k): k for k in tree}
+    keys = sorted({spelled.get(s.key, s.key) for s in info.strangers if not is_empty(s, _value(tree, s.key))})
+    return info.kind, tuple(keys)
+
+
 def normalize(tree: Mapping[str, Any]) -> Reading | None:
     """Read ``tree``'s top-level ``fmt`` against :data:`TEMPLATES` (None: no statement recognised)."""
     fmt = tree.get("fmt")
     if not isinstance(fmt, str):
         return None
-    toks = fmt_tokens(fmt)
-    specs = [t for t in toks if isinstance(t, Spec)]
-    referenced = frozenset(s.key for s in specs)
-    nonempty = frozenset(s.key for s in specs if not is_empty(s, _value(tree, s.key)))
-    words = tuple(t for t in toks if isinstance(t, str))
-    recognising = [t for t in TEMPLATES if t.recognises(words, referenced)]
-    if not recognising:
+    info = _info(fmt)
+    if not info.recognising:
         return None
-    reduced = [t for t in toks if isinstance(t, str) or t.key in nonempty]
-    for t in recognising:
-        chosen = t.match(reduced, referenced, nonempty)
+    kind, unknown = unknown_keys(tree)
+    if unknown:
+        return Reading(info.kind or "", None, unknown)
+    nonempty = frozenset(s.key for s in info.specs if not is_empty(s, _value(tree, s.key)))
+    reduced = [t for t in info.toks if isinstance(t, str) or t.key in nonempty]
+    for t in info.recognising:
+        chosen = t.match(reduced, info.referenced, nonempty)
         if chosen is not None:
-            return Reading(t.kind, _rewrite(tree, t, chosen, referenced), template=t.source)
-    kinds = {t.kind for t in recognising}
-    known = frozenset().union(*(t.keys for t in TEMPLATES if t.kind in kinds))
-    spelled = {CANONICAL.get(k, k): k for k in tree}
-    unknown = tuple(sorted(spelled.get(k, k) for k in nonempty - known))
-    return Reading(recognising[0].kind, None, unknown)
+            return Reading(t.kind, _rewrite(tree, t, chosen, info.referenced), template=t.source)
+    return Reading(info.kind or "", None)
 
 
 def _rewrite(tree: Mapping[str, Any], t: Template, chosen: frozenset[int], referenced: frozenset[str]) -> dict[str, Any]:
