@@ -125,7 +125,14 @@ def build(tree: Mapping[str, Any], *, document: str | None = None) -> tuple[Stat
         fn2 = _builder_of(reading.tree["fmt"])
         if fn2 is not None:
             ctx2 = BuildContext(document)
-            stmt2 = fn2(Obj(reading.tree, (), ctx2))
+            try:
+                stmt2 = fn2(Obj(reading.tree, (), ctx2))
+            except DdlcError:  # the tree's own failure (or reason) is the one to report
+                if failed is not None:
+                    raise failed from None
+                if stmt is None:
+                    raise
+                return stmt, ctx.diagnostics
             if not isinstance(stmt2, Opaque) or (stmt is None and failed is None):
                 return stmt2, ctx2.diagnostics
     if failed is not None:

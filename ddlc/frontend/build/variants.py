@@ -45,8 +45,7 @@ N_UNKNOWN_KEY = register(
 )
 
 # spelling -> canonical (openGauss) key
-CANONICAL: dict[str, str] = dict(_KEYS)
-CANONICAL.update({"schema_name": "schemaname"})
+CANONICAL: dict[str, str] = _KEYS
 
 # ---- fmt tokens --------------------------------------------------------------------------------
 _TOKEN = re.compile(r"(\s*)(%%|%\{[^}]*\}[A-Za-z]\??|⟦|⟧|⟪|⟫|%|[^\s%⟦⟧⟪⟫]+)")
@@ -92,8 +91,6 @@ def _value(tree: Mapping[str, Any], key: str) -> Any:
     for k in ALIASES.get(key, (key,)):
         if k in tree:
             return tree[k]
-    if key == "schemaname" and "schema_name" in tree:
-        return tree["schema_name"]
     return _ABSENT
 
 
@@ -139,7 +136,6 @@ class Template:
         counter = iter(range(1 << 30))
         stack: list[list[Any]] = [[]]
         opens: list[tuple[str, str]] = []
-        trailing = ""
         for m in _TOKEN.finditer(source):
             ws, tok = m.group(1), m.group(2)
             if tok in ("⟦", "⟪"):
@@ -159,8 +155,7 @@ class Template:
                 stack[-1].append(Slot(_spec(raw), raw, ws, opt))
             else:
                 stack[-1].append(Lit(tok, ws))
-        trailing = source[len(source.rstrip()):]
-        self.trailing = trailing
+        self.trailing = source[len(source.rstrip()):]
         self.items = tuple(stack[0])
         lead: list[str] = []
         for it in self.items:
@@ -224,9 +219,10 @@ class Template:
                 rest = g.items + (it,) + items[i + 1:]
                 yield from self._m(rest, 0, toks, j, chosen | {g.gid}, referenced, nonempty)
 
-    def render(self, chosen: frozenset[int]) -> tuple[str, set[str], set[str]]:
-        """The ``fmt`` of the chosen form, the keys it names and the keys of the clauses left out."""
-        named: set[str] = set()
+    def render(self, chosen: frozenset[int]) -> tuple[str, dict[str, str], set[str]]:
+        """The ``fmt`` of the chosen form, the keys it names (canonical -> as the template spells it)
+        and the keys of the clauses left out."""
+        named: dict[str, str] = {}
         dropped: set[str] = set()
 
         def keys_of(items: tuple[Any, ...]) -> Iterator[str]:
@@ -244,8 +240,8 @@ class Template:
                 if isinstance(it, Lit):
                     parts.append(it.ws + it.text)
                 elif isinstance(it, Slot):
-                    named.add(it.spec.key)
-                    parts.append(it.ws + it.raw.replace(_raw_key(it.raw), it.spec.key, 1))
+                    named[it.spec.key] = it.raw[2:it.raw.index("}")].split(":", 1)[0]
+                    parts.append(it.ws + it.raw)
                 elif isinstance(it, Group):
                     if it.gid in chosen:
                         parts.append(it.ws + out(it.items) + it.tail)
@@ -256,18 +252,14 @@ class Template:
             return "".join(parts)
 
         text = out(self.items)
-        return text.lstrip() + self.trailing, named, dropped - named
+        return text.lstrip() + self.trailing, named, dropped - named.keys()
 
-
-def _raw_key(raw: str) -> str:
-    inner = raw[2:raw.index("}")]
-    return inner.split(":", 1)[0]
 
 
 # ---- the statement forms the builders know (openGauss spelling; reference §5) --------------------
 _EVENT_SCHEDULE = (
-    "⟦ON SCHEDULE ⟦EVERY %{every_interval}s ⟧⟦STARTS '%{start_expr}s' ⟧⟦AT '%{start_expr}s' ⟧"
-    "⟦ENDS '%{end_expr}s' ⟧⟧"
+    "⟦ON SCHEDULE⟦ EVERY %{every_interval}s⟧⟦ STARTS '%{start_expr}s'⟧⟦ AT '%{start_expr}s'⟧"
+    "⟦ ENDS '%{end_expr}s'⟧ ⟧"
 )
 _BACKFILL = (  # §5.3: the AUTO_INCREMENT backfill block, literal but for its keys
     "DECLARE\nnull_cnt pg_catalog.%{typname}s;\nstart_num pg_catalog.%{typname}s;\nsql pg_catalog.text;\nBEGIN\n"
@@ -400,15 +392,15 @@ def normalize(tree: Mapping[str, Any]) -> Reading | None:
 
 def _rewrite(tree: Mapping[str, Any], t: Template, chosen: frozenset[int], referenced: frozenset[str]) -> dict[str, Any]:
     fmt, named, dropped = t.render(chosen)
-    mentioned = named | dropped | referenced
+    mentioned = named.keys() | dropped | referenced
     out: dict[str, Any] = {}
     for k, v in tree.items():
         ck = CANONICAL.get(k, k)
         if ck not in mentioned:
             out[k] = v  # not a slot of the statement (myowner, metadata): kept as it is
         elif ck in named and ck in referenced:
-            out[ck] = v
-    for k in named - referenced:
-        out[k] = ""  # a slot the tree's form does not have: empty, as the deparser leaves it
+            out[named[ck]] = v  # under the template's spelling
+    for k in named.keys() - referenced:
+        out[named[k]] = ""  # a slot the tree's form does not have: empty, as the deparser leaves it
     out["fmt"] = fmt
     return out
