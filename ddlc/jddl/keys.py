@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 # openGauss spelling -> every spelling a reader accepts (GaussDB's documented names first-class,
 # the others tolerated as the reference §9 suggests).
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -26,3 +28,16 @@ def spelled_like(obj: object, name: str) -> str:
     if spellings is None or not isinstance(obj, dict) or not any(k in _GAUSSDB for k in obj) or spellings[1] in obj:
         return name
     return spellings[1]
+
+# every spelling -> the openGauss one
+CANONICAL: dict[str, str] = {alias: key for key, spellings in ALIASES.items() for alias in spellings}
+
+_SPEC_NAME = re.compile(r"%\{(\w+)")
+
+
+def canonical_fmt(fmt: str) -> str:
+    """``fmt`` with every specifier's key in the openGauss spelling (``%{column_type}T`` -> ``%{coltype}T``):
+    what a reader compares against the forms it knows (the key is then read under any spelling)."""
+    if "_" not in fmt:
+        return fmt
+    return _SPEC_NAME.sub(lambda m: "%{" + CANONICAL.get(m.group(1), m.group(1)), fmt)

@@ -68,6 +68,12 @@ def shape_of(tree: Mapping[str, Any]) -> str | None:
     for name, rx, _ in SHAPES:
         if rx.match(fmt):
             return name
+    from .variants import normalize
+
+    reading = normalize(tree)  # the form of another version: the shape of the form it reads as
+    if reading is not None and reading.tree is not None:
+        known = reading.tree["fmt"]
+        return next((name for name, rx, _ in SHAPES if rx.match(known)), None)
     return None
 
 
@@ -87,20 +93,82 @@ _UNSEEN: Any = object()
 
 
 def build(tree: Mapping[str, Any], *, document: str | None = None) -> tuple[Statement, list[Diagnostic]]:
-    """Build the IR of one JDDL tree. Raises DdlcError (with a JSON path) on a malformed tree."""
+    """Build the IR of one JDDL tree. Raises DdlcError (with a JSON path) on a malformed tree.
+
+    A tree whose ``fmt`` a builder knows is built as it is. Otherwise (the form of another
+    GaussDB/openGauss version) it is read by its leading keywords and keys (:mod:`.variants`) and
+    built in the form the builders know. A recognised tree naming a key no form of its statement has
+    is reported by key (DDLC-N003). What still cannot be built goes to :func:`_fallback_text`.
+    """
     _load()
     ctx = BuildContext(document)
     fmt = tree.get("fmt")
-    if isinstance(fmt, str):
-        fn = _builder_of(fmt)
-        if fn is not None:
+    if not isinstance(fmt, str):
+        return _fallback_text(tree, ctx)
+    from .variants import normalize, unknown_keys
+
+    kind, unknown = unknown_keys(tree)
+    fn = _builder_of(fmt)
+    stmt: Statement | None = None
+    failed: DdlcError | None = None
+    if fn is not None:
+        try:
             stmt = fn(Obj(tree, (), ctx))
+        except DdlcError as e:  # the form as given does not build: the known form may
+            failed = e
+        if stmt is not None and not isinstance(stmt, Opaque):
+            if unknown:  # built, but a key would be lost
+                ctx = BuildContext(document)
+                _unknown_keys(ctx, kind or "", unknown)
+                return _fallback_text(tree, ctx, noted=True)
             return stmt, ctx.diagnostics
-    # Unknown shape: keep the text (it expands, or the expander's error tells why not).
+    reading = None if unknown else normalize(tree)
+    if reading is not None and reading.tree is not None and reading.tree["fmt"] != fmt:
+        fn2 = _builder_of(reading.tree["fmt"])
+        if fn2 is not None:
+            ctx2 = BuildContext(document)
+            try:
+                stmt2 = fn2(Obj(reading.tree, (), ctx2))
+            except DdlcError:  # the tree's own failure (or reason) is the one to report
+                if failed is not None:
+                    raise failed from None
+                if stmt is None:
+                    raise
+                return stmt, ctx.diagnostics
+            if not isinstance(stmt2, Opaque) or (stmt is None and failed is None):
+                return stmt2, ctx2.diagnostics
+    if failed is not None:
+        raise failed
+    if stmt is not None:  # the builder kept it as text, with its reason
+        named = " ".join(d.message for d in ctx.diagnostics)
+        if any(k not in named for k in unknown):
+            _unknown_keys(ctx, kind or "", unknown)
+        return stmt, ctx.diagnostics
+    if unknown:
+        _unknown_keys(ctx, kind or "", unknown)
+        return _fallback_text(tree, ctx, noted=True)
+    return _fallback_text(tree, ctx)
+
+
+def _unknown_keys(ctx: BuildContext, kind: str, keys: tuple[str, ...]) -> None:
+    from .variants import N_UNKNOWN_KEY
+
+    names = ", ".join(repr(k) for k in keys)
+    ctx.diag(N_UNKNOWN_KEY, f"{kind}: key {names} is in no known form of this statement; kept as text", ("fmt",))
+
+
+def _fallback_text(tree: Mapping[str, Any], ctx: BuildContext, *, noted: bool = False) -> tuple[Statement, list[Diagnostic]]:
+    """The one place a JDDL tree with no IR becomes text: its expansion, kept as an Opaque statement.
+
+    The GaussDB target prints that text; the other targets report it. (This is where the expanded
+    text would go to a TDDL text frontend, to be recovered as a statement.) ``noted``: the reason
+    is already a diagnostic.
+    """
     from ...jddl.expand import expand
 
-    text = expand(tree, document=document)  # raw: the GaussDB target canonicalizes on output
-    ctx.diag(N_NO_SHAPE, f"no IR shape for fmt {fmt!r}; kept as text", ())
+    text = expand(tree, document=ctx.document)  # raw: the GaussDB target canonicalizes on output
+    if not noted:
+        ctx.diag(N_NO_SHAPE, f"no IR shape for fmt {tree.get('fmt')!r}; kept as text", ())
     return Opaque(text, reason=OpaqueReason.NO_SHAPE, layout=None), ctx.diagnostics
 
 

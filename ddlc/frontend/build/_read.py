@@ -77,6 +77,8 @@ class Obj:
         v = self.raw(name, default)
         if v is default and default is not _MISSING:
             return v
+        if isinstance(v, dict) and v.get("present", True) is False:
+            return ""  # prints nothing, as "" does (an empty slot of another version's form)
         if not isinstance(v, str):
             raise self.ctx.error(f'element "{name}" must be a string', self.at(name))
         return v
@@ -84,7 +86,7 @@ class Obj:
     def opt_str(self, name: str) -> str | None:
         """A string member; None when absent or empty."""
         v = self.raw(name, None)
-        if v is None or v == "":
+        if v is None or v == "" or (isinstance(v, dict) and v.get("present", True) is False):
             return None
         if not isinstance(v, str):
             raise self.ctx.error(f'element "{name}" must be a string', self.at(name))
@@ -108,7 +110,7 @@ class Obj:
     def opt_obj(self, name: str) -> Obj | None:
         """A nested clause object; None when absent or ``"present": false``."""
         v = self.raw(name, None)
-        if v is None:
+        if v is None or v == "":  # absent, or empty (a slot of another version's form): not present
             return None
         if not isinstance(v, dict):
             raise self.ctx.error(f'element "{name}" must be an object', self.at(name))

@@ -25,6 +25,7 @@ from ...ir.alter_columns import (
     Nullability, ResetColumnOptions, SetColumnOptions, SetDefault, SetNotNull, SetStatistics, SetStorage,
     StorageMode,
 )
+from ...jddl.keys import canonical_fmt
 from ...ir.base import replace
 from ...ir.columns import GeneratedKind
 from ...ir.followup import ModifyColumnAutoIncrement
@@ -407,20 +408,21 @@ def _opaque(o: Obj, t: str | None, reason: str, path: Any) -> OpaqueSubcommand:
 def read_subcommand(o: Obj) -> AlterSubcommand:
     """One element of ``subcmds`` as its typed IR node (opaque with DDLC-N201 when not modelled)."""
     t = o.d.get("type")
+    fmt = canonical_fmt(o.fmt)  # GaussDB's key spellings read as openGauss's
     try:
         if t is not None and not isinstance(t, str):
             t = None
             raise Unmodelled("type metadata is not a string", o.at("type"))
         if t is None:
             for rx, fn in UNTYPED:
-                if rx.fullmatch(o.fmt):
+                if rx.fullmatch(fmt):
                     return fn(o, "")
             raise Unmodelled("untyped subcommand with an unknown fmt", o.at("fmt"))
         entry = READERS.get(t)
         if entry is None:
             raise Unmodelled("unknown type", o.at("type"))
         rx, fn = entry
-        if not rx.fullmatch(o.fmt):
+        if not rx.fullmatch(fmt):
             raise Unmodelled(f"unexpected fmt {o.fmt!r}", o.at("fmt"))
         return fn(o, t)
     except Unmodelled as u:

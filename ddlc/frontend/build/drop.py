@@ -46,6 +46,8 @@ W_UNKNOWN_OBJTYPE = register(
 def keyword(o: Obj, name: str, word: str) -> bool:
     """A fixed keyword member: ``""`` (False) or exactly ``word`` (True); absent counts as ``""``."""
     v = o.raw(name, "")
+    if isinstance(v, dict) and v.get("present", True) is False:
+        v = ""  # prints nothing
     if not isinstance(v, str):
         raise o.ctx.error(f'element "{name}" must be a string', o.at(name))
     if v == "":

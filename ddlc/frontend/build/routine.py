@@ -80,7 +80,8 @@ def keep_as_text(kind: str) -> Callable[[Callable[[Obj], Statement]], Callable[[
 
 def exact(o: Obj, key: str, *allowed: str) -> str:
     """A keyword string member that must be one of ``allowed`` (else :class:`Unrecognized`)."""
-    v = o.str(key)
+    raw = o.raw(key)
+    v = "" if isinstance(raw, dict) and raw.get("present", True) is False else o.str(key)
     if v not in allowed:
         raise Unrecognized(f"{key} {v!r} is not one of {', '.join(map(repr, allowed))}", o.at(key))
     return v
@@ -89,6 +90,8 @@ def exact(o: Obj, key: str, *allowed: str) -> str:
 def sub(o: Obj, key: str, *fmts: str) -> Obj | None:
     """A nested clause object: None when not present, else its fmt must be one of ``fmts``."""
     v = o.raw(key)
+    if v == "":  # an empty slot (the form of another version): not present
+        return None
     if not isinstance(v, dict):
         raise Unrecognized(f"{key} is not an object", o.at(key))
     if v.get("present", True) is False:
@@ -193,3 +196,68 @@ __all__ = [
     "Unrecognized", "keep_as_text", "exact", "sub", "FunctionTextError", "parse_function_text", "crosscheck",
     "build_create_function", "build_alter_function",
 ]
+
+
+# ---- CREATE FUNCTION, GaussDB's tree --------------------------------------------------------
+# GaussDB deparses CREATE FUNCTION into keys rather than one text (the options in any order, as
+# the grammar takes them; an option not given is "" or absent):
+#   CREATE %{or_replace}s FUNCTION %{signature}s RETURNS %{return_type}T LANGUAGE %{language}I
+#   %{volatility}s %{strict}s %{security_definer}s %{cost}s AS %{definition}L
+# The tree is expanded once and that text read by the same scanner as openGauss's
+# pg_get_functiondef text, so both give the same IR.
+_GAUSS_FUNCTION = re.compile(
+    r"CREATE %\{or_replace\}s FUNCTION %\{signature\}s RETURNS %\{return_type\}T LANGUAGE %\{language\}I"
+    r"((?: %\{(?:volatility|strict|security_definer|leakproof|cost|rows)\}s)*) AS %\{definition\}L"
+)
+_GAUSS_WORDS: dict[str, tuple[str, ...]] = {
+    "or_replace": ("", "OR REPLACE"),
+    "volatility": ("", "IMMUTABLE", "STABLE", "VOLATILE"),
+    "strict": ("", "STRICT", "CALLED ON NULL INPUT", "RETURNS NULL ON NULL INPUT"),
+    "security_definer": ("", *(s.value for s in Security)),
+    "leakproof": ("", "LEAKPROOF", "NOT LEAKPROOF"),
+}
+_GAUSS_NUMBER = {"cost": re.compile(r"COST \d+(?:\.\d+)?\Z"), "rows": re.compile(r"ROWS \d+(?:\.\d+)?\Z")}
+
+
+def _gauss_option(o: Obj, key: str) -> None:
+    """A keyword option of GaussDB's CREATE FUNCTION tree: "", a word of its vocabulary, a not-present
+    object, or (COST / ROWS) ``"COST 100"`` or ``{"fmt": "COST %{cost}n", "cost": 100}``."""
+    v = o.raw(key, "")
+    if isinstance(v, dict):
+        if v.get("present", True) is False:
+            return
+        if key in _GAUSS_NUMBER and v.get("fmt") == f"{key.upper()} %{{{key}}}n":
+            _num(Obj(v, o.at(key), o.ctx), key)
+            return
+        raise Unrecognized(f"{key} has an unexpected form", o.at(key))
+    if not isinstance(v, str):
+        raise Unrecognized(f"{key} is not a string", o.at(key))
+    if key in _GAUSS_NUMBER:
+        if v.strip() and not _GAUSS_NUMBER[key].match(v.strip().upper()):
+            raise Unrecognized(f"{key} {v!r} is not '{key.upper()} n'", o.at(key))
+        return
+    if v.strip().upper() not in _GAUSS_WORDS[key]:
+        allowed = ", ".join(repr(w) for w in _GAUSS_WORDS[key])
+        raise Unrecognized(f"{key} {v!r} is not one of {allowed}", o.at(key))
+
+
+@shape("create_function_gaussdb", r"CREATE %\{or_replace\}s FUNCTION %\{signature\}s ")
+@keep_as_text("CREATE FUNCTION")
+def build_create_function_gaussdb(o: Obj) -> Statement:
+    m = _GAUSS_FUNCTION.fullmatch(o.fmt)
+    if m is None:
+        raise Unrecognized(f"unexpected fmt {o.fmt!r}", o.at("fmt"))
+    _gauss_option(o, "or_replace")
+    for key in re.findall(r"%\{(\w+)\}s", m.group(1)):
+        _gauss_option(o, key)
+    o.typename("return_type")  # checked as a type
+    from ...jddl.expand import expand
+    from ...quoting import canonicalize
+
+    text = canonicalize(expand(o.d, document=o.ctx.document, path=o.path))
+    try:
+        stmt, _spans = parse_function_text(text, origin=o.path)
+    except FunctionTextError as e:
+        o.ctx.diag(N_FUNCTION_TEXT, f"CREATE FUNCTION text not parsed: {e}; kept as text", o.path)
+        return Opaque(text, kind="CREATE FUNCTION", reason=OpaqueReason.UNPARSED, origin=o.path)
+    return replace(stmt, layout=o.fmt, origin=o.path)
