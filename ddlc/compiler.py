@@ -14,12 +14,12 @@ from typing import Any
 
 from .backends import get_backend
 from .backends.base import Backend, EmitContext
-from .diagnostics import E_INTERNAL, E_NOT_TRANSLATED, I_TDDL, W_TDDL_ROLES, W_TDDL_UNMAPPED, Diagnostic, Severity
+from .diagnostics import E_INTERNAL, E_NOT_TRANSLATED, I_TDDL, I_VIA_TEXT, W_TDDL_ROLES, W_TDDL_UNMAPPED, Diagnostic, Severity
 from .errors import DdlcError
 from .frontend.build import build
 from .frontend.documents import Document
 from .ir.passes import PassContext, run_pipeline
-from .ir.statement import Statement
+from .ir.statement import Opaque, OpaqueReason, Statement
 from .jddl.expand import expand, owner_of
 
 
@@ -54,7 +54,27 @@ def front(doc: Document, options: Any) -> Front:
     assert doc.tree is not None
     source = expand(doc.tree, document=doc.label)  # the server's own errors first, with their paths
     stmt, diags = build(doc.tree, document=doc.label)
+    if isinstance(stmt, Opaque) and stmt.reason is OpaqueReason.NO_SHAPE:
+        stmt, diags = _via_text(stmt, diags, doc.label)
     return Front(stmt, tuple(diags), owner_of(doc.tree), source)
+
+
+def _via_text(stmt: Opaque, diags: list[Diagnostic], document: str) -> tuple[Statement, list[Diagnostic]]:
+    """A tree no builder takes, before it is given up: its expansion read by the text frontend
+    (issue 12: trees of other versions). Kept as it was when the text does not read either."""
+    from .frontend.text import read_tddl
+
+    again, more = read_tddl(stmt.text, document=document)
+    if isinstance(again, Opaque):
+        return stmt, diags
+    import dataclasses
+
+    kept = [dataclasses.replace(d, message=d.message.removesuffix("; kept as text") + "; read from its text")
+            if d.message.endswith("; kept as text") else d
+            for d in diags if d.code != "DDLC-N001"]  # "no IR shape; kept as text" no longer holds
+    note = Diagnostic(I_VIA_TEXT, "tree of an unknown form read back from its expansion by the text frontend", (),
+                      document=document)
+    return again, [*kept, note, *more]
 
 
 def shape(doc: Document) -> str | None:

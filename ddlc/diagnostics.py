@@ -171,6 +171,14 @@ E_EMPTY = register(
     "log is normal.",
     "ddlc check empty.json",
 )
+I_VIA_TEXT = register(
+    "DDLC-I004", S.INFO, "Tree of an unknown form read back from its text",
+    "No builder takes this JDDL tree, not even as a variant of a known form (another GaussDB/openGauss "
+    "version's `fmt`). Before giving up, ddlc expands the tree into the text the database would print "
+    "and reads that text with the TDDL text frontend; this note says the statement was recovered that "
+    "way. The other notes of the tree (an unknown key, DDLC-N003) are kept.",
+    '{"fmt": "CREATE TABLE %{identity}D (%{table_elements:, }s) %{extra_clause}s", ...}',
+)
 E_STATE = register(
     "DDLC-E013", S.ERROR, "State file cannot be used",
     "The file given to `--state` (or `state=`) is not a ddlc state, is damaged, or was written by a newer "

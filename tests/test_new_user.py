@@ -90,3 +90,20 @@ def test_quiet_prints_only_errors():
     doc = str(CASES / "create_table" / "storage-options" / "input.json")
     p = ddlc("translate", "--to", "postgres", "-q", doc)
     assert p.returncode == 0 and p.stdout and p.stderr == ""
+
+
+def test_a_tree_no_builder_takes_is_read_back_from_its_text():
+    """Issue 12: before giving up on a tree of an unknown form, its expansion goes through the text frontend."""
+    tree = {"fmt": "CREATE TABLE %{identity}D (%{table_elements:, }s) %{tail}s",
+            "identity": {"objname": "x", "schemaname": "public"},
+            "table_elements": [{"fmt": "%{name}I %{coltype}T", "name": "a",
+                                "coltype": {"typename": "int4", "schemaname": "pg_catalog", "typmod": "",
+                                            "typarray": False}}],
+            "tail": "WITH (orientation = row)"}
+    p = ddlc("translate", "--to", "postgres", "--format", "json", stdin=json.dumps(tree))
+    out = json.loads(p.stdout)
+    assert p.returncode == 0 and out["sql"] == ["CREATE TABLE public.x (a integer)"]
+    codes = [d["code"] for d in out["diagnostics"]]
+    assert "DDLC-N003" in codes and "DDLC-I004" in codes and "DDLC-N001" not in codes
+    n003 = next(d for d in out["diagnostics"] if d["code"] == "DDLC-N003")
+    assert "tail" in n003["message"] and n003["message"].endswith("read from its text")
