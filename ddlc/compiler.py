@@ -54,14 +54,13 @@ def front(doc: Document, options: Any) -> Front:
     assert doc.tree is not None
     source = expand(doc.tree, document=doc.label)  # the server's own errors first, with their paths
     stmt, diags = build(doc.tree, document=doc.label)
-    if isinstance(stmt, Opaque) and stmt.reason is OpaqueReason.NO_SHAPE:
-        stmt, diags = _via_text(stmt, diags, doc.label)
     return Front(stmt, tuple(diags), owner_of(doc.tree), source)
 
 
 def _via_text(stmt: Opaque, diags: list[Diagnostic], document: str) -> tuple[Statement, list[Diagnostic]]:
     """A tree no builder takes, before it is given up: its expansion read by the text frontend
-    (issue 12: trees of other versions). Kept as it was when the text does not read either."""
+    (issue 12: trees of other versions), for the targets that translate (the GaussDB target prints
+    the expansion as it is). Kept as it was when the text does not read either."""
     from .frontend.text import read_tddl
 
     again, more = read_tddl(stmt.text, document=document)
@@ -150,6 +149,10 @@ def _compile(doc: Document, backend: Backend, options: Any, catalog: Any) -> Res
             text = _strip_terminator(doc.tddl)
             return Result((text,), diagnostics=tuple(notes), blocks=_blocks(backend, (text,)))
     f = f or front(doc, options)
+    if (isinstance(f.stmt, Opaque) and f.stmt.reason is OpaqueReason.NO_SHAPE
+            and not getattr(backend, "passes_source_text", False)):  # GaussDB prints the expansion itself
+        stmt, diags = _via_text(f.stmt, list(f.diagnostics), doc.label)
+        f = Front(stmt, tuple(diags), f.owner, f.source)
     role = f.owner if f.owner is not None else doc.meta.get("owner")  # myowner, or a decoding row's owner
     return compile_statement(f.stmt, backend, options, catalog, document=doc.label, fronted=f,
                              role=role if isinstance(role, str) else None)
