@@ -1,6 +1,6 @@
 """The pipeline's driver: plan the pieces, run the two stages on Spark, check the counts, commit.
 
-Stage 1 reads every piece in its own task (DML is skipped where the bytes are, and each document's
+Stage 1 reads the pieces, a run of them per task (DML is skipped where the bytes are, and each document's
 object links are noted); stage 2 puts the documents in log order (LSN, then input and position) and
 translates them in one task per target and bucket of documents sharing no object (:mod:`.groups`),
 each with its own catalog, exactly as ``ddlc translate`` does. The driver then

@@ -1,6 +1,6 @@
 """What Spark's Python workers run: plain functions over Arrow record batches, calling the library.
 
-* :func:`read_pieces` (stage 1, one task per piece): the library's readers
+* :func:`piece_reader` / :func:`read_pieces` (stage 1, a run of pieces per task): the library's readers
   (:func:`ddlc.frontend.documents.read_source`) over a piece; out come its DDL documents (each
   pickled whole, with its order key and original payload), its unrecognised lines and one row of
   counts. DML is skipped here, where the bytes are: this is the stage that scales with cores.
