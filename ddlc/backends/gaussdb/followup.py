@@ -10,26 +10,12 @@ from typing import Any
 
 from ...ir.alter_columns import SetNotNull
 from ...ir.followup import AlterTableFollowup, AutoIncrementBackfill, BackfillUpdate
+from ...jddl.formats import BACKFILL_BLOCK, BACKFILL_UPDATE
 from .writer import Writer, emits
 
 FOLLOWUP = "ALTER TABLE %{only}s %{identity}D %{subcmds:, }s"
 SET_NOT_NULL = "ALTER TABLE %{only}s %{identity}D ALTER COLUMN %{name}I SET NOT NULL"
-UPDATE = "UPDATE %{identity}D SET %{name}I = %{default}s WHERE %{name}I IS NULL"
-# ``ADAPT_SUBSCTIPTION_AUTOINCREMENT_FMT`` of ddldeparse.cpp.
-BACKFILL_BLOCK = (
-    "DECLARE\n"
-    "null_cnt pg_catalog.%{typname}s;\n"
-    "start_num pg_catalog.%{typname}s;\n"
-    "sql pg_catalog.text;\n"
-    "BEGIN\n"
-    "SELECT COUNT(*) FROM %{identity}D WHERE %{colname}I IS NULL INTO null_cnt;\n"
-    "SELECT pg_catalog.min(%{colname}I) - 1 - null_cnt FROM %{identity}D INTO start_num;\n"
-    "sql := 'CREATE LARGE SEQUENCE %{seqname}D START WITH ' || start_num || ' MINVALUE ' || start_num;\n"
-    "EXECUTE sql;\n"
-    "UPDATE %{identity}D SET %{colname}I = pg_catalog.nextval('%{seqname}D') WHERE %{colname}I IS NULL;\n"
-    "DROP LARGE SEQUENCE %{seqname}D;\n"
-    "END;\n"
-)
+UPDATE = BACKFILL_UPDATE
 
 
 @emits(AlterTableFollowup)

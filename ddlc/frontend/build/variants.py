@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...diagnostics import Severity, register
+from ...jddl.formats import BACKFILL_BLOCK
 from ...jddl.keys import ALIASES, CANONICAL as _KEYS
 
 N_UNKNOWN_KEY = register(
@@ -261,14 +262,7 @@ _EVENT_SCHEDULE = (
     "⟦ON SCHEDULE⟦ EVERY %{every_interval}s⟧⟦ STARTS '%{start_expr}s'⟧⟦ AT '%{start_expr}s'⟧"
     "⟦ ENDS '%{end_expr}s'⟧ ⟧"
 )
-_BACKFILL = (  # §5.3: the AUTO_INCREMENT backfill block, literal but for its keys
-    "DECLARE\nnull_cnt pg_catalog.%{typname}s;\nstart_num pg_catalog.%{typname}s;\nsql pg_catalog.text;\nBEGIN\n"
-    "SELECT COUNT(*) FROM %{identity}D WHERE %{colname}I IS NULL INTO null_cnt;\n"
-    "SELECT pg_catalog.min(%{colname}I) - 1 - null_cnt FROM %{identity}D INTO start_num;\n"
-    "sql := 'CREATE LARGE SEQUENCE %{seqname}D START WITH ' || start_num || ' MINVALUE ' || start_num;\n"
-    "EXECUTE sql;\nUPDATE %{identity}D SET %{colname}I = pg_catalog.nextval('%{seqname}D') WHERE %{colname}I IS NULL;\n"
-    "DROP LARGE SEQUENCE %{seqname}D;\nEND;\n"
-)
+_BACKFILL = BACKFILL_BLOCK  # §5.3: the AUTO_INCREMENT backfill block, literal but for its keys
 TEMPLATES: tuple[Template, ...] = tuple(Template(kind, src) for kind, src in (
     ("CREATE TABLE",
      "CREATE %{persistence}s? TABLE %{if_not_exists}s? %{identity}D⟦ OF %{of_type}T⟧⟦ %{table_elements}s⟧"

@@ -10,17 +10,11 @@ from typing import Any
 
 from ...quoting import canonicalize
 from ._match import Custom, Frag, Matcher, Results, Shape
+from ...jddl.formats import BACKFILL_BLOCK, BACKFILL_UPDATE
 
-UPDATE = Shape("UPDATE %{identity}D SET %{name}I = %{default}s WHERE %{name}I IS NULL", {"default": Frag()})
+UPDATE = Shape(BACKFILL_UPDATE, {"default": Frag()})
 
-_BLOCK_FMT = (
-    "DECLARE\nnull_cnt pg_catalog.%{typname}s;\nstart_num pg_catalog.%{typname}s;\nsql pg_catalog.text;\nBEGIN\n"
-    "SELECT COUNT(*) FROM %{identity}D WHERE %{colname}I IS NULL INTO null_cnt;\n"
-    "SELECT pg_catalog.min(%{colname}I) - 1 - null_cnt FROM %{identity}D INTO start_num;\n"
-    "sql := 'CREATE LARGE SEQUENCE %{seqname}D START WITH ' || start_num || ' MINVALUE ' || start_num;\n"
-    "EXECUTE sql;\nUPDATE %{identity}D SET %{colname}I = pg_catalog.nextval('%{seqname}D') WHERE %{colname}I IS NULL;\n"
-    "DROP LARGE SEQUENCE %{seqname}D;\nEND;\n"
-)
+_BLOCK_FMT = BACKFILL_BLOCK
 _NAME = r'(?:[a-z_][a-z0-9_$]*|"(?:[^"]|"")*")'
 _GROUPS = {"typname": r"(?P<typname>[a-z0-9_]+)", "identity": rf"(?P<identity>{_NAME}\.{_NAME})",
            "colname": rf"(?P<colname>{_NAME})", "seqname": rf"(?P<seqname>{_NAME}\.{_NAME})"}
