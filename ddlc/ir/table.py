@@ -242,6 +242,10 @@ class CreateTable(Statement):
     tablespace: str | None = None
     comments: tuple[TableComment, ...] = ()
     partition: PartitionClause | None = None
+    # GaussDB's distribution clause as it prints it (``DISTRIBUTE BY HASH (a)``, ``DISTRIBUTE BY
+    # REPLICATION``): read only in those word-and-name forms (frontend/build/table.py), so it holds
+    # no literal, operator or statement end; no other target has distribution
+    distribute_by: str | None = None
     elements_style: ElementsStyle = ElementsStyle.OBJECT
     elements_layout: str | None = layout_field()  # fmt of the table_elements object
     inherits_layout: str | None = layout_field()  # fmt of the inherits object

@@ -220,6 +220,8 @@ def create_table(n: CreateTable, w: Writer) -> dict[str, Any]:
         s.put("tablespace", n.tablespace, "I", part="TABLESPACE %{tablespace}I")
     if n.comments:
         s.put("options", [w.tree(c) for c in n.comments], "s", array=True, part="%{options:, }s")
+    if n.distribute_by is not None:  # one of the word-and-name forms the builder admits
+        s.put("distribute_by", n.distribute_by, "s", part="%{distribute_by}s")
     if n.partition is not None:
         s.put("partition_by", partition_text(n.partition), "s", part="%{partition_by}s")
     s.put("compression", n.compression.value if n.compression is not None else "", "s",

@@ -60,6 +60,13 @@ W_OPTION = register(
     "deduplicate_items.",
     "WITH (orientation = 'column', compression = 'middle')",
 )
+W_DISTRIBUTE = register(
+    "DDLC-W628", Severity.WARNING, "DISTRIBUTE BY dropped",
+    "GaussDB's distribution clause (`DISTRIBUTE BY HASH (a)`, `REPLICATION`, `ROUNDROBIN`, `MODULO`) says how "
+    "a distributed GaussDB spreads the table's rows over its data nodes. A PostgreSQL server keeps a table "
+    "whole: the clause is dropped and the table is created without it.",
+    "CREATE TABLE t (a int) DISTRIBUTE BY HASH (a)",
+)
 W_TABLESPACE = register(
     "DDLC-W611", Severity.WARNING, "Table tablespace dropped",
     "TABLESPACE of a table is dropped: GaussDB tablespaces do not exist on the PostgreSQL side (create "
@@ -298,6 +305,8 @@ UNSUPPORTED: tuple[Rule, ...] = (
          applies=lambda n: n.persistence is Persistence.GLOBAL_TEMPORARY,
          rewrite=lambda n: replace(n, persistence=Persistence.PERMANENT, on_commit=None, layout=None),
          text=lambda n: "GLOBAL TEMPORARY" + (f" ON COMMIT {n.on_commit.value}" if n.on_commit else "")),
+    Rule(CreateTable, W_DISTRIBUTE, "DISTRIBUTE BY dropped (a PostgreSQL table is not distributed)",
+         applies=lambda n: n.distribute_by is not None, field="distribute_by", text=lambda n: n.distribute_by),
     Rule(CreateTable, W_TABLESPACE, "table tablespace dropped", applies=lambda n: n.tablespace is not None,
          field="tablespace", text=lambda n: f"TABLESPACE {n.tablespace}"),
     Rule(CreateTable, W_COMPRESS, "COMPRESS dropped", applies=lambda n: n.compression is Compression.COMPRESS,

@@ -167,6 +167,8 @@ UNSUPPORTED: tuple[Rule, ...] = (
          applies=lambda n: n.persistence is not Persistence.PERMANENT,
          rewrite=lambda n: replace(n, persistence=Persistence.PERMANENT, on_commit=None, layout=None),
          text=lambda n: n.persistence.value + (f" ON COMMIT {n.on_commit.value}" if n.on_commit else "")),
+    Rule(CreateTable, W_TABLE_OPTION, "DISTRIBUTE BY dropped (Delta tables are not distributed by key)",
+         applies=lambda n: n.distribute_by is not None, field="distribute_by", text=lambda n: n.distribute_by),
     Rule(CreateTable, W_TABLE_OPTION, "table tablespace dropped", applies=lambda n: n.tablespace is not None,
          field="tablespace", text=lambda n: f"TABLESPACE {n.tablespace}"),
     Rule(CreateTable, W_TABLE_OPTION, "COMPRESS dropped", applies=lambda n: n.compression is Compression.COMPRESS,

@@ -8,6 +8,8 @@ canonical text (an ``Opaque`` statement) with DDLC-N102, never half-read.
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable, Mapping
 from decimal import Decimal
 from typing import Any
@@ -251,8 +253,12 @@ _TABLE_SLOTS: Slots = {
     "of_type": ("T", False), "table_elements": ("s", None), "inherits": ("s", False),
     "autoincstart": ("ns", False), "with": ("s", True), "with_clause": ("s", False),
     "compression": ("s", False), "on_commit": ("s", False), "tablespace": ("I", False),
-    "options": ("s", True), "partition_by": ("s", False),
+    "options": ("s", True), "partition_by": ("s", False), "distribute_by": ("s", False),
 }
+_NAME = r'(?:[A-Za-z_][A-Za-z0-9_$]*|"(?:[^"\x00\n;]|"")+")'
+# the distribution forms ddlc models: a distribution key list, or none (RANGE/LIST with slices stay text)
+_DISTRIBUTE = re.compile(rf"DISTRIBUTE BY (?:(?:HASH|MODULO) ?\( ?{_NAME}(?: ?, ?{_NAME})* ?\)|REPLICATION|ROUNDROBIN)",
+                         re.I)
 
 
 def _keyword(o: Obj, key: str, vocab: type, what: str) -> Any:
@@ -330,6 +336,11 @@ def _create_table(o: Obj) -> CreateTable:
         kw["comments"] = tuple(_comment(e) for e in _objects(o, "options"))
     if "partition_by" in slots:
         kw["partition"] = read_partition(o)
+    if "distribute_by" in slots:
+        v = o.str("distribute_by")
+        if v and not _DISTRIBUTE.fullmatch(v):
+            raise Unmodelled(f"distribution clause {v[:60]!r} not modelled", o.at("distribute_by"))
+        kw["distribute_by"] = v or None
     return CreateTable(o.qname("identity"), layout=o.fmt, origin=o.path, **kw)
 
 

@@ -268,7 +268,7 @@ TEMPLATES: tuple[Template, ...] = tuple(Template(kind, src) for kind, src in (
      "CREATE %{persistence}s? TABLE %{if_not_exists}s? %{identity}D⟦ OF %{of_type}T⟧⟦ %{table_elements}s⟧"
      "⟦ %{inherits}s?⟧⟦ AUTO_INCREMENT = %{autoincstart}n⟧⟦ AUTO_INCREMENT = %{autoincstart}s⟧"
      "⟦ WITH (%{with:, }s)⟧⟦ %{with_clause}s⟧⟦ %{on_commit}s⟧⟦ TABLESPACE %{tablespace}I⟧⟦ %{compression}s⟧"
-     "⟦ %{options:, }s⟧⟦ %{partition_by}s⟧"),
+     "⟦ %{options:, }s⟧⟦ %{distribute_by}s⟧⟦ %{partition_by}s⟧"),
     ("CREATE INDEX",
      "CREATE %{unique}s? INDEX %{concurrently}s? %{name}I ON %{table}D USING %{index_am}s %{definition}s"
      "⟦ WITH (%{opts}s)⟧⟦ TABLESPACE %{tablespace}s⟧⟦ INVISIBLE⟧⟦ WHERE %{where}s⟧"),

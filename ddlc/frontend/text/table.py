@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ._common import COLUMN, EXPR, IF_NOT_EXISTS, OPTION
-from ._match import Either, Frag, Rest, Shape, Words
+from ._match import Custom, Either, Frag, Matcher, Rest, Results, Shape, Words
 
 CONSTRAINT = Shape(
     "CONSTRAINT %{name}I %{definition}s[ USING INDEX TABLESPACE %{tblspc}s]",
@@ -16,6 +16,15 @@ ELEMENTS = Shape("(%{elements:, }s)|()", {"elements": Either((COLUMN, CONSTRAINT
 INHERITS = Shape("INHERITS (%{parents:, }D)", absent=True)
 ON_COMMIT = Shape("ON COMMIT %{on_commit_value}s", {"on_commit_value": Words(("DROP", "DELETE ROWS", "PRESERVE ROWS"))})
 TABLE_COMMENT = Shape("COMMENT=%{comment}L")
+
+
+_DISTRIBUTE_BODY = Frag(stop=("PARTITION",))
+
+
+def _distribute(m: Matcher, i: int) -> Results:
+    """``DISTRIBUTE BY ...`` up to the partition clause (the builder decides which forms it models)."""
+    t = m.tok(i)
+    return _DISTRIBUTE_BODY.read(m, i) if t is not None and t.upper == "DISTRIBUTE" else {}
 
 
 def _autoinc(tree: dict[str, Any]) -> dict[str, Any]:
@@ -32,11 +41,11 @@ def _autoinc(tree: dict[str, Any]) -> dict[str, Any]:
 CREATE_TABLE = Shape(
     "CREATE %{persistence}s TABLE %{if_not_exists}s %{identity}D {OF %{of_type}T|%{table_elements}s %{inherits}s}"
     "[ AUTO_INCREMENT = %{autoincstart}n][ WITH (%{with:, }s)][ %{compression}s][ %{on_commit}s]"
-    "[ TABLESPACE %{tablespace}I][ %{options:, }s][ %{partition_by}s]",
+    "[ TABLESPACE %{tablespace}I][ %{options:, }s][ %{distribute_by}s][ %{partition_by}s]",
     {"persistence": Words(("UNLOGGED", "GLOBAL TEMPORARY", "TEMPORARY", "")), "if_not_exists": IF_NOT_EXISTS,
      "table_elements": ELEMENTS, "inherits": INHERITS, "with": OPTION,
      "compression": Words(("COMPRESS", "NOCOMPRESS")), "on_commit": ON_COMMIT, "options": TABLE_COMMENT,
-     "partition_by": Rest(("PARTITION",))},
+     "distribute_by": Custom(_distribute), "partition_by": Rest(("PARTITION",))},
     post=_autoinc,
 )
 
