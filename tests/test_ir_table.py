@@ -453,7 +453,7 @@ def test_malformed_trees():
 
 @pytest.mark.parametrize("change", [
     lambda t: t.update(persistence="TEMP"),
-    lambda t: t.update(fmt=t["fmt"] + " %{distribute_by}s", distribute_by="DISTRIBUTE BY HASH (id)"),
+    lambda t: t.update(fmt=t["fmt"] + " %{distribute_by}s", distribute_by="DISTRIBUTE BY RANGE (id) (SLICE s1 VALUES LESS THAN (10))"),
     lambda t: t["table_elements"]["elements"][5].update(contype="cluster"),
     lambda t: t["table_elements"]["elements"][0].update(fmt=t["table_elements"]["elements"][0]["fmt"] + " %{x}s", x=""),
 ])
