@@ -254,17 +254,22 @@ def piece_reader(pieces: list[dict[str, Any]], options: Any = None) -> Any:
 
 
 def _read_batches(piece: Piece, options: Any) -> Iterator[Any]:
+    return _batched(read_piece(piece, options), READ_SCHEMA, 2048)
+
+
+def _batched(rows: Iterable[dict[str, Any]], ddl: str, size: int) -> Iterator[Any]:
+    """Rows as Arrow record batches of ``size`` rows (the last one shorter) with the schema ``ddl``."""
     import pyarrow as pa
 
-    schema = _arrow_schema(READ_SCHEMA)
-    rows: list[dict[str, Any]] = []
-    for row in read_piece(piece, options):
-        rows.append(row)
-        if len(rows) >= 2048:
-            yield pa.RecordBatch.from_pylist(rows, schema=schema)
-            rows = []
-    if rows:
-        yield pa.RecordBatch.from_pylist(rows, schema=schema)
+    schema = _arrow_schema(ddl)
+    out: list[dict[str, Any]] = []
+    for row in rows:
+        out.append(row)
+        if len(out) >= size:
+            yield pa.RecordBatch.from_pylist(out, schema=schema)
+            out = []
+    if out:
+        yield pa.RecordBatch.from_pylist(out, schema=schema)
 
 
 # ---- stage 2: translate in log order, one target and bucket of objects at a time ---------------------
@@ -354,22 +359,11 @@ def translate_ordered(options: Any, state: bytes | None, want_state: bool,
     :data:`TRANSLATE_SCHEMA` row per document and target out, and each bucket's catalog last."""
 
     def run(batches: Iterable[Any]) -> Iterator[Any]:
-        import pyarrow as pa
-
-        schema = _arrow_schema(TRANSLATE_SCHEMA)
-
         def rows() -> Iterator[dict[str, Any]]:
             for batch in batches:
                 yield from batch.to_pylist()
 
-        out: list[dict[str, Any]] = []
-        for row in translate_rows(rows(), options, state, want_state, owned):
-            out.append(row)
-            if len(out) >= 1024:
-                yield pa.RecordBatch.from_pylist(out, schema=schema)
-                out = []
-        if out:
-            yield pa.RecordBatch.from_pylist(out, schema=schema)
+        yield from _batched(translate_rows(rows(), options, state, want_state, owned), TRANSLATE_SCHEMA, 1024)
 
     return run
 
