@@ -6,9 +6,10 @@ No I/O happens here beyond what the caller hands in; nothing heavy is imported a
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal
 
+from .records import record
 from .backends import get_backend
 from .diagnostics import Diagnostic
 from .errors import DdlcError
@@ -34,7 +35,7 @@ SparkVarchar = Literal["keep", "string"]
 SchemaMap = Mapping[str, str] | Iterable[tuple[str, str]]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Options:
     """Translation options (the CLI flags of ``ddlc translate``); build one with :meth:`Options.of`,
     which checks every value, or pass the same names as keyword arguments to :func:`translate`."""
@@ -140,7 +141,7 @@ def _check_name(what: str, v: Any) -> None:
         raise ValueError(f"{what} {v!r} holds a NUL or a lone surrogate")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Translation:
     """The result for one input document."""
 

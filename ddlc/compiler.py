@@ -9,9 +9,9 @@ the run-wide rules: nothing unsupported passes silently, and nothing in one docu
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from .records import record
 from .backends import get_backend
 from .backends.base import Backend, EmitContext
 from .diagnostics import E_INTERNAL, E_NOT_TRANSLATED, I_TDDL, I_VIA_TEXT, W_TDDL_ROLES, W_TDDL_UNMAPPED, Diagnostic, Severity
@@ -23,7 +23,7 @@ from .ir.statement import Opaque, OpaqueReason, Statement
 from .jddl.expand import expand, owner_of
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Front:
     """A document read and built: the typed statement and what the frontend found."""
 
@@ -93,7 +93,7 @@ def normalize(stmt: Statement, backend: type[Backend] | Backend, options: Any, *
     return run_pipeline(stmt, ctx)
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Result:
     """What one document became on one target (``ddlc.api.Translation`` wraps it)."""
 

@@ -15,8 +15,9 @@ from __future__ import annotations
 import re
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from .records import record
 from .errors import PathPart, jsonpath
 
 
@@ -27,7 +28,7 @@ class Severity(str, enum.Enum):
     INFO = "info"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Code:
     code: str
     severity: Severity
@@ -50,7 +51,7 @@ def register(code: str, severity: Severity, title: str, explanation: str, exampl
     return code
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Diagnostic:
     code: str
     message: str

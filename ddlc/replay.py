@@ -11,14 +11,15 @@ into IR statements (:mod:`ddlc.history.rebuild`) that go the back half of the pa
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from .records import record
 from .diagnostics import E_INTERNAL, Diagnostic
 from .errors import DdlcError
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Replay:
     """The fold of a log: the model, what the fold said, the documents that failed to read."""
 
@@ -77,7 +78,7 @@ def fold_log(docs: Iterable[Any], options: Any) -> Replay:
     return out
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class ScriptPart:
     """One statement of the model on the target: its label (``table public.t``) and the compiler's result."""
 

@@ -17,6 +17,8 @@ import ddlc
 for m in pkgutil.walk_packages(ddlc.__path__, "ddlc."):
     if not m.name.startswith(("ddlc.pipeline", "ddlc.cli", "ddlc.__main__")):
         importlib.import_module(m.name)
+import gc
+gc.collect()  # dataclasses' slots=True leaves the first class object behind until the collector runs
 out = {}
 todo = [base.Node]
 while todo:

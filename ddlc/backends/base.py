@@ -13,9 +13,10 @@ one orchestration (:mod:`ddlc.compiler`) hands it a normalized statement and an 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, ClassVar
 
+from ..records import record
 from ..diagnostics import Diagnostic
 from ..ir.rules import Refusal, Rule
 
@@ -64,7 +65,7 @@ def merge(*tables: Mapping[type, Any], what: str) -> dict[type, Any]:
     return out
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Dialect:
     """How a target spells names and strings (the writer takes it)."""
 
@@ -73,7 +74,7 @@ class Dialect:
     literal: Callable[[str], str]
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Emitted:
     """What a backend produced for one statement."""
 
@@ -82,7 +83,7 @@ class Emitted:
     comments: list[str] = field(default_factory=list)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class EmitContext:
     """What the orchestration hands a backend with each statement."""
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, replace
-from pathlib import Path
+from dataclasses import replace
 from typing import Any
+
+from ..records import record
 
 __all__ = ["CheckConfig", "ConfigError", "DEFAULT_TARGETS", "find_config", "load_config", "glob_regex"]
 
@@ -25,7 +26,7 @@ class ConfigError(Exception):
     """The configuration file cannot be used (a usage error: exit 2)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class CheckConfig:
     """What ``ddlc check`` checks and what fails it (see the module docstring for the file form)."""
 
@@ -87,18 +88,23 @@ def glob_regex(glob: str) -> re.Pattern[str]:
     return rx
 
 
-def find_config(start: str | os.PathLike[str] = ".") -> Path | None:
+def find_config(start: str | os.PathLike[str] = ".") -> str | None:
     """The configuration file that applies in ``start``: the nearest ``.ddlc.toml`` or ``pyproject.toml``
-    with a ``[tool.ddlc]`` table, looking upwards."""
-    here = Path(start).resolve()
-    for d in (here, *here.parents):
-        own = d / ".ddlc.toml"
-        if own.is_file():
+    with a ``[tool.ddlc]`` table, looking upwards. (``os.path``, not ``pathlib``: start-up.)"""
+    d = os.path.realpath(start)
+    while True:
+        own = os.path.join(d, ".ddlc.toml")
+        if os.path.isfile(own):
             return own
-        py = d / "pyproject.toml"
-        if py.is_file() and "[tool.ddlc" in py.read_text(encoding="utf-8", errors="replace"):
-            return py
-    return None
+        py = os.path.join(d, "pyproject.toml")
+        if os.path.isfile(py):
+            with open(py, encoding="utf-8", errors="replace") as fh:
+                if "[tool.ddlc" in fh.read():
+                    return py
+        up = os.path.dirname(d)
+        if up == d:
+            return None
+        d = up
 
 
 _KEYS = {"targets", "strict", "default-schema", "schema-map", "allow", "deny", "include", "exclude"}
@@ -113,15 +119,16 @@ def load_config(path: str | os.PathLike[str] | None) -> CheckConfig:
     except ImportError:  # Python 3.10
         import tomli as tomllib  # type: ignore[no-redef]
 
-    p = Path(path)
+    p = os.fspath(path)
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
+        with open(p, encoding="utf-8") as fh:
+            data = tomllib.loads(fh.read())
     except OSError as exc:
         raise ConfigError(f"cannot read the configuration {p}: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{p}: not valid TOML: {exc}") from None
     where = str(p)
-    if p.name == "pyproject.toml":
+    if os.path.basename(p) == "pyproject.toml":
         data = data.get("tool", {}).get("ddlc", {})
         where = f"{p} [tool.ddlc]"
     if not isinstance(data, dict):
@@ -157,7 +164,7 @@ def load_config(path: str | os.PathLike[str] | None) -> CheckConfig:
                 kw[name] = frozenset(_code(c, where, raw_key) for c in v)
             else:
                 kw[name] = tuple(v)
-    return CheckConfig(root=str(p.parent), source=where, **kw)
+    return CheckConfig(root=os.path.dirname(p) or ".", source=where, **kw)
 
 
 def _check_targets(targets: list[str], where: str) -> None:

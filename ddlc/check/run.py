@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from ..records import record
 from .config import CheckConfig
 
 __all__ = ["Finding", "CheckReport", "check_paths", "expand_paths"]
@@ -21,7 +22,7 @@ __all__ = ["Finding", "CheckReport", "check_paths", "expand_paths"]
 SEVERITY_RANK = {"error": 0, "warning": 1, "note": 2, "info": 3}
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Finding:
     file: str  # the path as given (or "<stdin>")
     line: int  # 1-based line of the value the finding is about (the document's start when unknown)
@@ -40,7 +41,7 @@ class Finding:
                 "fails": self.fails, "allowed": self.allowed}
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CheckReport:
     findings: list[Finding] = field(default_factory=list)
     files: int = 0

@@ -21,7 +21,7 @@ of small documents in one array: about 1 GB), so large inputs should be JSON lin
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import TYPE_CHECKING, Any
 
 import json
@@ -29,6 +29,7 @@ from decimal import Decimal
 
 import orjson
 
+from ..records import record
 from ..diagnostics import E_INPUT, E_JSON, E_SHAPE
 from ..errors import DdlcError
 from .jsonload import InputError, loads, text_error
@@ -45,7 +46,7 @@ if TYPE_CHECKING:  # pragma: no cover
 _EMPTY: Mapping[str, object] = {}
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Document:
     index: int  # position in the whole run, 0-based
     source: str  # file name, "<stdin>" or "<input>"

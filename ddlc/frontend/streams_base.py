@@ -9,15 +9,15 @@ without a trace (the CLI counts them in its summary line and prints them with ``
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 
+from ..records import record
 from ..diagnostics import E_INPUT
 from ..errors import DdlcError
 
 __all__ = ["Record", "Skipped", "SkipFn", "excerpt", "no_count", "no_skip"]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Record:
     """One DDL message found in a decoding stream."""
 
@@ -28,7 +28,7 @@ class Record:
     meta: Mapping[str, object]  # format, relid, cmdtype, lsn, xid, commit info, owner, ...
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Skipped:
     """A line (or batch frame) that is neither a row the reader knows nor part of one."""
 

@@ -22,11 +22,11 @@ from __future__ import annotations
 import csv
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
+from ..records import record
 from ..diagnostics import E_INPUT, E_JSON
 from ..errors import DdlcError
 from .streams_base import Skipped, SkipFn, excerpt
@@ -41,7 +41,7 @@ _DML = re.compile(r"table \S.*: (?:INSERT|UPDATE|DELETE|TRUNCATE):")
 _DDL_KEYS = ("JDDL", "TDDL", "fmt")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class RowInfo:
     """Where a DDL row came from: its LSN (64-bit integer), xid and 1-based line."""
 

@@ -13,9 +13,10 @@ and ``map_schemas`` ran). :meth:`SchemaModel.to_json` is the stable JSON layout 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from ..records import record
 from ..ir.names import Expr, QualifiedName, TypeName
 from .state import PartitionState, TableState
 
@@ -25,7 +26,7 @@ JSON_FORMAT = "ddlc-replay"
 JSON_VERSION = 1
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Column:
     """One column: ``defn`` is the IR column definition (a :class:`~ddlc.ir.columns.ColumnDef`) as the
     log last left it (name, type, NOT NULL, default, AUTO_INCREMENT, collation, generated expression)."""
@@ -38,7 +39,7 @@ class Column:
         return self.defn.name
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Constraint:
     """A table constraint: ``node`` is a :class:`~ddlc.ir.table.TableConstraint` (``inline``: written
     in the CREATE TABLE) or an :class:`~ddlc.ir.alter.AddConstraint` (added by ALTER TABLE, written
@@ -67,7 +68,7 @@ class Constraint:
         return getattr(self.node, "parsed", None)
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Table:
     schema: str | None
     name: str
@@ -89,7 +90,7 @@ class Table:
         return next((c for c in self.constraints if c.name == name), None)
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Index:
     node: Any  # CreateIndex, its name and table kept current
     comment: str | None = None
@@ -100,7 +101,7 @@ class Index:
         return (self.node.table.schema, self.node.name)
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class View:
     node: Any  # CreateView
     comment: str | None = None
@@ -111,7 +112,7 @@ class View:
         return (self.node.identity.schema, self.node.identity.name)
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Sequence:
     node: Any  # CreateSequence, ALTER SEQUENCE options merged in
     comment: str | None = None
@@ -122,7 +123,7 @@ class Sequence:
         return (self.node.identity.schema, self.node.identity.name)
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Schema:
     name: str
     node: Any  # CreateSchema
@@ -130,7 +131,7 @@ class Schema:
     order: int = 0
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class SchemaModel:
     """Every object the log created and did not drop, keyed by (schema, name), in creation order."""
 

@@ -22,17 +22,18 @@ from __future__ import annotations
 import copy
 import datetime
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from ..records import record
 from ..ir.alter_partitions import (
     AddPartition, DropPartition, MergePartitions, ModifyPartitionAddSubpartition, SplitPartition,
     SplitSubpartition,
 )
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PartitionState:
     name: str
     upper: tuple[str, ...] | None = None  # range: bound texts (MAXVALUE included); None otherwise
@@ -48,7 +49,7 @@ class PartitionState:
         return self.values is not None and len(self.values) == 1 and self.values[0].upper() == "DEFAULT"
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class TableState:
     strategy: str  # RANGE | LIST | HASH
     key: tuple[str, ...]
@@ -87,7 +88,7 @@ class TableState:
         return locate(self.partitions, self.strategy, values)
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class RelationState:
     identity_column: str | None = None  # the AUTO_INCREMENT column, created as an identity column
     primary_key: str | None = None  # the primary-key constraint's name

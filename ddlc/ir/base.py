@@ -21,6 +21,7 @@ import enum
 from collections.abc import Iterator
 from typing import Any, TypeVar
 
+from .. import records
 from ..errors import Path
 
 T = TypeVar("T")
@@ -42,167 +43,32 @@ def node(cls: type[N]) -> type[N]:
         cls.__doc__ = cls.__name__
     cls = _slotted_dataclass(cls)
     fields = dataclasses.fields(cls)
-    cls.__init__ = _lazy_init(cls)
+    cls.__init__ = records.lazy_init(cls)
     compare = tuple(f.name for f in fields if f.compare)
-    cls.__ddlc_key__ = staticmethod(_key_of(compare))
+    cls.__ddlc_key__ = staticmethod(records.key_of(compare))
     cls.__ddlc_repr__ = tuple(f.name for f in fields if f.repr)
     for name, fn in _SHARED.items():
         setattr(cls, name, fn)
     return cls
 
 
-_PARAMS: Any = None
-
-
 def _slotted_dataclass(cls: type[N]) -> type[N]:
     """What ``dataclasses.dataclass(init=False, repr=False, eq=False, slots=True)`` makes of ``cls``,
-    without its general machinery (which reads every annotation string through ``typing`` and cost
-    a quarter of a short run's start-up for ~190 node classes): the ``Field`` objects that
-    ``dataclasses.fields``/``replace``/``is_dataclass`` read, and the class rebuilt with
-    ``__slots__``. Anything unusual (no string annotations, slots of its own, ``InitVar``) goes to
-    ``dataclasses`` itself; tests/test_ir_base_fast.py proves both give the same classes."""
-    global _PARAMS
+    without its general machinery (:func:`ddlc.records.with_fields`: the ``Field`` objects that
+    ``dataclasses.fields``/``replace``/``is_dataclass`` read, and the class rebuilt with ``__slots__``).
+    Anything unusual (no string annotations, slots of its own, ``InitVar``) goes to ``dataclasses``
+    itself; tests/test_ir_base_fast.py proves both give the same classes."""
     own = cls.__dict__.get("__annotations__", {})
     if "__slots__" in cls.__dict__ or not all(isinstance(a, str) and "InitVar" not in a for a in own.values()):
         return dataclasses.dataclass(init=False, repr=False, eq=False, frozen=False, slots=True)(cls)
-    if _PARAMS is None:
-        probe = dataclasses.dataclass(init=False, repr=False, eq=False, frozen=False, slots=True)(
-            type("_Probe", (), {"__annotations__": {}}))
-        _PARAMS = probe.__dataclass_params__
-    fields: dict[str, dataclasses.Field] = {}
-    for base in cls.__mro__[-1:0:-1]:
-        inherited = getattr(base, "__dataclass_fields__", None)
-        if inherited:
-            fields.update(inherited)
-    ns = dict(cls.__dict__)
-    for name, ann in own.items():
-        if ann.startswith(("ClassVar", "typing.ClassVar")):  # kept as a class attribute, listed as dataclasses does
-            cv = dataclasses.field(default=ns.get(name, _MISSING))
-            cv.name, cv.type = name, ann
-            cv._field_type = dataclasses._FIELD_CLASSVAR  # type: ignore[attr-defined]
-            fields[name] = cv
-            continue
-        default = ns.pop(name, _MISSING)
-        f = default if isinstance(default, dataclasses.Field) else dataclasses.field(default=default)
-        if f.default is not _MISSING and f.default.__class__.__hash__ is None:
-            raise ValueError(f"mutable default {type(f.default)} for field {name} is not allowed: use default_factory")
-        f.name, f.type = name, ann
-        f._field_type = dataclasses._FIELD  # type: ignore[attr-defined]
-        if f.kw_only is _MISSING:
-            f.kw_only = False
-        fields[name] = f
-    inherited_slots = {s for base in cls.__mro__[1:-1] for s in base.__dict__.get("__slots__", ())}
-    ns["__slots__"] = tuple(n for n, f in fields.items() if f._field_type is dataclasses._FIELD  # type: ignore[attr-defined]
-                            and n not in inherited_slots)
-    ns.pop("__dict__", None)
-    ns.pop("__weakref__", None)
-    new = type(cls)(cls.__name__, cls.__bases__, ns)
-    new.__dataclass_fields__ = fields  # type: ignore[attr-defined]
-    new.__dataclass_params__ = _PARAMS  # type: ignore[attr-defined]
-    new.__match_args__ = tuple(n for n, f in fields.items() if f.init and not f.kw_only)  # type: ignore[attr-defined]
-    return new
-
-
-def _key_of(names: tuple[str, ...]) -> Any:
-    import operator
-
-    if not names:
-        return lambda self: ()
-    if len(names) == 1:
-        name = names[0]
-        return lambda self: (getattr(self, name),)
-    return operator.attrgetter(*names)
-
-
-_MISSING = dataclasses.MISSING
-
-
-def _lazy_init(owner: type) -> Any:
-    """A stand-in ``__init__`` that generates the real one on first use (most node classes are never
-    instantiated in a short run, so start-up pays for none of them)."""
-
-    def __init__(self: Any, *args: Any, **kw: Any) -> None:
-        real = owner.__dict__.get("__init__")
-        if real is __init__:
-            real = _make_init(owner, dataclasses.fields(owner))
-            owner.__init__ = real
-        real(self, *args, **kw)
-
-    __init__.__qualname__ = f"{owner.__qualname__}.__init__"
-    return __init__
-
-
-def _make_init(cls: type, fields: tuple[dataclasses.Field, ...]) -> Any:
-    """One ``exec`` per class: ``__init__`` with the dataclass signature, setting through object."""
-    positional = [f for f in fields if f.init and not f.kw_only]
-    keyword = [f for f in fields if f.init and f.kw_only]
-    env: dict[str, Any] = {"__set": object.__setattr__, "__MISSING": _MISSING}
-    params, body = ["self"], []
-
-    def param(f: dataclasses.Field) -> str:
-        if f.default is not _MISSING:
-            env[f"__d_{f.name}"] = f.default
-            return f"{f.name}=__d_{f.name}"
-        if f.default_factory is not _MISSING:
-            env[f"__f_{f.name}"] = f.default_factory
-            return f"{f.name}=__MISSING"
-        return f.name
-
-    params.extend(param(f) for f in positional)
-    if keyword:
-        params.append("*")
-        params.extend(param(f) for f in keyword)
-    for f in fields:
-        if not f.init:
-            continue
-        value = f.name
-        if f.default is _MISSING and f.default_factory is not _MISSING:
-            value = f"__f_{f.name}() if {f.name} is __MISSING else {f.name}"
-        body.append(f"    __set(self, {f.name!r}, {value})")
-    src = f"def __init__({', '.join(params)}):\n" + ("\n".join(body) or "    pass") + "\n"
-    ns: dict[str, Any] = {}
-    exec(src, env, ns)  # noqa: S102 - generated from field names only
-    fn = ns["__init__"]
-    fn.__qualname__ = f"{cls.__qualname__}.__init__"
-    return fn
-
-
-def _eq(self: Any, other: Any) -> Any:
-    if other.__class__ is not self.__class__:
-        return NotImplemented
-    key = self.__ddlc_key__
-    return key(self) == key(other)
-
-
-def _hash(self: Any) -> int:
-    return hash(self.__ddlc_key__(self))
-
-
-def _repr(self: Any) -> str:
-    inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__ddlc_repr__)
-    return f"{self.__class__.__qualname__}({inner})"
-
-
-def _frozen_setattr(self: Any, name: str, value: Any) -> None:
-    raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
-
-
-def _frozen_delattr(self: Any, name: str) -> None:
-    raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
-
-
-def _getstate(self: Any) -> list[Any]:
-    return [getattr(self, f.name) for f in dataclasses.fields(self)]
-
-
-def _setstate(self: Any, state: list[Any]) -> None:
-    for f, value in zip(dataclasses.fields(self), state, strict=True):
-        object.__setattr__(self, f.name, value)
+    return records.with_fields(cls, slots=True, params=records.params(init=False, repr=False, eq=False,
+                                                                       frozen=False, slots=True))
 
 
 _SHARED = {
-    "__eq__": _eq, "__hash__": _hash, "__repr__": _repr, "__setattr__": _frozen_setattr,
-    "__delattr__": _frozen_delattr, "__getstate__": _getstate, "__setstate__": _setstate,
+    "__eq__": records.shared_eq, "__hash__": records.shared_hash, "__repr__": records.shared_repr,
+    "__setattr__": records.frozen_setattr, "__delattr__": records.frozen_delattr,
+    "__getstate__": records.getstate, "__setstate__": records.setstate,
 }
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from ..records import record
 from ..errors import Path
 from .base import Node, node
 
@@ -68,7 +68,7 @@ class NameRef(NamedTuple):
     value: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ParsedSql:
     """The parsed form of an :class:`Expr`, made once at build time by the frontend's SQL layer
     (:mod:`ddlc.frontend.sql`).

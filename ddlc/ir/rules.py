@@ -19,9 +19,9 @@ through its context.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
+from ..records import record
 from ..errors import Path
 from .base import Node
 from .statement import Statement
@@ -33,7 +33,7 @@ def _always(n: Any) -> bool:
     return True
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Rule:
     node: type[Node]
     code: str
@@ -76,7 +76,7 @@ class Rule:
         return self.drops and issubclass(self.node, Statement)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Refusal:
     """A statement class with no form on a target."""
 

@@ -24,9 +24,10 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
-from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
+
+from ..records import record
 
 __all__ = ["EVERYTHING", "GroupPlan", "links_of", "rel", "sch", "plan_groups", "part_key", "owned_catalog", "merge_catalogs"]
 
@@ -162,7 +163,7 @@ class _Links:
 
 
 # ---- the driver: groups, buckets, and what stays global ------------------------------------------
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class GroupPlan:
     """Where each document goes: ``bucket[(piece, seq)]``; ``seen``: the documents a state had
     already seen; ``owned[b]``: the schemas bucket ``b`` owns; ``position``: the stream position

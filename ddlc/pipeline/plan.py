@@ -16,8 +16,9 @@ exactly as ``ddlc translate`` reads it.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from ..records import record
 from ..frontend.streams_io import ByteSource
 
 __all__ = ["Piece", "PIECE_SIZE", "plan", "detect_form", "expand_inputs", "PipelineInputError"]
@@ -30,7 +31,7 @@ class PipelineInputError(Exception):
     """An input the pipeline cannot plan (missing, unreadable): a usage error, reported before any work."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Piece:
     piece: int  # its number in the run (the order of inputs, then of pieces in a file)
     file: int  # the number of its input

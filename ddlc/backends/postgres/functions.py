@@ -37,9 +37,9 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
+from ...records import record
 from ...diagnostics import Severity, register
 from ...ir.alter import AlterRelation
 from ...ir.alter_columns import ChangeColumn, ModifyColumn, SetDefault
@@ -154,7 +154,7 @@ KNOWN, REWRITE, UNKNOWN, USER = "known", "rewrite", "unknown", "user"
 BARE = frozenset({"sysdate"})  # GaussDB keywords that are calls; pglast reads them as column references
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Call:
     """One call in a pglast tree: ``node`` (a ``FuncCall``, or the ``ColumnRef`` of a bare keyword)."""
 

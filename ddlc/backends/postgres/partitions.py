@@ -36,9 +36,10 @@ Decisions (documented in the diagnostics' explanations):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from ...records import record
 from ...errors import InternalError
 from ...diagnostics import Severity, register
 from ...ir.names import Expr
@@ -142,7 +143,7 @@ def partition_table_name(parent: str, partition: str) -> str:
     return clip_bytes(full, NAMEDATALEN_1 - 9) + "_" + digest
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Layout:
     """How a partitioned CREATE TABLE is written: the spec and its key columns (every level)."""
 
@@ -264,7 +265,7 @@ def _tuple(values: tuple[BoundValue, ...], ncols: int, e: Any) -> list[str]:
     return out + ["MAXVALUE"] * (ncols - len(out)) if len(out) < ncols else out
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class _Level:
     strategy: PartitionStrategy
     ncols: int
@@ -308,7 +309,7 @@ def _bounds(parts: tuple[Partition, ...], level: _Level, e: Any, path: Any) -> l
 
 # -- statements -----------------------------------------------------------------------------
 
-@dataclass(slots=True)
+@record(slots=True)
 class Target:
     """What every partition statement of one table shares."""
 

@@ -18,15 +18,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
+
+from ...records import record
 
 
 def _always(node: Any) -> bool:
     return True
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Rewrite:
     name: str
     arities: tuple[int, ...] | int  # the argument counts it takes; an int n: n or more

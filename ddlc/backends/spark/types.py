@@ -13,9 +13,9 @@ from that checked form.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
+from ...records import record
 from ...diagnostics import Severity, register
 from ...ir.names import TypeName
 
@@ -57,7 +57,7 @@ I_STRING = register(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class SparkType:
     """A Spark type: ``name`` (``BIGINT``, ``DECIMAL``, ``VARCHAR``, ``ARRAY``...), its numeric
     parameters, and the element type of an ``ARRAY``."""

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from ...records import record
 from ...diagnostics import E_BUILD, Diagnostic
 from ...errors import DdlcError, Path
 from ...ir.names import Expr, QualifiedName, TypeName
@@ -17,7 +18,7 @@ from ..sql.typmod import check_spelling, check_typmod
 _MISSING: Any = object()
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class BuildContext:
     """Per-document state of a build: where we are, and the diagnostics found on the way."""
 

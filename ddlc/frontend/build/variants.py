@@ -27,9 +27,9 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from ...records import record
 from ...diagnostics import Severity, register
 from ...jddl.formats import BACKFILL_BLOCK
 from ...jddl.keys import ALIASES, CANONICAL as _KEYS
@@ -52,7 +52,7 @@ CANONICAL: dict[str, str] = _KEYS
 _TOKEN = re.compile(r"(\s*)(%%|%\{[^}]*\}[A-Za-z]\??|⟦|⟧|⟪|⟫|%|[^\s%⟦⟧⟪⟫]+)")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Spec:
     key: str  # canonical spelling
     sep: str  # ":, " or ""
@@ -99,13 +99,13 @@ _ABSENT: Any = object()
 
 
 # ---- templates ---------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Lit:
     text: str
     ws: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Slot:
     spec: Spec
     raw: str  # as written in the template, without the ``?``
@@ -113,7 +113,7 @@ class Slot:
     optional: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Group:
     items: tuple[Any, ...]
     ws: str
@@ -121,7 +121,7 @@ class Group:
     gid: int
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Free:
     groups: tuple[Group, ...]
 
@@ -319,7 +319,7 @@ TEMPLATES: tuple[Template, ...] = tuple(Template(kind, src) for kind, src in (
 ))
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Reading:
     """What :func:`normalize` made of a tree: the kind recognised, and either the tree rewritten
     into a known form (``tree``) or the non-empty keys no form of that kind has (``unknown``)."""
@@ -330,7 +330,7 @@ class Reading:
     template: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class _FmtInfo:
     toks: tuple[str | Spec, ...]
     specs: tuple[Spec, ...]

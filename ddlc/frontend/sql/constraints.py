@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import re
 
+from ...records import record
 from ... import lazyre
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -59,7 +59,7 @@ _ACTION = {"a": FkAction.NO_ACTION, "r": FkAction.RESTRICT, "c": FkAction.CASCAD
            "n": FkAction.SET_NULL, "d": FkAction.SET_DEFAULT}
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Definition:
     """What the SQL layer reads from one constraint definition text.
 

@@ -17,10 +17,11 @@ are blanked out (pglast is imported lazily).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from decimal import Decimal
 from typing import Any
 
+from ...records import record
 from ...errors import Path
 from ...ir.names import QualifiedName
 from ...ir.routine import (
@@ -37,7 +38,7 @@ class FunctionTextError(ValueError):
         self.pos = pos
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class FunctionTextSpans:
     """Where things are in the text: the name (for renames) and openGauss-only words."""
 

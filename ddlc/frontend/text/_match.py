@@ -19,10 +19,11 @@ as the text (``frontend/text/__init__.py``).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from decimal import Decimal
 from typing import Any
 
+from ...records import record
 from ..sql.lexer import Tok, fold, string_value, tokenize
 
 Value = Any
@@ -62,7 +63,7 @@ class Spec:
         raise NotImplementedError
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Ident(Spec):
     """``%I`` (or a bare name written with ``%s``): one name token, its value unquoted (``raw``: as written)."""
 
@@ -83,7 +84,7 @@ def _name(t: Tok | None) -> str | None:
     return t.text if t.kind == "word" else t.text[1:-1].replace('""', '"')
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class QName(Spec):
     """``%D``: ``[schema.]name[.attr]``."""
 
@@ -115,7 +116,7 @@ _SPECIAL_TYPES = ("TIMESTAMP WITH TIME ZONE", "TIME WITH TIME ZONE", "TIMESTAMP"
 _ZONES = ("with time zone", "without time zone")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TypeSpec(Spec):
     """``%T``: ``[schema.]name[typmod][[]]`` or an SQL-standard spelling (``TIMESTAMP(0) without time zone``)."""
 
@@ -170,7 +171,7 @@ class TypeSpec(Spec):
         return [(j, False)]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Literal(Spec):
     """``%L``: a quoted string (or dollar-quoted), its value."""
 
@@ -181,7 +182,7 @@ class Literal(Spec):
         return {i + 1: string_value(t)}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Number(Spec):
     """``%n``: a number (an int when it reads as one)."""
 
@@ -201,7 +202,7 @@ class Number(Spec):
             return {j + 1: Decimal(s)}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Words(Spec):
     """``%s`` holding one of a few keyword phrases (``""`` allowed when listed); the value is the phrase."""
 
@@ -216,7 +217,7 @@ class Words(Spec):
         return out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Frag(Spec):
     """``%s`` holding an SQL fragment: a balanced run of tokens (its exact text is the value).
 
@@ -252,7 +253,7 @@ class Frag(Spec):
         return out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Either(Spec):
     """One of several specs (the first that reaches an end gives its value)."""
 
@@ -266,7 +267,7 @@ class Either(Spec):
         return out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Rest(Spec):
     """Everything from here to the end of the text (its exact text), starting with ``first`` (a word)."""
 
@@ -279,7 +280,7 @@ class Rest(Spec):
         return {len(m.toks): m.text[t.start:m.toks[-1].end]}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Const(Spec):
     """Matches nothing and gives a fixed value (a member the template does not print)."""
 
@@ -289,7 +290,7 @@ class Const(Spec):
         return {i: self.value}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Custom(Spec):
     """A reader written by hand: ``fn(m, i) -> Results``."""
 
@@ -299,7 +300,7 @@ class Custom(Spec):
         return self.fn(m, i)
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class Shape(Spec):
     """A JDDL object: its templates (pattern language), what each placeholder holds, constant members.
 

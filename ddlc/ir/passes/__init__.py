@@ -7,15 +7,16 @@ nothing) and never mutates its input (IR nodes are frozen).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from ...records import record
 from ...diagnostics import Diagnostic
 from ..rules import Refusal, Rule
 from ..statement import Statement
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class PassContext:
     target: str = "gaussdb"
     default_schema: str = "public"

@@ -21,9 +21,9 @@ from __future__ import annotations
 import math
 import re
 import struct
-from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Context, Decimal
 
+from ...records import record
 from ..partition import BoundKind, BoundValue
 from . import _pg_datetime as dt
 from ._pg_datetime_input import date_in, timestamp_in, timestamptz_in
@@ -32,7 +32,7 @@ from ._pg_interval import interval_in
 __all__ = ["KeyType", "KeyValueError", "Domain", "domain_for", "literal"]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class KeyType:
     """The partition key column's type as the catalog names it (``int4``, ``numeric`` +
     ``(15,4)``, ``TIMESTAMP`` + ``(0) without time zone``, ``timestamptz`` + ``(6)``...)."""

@@ -17,12 +17,13 @@ Errors are :class:`DateTimeError` with the server's message (and hint, if any).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from datetime import timezone as _utc_tz
 from typing import NamedTuple
 from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from ...records import record
 
 US_SEC = 1_000_000
 US_MIN = 60 * US_SEC
@@ -41,7 +42,7 @@ class DateTimeError(Exception):
         self.message, self.hint = message, hint
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Current:
     """``now``, ``today``, ``tomorrow``, ``yesterday``: values that depend on the clock."""
 
@@ -89,7 +90,7 @@ def valid_julian(y: int, m: int, d: int) -> bool:
     return (y > -4713 or (y == -4713 and (m > 11 or (m == 11 and d >= 24)))) and y < 5874898
 
 
-@dataclass
+@record
 class Tm:
     year: int = 0
     mon: int = 0

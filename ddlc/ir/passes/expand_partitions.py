@@ -29,8 +29,8 @@ from __future__ import annotations
 import gc
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 
+from ...records import record
 from ...diagnostics import E_BUILD, E_PARTITION
 from ...errors import DdlcError, PathPart
 from ..base import replace
@@ -68,7 +68,7 @@ class _MaxValue:
 MAX = _MaxValue()
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class _Out:
     """A generated partition: name, upper bound, the item it came from, and for the ADD
     PARTITION checks its START (``curStartVal``) and the item's name (``partitionInitName``)."""

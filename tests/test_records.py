@@ -1,0 +1,217 @@
+"""ddlc.records.record is dataclasses.dataclass, built faster (cold start): proven here for every record ddlc
+defines (same fields, slots, match args and parameters) and, by hypothesis, for the behaviour of generated classes
+(signature, repr, equality, hashing, frozenness, replace, asdict, pickling)."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import json
+import pickle
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ddlc.records import record
+
+DUMP = r"""
+import dataclasses, gc, importlib, inspect, json, pkgutil, re, sys
+import ddlc.records as records
+if sys.argv[1] == "real":
+    records.record = lambda cls=None, /, **kw: dataclasses.dataclass(**kw) if cls is None else dataclasses.dataclass(cls, **kw)
+import ddlc
+import ddlc.ir.base as base
+for m in pkgutil.walk_packages(ddlc.__path__, "ddlc."):
+    if not m.name.startswith(("ddlc.cli", "ddlc.__main__")):
+        try:
+            importlib.import_module(m.name)
+        except ImportError as e:  # pyspark-only modules
+            if "pyspark" not in str(e):
+                raise
+gc.collect()
+def init_of(c):
+    fn = c.__init__
+    if sys.argv[1] == "fast" and fn.__code__.co_flags & inspect.CO_VARARGS:  # still the lazy stand-in
+        return records.make_init(c, dataclasses.fields(c))
+    return fn
+out = {}
+for name, mod in sorted(sys.modules.items()):
+    if not name.startswith("ddlc."):
+        continue
+    for c in vars(mod).values():
+        if not (isinstance(c, type) and c.__module__ == name and "__dataclass_fields__" in c.__dict__):
+            continue
+        if issubclass(c, base.Node):
+            continue
+        missing = lambda v: "MISSING" if v is dataclasses.MISSING else re.sub(r" at 0x[0-9a-f]+", "", repr(v))
+        fs = [[f.name, str(f.type), missing(f.default), missing(f.default_factory), f.init, f.repr, f.compare,
+               f.hash, missing(f.kw_only), str(f._field_type)] for f in c.__dataclass_fields__.values()]
+        out[f"{name}.{c.__qualname__}"] = {
+            "fields": fs, "slots": list(c.__dict__.get("__slots__", ())), "match": list(getattr(c, "__match_args__", ())),
+            "params": repr(c.__dataclass_params__), "hash_none": c.__hash__ is None,
+            "frozen_set": c.__setattr__ is not object.__setattr__, "dict": hasattr(c, "__dict__") and "__dict__" in dir(c),
+            "signature": re.sub(r" at 0x[0-9a-f]+", "", str(inspect.signature(init_of(c)))),
+            "class_defaults": {f.name: re.sub(r" at 0x[0-9a-f]+", "", repr(c.__dict__[f.name])) for f in dataclasses.fields(c) if f.name in c.__dict__
+                               and not isinstance(c.__dict__[f.name], type(c.__dict__.get("__slots__", None)))
+                               and type(c.__dict__[f.name]).__name__ != "member_descriptor"}}
+print(json.dumps(out, sort_keys=True, default=str))
+"""
+
+
+def _dump(mode: str) -> dict:
+    p = subprocess.run([sys.executable, "-c", DUMP, mode], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr[-2000:]
+    return json.loads(p.stdout)
+
+
+def test_every_ddlc_record_equals_its_dataclass():
+    fast, real = _dump("fast"), _dump("real")
+    assert len(fast) > 50 and fast.keys() == real.keys()
+    for name in real:
+        assert fast[name] == real[name], name
+
+
+# ---- generated classes: the same behaviour as dataclasses --------------------------------------------------------
+
+_VALUES = st.one_of(st.integers(-5, 5), st.text(max_size=3), st.none(), st.tuples(st.integers(0, 3)))
+
+
+@st.composite
+def _specs(draw):
+    n = draw(st.integers(0, 4))
+    fields = []
+    seen_default = False
+    for i in range(n):
+        kind = draw(st.sampled_from(["plain", "default", "factory", "kw", "kw_default", "noinit", "norepr", "nocompare"]))
+        if seen_default and kind in ("plain", "nocompare", "norepr"):
+            kind = "kw"
+        seen_default |= kind in ("default", "factory", "noinit")
+        fields.append((f"f{i}", kind))
+    return fields, draw(st.booleans()), draw(st.booleans()), draw(st.booleans())
+
+
+def _make(decorator, fields, frozen, slots, eq, *, base=None):
+    ns: dict = {"__annotations__": {}}
+    for name, kind in fields:
+        ns["__annotations__"][name] = "object"
+        if kind == "default":
+            ns[name] = 7
+        elif kind == "factory":
+            ns[name] = dataclasses.field(default_factory=list)
+        elif kind == "kw":
+            ns[name] = dataclasses.field(kw_only=True)
+        elif kind == "kw_default":
+            ns[name] = dataclasses.field(kw_only=True, default="k")
+        elif kind == "noinit":
+            ns[name] = dataclasses.field(init=False, default=3)
+        elif kind == "norepr":
+            ns[name] = dataclasses.field(repr=False)
+        elif kind == "nocompare":
+            ns[name] = dataclasses.field(compare=False)
+    cls = type("R", (base,) if base else (), ns)
+    cls.__module__ = __name__
+    cls.__qualname__ = "R"
+    return decorator(frozen=frozen, slots=slots, eq=eq)(cls)
+
+
+def _args(fields, values):
+    pos, kw = [], {}
+    for (name, kind), v in zip(fields, values, strict=False):
+        if kind in ("plain", "norepr", "nocompare"):
+            pos.append(v)
+        elif kind in ("kw", "kw_default"):
+            kw[name] = v
+        elif kind == "default":
+            kw[name] = v
+    return pos, kw
+
+
+def _behaviour(cls, fields, values, other_values):
+    pos, kw = _args(fields, values)
+    a, b = cls(*pos, **kw), cls(*pos, **kw)
+    pos2, kw2 = _args(fields, other_values)
+    c = cls(*pos2, **kw2)
+    out = {
+        "signature": str(inspect.signature(cls.__init__)), "repr": repr(a), "eq": [a == b, a == c, a != c],
+        "fields": [(f.name, f.init, f.repr, f.compare, f.kw_only) for f in dataclasses.fields(cls)],
+        "asdict": repr(dataclasses.asdict(a)), "match": getattr(cls, "__match_args__", None),
+        "params": repr(cls.__dataclass_params__), "hash_none": cls.__hash__ is None,
+        "slots": cls.__dict__.get("__slots__"), "has_dict": hasattr(a, "__dict__"),
+    }
+    if cls.__hash__ is not None and cls.__hash__ is not object.__hash__:
+        try:
+            out["hash"] = [hash(a) == hash(b), hash(a)]
+        except TypeError as e:  # a list field (default_factory=list)
+            out["hash"] = str(e)
+    for name, kind in fields:
+        if kind != "noinit":
+            out.setdefault("replace", repr(dataclasses.replace(a, **{name: "r"})))
+            break
+    if fields:  # (a name that is not a field meets a CPython 3.11 bug in dataclasses' frozen slots classes)
+        try:
+            setattr(a, "f0", 1)
+            out["set"] = "ok"
+        except Exception as e:  # noqa: BLE001 - the exception type is what is compared
+            out["set"] = type(e).__name__
+    try:
+        out["pickle"] = repr(pickle.loads(pickle.dumps(a)))
+    except Exception as e:  # noqa: BLE001
+        out["pickle"] = type(e).__name__
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(_specs(), st.lists(_VALUES, min_size=4, max_size=4), st.lists(_VALUES, min_size=4, max_size=4))
+def test_generated_records_behave_as_dataclasses(spec, values, other):
+    fields, frozen, slots, eq = spec
+    fast = _make(record, fields, frozen, slots, eq)
+    real = _make(dataclasses.dataclass, fields, frozen, slots, eq)
+    globals()["R"] = fast  # pickle finds the class by module and name
+    got = _behaviour(fast, fields, values, other)
+    globals()["R"] = real
+    want = _behaviour(real, fields, values, other)
+    assert got == want
+
+
+def test_inheritance_and_explicit_methods():
+    @record(frozen=True, slots=True)
+    class Base:
+        a: int
+        b: str = "x"
+
+    @record(frozen=True, slots=True)
+    class Child(Base):
+        c: tuple = ()
+
+        def __eq__(self, other):
+            return True
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class RBase:
+        a: int
+        b: str = "x"
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class RChild(RBase):
+        c: tuple = ()
+
+        def __eq__(self, other):
+            return True
+
+    assert Child(1) == Child(2) and RChild(1) == RChild(2)  # (the first call generates __init__)
+    assert str(inspect.signature(Child.__init__)) == str(inspect.signature(RChild.__init__))
+    assert (Child.__hash__ is None) == (RChild.__hash__ is None)
+    assert Child.__slots__ == RChild.__slots__ and Child.__match_args__ == RChild.__match_args__
+    assert repr(Child(1, "y", (2,))).replace("Child", "X") == repr(RChild(1, "y", (2,))).replace("RChild", "X")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Child(1).a = 2
+
+
+def test_mutable_default_refused():
+    with pytest.raises(ValueError, match="mutable default"):
+        @record
+        class Bad:
+            items: list = []  # noqa: RUF012
