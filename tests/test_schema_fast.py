@@ -282,3 +282,23 @@ def test_invalid_documents_still_get_jsonschemas_errors():
         "assert err.path == ('name',) and 'booleans are only allowed' in err.message, err\n"
         "assert 'jsonschema' in sys.modules\n"
     )
+
+
+_SEGMENTS = st.sampled_from(["a", "b.json", "..", ".", "statements", "x.schema.json", "", "%41"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.sampled_from(["https://ddlc.dev/grammars/v1/jddl.schema.json",
+                        "https://ddlc.dev/grammars/v1/statements/create_table.schema.json",
+                        "https://ddlc.dev/grammars/v1/statements/create_table.schema.json#/$defs/x",
+                        "https://ddlc.dev/", "https://ddlc.dev"]),
+       st.lists(_SEGMENTS, max_size=4),
+       st.sampled_from(["", "#", "#/$defs/node", "#/a~1b/0"]))
+def test_urljoin_equals_urllib(base, segments, fragment):
+    """schema_fast's urljoin (no urllib.parse at start-up) gives what urllib.parse.urljoin gives."""
+    from urllib.parse import urljoin as full
+
+    from ddlc.frontend.schema_fast import urljoin
+
+    ref = "/".join(segments) + fragment
+    assert urljoin(base, ref) == full(base, ref)

@@ -24,7 +24,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import field, replace
 from typing import TYPE_CHECKING, Any
 
-import json
 from decimal import Decimal
 
 import orjson
@@ -378,6 +377,8 @@ def _prefix_state(data: bytes) -> bool | None:
         if exc.pos >= len(data.rstrip()):
             return None
     # orjson's verdict is not the last word: loads() also takes what the standard parser takes
+    import json
+
     try:
         text = data.decode(json.detect_encoding(data), "surrogatepass")
     except UnicodeDecodeError:

@@ -4,7 +4,6 @@ for strings no target can write (NUL, lone surrogates)."""
 
 from __future__ import annotations
 
-import json
 import re
 from decimal import Decimal
 from collections.abc import Mapping
@@ -53,12 +52,16 @@ def _load(data: bytes) -> tuple[Any, bool]:
     try:
         value = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
+        import json  # (here, not at the top: start-up; the standard parser is only the fallback)
+
         if "UTF-8" in str(exc) and json.detect_encoding(data) == "utf-8":
             raise _utf8_error(data, exc) from None
         # maybe an integer beyond 64 bits or a lone surrogate, which the standard parser takes
     else:
         if _SIEVE.search(data.translate(_NUMBERS)) is None or _INEXACT.search(data) is None:
             return value, b"\\u0000" in data
+    import json
+
     try:
         return json.loads(data, parse_float=Decimal, parse_constant=_constant), b"\\u" in data
     except _NonFinite as exc:

@@ -19,7 +19,6 @@ JSON) is an error document of its own; reading goes on with the next row.
 
 from __future__ import annotations
 
-import csv
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -94,6 +93,8 @@ def rows_kind(first_line: bytes) -> str | None:
         if isinstance(value, dict) and "data" in value and any(k in value for k in LSN_COLUMNS):
             return "rows_json"
         return None
+    import csv  # (lazily: start-up)
+
     try:
         header = next(csv.reader([line.decode("utf-8")]))
     except (UnicodeDecodeError, csv.Error, StopIteration):
@@ -289,6 +290,8 @@ def _json_rows_in(src: ByteSource, source: str, line1: int, offset: int, fast: _
 
 
 def _csv_rows(src: ByteSource, source: str) -> Iterator[tuple[int, int, int | None, int | None, Any] | DdlcError]:
+    import csv
+
     lines = src.lines(0)
     text = (line.decode("utf-8", "surrogateescape") + "\n" for line in lines)
     reader = csv.reader(text)
