@@ -181,6 +181,23 @@ def test_same_bytes_at_any_parallelism_and_any_pieces(spark, tmp_path):
     assert outputs(a) == outputs(b) == outputs(c)
 
 
+def test_stage_two_through_the_driver_or_a_shuffle_gives_the_same_bytes(spark, tmp_path, monkeypatch):
+    """Few documents go to stage 2 through the driver (no join, shuffle or sort in Spark); many go through a
+    shuffle: both give the same outputs, with buckets (two cores) and with --state."""
+    import ddlc.pipeline.run as pipeline_run
+
+    log = tmp_path / "rows.jsonl"
+    log.write_bytes(corrupt_jsonl(rows_jsonl(log_rows(3))))
+    got = []
+    for limit in (pipeline_run._DIRECT_BYTES, -1):
+        monkeypatch.setattr(pipeline_run, "_DIRECT_BYTES", limit)
+        out, state = tmp_path / f"o{limit}", tmp_path / f"s{limit}.json"
+        run([str(log)], str(out), TARGETS, spark=spark.session, piece_size=1500, state=str(state),
+            report=lambda s: None)
+        got.append((outputs(out), state.read_bytes()))
+    assert got[0] == got[1]
+
+
 def test_two_batches_with_state_equal_one_run(spark, tmp_path):
     rows = log_rows(2)
     half = len(rows) // 2 + 1
