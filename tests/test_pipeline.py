@@ -16,6 +16,7 @@ import csv
 import io
 import json
 import os
+import pickle
 import re
 import signal
 import subprocess
@@ -267,3 +268,34 @@ def test_killed_and_started_again_gives_the_same_outputs(tmp_path):
     assert _pipeline(log, out).wait(timeout=300) == 1
     assert outputs(out, KILL_OUTPUTS) == expected
     assert sorted(os.listdir(out)) == sorted(KILL_OUTPUTS)
+
+
+def test_pieces_read_from_line_one_are_moved_to_their_lines_in_the_file(tmp_path):
+    """Stage 1 reads each piece from line 1 (no newline count before it); rows and documents moved by the
+    piece's first line equal what reading the piece at its true line gives (labels, errors, unrecognised lines)."""
+    from dataclasses import replace as dc_replace
+
+    from ddlc.pipeline.plan import plan, with_lines
+    from ddlc.pipeline.work import read_piece, relocate_doc, relocate_row
+
+    log = tmp_path / "rows.jsonl"
+    log.write_bytes(corrupt_jsonl(rows_jsonl(log_rows(2))) + b"not a row at all\n")
+    pieces = plan([str(log)], "auto", 700)
+    assert len(pieces) > 3
+    rows = {p.piece: list(read_piece(p)) for p in pieces}
+    counts = {p.piece: next(r["lines"] for r in rows[p.piece] if r["kind"] == "count") for p in pieces}
+    lined = with_lines(pieces, counts)
+    moved = checked = 0
+    for p in lined:
+        truth = list(read_piece(dc_replace(p, line=p.line)))
+        for got, want in zip(rows[p.piece], truth, strict=True):
+            got = relocate_row(got, p.line)
+            if got["kind"] == "doc":
+                a, b = pickle.loads(got["doc"]), pickle.loads(want["doc"])
+                a = relocate_doc(a, p.line)
+                assert (a.line, a.label, str(a.error)) == (b.line, b.label, str(b.error))
+                moved += a.line != pickle.loads(got["doc"]).line
+                got, want = {**got, "doc": None}, {**want, "doc": None}
+            checked += 1
+            assert got == want
+    assert moved and checked

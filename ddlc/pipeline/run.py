@@ -19,7 +19,7 @@ from typing import Any
 import orjson
 
 from ..version import __version__
-from .plan import PIECE_SIZE, Piece, count_newlines, plan, with_lines
+from .plan import PIECE_SIZE, Piece, plan, with_lines
 
 __all__ = ["run", "PipelineError", "CheckFailed", "SUMMARY_FORMAT"]
 
@@ -93,7 +93,6 @@ def run(inputs: list[str] | tuple[str, ...], output: str, targets: list[str] | t
     if balanced != piece_size:
         pieces = plan(list(inputs), input_format, balanced)
     with Progress(sc, pieces, enabled=progress, say=say) as bar:
-        pieces = _lines(sc, pieces)
         side, results, groups = _stages(spark, pieces, targets, opts, state_bytes, state is not None, bar)
     summary = _summary(pieces, targets, side, results, inputs)
     from .outputs import commit, staging, write_outputs
@@ -158,26 +157,12 @@ def _state(path: str | None, targets: list[str]) -> bytes | None:
         raise ValueError(f"{exc} [{exc.code}]") from None
 
 
-def _lines(sc: Any, pieces: list[Piece]) -> list[Piece]:
-    """Line numbers of the pieces cut from one file: the newlines before each, counted in parallel."""
-    cut = [p for p in pieces if not p.whole]
-    if not cut:
-        return pieces
-    if sum(p.size for p in cut) <= _COUNT_HERE:  # a few GB/s here beats starting a Spark job
-        return with_lines(pieces, {p.piece: count_newlines(p) for p in cut})
-    counts = sc.parallelize(cut, len(cut)).map(lambda p: (p.piece, count_newlines(p))).collect()
-    return with_lines(pieces, dict(counts))
-
-
-_COUNT_HERE = 1 << 30  # newlines of up to this many bytes of pieces are counted by the driver
-
-
 def _stages(spark: Any, pieces: list[Piece], targets: list[str], opts: Any, state: bytes | None, want_state: bool,
             bar: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]], Any]:
     from pyspark.sql import functions as F
 
     from .groups import plan_groups
-    from .work import READ_SCHEMA, order_key, piece_reader, translate_ordered
+    from .work import READ_SCHEMA, order_key, piece_reader, relocate_row, translate_ordered
 
     sc = spark.sparkContext
     rows = [asdict(p) for p in pieces]
@@ -191,9 +176,14 @@ def _stages(spark: Any, pieces: list[Piece], targets: list[str], opts: Any, stat
         side = [r for r in meta if r["kind"] != "doc"]
         keyed = [r for r in meta if r["kind"] == "doc"]
         del meta
+        # stage 1 read every piece from line 1: each piece's first line, from the newlines of those before it
+        lined = with_lines(pieces, {r["piece"]: r["lines"] for r in side if r["kind"] == "count" and r["lines"]})
+        first_lines = {p.piece: p.line for p in lined if p.line != 1}
+        side = [relocate_row(r, first_lines.get(r["piece"], 1)) for r in side]
         history = _history_of(state, targets[0]) if state is not None else None
-        groups = plan_groups(keyed, sc.defaultParallelism, history)
-        translate = translate_ordered(opts, state, want_state, groups.owned)
+        groups = plan_groups([relocate_row(r, first_lines.get(r["piece"], 1)) for r in keyed], sc.defaultParallelism,
+                             history)  # (keyed stays as stage 1 read it: stage 2 moves the lines of what it reads)
+        translate = translate_ordered(opts, state, want_state, groups.owned, first_lines)
         if sum(r["doc_size"] for r in keyed) <= _DIRECT_BYTES:
             results = _direct(sc, read, keyed, targets, groups, translate)
         else:

@@ -31,7 +31,8 @@ __all__ = ["READ_SCHEMA", "TRANSLATE_SCHEMA", "read_piece", "read_pieces", "piec
 # "count" (one per piece: what the reader read)
 READ_SCHEMA = ("kind string, piece int, seq long, file int, lsn_hi long, lsn_lo long, lsn string, xid long, "
                "source string, line long, label string, offset long, doc binary, payload binary, "
-               "links array<string>, records long, documents long, dml long, rolled_back long, unrecognised long, bytes long")
+               "links array<string>, records long, documents long, dml long, rolled_back long, unrecognised long, bytes long, "
+               "lines long")
 # stage 2 rows: status translated | failed | filtered | replayed, or "state" (the target's history at the end)
 TRANSLATE_SCHEMA = ("target string, status string, piece int, seq long, file int, lsn_hi long, lsn_lo long, "
                     "lsn string, xid long, source string, line long, label string, input_error boolean, "
@@ -44,6 +45,42 @@ _PAYLOAD_CAP = 1 << 20  # bytes of an original payload kept in the quarantine
 def order_key(row: dict[str, Any]) -> tuple[int, int, int, int, int]:
     """Log order: LSN (records without one as 0/0), then input, piece and position."""
     return (row["lsn_hi"], row["lsn_lo"], row["file"], row["piece"], row["seq"])
+
+
+def relocated_label(label: str, source: str, line: int, first: int) -> str:
+    """The label of a record read at ``line`` of a piece, for the piece starting at line ``first`` of
+    its file: stage 1 reads every piece from line 1 (no task waits for the newlines of the pieces
+    before its own) and the driver, which learns them from stage 1, moves the lines after."""
+    if first == 1 or line < 1:
+        return label
+    if label == f"{source}:{line}":
+        return f"{source}:{line + first - 1}"
+    prefix = f"{source}:{line}:"  # an unrecognised line's "file:12: line not recognised ..."
+    return f"{source}:{line + first - 1}:" + label[len(prefix):] if label.startswith(prefix) else label
+
+
+def relocate_row(row: dict[str, Any], first: int) -> dict[str, Any]:
+    """A stage-1 row with the line and label it has in its file (see :func:`relocated_label`)."""
+    line = row.get("line")
+    if first == 1 or line is None or line < 1:
+        return row
+    return row | {"line": line + first - 1, "label": relocated_label(row["label"], row["source"], line, first)}
+
+
+def relocate_doc(doc: Any, first: int) -> Any:
+    """A document read in stage 1 with the line, label and error label it has in its file."""
+    if first == 1 or doc.line < 1:
+        return doc
+    label = relocated_label(doc.label, doc.source, doc.line, first)
+    if label == doc.label:
+        return doc
+    error = doc.error
+    if error is not None and error.document == doc.label:
+        import copy
+
+        error = copy.copy(error)
+        error.document = label
+    return replace(doc, line=doc.line + first - 1, label=label, error=error)
 
 
 # ---- stage 1: read a piece -------------------------------------------------------------------
@@ -99,7 +136,7 @@ def read_piece(piece: Piece, options: Any = None) -> Iterator[dict[str, Any]]:
             fh.close()
     yield {"kind": "count", "piece": piece.piece, "seq": -1, "file": piece.file, "lsn_hi": 0, "lsn_lo": 0,
            "records": docs.records, "documents": docs.documents, "dml": docs.dml, "rolled_back": docs.rolled_back,
-           "unrecognised": docs.unrecognised, "bytes": piece.size}
+           "unrecognised": docs.unrecognised, "bytes": piece.size, "lines": data.count(b"\n") if data is not None else None}
 
 
 def _portable(doc: Any) -> Any:
@@ -274,8 +311,8 @@ def _batched(rows: Iterable[dict[str, Any]], ddl: str, size: int) -> Iterator[An
 
 # ---- stage 2: translate in log order, one target and bucket of objects at a time ---------------------
 def translate_rows(rows: Iterable[dict[str, Any]], options: Any, state: bytes | None = None,
-                   want_state: bool = False, owned: tuple[frozenset[str], ...] | None = None
-                   ) -> Iterator[dict[str, Any]]:
+                   want_state: bool = False, owned: tuple[frozenset[str], ...] | None = None,
+                   first_lines: dict[int, int] | None = None) -> Iterator[dict[str, Any]]:
     """Stage 2 over plain rows, already in (target, bucket, log) order: what :func:`translate_ordered` runs.
 
     Rows of a bucket (``bucket``, ``seen``: :func:`.groups.plan_groups` decided both) get a catalog of
@@ -298,6 +335,9 @@ def translate_rows(rows: Iterable[dict[str, Any]], options: Any, state: bytes | 
             history = _history(state, target)
             catalog = history.catalog if history is not None else Catalog()
         doc = pickle.loads(row["doc"])
+        first = first_lines.get(row["piece"], 1) if first_lines else 1
+        if first != 1:  # stage 1 read the piece from line 1
+            doc, row = relocate_doc(doc, first), relocate_row(row, first)
         base = {k: row[k] for k in ("target", "piece", "seq", "file", "lsn_hi", "lsn_lo", "lsn", "xid", "source",
                                     "line", "label")}
         base["input_error"] = doc.error is not None
@@ -354,7 +394,7 @@ def _state_row(target: str, history: Any, catalog: Any, want: bool, bucket: int 
 
 
 def translate_ordered(options: Any, state: bytes | None, want_state: bool,
-                      owned: tuple[frozenset[str], ...] | None = None):
+                      owned: tuple[frozenset[str], ...] | None = None, first_lines: dict[int, int] | None = None):
     """mapInArrow: documents crossed with targets, sorted by target, bucket, then log order, in; one
     :data:`TRANSLATE_SCHEMA` row per document and target out, and each bucket's catalog last."""
 
@@ -363,7 +403,8 @@ def translate_ordered(options: Any, state: bytes | None, want_state: bool,
             for batch in batches:
                 yield from batch.to_pylist()
 
-        yield from _batched(translate_rows(rows(), options, state, want_state, owned), TRANSLATE_SCHEMA, 1024)
+        yield from _batched(translate_rows(rows(), options, state, want_state, owned, first_lines), TRANSLATE_SCHEMA,
+                            1024)
 
     return run
 
