@@ -159,8 +159,6 @@ def _state(path: str | None, targets: list[str]) -> bytes | None:
 
 def _stages(spark: Any, pieces: list[Piece], targets: list[str], opts: Any, state: bytes | None, want_state: bool,
             bar: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]], Any]:
-    from pyspark.sql import functions as F
-
     from .groups import plan_groups
     from .work import READ_SCHEMA, order_key, piece_reader, relocate_row, translate_ordered
 
@@ -169,27 +167,26 @@ def _stages(spark: Any, pieces: list[Piece], targets: list[str], opts: Any, stat
     # a few tasks per core, each reading a run of pieces: Spark's cost per task is paid per task
     tasks = max(1, min(len(rows), _TASKS_PER_CORE * sc.defaultParallelism))
     df = spark.range(len(rows), numPartitions=tasks)
-    read = df.mapInArrow(bar.reader(piece_reader(rows, opts)), READ_SCHEMA).persist()
-    try:
-        # one job: the counts, the lines of no kind, the doc keys (and how big the documents are)
-        meta = read.withColumn("doc_size", F.length("doc")).drop("doc").toArrow().to_pylist()
-        side = [r for r in meta if r["kind"] != "doc"]
-        keyed = [r for r in meta if r["kind"] == "doc"]
-        del meta
-        # stage 1 read every piece from line 1: each piece's first line, from the newlines of those before it
-        lined = with_lines(pieces, {r["piece"]: r["lines"] for r in side if r["kind"] == "count" and r["lines"]})
-        first_lines = {p.piece: p.line for p in lined if p.line != 1}
-        side = [relocate_row(r, first_lines.get(r["piece"], 1)) for r in side]
-        history = _history_of(state, targets[0]) if state is not None else None
-        groups = plan_groups([relocate_row(r, first_lines.get(r["piece"], 1)) for r in keyed], sc.defaultParallelism,
-                             history)  # (keyed stays as stage 1 read it: stage 2 moves the lines of what it reads)
-        translate = translate_ordered(opts, state, want_state, groups.owned, first_lines)
-        if sum(r["doc_size"] for r in keyed) <= _DIRECT_BYTES:
-            results = _direct(sc, read, keyed, targets, groups, translate)
-        else:
-            results = _shuffled(spark, read, targets, groups, translate)
-    finally:
-        read.unpersist()
+    # one job: the counts, the lines of no kind, and the documents themselves while they are few (each task
+    # hands out up to its share of _DIRECT_BYTES; past it, documents come out without their bytes)
+    share = _DIRECT_BYTES // tasks if _DIRECT_BYTES >= 0 else -1
+    meta = df.mapInArrow(bar.reader(piece_reader(rows, opts, share)), READ_SCHEMA).toArrow().to_pylist()
+    side = [r for r in meta if r["kind"] != "doc"]
+    keyed = [r for r in meta if r["kind"] == "doc"]
+    del meta
+    # stage 1 read every piece from line 1: each piece's first line, from the newlines of those before it
+    lined = with_lines(pieces, {r["piece"]: r["lines"] for r in side if r["kind"] == "count" and r["lines"]})
+    first_lines = {p.piece: p.line for p in lined if p.line != 1}
+    side = [relocate_row(r, first_lines.get(r["piece"], 1)) for r in side]
+    history = _history_of(state, targets[0]) if state is not None else None
+    groups = plan_groups([relocate_row(r, first_lines.get(r["piece"], 1)) for r in keyed], sc.defaultParallelism,
+                         history)  # (keyed stays as stage 1 read it: stage 2 moves the lines of what it reads)
+    translate = translate_ordered(opts, state, want_state, groups.owned, first_lines)
+    if all(r["doc"] is not None for r in keyed):
+        results = _direct(sc, keyed, targets, groups, translate)
+    else:  # too many to pass through the driver: stage 1 again, its documents shuffled to their tasks
+        del keyed
+        results = _shuffled(spark, df.mapInArrow(piece_reader(rows, opts), READ_SCHEMA), targets, groups, translate)
     rank = {t: i for i, t in enumerate(targets)}
     results.sort(key=lambda r: (rank[r["target"]], r["status"] == "state", *order_key(r)))
     side.sort(key=lambda r: (r["piece"], r["kind"] != "count", r["line"] or 0, r["offset"] or 0))
@@ -197,32 +194,28 @@ def _stages(spark: Any, pieces: list[Piece], targets: list[str], opts: Any, stat
 
 
 _DIRECT_BYTES = 64 << 20  # documents of up to this many (pickled) bytes go through the driver to stage 2
+# (-1: never, which the tests use to run the shuffle)
 
 
-def _direct(sc: Any, read: Any, keyed: list[dict[str, Any]], targets: list[str], groups: Any,
+def _direct(sc: Any, keyed: list[dict[str, Any]], targets: list[str], groups: Any,
             translate: Any) -> list[dict[str, Any]]:
     """Stage 2 when the documents are few enough to pass through the driver (a log's DDL is ~1 % of
-    it): the documents are fetched from stage 1's cache, put in log order per (target, bucket) here,
+    it): stage 1 handed them out with its counts; they are put in log order per (target, bucket) here,
     and each bucket is one task of an RDD of Arrow tables, translated by the same function as
-    :func:`_shuffled`'s. No join, shuffle or sort in Spark (~0.4 s of a run on two cores)."""
+    :func:`_shuffled`'s. No cache, join, shuffle or sort in Spark (~0.5 s of a run on two cores)."""
     import pyarrow as pa
-    from pyspark.sql import functions as F
 
     from .work import TRANSLATE_SCHEMA, _arrow_schema, order_key
 
-    docs = read.filter(F.col("kind") == "doc").select("piece", "seq", "doc").toArrow()
-    pickled = dict(zip(zip(docs.column("piece").to_pylist(), docs.column("seq").to_pylist(), strict=True),
-                       docs.column("doc").to_pylist(), strict=True))
-    del docs
     keyed = sorted(keyed, key=order_key)
-    columns = ("piece", "seq", "file", "lsn_hi", "lsn_lo", "lsn", "xid", "source", "line", "label", "payload")
+    columns = ("piece", "seq", "file", "lsn_hi", "lsn_lo", "lsn", "xid", "source", "line", "label", "payload", "doc")
     per: dict[tuple[int, int], list[dict[str, Any]]] = {}
     for ti, t in enumerate(targets):
         for r in keyed:
             key = (r["piece"], r["seq"])
             b = groups.bucket[key]
             row = {c: r[c] for c in columns}
-            row.update(target=t, bucket=b, seen=key in groups.seen, doc=pickled[key])
+            row.update(target=t, bucket=b, seen=key in groups.seen)
             per.setdefault((ti, b), []).append(row)
     schema = _arrow_schema(_BUCKET_SCHEMA)
     tables = [pa.Table.from_pylist(per[k], schema=schema) for k in sorted(per)]

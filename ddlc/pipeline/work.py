@@ -277,17 +277,41 @@ def read_pieces(batches: Iterable[Any], options: Any = None) -> Iterator[Any]:
             yield from _read_batches(Piece(**p), options)
 
 
-def piece_reader(pieces: list[dict[str, Any]], options: Any = None) -> Any:
+def piece_reader(pieces: list[dict[str, Any]], options: Any = None, share: int | None = None) -> Any:
     """mapInArrow over ``spark.range(len(pieces))``: each id read as ``pieces[id]`` (the pieces travel
     with the function), :data:`READ_SCHEMA` batches out. A task reads several pieces one after the
-    other: Spark's cost per task (~0.1 s here) is paid per task, not per 32 MB piece."""
+    other: Spark's cost per task (~0.1 s here) is paid per task, not per 32 MB piece.
+
+    ``share``: the pickled bytes of documents the task hands out; the documents past it come out with
+    ``doc`` null (the driver then takes the documents through a shuffle instead: ``run._shuffled``)."""
 
     def run(batches: Iterable[Any]) -> Iterator[Any]:
+        left = share
         for batch in batches:
             for i in batch.column(0).to_pylist():
-                yield from _read_batches(Piece(**pieces[i]), options)
+                rows = read_piece(Piece(**pieces[i]), options)
+                if left is not None:
+                    rows, spent = _capped(rows, left)
+                yield from _batched(rows, READ_SCHEMA, 2048)
+                if left is not None:
+                    left -= spent[0]
 
     return run
+
+
+def _capped(rows: Iterator[dict[str, Any]], left: int) -> tuple[Iterator[dict[str, Any]], list[int]]:
+    spent = [0]
+
+    def gen() -> Iterator[dict[str, Any]]:
+        for row in rows:
+            doc = row.get("doc")
+            if doc is not None:
+                if spent[0] + len(doc) > left:
+                    row = row | {"doc": None}
+                spent[0] += len(doc)
+            yield row
+
+    return gen(), spent
 
 
 def _read_batches(piece: Piece, options: Any) -> Iterator[Any]:
