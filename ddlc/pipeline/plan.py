@@ -3,9 +3,9 @@
 A piece is a byte range of one input file. Only a form whose every newline ends a record can be
 cut anywhere: the rows of a rows file saved as JSON lines (``rows_json``) and JSON lines of
 documents (``jsonl``). Such a file is cut at the first newline after every ``piece_size`` bytes,
-and each piece is read with the exact form and the line number its first byte has in the file (a
-first pass counts the newlines of each piece), so that it yields exactly the documents, labels and
-lines the whole file gives. Every other form is one piece: CSV (a quoted value may hold newlines),
+and each piece is read with the exact form from line 1, counting its newlines; the driver then moves
+its rows and documents by the lines of the pieces before it (:func:`with_lines`), so that they carry
+exactly the labels and lines the whole file gives. Every other form is one piece: CSV (a quoted value may hold newlines),
 decoding text (a transaction is held until its COMMIT; a row's data may hold newlines), batch
 framing, and a single JSON document or array.
 
@@ -163,18 +163,3 @@ def with_lines(pieces: list[Piece], newlines: dict[int, int]) -> list[Piece]:
         out.append(replace(p, line=line) if p.line != line else p)
         line += newlines.get(p.piece, 0)
     return out
-
-
-def count_newlines(piece: Piece) -> int:
-    """The newlines in a piece (read in blocks: memory stays flat)."""
-    n = 0
-    with open(piece.path, "rb") as fh:
-        fh.seek(piece.start)
-        left = piece.end - piece.start
-        while left > 0:
-            block = fh.read(min(left, 8 << 20))
-            if not block:
-                break
-            n += block.count(b"\n")
-            left -= len(block)
-    return n

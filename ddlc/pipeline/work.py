@@ -1,6 +1,6 @@
 """What Spark's Python workers run: plain functions over Arrow record batches, calling the library.
 
-* :func:`piece_reader` / :func:`read_pieces` (stage 1, a run of pieces per task): the library's readers
+* :func:`piece_reader` (stage 1, a run of pieces per task): the library's readers
   (:func:`ddlc.frontend.documents.read_source`) over a piece; out come its DDL documents (each
   pickled whole, with its order key and original payload), its unrecognised lines and one row of
   counts. DML is skipped here, where the bytes are: this is the stage that scales with cores.
@@ -24,7 +24,7 @@ import orjson
 
 from .plan import Piece
 
-__all__ = ["READ_SCHEMA", "TRANSLATE_SCHEMA", "read_piece", "read_pieces", "piece_reader", "translate_rows", "translate_ordered",
+__all__ = ["READ_SCHEMA", "TRANSLATE_SCHEMA", "read_piece", "piece_reader", "translate_rows", "translate_ordered",
            "order_key"]
 
 # stage 1 rows: kind "doc" (a document: DDL or an input error), "unrecognised" (a line of no known kind) or
@@ -269,14 +269,6 @@ class _LineCursor:
         return raw
 
 
-def read_pieces(batches: Iterable[Any], options: Any = None) -> Iterator[Any]:
-    """mapInArrow: pieces (rows of :class:`Piece` fields) in, :data:`READ_SCHEMA` batches out
-    (``functools.partial(read_pieces, options=...)`` for the documents' links)."""
-    for batch in batches:
-        for p in batch.to_pylist():
-            yield from _read_batches(Piece(**p), options)
-
-
 def piece_reader(pieces: list[dict[str, Any]], options: Any = None, share: int | None = None) -> Any:
     """mapInArrow over ``spark.range(len(pieces))``: each id read as ``pieces[id]`` (the pieces travel
     with the function), :data:`READ_SCHEMA` batches out. A task reads several pieces one after the
@@ -312,10 +304,6 @@ def _capped(rows: Iterator[dict[str, Any]], left: int) -> tuple[Iterator[dict[st
             yield row
 
     return gen(), spent
-
-
-def _read_batches(piece: Piece, options: Any) -> Iterator[Any]:
-    return _batched(read_piece(piece, options), READ_SCHEMA, 2048)
 
 
 def _batched(rows: Iterable[dict[str, Any]], ddl: str, size: int) -> Iterator[Any]:
