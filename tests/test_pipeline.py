@@ -247,6 +247,41 @@ def _pipeline(log: Path, out: Path, env: dict[str, str] | None = None) -> subpro
                             cwd=out.parent)
 
 
+def _descendants(pid: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as fh:
+                    ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            children.setdefault(ppid, []).append(int(d))
+    out, todo = [], [pid]
+    while todo:
+        kids = children.get(todo.pop(), [])
+        out += kids
+        todo += kids
+    return out
+
+
+def _wait_for_python_workers(p: subprocess.Popen, timeout: float = 120) -> None:
+    """Until Spark runs the run's first task (its Python workers, under the JVM, exist)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        assert p.poll() is None, "the run ended before Spark started its tasks"
+        for pid in _descendants(p.pid):
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                    cmdline = fh.read()
+            except OSError:
+                continue
+            if b"pyspark.daemon" in cmdline or b"pyspark.worker" in cmdline:
+                return
+        time.sleep(0.05)
+    raise AssertionError("Spark started no Python worker in time")
+
+
 def test_killed_and_started_again_gives_the_same_outputs(tmp_path):
     log = tmp_path / "rows.jsonl"
     log.write_bytes(rows_jsonl(log_rows(400)))  # ~ 3 MB, several pieces
@@ -256,7 +291,7 @@ def test_killed_and_started_again_gives_the_same_outputs(tmp_path):
     # killed while Spark works: no summary, nothing half written in place
     out = tmp_path / "out"
     p = _pipeline(log, out)
-    time.sleep(12)
+    _wait_for_python_workers(p)
     p.send_signal(signal.SIGKILL)
     p.wait()
     assert not (out / "summary.json").exists()

@@ -310,7 +310,7 @@ def _batched(rows: Iterable[dict[str, Any]], ddl: str, size: int) -> Iterator[An
     """Rows as Arrow record batches of ``size`` rows (the last one shorter) with the schema ``ddl``."""
     import pyarrow as pa
 
-    schema = _arrow_schema(ddl)
+    schema = arrow_schema(ddl)
     out: list[dict[str, Any]] = []
     for row in rows:
         out.append(row)
@@ -421,7 +421,7 @@ def translate_ordered(options: Any, state: bytes | None, want_state: bool,
     return run
 
 
-def _arrow_schema(ddl: str) -> Any:
+def arrow_schema(ddl: str) -> Any:
     import pyarrow as pa
 
     kinds = {"string": pa.string(), "int": pa.int32(), "long": pa.int64(), "binary": pa.binary(),
