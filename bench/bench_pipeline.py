@@ -87,6 +87,7 @@ def main() -> None:
     ap.add_argument("--keep", help="directory for the generated logs (default: a temporary one)")
     a = ap.parse_args()
     d = a.keep or tempfile.mkdtemp(prefix="ddlc-bench-")
+    os.makedirs(d, exist_ok=True)
     log, dml = os.path.join(d, "log"), os.path.join(d, "dml-only")
     with open(log, "wb") as fh:
         c = gen_log.generate(fh, gen_log.parse_size(a.size), a.format, a.ddl_ratio)

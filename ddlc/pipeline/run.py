@@ -34,6 +34,9 @@ class CheckFailed(PipelineError):
     """The counts do not add up: a record was lost or doubled. Nothing was committed."""
 
 
+LOCAL_JAVA_OPTIONS = "-XX:TieredStopAtLevel=1"  # the JVM of a local session: the quick compiler only
+
+
 def session(master: str | None = None, ui: bool = False) -> Any:
     """The SparkSession: ``master`` (default ``local[*]``) unless ``spark-submit`` already chose one.
     Workers run the driver's own interpreter (``PYSPARK_PYTHON``), so that they import this ddlc."""
@@ -42,10 +45,15 @@ def session(master: str | None = None, ui: bool = False) -> Any:
     from pyspark.sql import SparkSession
 
     builder = SparkSession.builder.appName("ddlc-pipeline")
+    launching = "PYSPARK_GATEWAY_PORT" not in os.environ  # not under spark-submit: this process starts the JVM
     if master is not None:
         builder = builder.master(master)
-    elif "PYSPARK_GATEWAY_PORT" not in os.environ:  # not under spark-submit
+    elif launching:
         builder = builder.master("local[*]")
+    if launching and (master or "local").startswith("local") and "PYSPARK_SUBMIT_ARGS" not in os.environ:
+        # in local mode the JVM shares the cores with the Python workers and only passes bytes along: its
+        # optimising compiler was most of its CPU (0.1-0.5 CPU-s of a 400 MB run, docs/performance.md)
+        builder = builder.config("spark.driver.extraJavaOptions", LOCAL_JAVA_OPTIONS)
     builder = (builder.config("spark.ui.enabled", "true" if ui else "false")
                .config("spark.ui.showConsoleProgress", "false").config("spark.log.level", "ERROR")
                .config("spark.sql.execution.arrow.pyspark.enabled", "true")
