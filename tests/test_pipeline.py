@@ -334,3 +334,37 @@ def test_pieces_read_from_line_one_are_moved_to_their_lines_in_the_file(tmp_path
             checked += 1
             assert got == want
     assert moved and checked
+
+
+@pytest.mark.parametrize(("master", "env", "quick"), [
+    ("local[2]", {}, True), (None, {}, True), ("spark://host:7077", {}, False),
+    ("local[2]", {"PYSPARK_SUBMIT_ARGS": "--driver-java-options -Xmx2g pyspark-shell"}, False),
+    (None, {"PYSPARK_GATEWAY_PORT": "1"}, False),
+])
+def test_a_local_session_started_here_gets_the_quick_compiler_only(monkeypatch, master, env, quick):
+    """Where the pipeline starts the JVM for a local session, the JVM compiles with C1 only; a cluster,
+    spark-submit or options of the user's own are left alone (the JVM is not started here)."""
+    from pyspark.sql import SparkSession
+
+    from ddlc.pipeline import run as run_module
+
+    for k in ("PYSPARK_SUBMIT_ARGS", "PYSPARK_GATEWAY_PORT", "PYSPARK_PYTHON", "PYSPARK_DRIVER_PYTHON"):
+        monkeypatch.delenv(k, raising=False)
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    seen = {}
+
+    class Fake:
+        class sparkContext:  # noqa: N801
+            @staticmethod
+            def setLogLevel(level):
+                seen["level"] = level
+
+    def get_or_create(builder):
+        seen.update(builder._options)
+        return Fake
+
+    monkeypatch.setattr(SparkSession.Builder, "getOrCreate", get_or_create)
+    run_module.session(master)
+    assert (seen.get("spark.driver.extraJavaOptions") == run_module.LOCAL_JAVA_OPTIONS) is quick
+    assert seen.get("spark.master") == (master or ("local[*]" if "PYSPARK_GATEWAY_PORT" not in env else None))
