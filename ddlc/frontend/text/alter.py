@@ -35,7 +35,7 @@ KEYS: dict[str, Spec] = {
     "collation": COLLATION, "using": Shape("USING %{expression}s", {"expression": EXPR}, absent=True),
     "default": DEFAULT, "storage": Words(("PLAIN", "EXTERNAL", "EXTENDED", "MAIN")),
     "option": Words(("SET", "RESET")), "set_reset": Words(("SET", "RESET")), "options": OPTION,
-    "charset": Frag(words=True, max_tokens=1), "on_update": EXPR, "not_null": Words(("NOT NULL", "NULL")),
+    "charset": Frag(words=True, max_tokens=1), "collate": Frag(words=True, max_tokens=1), "on_update": EXPR, "not_null": Words(("NOT NULL", "NULL")),
     "generated_column": GENERATED, "constraint_type": Words(("PRIMARY KEY", "UNIQUE")),
     "deferrable": Words(("DEFERRABLE", "NOT DEFERRABLE")),
     "init_deferred": Words(("INITIALLY DEFERRED", "INITIALLY IMMEDIATE")),
