@@ -76,3 +76,87 @@ def test_b_compat_charset_and_collate_text_is_read(target):
     assert err is None
     assert [s["type"] for s in tree["subcmds"]] == ["default character set", "collate"]
     assert tree["subcmds"][1]["collate"] == "utf8mb4_bin"
+
+
+# ---- (a) START/END/EVERY: values range-checked before any arithmetic, partitions counted before stepping --
+
+DIGITS = "7" * 5000
+TOO_MANY = 'ERR: too many partitions after split partition "p1".'
+FAST = [  # (key, items, expected start of the result): each must come back in well under a second
+    ("int4", "p1 start(1) end(9e999999999) every(1e999999998)",
+     'ERR: invalid input syntax for type numeric: "9e999999999"'),
+    ("int4", f"p1 start(1) end({DIGITS}) every(1)", "ERR: integer out of range"),
+    ("int4", f"p1 start(1) end('{DIGITS}') every(1)", f'ERR: value "{DIGITS}" is out of range for type integer'),
+    ("int8", f"p1 start(1) end({DIGITS}.5) every(1)", "ERR: bigint out of range"),
+    ("int2", "p1 start(1) end(1e1000) every(1)", "ERR: smallint out of range"),
+    ("int4", "p1 start(0) end(2147483647) every(1)", TOO_MANY),
+    ("int8", "p1 start(-9223372036854775808) end(9223372036854775807) every(3)", TOO_MANY),
+    ("numeric", "p1 start(0) end(1e1001) every(1)", 'ERR: invalid input syntax for type numeric: "1e1001"'),
+    ("numeric", "p1 start(0) end(1e1000) every(1e-1000)", TOO_MANY),
+    ("numeric", f"p1 start(0) end({'9' * 131073}) every(1)", "ERR: value overflows numeric format"),
+    ("numeric", f"p1 start(0) end({'9' * 5000}) every({'9' * 4990})", TOO_MANY),
+    ("numeric", f"p1 start(0) end(0.{'1' * 16384}) every(0.1)", "ERR: value overflows numeric format"),
+    ("numeric(15,4)", f"p1 start(0) end({DIGITS}) every(1)", "ERR: numeric field overflow"),
+    ("numeric(15,4)", f"p1 start(0) end('{DIGITS}') every(1)", "ERR: numeric field overflow"),
+    ("float8", "p1 start(0) end(1e308) every(1e-300)", TOO_MANY),
+    ("float4", f"p1 start(0) end({DIGITS}) every(1)", f'ERR: "{DIGITS}" is out of range for type real'),
+    ("timestamp", "p1 start('2000-01-01') end('290000-01-01') every('1 microsecond')", TOO_MANY),
+    ("timestamp", "p1 start('2000-01-01') end('290000-01-01') every('1 month')", TOO_MANY),
+    ("date", "p1 start('2000-01-01') end('290000-01-01') every('1 day')", TOO_MANY),
+    ("timestamptz(6)", "p1 start('2000-01-01') end('2900-01-01') every('1 hour')", TOO_MANY),
+    ("timestamp", f"p1 start('2000-01-01') end('2001-01-01') every('{DIGITS} days')",
+     "ERR: interval field value out of range"),
+    ("timestamp", f"p1 start('2000-01-01') end('{DIGITS}-01-01') every('1 day')",
+     "ERR: date/time field value out of range"),
+    ("timestamp", f"p1 start('2000-01-01 10:{DIGITS}') end('2001-01-01') every('1 day')",
+     "ERR: date/time field value out of range"),
+    ("timestamp", f"p1 start(timestamp({DIGITS}) '2000-01-01') end('2001-01-01') every('1 day')",
+     f'ERR: syntax error at or near "{DIGITS}"'),
+    ("timestamp", "p1 start('2000-01-01') end('2001-01-01') every('.5e999 seconds')",
+     'ERR: invalid input syntax for type interval: ".5e999 seconds"'),
+]
+
+
+@pytest.mark.parametrize("key,items,expected", FAST, ids=[f"{k}-{i}" for i, (k, _, _) in enumerate(FAST)])
+def test_hostile_bounds_fail_fast_with_the_servers_error(key, items, expected):
+    import time
+
+    from test_partition_expand import run
+
+    t0 = time.perf_counter()
+    got = run(key, items, {})
+    assert time.perf_counter() - t0 < 0.5
+    assert got.startswith(expected), got[:200]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_the_forged_int4_bound_of_the_issue_fails_its_document_fast(target):
+    import json
+    import time
+    from pathlib import Path
+
+    tree = json.loads(Path("fixtures/cases/create_table/range-start-end-every-doc/input.json").read_text())
+    tree["partition_by"] = "PARTITION BY RANGE (c2) (\nPARTITION p1 START(1) END(9e999999999) EVERY(1e999999998))"
+    t0 = time.perf_counter()
+    with pytest.raises(DdlcError) as info:
+        ddlc.translate(tree, target)
+    assert time.perf_counter() - t0 < 1
+    assert info.value.code == "DDLC-E008"
+    assert info.value.message == 'invalid input syntax for type numeric: "9e999999999"'
+
+
+def test_numeric_in_limits():
+    from decimal import Decimal
+
+    from ddlc.ir.passes._partition_values import KeyValueError, numeric_in
+
+    assert numeric_in("1e1000") == Decimal("1e1000")
+    assert numeric_in("-1.5E-1000") == Decimal("-1.5e-1000")
+    assert numeric_in("9" * 131072) == Decimal("9" * 131072)  # weight 32767: the largest that fits
+    for text, message in (("1e1001", 'invalid input syntax for type numeric: "1e1001"'),
+                          ("1e-99999999999999999999", 'invalid input syntax for type numeric: "1e-99999999999999999999"'),
+                          ("1" * 131073, "value overflows numeric format"),
+                          ("0." + "0" * 16384, "value overflows numeric format")):
+        with pytest.raises(KeyValueError) as info:
+            numeric_in(text)
+        assert info.value.text == message

@@ -14,6 +14,13 @@ numeric, float4/float8, date, timestamp and timestamptz). Each mirrors the serve
 * ``text`` -- the type's output function (``pg_partition.boundaries`` text).
 
 Errors are :class:`KeyValueError` carrying the server's message (with ``DETAIL:``/``HINT:``).
+
+Work is bounded by the server's own limits, checked before any arithmetic: a constant is read as
+``numeric_in`` reads it (an exponent beyond +-1000 is a syntax error, a value whose base-10000 weight
+or display scale overflows its field does not fit: at most ~147,000 digits), an integer key's value is
+range-checked by its magnitude before it becomes a Python int, and ``at_least`` gives a lower bound of
+the partitions an EVERY makes, so a list the server refuses as too many partitions is refused without
+stepping through it.
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ from __future__ import annotations
 import math
 import re
 import struct
-from decimal import ROUND_HALF_UP, Context, Decimal
+from decimal import ROUND_FLOOR, ROUND_HALF_UP, Context, Decimal
 
 from ...records import record
 from ..partition import BoundKind, BoundValue
@@ -49,10 +56,50 @@ class KeyValueError(Exception):
 
 
 NOT_CONST = "partition key value must be const or const-evaluable expression"
-_CTX = Context(prec=4000, rounding=ROUND_HALF_UP, Emax=10**6, Emin=-(10**6))
+# numeric's own limits (numeric.cpp): an exponent within +-NUMERIC_MAX_PRECISION, a weight (base 10000)
+# that fits an int16 and a display scale that fits NUMERIC_DSCALE_MASK; so a value has at most
+# 4 * 32768 integer and 16383 fractional digits, and arithmetic at this precision is exact
+NUMERIC_MAX_PRECISION = 1000
+_NUMERIC_WEIGHT_MAX, _NUMERIC_WEIGHT_MIN, _NUMERIC_DSCALE_MAX = 32767, -32768, 0x3FFF
+_CTX = Context(prec=150_000, rounding=ROUND_HALF_UP, Emax=10**6, Emin=-(10**6))
+_EST = Context(prec=30, rounding=ROUND_FLOOR, Emax=10**6, Emin=-(10**6))
 _NUM_RE = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+_INT_RE = re.compile(r"[+-]?\d+")
+_INT_DIGITS = 19  # no integer of more digits fits an int8
 NAN = "NaN"  # numeric NaN (sorts above every number, equals itself)
 _HINT = "{} can not appear in a (START, END, EVERY) clause."
+
+
+def _int_digits(text: str) -> int:
+    """The number of significant digits of an integer's text (sign and leading zeros aside)."""
+    return len(text.strip(" \t\n\r\f\v").lstrip("+-").lstrip("0"))
+
+
+def numeric_fits(d: Decimal) -> Decimal:
+    """``make_result``'s check: ``d`` when its weight and display scale fit numeric's fields."""
+    if d.is_finite() and d:
+        weight = d.adjusted() // 4  # base-10000 weight of the leading digit
+        if not _NUMERIC_WEIGHT_MIN <= weight <= _NUMERIC_WEIGHT_MAX:
+            raise KeyValueError("value overflows numeric format")
+    exponent = d.as_tuple().exponent
+    if isinstance(exponent, int) and -exponent > _NUMERIC_DSCALE_MAX:
+        raise KeyValueError("value overflows numeric format")
+    return d
+
+
+def numeric_in(text: str, shown: str | None = None) -> Decimal:
+    """``numeric_in`` of a number's text (no NaN): the exponent is range-checked as the server does
+    (+-1000, before anything is built from it), then the value's size."""
+    body = text.strip(" \t\n\r\f\v")
+    bad = f'invalid input syntax for type numeric: "{text if shown is None else shown}"'
+    if not _NUM_RE.fullmatch(body):
+        raise KeyValueError(bad)
+    exponent = body.lower().partition("e")[2]
+    if exponent:
+        digits = exponent.lstrip("+-").lstrip("0")
+        if len(digits) > 4 or int(digits or "0") > NUMERIC_MAX_PRECISION:
+            raise KeyValueError(bad)
+    return numeric_fits(Decimal(body))
 
 
 def literal(bv: BoundValue) -> tuple[str, object]:
@@ -60,13 +107,13 @@ def literal(bv: BoundValue) -> tuple[str, object]:
     (a Decimal), ``unknown`` (a quoted string), ``typed`` (the BoundValue)."""
     if bv.kind is BoundKind.NUMBER:
         text = bv.value or bv.text
-        if re.fullmatch(r"[+-]?\d+", text):
+        if _INT_RE.fullmatch(text) and _int_digits(text) <= _INT_DIGITS:
             n = int(text)
             if -(2**31) <= n < 2**31:
                 return "int4", n
             if -(2**63) <= n < 2**63:
                 return "int8", n
-        return "numeric", Decimal(text)
+        return "numeric", numeric_in(text)
     if bv.kind is BoundKind.STRING:
         return "unknown", bv.value or ""
     return "typed", bv
@@ -100,6 +147,10 @@ class Domain:
     def precheck(self, bv: BoundValue, name: str) -> None:
         pass
 
+    def at_least(self, cur, end, step) -> int:
+        """A lower bound of the whole steps from ``cur`` that stay at or below ``end`` (0: unknown)."""
+        return 0
+
 
 # ---- integers -----------------------------------------------------------------------------------
 class IntDomain(Domain):
@@ -119,13 +170,15 @@ class IntDomain(Domain):
         if kind in ("int4", "int8"):
             return self._checked(lit)
         if kind == "numeric":  # numeric_int*: rounds half away from zero
+            if lit.adjusted() >= _INT_DIGITS:  # range-checked by its size before it becomes an int
+                raise KeyValueError(f"{self.label} out of range")
             return self._checked(int(lit.to_integral_value(rounding=ROUND_HALF_UP)))
         if kind == "unknown":
             text = lit.strip(" \t\n\r\f\v")
             syntax = "type bigint" if self.label == "bigint" else "integer"
-            if not re.fullmatch(r"[+-]?\d+", text):
+            if not _INT_RE.fullmatch(text):
                 raise KeyValueError(f'invalid input syntax for {syntax}: "{lit}"')
-            if not self.lo <= int(text) <= self.hi:
+            if _int_digits(text) > _INT_DIGITS or not self.lo <= int(text) <= self.hi:
                 raise KeyValueError(f'value "{lit}" is out of range for type {self.label}')
             return int(text)
         raise KeyValueError(NOT_CONST)
@@ -146,6 +199,9 @@ class IntDomain(Domain):
     def add(self, cur: int, step: int) -> int:
         return self._checked(cur + step)
 
+    def at_least(self, cur: int, end: int, step: int) -> int:
+        return (end - cur) // step if step > 0 else 0
+
     def text(self, v: int) -> str:
         return str(v)
 
@@ -162,14 +218,18 @@ class NumericDomain(Domain):
         body = text.strip(" \t\n\r\f\v")
         if body.lower() == "nan":
             return NAN
-        if not _NUM_RE.fullmatch(body):
-            raise KeyValueError(f'invalid input syntax for type numeric: "{text}"')
-        return Decimal(body)
+        return numeric_in(body, text)
 
     def typmod(self, v):
         if v == NAN or self.precision is None:
             return v
         scale = self.scale or 0
+        if v and v.adjusted() > self.precision - scale:  # clearly too big: refused before it is rounded
+            raise KeyValueError(
+                "numeric field overflow",
+                detail=f"A field with precision {self.precision}, scale {scale} must round to an "
+                f"absolute value less than {f'10^{self.precision - scale}' if self.precision - scale else '1'}.",
+            )
         q = v.quantize(Decimal(1).scaleb(-scale), rounding=ROUND_HALF_UP, context=_CTX)
         limit = self.precision - scale
         if q != 0 and q.adjusted() >= limit:
@@ -201,7 +261,7 @@ class NumericDomain(Domain):
     def _op(a, b, sign: int):
         if a == NAN or b == NAN:
             return NAN
-        return _CTX.add(a, b) if sign > 0 else _CTX.subtract(a, b)
+        return numeric_fits(_CTX.add(a, b) if sign > 0 else _CTX.subtract(a, b))
 
     def fits(self, cur, end, step) -> bool:
         if self.cmp(cur, Decimal(0)) < 0 <= self.cmp(end, Decimal(0)):
@@ -210,6 +270,11 @@ class NumericDomain(Domain):
 
     def add(self, cur, step):
         return self._op(cur, step, 1)
+
+    def at_least(self, cur, end, step) -> int:
+        if NAN in (cur, end, step) or step <= 0:
+            return 0
+        return int(_EST.divide(_EST.subtract(end, cur), step).to_integral_value(rounding=ROUND_FLOOR))
 
     def check_invalid(self, s, e, d, name: str) -> None:
         if NAN in (s, e, d):
@@ -292,6 +357,12 @@ class FloatDomain(Domain):
     def add(self, cur: float, step: float) -> float:
         return self._op(cur, step)
 
+    def at_least(self, cur: float, end: float, step: float) -> int:
+        if not step > 0 or not math.isfinite(cur) or not math.isfinite(end):
+            return 0
+        steps = (end - cur) / step * (1 - 1e-9)  # a little less than the quotient: rounding aside
+        return int(min(steps, 2.0**62)) if steps > 1 else 0
+
     def check_invalid(self, s, e, d, name: str) -> None:
         if any(math.isinf(x) for x in (s, e, d)):
             raise KeyValueError(f'partition "{name}" is invalid.', hint=_HINT.format("INF"))
@@ -320,6 +391,13 @@ class FloatDomain(Domain):
 
 
 # ---- date / timestamp / timestamptz -------------------------------------------------------------
+def _precision(digits: str) -> int:
+    """A typed literal's ``(p)``: an Iconst (a longer number is not one: the grammar refuses it)."""
+    if _int_digits(digits) > 10 or int(digits) >= 2**31:
+        raise KeyValueError(f'syntax error at or near "{digits}"')
+    return int(digits)
+
+
 class TimeDomain(Domain):
     def __init__(self, kind: str, precision: int | None, zone: str, compat: str) -> None:
         self.kind, self.precision, self.compat = kind, precision, compat
@@ -365,13 +443,13 @@ class TimeDomain(Domain):
             if typed == "interval":  # INTERVAL[(p)] '...' [fields]
                 m = re.search(r"\((\d+)\)", bv.type_name)
                 return interval_in(bv.value or "", qualifier=bv.qualifier,
-                                   precision=int(m.group(1)) if m else None, compat=self.compat)
+                                   precision=_precision(m.group(1)) if m else None, compat=self.compat)
             raise KeyValueError(NOT_CONST)
         if bv.kind is BoundKind.STRING:
             return self._input(bv.value or "", self.kind, self.precision)
         if typed in ("date", "timestamp", "timestamptz"):
             m = re.search(r"\((\d+)\)", bv.type_name)
-            precision = int(m.group(1)) if m else None
+            precision = _precision(m.group(1)) if m else None
             if typed == "date":
                 src = "timestamp" if self.compat == "A" else "date"
                 precision = 0
@@ -404,6 +482,17 @@ class TimeDomain(Domain):
     def add(self, cur, step: dt.Interval):
         return dt.adjust_timestamp(self._plus(cur, step), None if self.kind == "date" else self.precision)
 
+    def at_least(self, cur, end, step: dt.Interval) -> int:
+        """Whole steps that surely fit: the longest a step can be is 31 days a month and 25 hours a
+        day (a DST change), whatever the month and zone it starts in."""
+        if not isinstance(cur, int) or not isinstance(end, int):
+            return 0
+        longest = max(step.months, 0) * 31 * dt.US_DAY + max(step.days, 0) * 25 * dt.US_HOUR + max(step.micros, 0)
+        if longest <= 0:
+            return 0
+        span = (end - cur) * (dt.US_DAY if self.kind == "date" else 1)
+        return max(span // longest, 0)
+
     def check_invalid(self, s, e, d, name: str) -> None:
         if any(isinstance(x, float) for x in (s, e)):
             raise KeyValueError(f'partition "{name}" is invalid.', hint=_HINT.format("INF"))
@@ -427,15 +516,26 @@ _UNSUPPORTED_HINT = (
 _INTS = {"int2": 16, "smallint": 16, "int4": 32, "int": 32, "integer": 32, "int8": 64, "bigint": 64}
 
 
+def _typmod_int(text: str) -> int:
+    """A typmod number (an int4 in the catalog): anything longer is refused before it is built."""
+    if _int_digits(text) > 10 or not -(2**31) <= int(text) < 2**31:
+        raise KeyValueError(f'value "{text}" is out of range for type integer')
+    return int(text)
+
+
 def domain_for(key: KeyType, *, column: str = "", timezone: str = "UTC", compat: str = "A") -> Domain:
     """The domain of a key column; raises the server's unsupported-datatype error otherwise."""
     name = " ".join(key.typename.lower().split())
     mod = " ".join(key.typmod.lower().split())
-    nums = [int(x) for x in re.findall(r"-?\d+", mod.split(")")[0])] if mod.startswith("(") else []
+    nums = [_typmod_int(x) for x in re.findall(r"-?\d+", mod.split(")")[0])] if mod.startswith("(") else []
     with_tz = "with time zone" in mod and "without" not in mod
     if name in _INTS:
         return IntDomain(_INTS[name])
     if name in ("numeric", "decimal"):
+        if nums and not 1 <= nums[0] <= NUMERIC_MAX_PRECISION:
+            raise KeyValueError(f"NUMERIC precision {nums[0]} must be between 1 and {NUMERIC_MAX_PRECISION}")
+        if len(nums) > 1 and not 0 <= nums[1] <= nums[0]:
+            raise KeyValueError(f"NUMERIC scale {nums[1]} must be between 0 and precision {nums[0]}")
         return NumericDomain(nums[0] if nums else None, nums[1] if len(nums) > 1 else (0 if nums else None))
     if name in ("float4", "real") or (name == "float" and nums and nums[0] <= 24):
         return FloatDomain(32)

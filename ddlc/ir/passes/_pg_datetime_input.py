@@ -172,6 +172,10 @@ def _strtoi(s: str, i: int = 0) -> tuple[int, int]:
         k += 1
     if k == j:
         return 0, i
+    if k - j > 18 and len(s[j:k].lstrip("0")) > 18:  # past a C long (ERANGE): refused before it is built
+        val = int(s[i:k]) if len(s[j:k].lstrip("0")) == 19 else None
+        if val is None or not -(2**63) <= val < 2**63:
+            raise _Fail(OVERFLOW)
     return int(s[i:k]), k
 
 

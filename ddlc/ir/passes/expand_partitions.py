@@ -280,6 +280,9 @@ class _Walker:
                     raise _err(f'ambiguous partition rule is raised by EVERY parameter in partition "{name}".')
                 if self.cmp(pnt, s) <= 0:
                     raise _err(f'partition step is too small for partition "{name}".')
+                # bounded work: a list the server refuses as too many is refused without stepping through it
+                if self.cmp(pnt, e) < 0 and 1 + dom.at_least(pnt, e, d) > max_num:
+                    raise self.too_many(name)
                 if dom.integer and pnt != e:  # the rest is plain arithmetic: no need to loop
                     more = max(0, -(-(e - pnt - d) // d))  # bounds strictly between pnt and e
                     if more + 2 > max_num:
