@@ -292,7 +292,9 @@ translate_many.__doc__ = """Translate a stream of documents lazily; a failing do
 
     ``state``: a path (``--state``): the stream's history is loaded from it now (``StateError`` when it
     cannot be used) and saved there atomically when the iteration ends. A document the state had
-    already seen (by LSN) yields a result with ``replayed=True`` and no statements.
+    already seen (by commit position: :mod:`ddlc.frontend.txns`) yields a result with ``replayed=True``
+    and no statements; a transaction whose COMMIT is not in ``docs`` is kept in the state and
+    translated by the call that reads its COMMIT.
     """ + _OPTIONS_DOC
 
 _NOT_OPTIONS = frozenset({"doc", "docs", "target", "state", "options"})
@@ -313,8 +315,10 @@ def _translate_many(docs: Iterable[Any] | str | bytes, backend: Any, opts: Optio
 
     # the stream's history: earlier statements inform later ones
     catalog = history.catalog if history is not None else Catalog()
+    stream = None
     if isinstance(docs, str | bytes):
-        items: Iterable[Document] = read_documents(docs)
+        stream = read_documents(docs, txns=history.txns() if history is not None else None)
+        items: Iterable[Document] = stream
     else:
         items = (as_document(item, index=i, source=f"<input {i}>") for i, item in enumerate(docs))
     for doc in items:
@@ -327,4 +331,6 @@ def _translate_many(docs: Iterable[Any] | str | bytes, backend: Any, opts: Optio
             history.advance(doc)
         yield result
     if history is not None:
+        if stream is not None:
+            history.keep_open(stream.txns)
         history.save(state)

@@ -69,7 +69,8 @@ Examples:
 @click.option("--state", "state_path", metavar="PATH", default=None,
               help="Load the stream's history (catalog state) from PATH at start (when it exists) and save "
                    "it there atomically at the end, so that the next batch of the log continues it. "
-                   "Documents the state has already seen (by LSN) are skipped.")
+                   "Documents the state has already seen (by commit position) are skipped; a transaction "
+                   "whose COMMIT is not in the input is kept in the state for the next batch.")
 @_common
 def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, spark_catalog: str | None,
               spark_partitioning: str, spark_column_mapping: str, spark_varchar: str,
@@ -115,7 +116,9 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, sp
         import orjson
 
         write = out.buffer.write if hasattr(out, "buffer") else (lambda b: out.write(b.decode()))
-    docs = _inputs(inputs, verbose, input_format)
+    if history is not None and history.migrated and not quiet:
+        _report("note", history.migrated)
+    docs = _inputs(inputs, verbose, input_format, history.txns() if history is not None else None)
     progress = None if quiet else Progress.maybe("translating")
     findings: list | None = [] if sarif_path is not None else None
     for doc in docs:
@@ -156,6 +159,9 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, sp
             _report("error", str(result.error))
         out.flush()  # streaming: each document's output as soon as it is ready
     if history is not None:
+        held = history.keep_open(docs.txns)
+        if held is not None and not quiet:
+            _report("note", held)
         try:
             history.save(state_path)
         except OSError as exc:

@@ -53,13 +53,14 @@ def expand_inputs(inputs: tuple[str, ...]) -> list[str]:
     return out
 
 
-def _inputs(inputs: tuple[str, ...], verbose: bool = False, form: str = "auto") -> Any:
+def _inputs(inputs: tuple[str, ...], verbose: bool = False, form: str = "auto", txns: Any = None) -> Any:
     """The documents of the inputs (a ``DocumentStream``: ``.unrecognised`` counts the lines of
-    decoding output that were neither a known row nor part of one; ``-v`` prints each)."""
+    decoding output that were neither a known row nor part of one; ``-v`` prints each). ``txns``: the
+    run's transactions, when a state continues them (:meth:`ddlc.state_file.History.txns`)."""
     from .frontend.documents import read_inputs
 
     on_skip = (lambda s: _report("note", str(s))) if verbose else None
-    return read_inputs(expand_inputs(inputs), stdin=sys.stdin, on_skip=on_skip, form=form)
+    return read_inputs(expand_inputs(inputs), stdin=sys.stdin, on_skip=on_skip, form=form, txns=txns)
 
 
 def nothing_read(docs: Any) -> list[str]:

@@ -187,6 +187,15 @@ E_STATE = register(
     "half understood. Upgrade ddlc, or start the stream again from a full log without the state.",
     '{"format": "ddlc-state", "version": 2, "ddlc": "9.0.0"}',
 )
+E_UNCOMMITTED = register(
+    "DDLC-E015", S.ERROR, "Transaction without COMMIT",
+    "A DDL message belongs to a transaction whose COMMIT is not in the input (the batch was cut inside "
+    "the transaction, or another transaction begins first). Decoding emits a transaction only once it "
+    "has committed, so its statements are not translated from a part of it. With `--state` the "
+    "transaction is not an error: it is kept in the state and translated by the batch that holds its "
+    "COMMIT (a note says so).",
+    "BEGIN 1234 / {\"JDDL\": ...} / (end of input)",
+)
 E_INTERNAL = register(
     "DDLC-E900", S.ERROR, "Internal error",
     "A bug in ddlc. Please report it with the document that triggered it.",

@@ -10,16 +10,19 @@ The format (``docs/state.md``) is versioned: ``{"format": "ddlc-state", "version
 state written by a newer format version, or by a newer ddlc, is refused (:class:`StateError`,
 ``DDLC-E013``) rather than half understood.
 
-Replayed input: the state keeps the LSN of the last document it saw (and how many documents at
-that LSN). A document at or before it (an input that overlaps what an earlier run translated) is
-already in the history: it is skipped, and the run says so once. Documents without an LSN (plain
-JSON inputs) are never skipped.
+Positions are transactional (:mod:`ddlc.frontend.txns`): the state keeps the position of the last
+document it saw, the commit position of its transaction then its place in it. A document at or before
+it (an input that overlaps what an earlier run translated) is already in the history: it is skipped,
+and the run says so once. Documents without a position (plain JSON inputs) are never skipped. A
+transaction the batch ended inside of is kept in the state (``held``) and translated by the batch that
+holds its COMMIT.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+from dataclasses import replace
 from typing import Any
 
 import orjson
@@ -28,12 +31,14 @@ from .version import __version__
 from .diagnostics import E_STATE
 from .errors import DdlcError
 from .history import Catalog
+from .frontend.streams_rows import format_lsn
+from .frontend.txns import Position, Txns
 from .history.state import PartitionState, RelationState, TableState
 from .ir.alter_partitions import BoundText
 from .ir.names import TypeName
 
 FORMAT = "ddlc-state"
-VERSION = 1
+VERSION = 2
 
 __all__ = ["History", "StateError", "FORMAT", "VERSION", "dump_catalog", "load_catalog"]
 
@@ -123,17 +128,21 @@ def load_catalog(d: dict[str, Any]) -> Catalog:
 
 # ---- the run's history -------------------------------------------------------------------------
 class History:
-    """The catalog and the stream position a run starts from and saves at its end."""
+    """The catalog and the stream position a run starts from and saves at its end.
 
-    __slots__ = ("catalog", "lsn", "xid", "at_lsn", "replayed", "_skip_at_lsn", "_start_lsn", "_start_xid")
+    ``last``: the position (:class:`~ddlc.frontend.txns.Position`, commit position then position in the
+    transaction) of the last document the stream has been through; ``held``: the transaction the last
+    batch ended inside of, ``(xid, documents)``, continued by the next batch (:meth:`txns`)."""
 
-    def __init__(self, catalog: Catalog | None = None, lsn: int | None = None, xid: int | None = None,
-                 at_lsn: int = 0) -> None:
+    __slots__ = ("catalog", "last", "xid", "held", "replayed", "migrated", "_start", "_start_xid")
+
+    def __init__(self, catalog: Catalog | None = None, last: Position | None = None, xid: int | None = None,
+                 held: tuple[int | None, list[Any]] | None = None) -> None:
         self.catalog = catalog if catalog is not None else Catalog()
-        self.lsn, self.xid, self.at_lsn = lsn, xid, at_lsn
-        self._start_lsn, self._start_xid = lsn, xid
-        self._skip_at_lsn = at_lsn  # documents at exactly the saved LSN still to skip
+        self.last, self.xid, self.held = last, xid, held
+        self._start, self._start_xid = last, xid
         self.replayed = 0  # documents skipped as already seen
+        self.migrated: str | None = None  # what loading an older state format did (said once by the run)
 
     # -- reading and writing --
     @classmethod
@@ -158,7 +167,8 @@ class History:
 
     @classmethod
     def from_json(cls, d: Any, name: str = "<state>", target: str | None = None) -> History:
-        """The state a JSON value (as :meth:`to_json` gives it) holds; StateError when it cannot be used."""
+        """The state a JSON value (as :meth:`to_json` gives it) holds; StateError when it cannot be used.
+        A version 1 state (positions by change LSN) is migrated: its LSN becomes the commit position."""
         if not isinstance(d, dict) or d.get("format") != FORMAT or not isinstance(d.get("version"), int):
             raise StateError(f"{name} is not a ddlc state file (no \"format\": \"{FORMAT}\" with a version)", name)
         writer = str(d.get("ddlc", "0"))
@@ -168,21 +178,34 @@ class History:
                              "upgrade ddlc to continue this stream", name)
         try:
             last = d.get("last") or {}
-            lsn = last.get("lsn")
             per_target = d.get("catalogs") or {}
             catalog = per_target[target] if target in per_target else d.get("catalog", {})
-            return cls(load_catalog(catalog), _lsn_in(lsn), last.get("xid"), int(last.get("at_lsn", 0)))
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            out = cls(load_catalog(catalog), None, last.get("xid"))
+            if d["version"] == 1:
+                lsn = _lsn_in(last.get("lsn"))
+                if lsn is not None:
+                    out.last = Position("lsn", lsn, max(int(last.get("at_lsn", 1)) - 1, 0))
+                    out.migrated = (f"the state {name} is of format 1 (positions by change LSN): continued from LSN "
+                                    f"{format_lsn(lsn)} as a commit position; it is saved in format {VERSION}")
+            else:
+                out.last = _position_in(last)
+                out.held = _held_in(d.get("held"), name)
+            out._start = out.last
+            out._start_xid = out.xid
+            return out
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             raise StateError(f"the state {name} is damaged: {type(exc).__name__}: {exc}", name) from None
 
     def to_json(self, catalogs: dict[str, Catalog] | None = None) -> dict[str, Any]:
         """The state as JSON; ``catalogs``: one catalog per target (a run over several targets, each
         of which records its own history), kept under ``"catalogs"`` besides the first as ``"catalog"``."""
-        from .frontend.streams_rows import format_lsn
-
-        last = None if self.lsn is None else {"lsn": format_lsn(self.lsn), "xid": self.xid, "at_lsn": self.at_lsn}
-        out = {"format": FORMAT, "version": VERSION, "ddlc": __version__, "last": last,
-               "catalog": dump_catalog(self.catalog)}
+        last = None
+        if self.last is not None:
+            p = self.last
+            last = {"kind": p.kind, "commit": format_lsn(p.commit) if p.kind == "lsn" else p.commit, "seq": p.seq,
+                    "xid": self.xid}
+        out: dict[str, Any] = {"format": FORMAT, "version": VERSION, "ddlc": __version__, "last": last,
+                               "held": _held_out(self.held), "catalog": dump_catalog(self.catalog)}
         if catalogs:
             out["catalogs"] = {t: dump_catalog(c) for t, c in sorted(catalogs.items())}
         return out
@@ -206,39 +229,110 @@ class History:
             raise
 
     # -- the run --
+    def txns(self) -> Txns:
+        """The run's transactions: the one the state holds goes on, the one left open at the end is kept
+        (:meth:`keep_open` after the run)."""
+        return Txns(self.held, keep=True)
+
+    def keep_open(self, txns: Txns) -> str | None:
+        """After the run: keep the transaction it ended inside of (for the next batch); a note saying so."""
+        self.held = txns.held
+        if not self.held:
+            return None
+        xid, docs = self.held
+        which = f"transaction {xid}" if xid is not None else "a transaction"
+        n = len(docs)
+        return (f"{which} has no COMMIT in this input: its {n} document{'s' if n != 1 else ''} "
+                f"{'are' if n != 1 else 'is'} kept in the state and translated by the batch that holds its COMMIT")
+
     def seen(self, doc: Any) -> bool:
-        """Is ``doc`` already in the history (at or before the LSN the state had reached)?"""
-        lsn = getattr(doc, "lsn", None)
-        if lsn is None or self._start_lsn is None or lsn > self._start_lsn:
+        """Is ``doc`` already in the history? Iff its position (commit position of its transaction, then
+        its place in it) is at or before the one the state had reached."""
+        pos, start = getattr(doc, "position", None), self._start
+        if pos is None or start is None or pos.kind != start.kind or pos.key() > start.key():
             return False
-        if lsn == self._start_lsn:
-            if self._skip_at_lsn <= 0:
-                return False
-            self._skip_at_lsn -= 1
         self.replayed += 1
         return True
 
     def replay_note(self, doc: Any) -> str:
-        from .frontend.streams_rows import format_lsn
-
-        assert self._start_lsn is not None
+        assert self._start is not None
         xid = f" (xid {self._start_xid})" if self._start_xid is not None else ""
-        return (f"{doc.label}: replayed input: the state has seen the log up to LSN {format_lsn(self._start_lsn)}"
-                f"{xid} and this input starts at LSN {format_lsn(doc.lsn)}; the documents the state has already "
+        return (f"{doc.label}: replayed input: the state has seen the log up to commit {self._start.text()}{xid} "
+                f"and this input starts at commit {doc.position.text()}; the documents the state has already "
                 "seen are skipped")
 
     def advance(self, doc: Any) -> None:
         """Note that ``doc`` has been through the run (translated, failed or filtered)."""
-        lsn = getattr(doc, "lsn", None)
-        if lsn is None:
+        pos = getattr(doc, "position", None)
+        if pos is None:
             return
-        if self.lsn is None or lsn > self.lsn:
-            self.lsn, self.at_lsn = lsn, 1
-        elif lsn == self.lsn:
-            self.at_lsn += 1
+        last = self.last
+        if last is None or last.kind != pos.kind or pos.key() > last.key():
+            self.last, self.xid = pos, getattr(doc, "xid", None)
+
+
+def _position_in(last: dict[str, Any]) -> Position | None:
+    if not last:
+        return None
+    kind = last["kind"]
+    if kind == "lsn":
+        commit = _lsn_in(last["commit"])
+    elif kind == "csn" and isinstance(last["commit"], int):
+        commit = last["commit"]
+    else:
+        raise ValueError(f"last.kind {kind!r} with commit {last.get('commit')!r} is no position")
+    return Position(kind, commit, int(last.get("seq", 0)))  # type: ignore[arg-type]
+
+
+def _held_out(held: tuple[int | None, list[Any]] | None) -> Any:
+    if not held:
+        return None
+    xid, docs = held
+    return {"xid": xid, "documents": [_doc_out(d) for d in docs]}
+
+
+def _doc_out(d: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"source": d.source, "label": d.label, "line": d.line,
+                           "lsn": format_lsn(d.lsn) if d.lsn is not None else None, "xid": d.xid,
+                           "meta": {k: v for k, v in d.meta.items() if isinstance(v, str | int | float | bool)}}
+    if d.error is not None:
+        out["error"] = {"message": d.error.message, "code": d.error.code, "path": list(d.error.path)}
+    elif d.tree is not None:
+        out["json"] = orjson.dumps({"JDDL": d.tree}, default=_exact).decode()
+    else:
+        out["json"] = orjson.dumps({"TDDL": d.tddl}).decode()
+    return out
+
+
+def _exact(v: Any) -> Any:
+    from decimal import Decimal
+
+    if isinstance(v, Decimal):
+        return orjson.Fragment(str(v))
+    raise TypeError(type(v).__name__)
+
+
+def _held_in(held: Any, name: str) -> tuple[int | None, list[Any]] | None:
+    if not held:
+        return None
+    from .frontend.documents import Document, classify
+    from .frontend.jsonload import load
+
+    docs = []
+    for i, d in enumerate(held["documents"]):
+        meta = dict(d.get("meta") or {})
+        lsn = _lsn_in(d.get("lsn"))
+        if "error" in d:
+            e = d["error"]
+            err = DdlcError(str(e["message"]), code=str(e["code"]), path=tuple(e.get("path") or ()),
+                            document=d["label"])
+            doc = Document(i, d["source"], d["label"], int(d["line"]), error=err, meta=meta)
         else:
-            return
-        self.xid = getattr(doc, "xid", None)
+            value, suspect = load(str(d["json"]).encode("utf-8", "surrogatepass"))
+            doc = classify(value, index=i, source=d["source"], label=d["label"], line=int(d["line"]), meta=meta,
+                           check=suspect)
+        docs.append(replace(doc, lsn=lsn, xid=d.get("xid")))
+    return held.get("xid"), docs
 
 
 def _lsn_in(v: Any) -> int | None:

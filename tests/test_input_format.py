@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from ddlc.frontend.txns import Txns
 from ddlc.frontend.documents import read_documents, read_inputs, read_source
 from ddlc.frontend.streams_io import ByteSource
 
@@ -92,9 +93,12 @@ def test_a_piece_of_a_file_reads_as_in_the_whole(form):
     lines = data.split(b"\n")
     for cut in range(1, len(lines) - 1):
         at = len(b"\n".join(lines[:cut])) + 1
-        first = list(read_source(ByteSource(data[:at]), "f", form=form))
-        second = list(read_source(ByteSource(data[at:]), "f", form=form, line=cut + 1, offset=at))
-        assert [(d.label, d.line, d.lsn, d.error is None) for d in first + second] == whole, cut
+        # each piece read on its own, its transactions folded with the other pieces' (the pipeline's driver)
+        first = list(read_source(ByteSource(data[:at]), "f", form=form, txns=Txns(record=True)))
+        second = list(read_source(ByteSource(data[at:]), "f", form=form, line=cut + 1, offset=at,
+                                  txns=Txns(record=True)))
+        folded = list(Txns().feed(first + second))
+        assert [(d.label, d.line, d.lsn, d.error is None) for d in folded] == whole, cut
 
 
 def test_message_rows_in_a_rows_file():

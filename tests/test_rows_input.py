@@ -81,7 +81,8 @@ def test_bad_rows_fail_alone():
 
 
 def test_csv_row_with_wrong_field_count():
-    data = b"location,xid,data\n0/1,1,BEGIN\n0/2,1\n" + as_csv([ROWS[1]]).split(b"\n", 1)[1]
+    data = (b"location,xid,data\n0/1,1,BEGIN\n0/2,1\n" + as_csv([ROWS[1]]).split(b"\n", 1)[1]
+            + b"0/3,1,COMMIT\n")  # (a transaction is translated once its COMMIT is read)
     docs = list(read_documents(data, "rows"))
     assert [(d.label, d.error is None) for d in docs] == [("rows:3", False), ("rows:4", True)]
     assert "2 fields, the header has 3" in str(docs[0].error)

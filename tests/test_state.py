@@ -109,7 +109,9 @@ def test_replayed_input_is_skipped(tmp_path):
     statements(rows(LOG[:5]), "postgres", state=path)
     saved = json.loads(path.read_text())
     assert saved["format"] == "ddlc-state" and saved["version"] == VERSION
-    assert saved["last"] == {"lsn": format_lsn(0x3000000 + 4 * 0x100 + 8), "xid": 1004, "at_lsn": 1}
+    # the position is the commit LSN of the last transaction (its COMMIT row), then the place in it
+    assert saved["last"] == {"kind": "lsn", "commit": format_lsn(0x3000000 + 4 * 0x100 + 24), "seq": 0, "xid": 1004}
+    assert saved["held"] is None
     # the next batch overlaps the first: documents 3 and 4 again, then the new ones
     got = list(ddlc.translate_many(rows(LOG[3:], start=3), target="postgres", state=path))
     assert [t.replayed for t in got] == [True, True] + [False] * (len(LOG) - 5)
@@ -154,8 +156,9 @@ def test_cli_two_batches(tmp_path):
     assert r1.returncode == r2.returncode == 0, (r1.stderr, r2.stderr)
     assert (r1.stdout + r2.stdout).decode().splitlines() == [s + ";" for s in WHOLE["postgres"]]
     err = r2.stderr.decode().splitlines()
-    assert err[0] == (f"note: {b}:2: replayed input: the state has seen the log up to LSN 0/3000308 (xid 1003) "
-                      "and this input starts at LSN 0/3000208; the documents the state has already seen are skipped")
+    assert err[0] == (f"note: {b}:2: replayed input: the state has seen the log up to commit 0/3000318 #0 (xid 1003) "
+                      "and this input starts at commit 0/3000218 #0; the documents the state has already seen are "
+                      "skipped")
     assert err[-1].endswith(", 2 already seen") and err[-1].startswith("ddlc: 7 documents,")
 
 
@@ -164,5 +167,5 @@ def test_cli_refuses_a_newer_state(tmp_path):
     state.write_text(json.dumps({"format": "ddlc-state", "version": VERSION + 1, "ddlc": "0.1.0"}))
     r = _cli("--state", str(state), "-", stdin=rows(LOG[:1]))
     assert r.returncode == 2 and r.stdout == b""
-    assert b"state format 2" in r.stderr and b"[DDLC-E013]" in r.stderr
+    assert f"state format {VERSION + 1}".encode() in r.stderr and b"[DDLC-E013]" in r.stderr
     assert json.loads(state.read_text())["version"] == VERSION + 1  # left as it was

@@ -90,8 +90,9 @@ def test_decoding_text_yields_each_transaction_at_its_commit():
 def test_batch_framing_yields_frame_by_frame():
     data = (STREAMS / "parallel_batch_json.bin").read_bytes()
     jddl = data.index(b'{"JDDL"') - 12
-    (length,) = struct.unpack(">I", data[jddl:jddl + 4])
-    gate = Gate(data, jddl + 4 + length + 12)  # the frame and the next frame's header
+    commit = data.index(b"commit xid", jddl) - 12  # a document is handed out once its transaction commits
+    (length,) = struct.unpack(">I", data[commit:commit + 4])
+    gate = Gate(data, commit + 4 + length + 12)  # the COMMIT frame and the next frame's header
     docs = read_inputs(["-"], stdin=gate)
     first = next(docs)
     assert first.label == f"<stdin>@{jddl}" and first.tree is not None

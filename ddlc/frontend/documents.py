@@ -35,6 +35,7 @@ from .jsonload import InputError, loads, text_error
 from .jsonload import load as _load
 from .jsonload import utf8_error as _utf8_error
 from .streams_io import ByteSource
+from .txns import Position, TxnMark, Txns
 
 __all__ = ["Document", "DocumentStream", "InputError", "loads", "text_error", "classify", "read_documents",
            "read_source", "read_inputs", "as_document", "FORMS"]
@@ -57,6 +58,8 @@ class Document:
     meta: Mapping[str, object] = field(default_factory=lambda: _EMPTY)
     lsn: int | None = None  # the record's LSN (64-bit; decoding output and rows files), when the input has one
     xid: int | None = None  # its transaction id, when the input has one
+    # (commit position of its transaction, position in it): decided by .txns.Txns, None when unknown
+    position: Position | None = None
 
 
 def classify(value: Any, *, index: int, source: str, label: str, line: int = 1,
@@ -128,10 +131,12 @@ class DocumentStream(Iterator["Document"]):
     """
 
     KEEP = 100
-    __slots__ = ("_it", "unrecognised", "skipped", "_on_skip", "dml", "rolled_back", "documents", "rows", "empty")
+    __slots__ = ("_it", "unrecognised", "skipped", "_on_skip", "dml", "rolled_back", "documents", "rows", "empty",
+                 "txns", "_next")
 
     def __init__(self, make: Callable[[Callable[[Skipped], None]], Iterator[Document]],
-                 on_skip: Callable[[Skipped], None] | None = None) -> None:
+                 on_skip: Callable[[Skipped], None] | None = None, txns: Txns | None = None,
+                 start: int = 0) -> None:
         self.unrecognised = 0
         # rows that are DML, BEGIN/COMMIT/ABORT or a message that is no DDL (not documents, not unrecognised)
         self.dml = 0
@@ -141,7 +146,12 @@ class DocumentStream(Iterator["Document"]):
         self.empty: list[str] = []  # the inputs that held nothing at all (no document, row or line)
         self.skipped: list[Skipped] = []
         self._on_skip = on_skip
-        self._it = make(self._skip)
+        # transactions: documents held until their COMMIT and positioned (.txns: the one place)
+        self.txns = txns if txns is not None else Txns()
+        if self.txns.dropped is None:
+            self.txns.dropped = lambda: self._skip(ROLLED_BACK)  # type: ignore[arg-type]
+        self._it = self.txns.feed(make(self._skip))
+        self._next = start
 
     @property
     def records(self) -> int:
@@ -154,7 +164,12 @@ class DocumentStream(Iterator["Document"]):
 
     def __next__(self) -> Document:
         doc = next(self._it)
+        if type(doc) is TxnMark:  # (only when its Txns records, for the pipeline's driver)
+            return doc  # type: ignore[return-value]
         self.documents += 1
+        if doc.index != self._next:  # a transaction an earlier batch began (held in the state)
+            doc = replace(doc, index=self._next)
+        self._next += 1
         return doc
 
     def _skip(self, item: Skipped | None | int | tuple[int | None, int]) -> None:
@@ -185,11 +200,12 @@ class DocumentStream(Iterator["Document"]):
 
 
 def read_documents(data: bytes | str, source: str = "<input>", *, start: int = 0,
-                   on_skip: Callable[[Skipped], None] | None = None) -> DocumentStream:
-    """The documents of one input held in memory, in order; ``start`` is the index of the first."""
+                   on_skip: Callable[[Skipped], None] | None = None, txns: Txns | None = None) -> DocumentStream:
+    """The documents of one input held in memory, in order; ``start`` is the index of the first;
+    ``txns``: the run's transactions (:class:`.txns.Txns`: one a state continues)."""
     if isinstance(data, str):
         data = data.encode("utf-8", "surrogatepass")
-    return read_source(ByteSource(bytes(data)), source, start=start, on_skip=on_skip)
+    return read_source(ByteSource(bytes(data)), source, start=start, on_skip=on_skip, txns=txns)
 
 
 # --input-format: auto (told from the input), or one form forced. "rows_json"/"rows_csv" and "jsonl"
@@ -201,7 +217,7 @@ ROLLED_BACK, ROW, EMPTY = 1, 2, 3  # what a reader tells DocumentStream besides 
 
 def read_source(src: ByteSource, source: str, *, start: int = 0,
                 on_skip: Callable[[Skipped], None] | None = None, form: str = "auto",
-                line: int = 1, offset: int = 0) -> DocumentStream:
+                line: int = 1, offset: int = 0, txns: Txns | None = None) -> DocumentStream:
     """The documents of one input read on demand, each as soon as it is complete.
 
     See the module's docstring: JSON lines, decoding text and batch framing stream; a single
@@ -213,7 +229,8 @@ def read_source(src: ByteSource, source: str, *, start: int = 0,
         raise ValueError(f"input format must be one of {', '.join(FORMS)}, not {form!r}")
     if (line, offset) != (1, 0) and form not in ("rows_json", "jsonl"):
         raise ValueError("a piece of a file (line/offset) is read only in the forms rows_json and jsonl")
-    return DocumentStream(lambda skip: _read_source(src, source, start, skip, form, line, offset), on_skip)
+    return DocumentStream(lambda skip: _read_source(src, source, start, skip, form, line, offset), on_skip,
+                          txns, start)
 
 
 def _forced(src: ByteSource, source: str, index: int, skip: Callable[[Skipped], None], form: str,
@@ -294,6 +311,9 @@ def _decoded(records: Iterator[Any], source: str, index: int, skip: Callable[[Sk
              ) -> Iterator[Document]:
     """The documents of decoding output's records (a rolled-back transaction's DDL counted, not kept)."""
     for rec in records:
+        if type(rec) is TxnMark:
+            yield rec  # type: ignore[misc]  # (folded by DocumentStream: .txns)
+            continue
         if isinstance(rec, DdlcError):
             label = rec.document or source
             line = label.rpartition(":")[2]
@@ -327,6 +347,9 @@ def _rows(src: ByteSource, source: str, index: int, kind: str,
         skip((None, n))  # type: ignore[arg-type]
 
     for item in iter_rows(src, source, kind, skip, lambda: skip(None), rows, line, offset, dml_rows):  # type: ignore[arg-type]
+        if type(item) is TxnMark:
+            yield item  # type: ignore[misc]
+            continue
         if isinstance(item, DdlcError):
             label = item.document or source
             line = label.rpartition(":")[2]
@@ -513,15 +536,17 @@ def _from_payload(payload: str, kind: str, index: int, source: str, label: str, 
 
 
 def read_inputs(paths: Iterable[str], stdin: Any = None,
-                on_skip: Callable[[Skipped], None] | None = None, form: str = "auto") -> DocumentStream:
+                on_skip: Callable[[Skipped], None] | None = None, form: str = "auto",
+                txns: Txns | None = None) -> DocumentStream:
     """Read several files (``-`` = stdin) in order, numbering documents across all of them.
 
     Each input is read as its documents are asked for (see :func:`read_source`): the first
     document comes out before the input is read to its end, and memory stays flat. ``form``: see
-    :data:`FORMS` (``--input-format``)."""
+    :data:`FORMS` (``--input-format``). A transaction may go on from one input into the next
+    (``txns``: the run's transactions, :class:`.txns.Txns`)."""
     if form not in FORMS:
         raise ValueError(f"input format must be one of {', '.join(FORMS)}, not {form!r}")
-    return DocumentStream(lambda skip: _read_inputs(paths, stdin, skip, form), on_skip)
+    return DocumentStream(lambda skip: _read_inputs(paths, stdin, skip, form), on_skip, txns)
 
 
 def _read_inputs(paths: Iterable[str], stdin: Any, skip: Callable[[Skipped], None],
@@ -540,7 +565,8 @@ def _read_inputs(paths: Iterable[str], stdin: Any, skip: Callable[[Skipped], Non
             stream = stdin.buffer if hasattr(stdin, "buffer") else stdin
             for doc in _read_source(ByteSource(fh=stream), "<stdin>", index, counted, form):
                 yield doc
-                index = doc.index + 1
+                if type(doc) is not TxnMark:
+                    index = doc.index + 1
         else:
             try:
                 fh = open(path, "rb")
@@ -552,7 +578,8 @@ def _read_inputs(paths: Iterable[str], stdin: Any, skip: Callable[[Skipped], Non
                 try:
                     for doc in _read_source(ByteSource(fh=fh), path, index, counted, form):
                         yield doc
-                        index = doc.index + 1
+                        if type(doc) is not TxnMark:
+                            index = doc.index + 1
                 except OSError as exc:  # a read failing half way: what was read is kept
                     yield _unreadable(exc, path, index)
                     index += 1

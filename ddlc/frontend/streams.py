@@ -37,6 +37,7 @@ from .streams_base import Record, Skipped, SkipFn, no_count, no_skip
 from .streams_batch import iter_batch, looks_batched
 from .streams_io import ByteSource
 from .streams_text import iter_text
+from .txns import TxnMark
 
 __all__ = ["Record", "Skipped", "sniff", "sniff_source", "iter_records", "stream_records", "forced_records"]
 
@@ -100,12 +101,15 @@ def iter_records(data: bytes | ByteSource, source: str, skip: SkipFn | None = No
     ``skip`` is called with each line or frame that is of no known kind."""
     src = _source(data)
     src.skip_bom()
-    yield from _records(src, source, sniff_source(src), skip or no_skip)
+    for rec in _records(src, source, sniff_source(src), skip or no_skip):
+        if type(rec) is not TxnMark:  # (the transaction marks are for the document reader: .txns)
+            yield rec
 
 
 def stream_records(src: ByteSource, source: str, skip: SkipFn | None = None,
                    dml: Callable[[], None] = no_count) -> Iterator[Record | DdlcError] | None:
-    """The records of ``src`` when it is decoding output (its BOM already skipped), else None."""
+    """The records of ``src`` when it is decoding output (its BOM already skipped), else None; with them,
+    the transaction marks (:class:`.txns.TxnMark`) the document reader folds."""
     kind = sniff_source(src)
     return None if kind is None else _records(src, source, kind, skip or no_skip, dml)
 

@@ -18,12 +18,14 @@ from types import MappingProxyType
 from ..errors import DdlcError
 from .streams_base import Record, Skipped, SkipFn, ddl_text, decode, err, excerpt, json_ddl, no_count
 from .streams_io import ByteSource
+from .txns import BEGIN, COMMIT, TxnMark
 
 __all__ = ["looks_batched", "iter_batch"]
 
 # parallel decoding text ('t' and 'j' styles): BEGIN/commit rows are always text
 _PBEGIN = re.compile(rb"BEGIN CSN: (\d+) first_lsn: ([0-9A-Fa-f]+/[0-9A-Fa-f]+)(?: xid: (\d+))?"
                      rb"(?: commit_time: (.*?))?(?: origin_id: (-?\d+))?\s*$")
+_PCOMMIT = re.compile(rb"commit xid: (\d+)")
 _UNKNOWN = object()  # a payload of no kind the reader knows
 _MAX_LEN = 0x3000_0000  # a length field never starts with a byte >= '0': those bytes are markers
 _LSN_MAX = 1 << 48  # a WAL position beyond 256 TiB is not one (text read as a number is >= 2**61)
@@ -135,6 +137,17 @@ def _binary_begin(payload: bytes) -> dict[str, object]:
     return info
 
 
+def _begin(txn: dict[str, object]) -> TxnMark:
+    xid = txn.get("xid")
+    return TxnMark(BEGIN, xid if isinstance(xid, int) else None)
+
+
+def _commit(txn: dict[str, object], xid: object, lsn: int) -> TxnMark:
+    """A commit frame: its LSN (end_lsn) is the transaction's commit position."""
+    txn.clear()
+    return TxnMark(COMMIT, xid if isinstance(xid, int) else None, ("lsn", lsn))
+
+
 def _lsn_text(v: int) -> str:
     return f"{v >> 32:X}/{v & 0xFFFFFFFF:X}"
 
@@ -191,6 +204,9 @@ def iter_batch(src: ByteSource, source: str, skip: SkipFn, dml: Callable[[], Non
             skip(Skipped(source, 0, p, excerpt(payload)))
         elif rec is None:
             dml()  # a DML or transaction frame: counted, never a document
+        elif type(rec) is TxnMark:
+            dml()
+            yield rec  # type: ignore[misc]
         else:
             yield rec  # type: ignore[misc]
         p = end
@@ -207,6 +223,10 @@ def _batch_payload(payload: bytes, p: int, start: int, lsn: int, batch: int,
         if c == 0x42:  # binary-style BEGIN: new transaction
             txn.clear()
             txn.update(_binary_begin(payload))
+            return _begin(txn)
+        if c == 0x43:  # binary-style COMMIT: the frame's LSN is the transaction's end LSN
+            xid = _u64(payload, 2) if payload[1:2] == b"X" and len(payload) >= 10 else txn.get("xid")
+            return _commit(txn, xid, lsn)
         return None  # decode-style 'b' has no DDL records
     if c == 0x7B:  # '{'
         is_ddl = json_ddl(payload)
@@ -225,8 +245,11 @@ def _batch_payload(payload: bytes, p: int, start: int, lsn: int, batch: int,
                 txn["xid"] = int(m[3])
             if m[4]:
                 txn["commit_time"] = m[4].decode("utf-8", "replace")
-        return None
-    elif payload.startswith((b"commit", b"table ")):
+        return _begin(txn)
+    elif payload.startswith(b"commit"):
+        m = _PCOMMIT.match(payload)
+        return _commit(txn, int(m[1]) if m else txn.get("xid"), lsn)
+    elif payload.startswith(b"table "):
         return None
     elif ddl_text(payload):
         kind = "text"

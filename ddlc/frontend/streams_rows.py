@@ -30,6 +30,7 @@ from ..diagnostics import E_INPUT, E_JSON
 from ..errors import DdlcError
 from .streams_base import Skipped, SkipFn, excerpt
 from .streams_io import ByteSource
+from .txns import ABORT, BEGIN, COMMIT, TxnMark
 
 __all__ = ["RowInfo", "parse_lsn", "format_lsn", "rows_kind", "iter_rows"]
 
@@ -114,8 +115,9 @@ def iter_rows(src: ByteSource, source: str, kind: str, skip: SkipFn, dml: Callab
     ``dml_rows(n)`` (default: ``dml`` n times) of DML and BEGIN/COMMIT rows the JSON lines reader
     passed over on its fast path. ``line`` and ``offset``: where ``src`` starts in the file it is a
     piece of (JSON lines rows only)."""
+    txn = _TxnRows()
     if kind == "rows_json":
-        fast = _Fast(row, dml_rows or (lambda n: [dml() for _ in range(n)]))
+        fast = _Fast(row, dml_rows or (lambda n: [dml() for _ in range(n)]), txn)
         rows = _json_rows(src, source, line, offset, fast)
     elif (line, offset) == (1, 0):
         rows = _csv_rows(src, source)
@@ -127,6 +129,12 @@ def iter_rows(src: ByteSource, source: str, kind: str, skip: SkipFn, dml: Callab
             yield item
             continue
         line, offset, lsn, xid, data = item
+        if isinstance(data, str) and data.startswith(_TXN_HEADS) and _TXN.match(data):
+            dml()
+            mark = txn.row(data[0], lsn, xid)
+            if mark is not None:
+                yield mark
+            continue
         label = f"{source}:{line}"
         info = RowInfo(lsn, xid, line)
         if isinstance(data, dict):
@@ -137,6 +145,9 @@ def iter_rows(src: ByteSource, source: str, kind: str, skip: SkipFn, dml: Callab
             got = DdlcError(f'row {line}: "data" must be a string, not {type(data).__name__}', code=E_INPUT,
                             document=label)
         if got is not None:
+            if txn.begun and not txn.docs:  # the first DDL of a transaction: its BEGIN mark first
+                txn.docs = txn.want_commit = True
+                yield TxnMark(BEGIN, txn.xid)
             yield got
 
 
@@ -198,14 +209,42 @@ def _columns(row: dict, label: str, line: int) -> tuple[int | None, int | None, 
     return lsn, xid, row["data"]  # type: ignore[return-value]
 
 
+class _TxnRows:
+    """The transaction framing of a rows file, told to :mod:`.txns` as marks, lazily: a BEGIN mark
+    only before a transaction's first DDL row, a COMMIT (with the COMMIT row's LSN, the commit LSN) or
+    ABORT mark only for a transaction that had one, or for the first of the input (it may end a
+    transaction an earlier batch began). A DML-only transaction costs no mark."""
+
+    __slots__ = ("begun", "xid", "docs", "want_commit")
+
+    def __init__(self) -> None:
+        self.begun = False  # inside a BEGIN ... COMMIT
+        self.xid: int | None = None
+        self.docs = False  # a BEGIN mark was handed out for it (it has DDL)
+        self.want_commit = True  # the next COMMIT/ABORT row is told (the first one of the input always is)
+
+    def row(self, head: str, lsn: int | None, xid: int | None) -> TxnMark | None:
+        if head == "B":
+            self.begun, self.xid, self.docs = True, xid, False
+            return None
+        told = self.want_commit
+        kind = COMMIT if head == "C" else ABORT
+        self.begun = self.docs = self.want_commit = False
+        if not told:
+            return None
+        return TxnMark(kind, xid if xid is not None else self.xid,
+                       ("lsn", lsn) if lsn is not None and kind == COMMIT else None)
+
+
 class _Fast:
     """What the JSON lines reader passed over without a word: DML and BEGIN/COMMIT rows whose columns
-    are well formed, counted here and told to the callbacks in bulk (every 4096 rows and at the end)."""
+    are well formed, counted here and told to the callbacks in bulk (every 4096 rows and at the end).
+    A BEGIN row is noted (``txn``); a COMMIT row the framing must tell takes the slow path."""
 
-    __slots__ = ("n", "row", "dml")
+    __slots__ = ("n", "row", "dml", "txn")
 
-    def __init__(self, row: Callable[[int], None], dml: Callable[[int], None]) -> None:
-        self.n, self.row, self.dml = 0, row, dml
+    def __init__(self, row: Callable[[int], None], dml: Callable[[int], None], txn: _TxnRows) -> None:
+        self.n, self.row, self.dml, self.txn = 0, row, dml, txn
 
     def flush(self) -> None:
         if self.n:
@@ -245,6 +284,21 @@ def _plain_row(row: dict) -> bool:
 _MISSING = object()
 
 
+def _passed(row: dict, txn: _TxnRows) -> bool:
+    """May the fast path pass over this plain row? A BEGIN row is noted on the way; a COMMIT/ABORT row
+    whose mark is wanted is not passed over."""
+    head = row["data"][0]
+    if head == "B" and row["data"].startswith("BEGIN"):
+        x = _xid(row.get("xid"))
+        txn.begun, txn.xid, txn.docs = True, x if x is not False else None, False
+        return True
+    if head in "CA" and row["data"].startswith(("COMMIT", "ABORT")):
+        if txn.want_commit:
+            return False
+        txn.begun = txn.docs = False
+    return True
+
+
 def _json_rows(src: ByteSource, source: str, line1: int = 1, offset: int = 0, fast: _Fast | None = None
                ) -> Iterator[tuple[int, int, int | None, int | None, Any] | DdlcError]:
     try:
@@ -267,7 +321,7 @@ def _json_rows_in(src: ByteSource, source: str, line1: int, offset: int, fast: _
             except orjson.JSONDecodeError:
                 pass
             else:
-                if type(row) is dict and _plain_row(row):
+                if type(row) is dict and _plain_row(row) and _passed(row, fast.txn):
                     fast.n += 1
                     if fast.n >= 4096:
                         fast.flush()

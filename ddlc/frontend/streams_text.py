@@ -30,6 +30,7 @@ import orjson
 from ..errors import DdlcError
 from ..jddl.expand import expand, owner_of
 from .streams_base import Record, Skipped, SkipFn, decode, err, excerpt, json_ddl, no_count
+from .txns import ABORT, BEGIN, COMMIT, TxnMark
 
 __all__ = ["iter_text"]
 
@@ -121,14 +122,21 @@ class _Row:
 class _Txn:
     """Records of the open transaction, held until COMMIT so they can carry its details."""
 
-    __slots__ = ("items", "info")
+    __slots__ = ("items", "info", "begun")
 
-    def __init__(self, info: dict[str, object]) -> None:
+    def __init__(self, info: dict[str, object], begun: bool = False) -> None:
         self.items: list[list | DdlcError] = []  # [line, offset, payload, kind, meta] or error
         self.info = info
+        self.begun = begun  # opened by a BEGIN row (else: lines outside any transaction)
 
 
-def _flush(txn: _Txn, end: dict[str, object]) -> Iterator[Record | DdlcError]:
+def _flush(txn: _Txn, end: dict[str, object] | None) -> Iterator[Record | DdlcError | TxnMark]:
+    """The transaction's records, between its marks (:mod:`.txns`): BEGIN when it had one, then
+    COMMIT (its CSN as the commit position) or ABORT when ``end`` is its last row (None: no end yet)."""
+    if txn.begun:
+        xid = txn.info.get("xid")
+        yield TxnMark(BEGIN, xid if isinstance(xid, int) else None)
+    end = end or {}
     for item in txn.items:
         if isinstance(item, DdlcError):
             yield item
@@ -137,8 +145,14 @@ def _flush(txn: _Txn, end: dict[str, object]) -> Iterator[Record | DdlcError]:
         for k, v in txn.info.items():
             meta.setdefault(k, v)
         for k, v in end.items():
-            meta.setdefault(k, v)
+            if k != "end":
+                meta.setdefault(k, v)
         yield Record(line, offset, payload, kind, MappingProxyType(meta))
+    if "end" in end:
+        xid = end.get("xid", txn.info.get("xid"))
+        csn = end.get("csn")
+        yield TxnMark(ABORT if end.get("aborted") else COMMIT, xid if isinstance(xid, int) else None,
+                      ("csn", csn) if isinstance(csn, int) else None)
 
 
 class _Lines:
@@ -255,18 +269,18 @@ def iter_text(lines: Iterator[bytes], source: str, skip: SkipFn, dml: Callable[[
             else:
                 _unknown(line, lineno, line_off, source, txn, skip)
         elif c == 0x42 and (m := _BEGIN.match(line)):
-            yield from _flush(txn, {})
+            yield from _flush(txn, None)
             info: dict[str, object] = {}
             if m[1]:
                 info["xid"] = int(m[1])
             if m[2]:
                 info["origin_id"] = int(m[2])
-            txn, in_txn = _Txn(info), True
+            txn, in_txn = _Txn(info, True), True
             drop_starts.clear()
             dml()
             continue
         elif c in b"CA" and (m := (_COMMIT if c == 0x43 else _ABORT).match(line)):
-            end: dict[str, object] = {}
+            end: dict[str, object] = {"end": True}
             if m[1]:
                 end["xid"] = int(m[1])
                 if c == 0x41 and in_txn and txn.info.get("xid", end["xid"]) != end["xid"]:
@@ -287,14 +301,14 @@ def iter_text(lines: Iterator[bytes], source: str, skip: SkipFn, dml: Callable[[
         else:
             _unknown(line, lineno, line_off, source, txn, skip)
         if not in_txn and txn.items and pending is None:
-            yield from _flush(txn, {})
+            yield from _flush(txn, None)
             txn = _Txn({})
     if row is not None:
         what = "its content is shorter than its size" if row.kind == _BYTES else "a quoted value is not closed"
         txn.items.append(err(
             f"the row at line {row.line} never ends ({what}): the {lineno - row.line} lines after it "
             "were read as its data", f"{source}:{row.line}", row.offset))
-    yield from _flush(txn, {})
+    yield from _flush(txn, None)
 
 
 def _unknown(line: bytes, lineno: int, line_off: int, source: str, txn: _Txn, skip: SkipFn) -> None:

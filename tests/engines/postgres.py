@@ -272,6 +272,8 @@ class PostgresServer:
             opts = (
                 f"-k {self.dir} -p {self.port} -c listen_addresses={self.host} "
                 "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+                # logical decoding (test_decoding slots): stream positions are proven on a real slot
+                " -c wal_level=logical -c max_replication_slots=8 -c max_wal_senders=8"
             )
             try:
                 self._run(
