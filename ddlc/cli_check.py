@@ -21,7 +21,7 @@ Examples:
 Configuration ([tool.ddlc] in pyproject.toml, or .ddlc.toml; flags win):
   targets = ["postgres", "spark"]   strict = true   default-schema = "public"
   schema-map = {sales = "sales_v2"}  allow = ["DDLC-W611"]  deny = ["DDLC-I811"]
-  include = ["ddl/**/*.json"]        exclude = ["ddl/legacy/**"]
+  include = ["ddl/**/*.json"]        exclude = ["ddl/legacy/**"]   (gitignore patterns)
 \b
 Exit status: 0 passed, 1 a finding fails the check, 2 usage or configuration error.
 """
@@ -53,7 +53,7 @@ def _targets(ctx, param, value):
         if t not in BACKENDS:
             raise click.BadParameter(f"unknown target {t!r} (known: {', '.join(BACKENDS)})")
     if not ts:
-        raise click.BadParameter("no target given")
+        raise click.BadParameter(f"no target given (known: {', '.join(BACKENDS)})")
     return ts
 
 
@@ -84,8 +84,8 @@ def check(paths: tuple[str, ...], targets: tuple[str, ...] | None, strict: bool 
     """Check JDDL documents: valid against grammars/, and translatable to every target.
 
     PATHS are files, directories (every file under them that the include globs select) or - (stdin);
-    none: the configuration's directory (or the current one). Each finding names its file, line,
-    document, JSON path and code.
+    none: the configuration's directory (or the current one), where selecting no file is an error
+    (exit 2). Each finding names its file, line, document, JSON path and code.
     """
     from .check.config import ConfigError, find_config, load_config
 
@@ -101,12 +101,19 @@ def check(paths: tuple[str, ...], targets: tuple[str, ...] | None, strict: bool 
 
     named = paths or (config.root,)
     files = []
-    for p in named:
-        chosen = list(expand_paths([p], config))
-        if not chosen and not quiet:
-            _report("note", f"{p}: nothing to check (no file selected by the include globs "
-                            f"{', '.join(config.include)})")
-        files.extend(chosen)
+    try:
+        for p in named:
+            chosen = list(expand_paths([p], config))
+            if not chosen and paths and not quiet:
+                _report("note", f"{p}: nothing to check (no file selected by {_globs(config)})")
+            files.extend(chosen)
+    except ConfigError as exc:
+        _report("error", str(exc))
+        sys.exit(2)
+    if not files and not paths:
+        # no path: what the configuration selects is the check; selecting nothing is not a pass
+        _report("error", _nothing_selected(config))
+        sys.exit(2)
     report = check_paths(files, config, stdin=sys.stdin, on_file=_progress(len(files), quiet))
     _finish_progress()
     _write(report, fmt, output, config, verbose, quiet)
@@ -115,6 +122,17 @@ def check(paths: tuple[str, ...], targets: tuple[str, ...] | None, strict: bool 
 
         sys.stderr.write(summary_line(report) + "\n")
     sys.exit(1 if report.failed else 0)
+
+
+def _globs(config) -> str:
+    excluded = f" less exclude {', '.join(config.exclude)}" if config.exclude else ""
+    return f"the include globs {', '.join(config.include)}{excluded}"
+
+
+def _nothing_selected(config) -> str:
+    where = f"{config.source}: " if config.source else ""
+    return (f"{where}nothing to check: no file under {config.root} selected by {_globs(config)} (name the files "
+            "or directories to check, or fix the globs: gitignore syntax)")
 
 
 def _write(report, fmt: str, output: str | None, config, verbose: bool, quiet: bool) -> None:

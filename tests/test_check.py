@@ -11,7 +11,7 @@ from pathlib import Path
 
 from hypothesis import given, settings, strategies as st
 
-from ddlc.check.config import CheckConfig, ConfigError, find_config, glob_regex, load_config
+from ddlc.check.config import CheckConfig, ConfigError, find_config, glob_spec, load_config
 from ddlc.check.layout import LayoutError, format_text
 from ddlc.check.positions import Locator
 
@@ -180,8 +180,8 @@ def test_locator_finds_every_member(value):
 
 
 def test_globs_and_discovery(tmp_path):
-    assert glob_regex("**/*.json").fullmatch("a/b/c.json") and glob_regex("**/*.json").fullmatch("c.json")
-    assert not glob_regex("ddl/*.json").fullmatch("ddl/x/c.json")
+    assert glob_spec(("**/*.json",)).match_file("a/b/c.json") and glob_spec(("**/*.json",)).match_file("c.json")
+    assert not glob_spec(("ddl/*.json",)).match_file("ddl/x/c.json")
     (tmp_path / "a" / "b").mkdir(parents=True)
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
     assert find_config(tmp_path / "a" / "b") is None
@@ -230,3 +230,133 @@ def test_lines_in_arrays_and_json_lines(tmp_path):
     (_, doc, n), = [x for x in found if x[0] == "two.json"]
     assert doc == "two.json[1]" and text[n - 1].strip() == "{" and '"orientation"' in "".join(text[n:n + 8])
     assert ("two.jsonl", "two.jsonl:3", 3) in found
+
+
+# issue 20 item 6: a check that checks nothing does not pass
+
+
+def test_empty_targets_refused_from_the_configuration_as_from_the_command_line(tmp_path):
+    r = repo(tmp_path)
+    (r / "ddl" / "bad.json").write_text('{"fmt": "CREATE SCHEMA %{name}I",\n "name": ')
+    p = ddlc("check", "--targets", "", "ddl/bad.json", cwd=r)
+    assert p.returncode == 2 and "Invalid value for '--targets': no target given (known: gaussdb, postgres, spark)" \
+        in p.stderr and p.stdout == ""
+    for text in ("targets = []\n", 'targets = ""\n', 'targets = " , "\n'):
+        (r / ".ddlc.toml").write_text(text)
+        p = ddlc("check", "ddl/bad.json", cwd=r)
+        assert p.returncode == 2 and p.stdout == "", (text, p.stdout, p.stderr)
+        assert p.stderr == f"error: {r / '.ddlc.toml'}: targets is empty: name at least one target " \
+                           "(known: gaussdb, postgres, spark)\n", p.stderr
+        # the file is refused as it is, whatever the flags (as an unknown key or target is)
+        p = ddlc("check", "--targets", "postgres", "ddl/bad.json", cwd=r)
+        assert p.returncode == 2 and "targets is empty" in p.stderr and p.stdout == ""
+    (r / ".ddlc.toml").unlink()
+    (r / "pyproject.toml").write_text("[tool.ddlc]\ntargets = []\n")
+    p = ddlc("check", "ddl/bad.json", cwd=r)
+    assert p.returncode == 2 and f"{r / 'pyproject.toml'} [tool.ddlc]: targets is empty" in p.stderr
+    (r / "pyproject.toml").write_text("[tool.ddlc]\ninclude = []\n")
+    p = ddlc("check", cwd=r)
+    assert p.returncode == 2 and "[tool.ddlc]: include is empty: name at least one glob" in p.stderr
+    from ddlc.check.run import check_paths
+
+    try:
+        check_paths([str(r / "ddl" / "bad.json")], CheckConfig(targets=()))
+    except ValueError as exc:
+        assert "no target" in str(exc)
+    else:
+        raise AssertionError("a check without targets ran")
+
+
+def _tree(root: Path, *names: str) -> Path:
+    for n in names:
+        (root / n).parent.mkdir(parents=True, exist_ok=True)
+        (root / n).write_text(format_text(GOOD))
+    return root
+
+
+def _selected(root: Path, include: tuple[str, ...] | None = None, exclude: tuple[str, ...] = (),
+              paths: tuple[str, ...] = ()) -> list[str]:
+    from ddlc.check.run import expand_paths
+
+    c = CheckConfig(root=str(root), exclude=exclude, **({"include": include} if include else {}))
+    return [os.path.relpath(f, root).replace(os.sep, "/")
+            for f in expand_paths([str(root / p) for p in paths] or [str(root)], c)]
+
+
+def test_include_and_exclude_are_gitignore_patterns(tmp_path):
+    r = _tree(tmp_path, "ddl/a.json", "ddl/ab.json", "ddl/b.json", "ddl/x/a.json", "ddl/legacy/l.json",
+              "ddl/legacy/deep/m.jsonl", "top.ndjson", "notes.txt", "ddl/keep/k.json")
+    assert _selected(r) == ["ddl/a.json", "ddl/ab.json", "ddl/b.json", "ddl/keep/k.json", "ddl/legacy/deep/m.jsonl",
+                            "ddl/legacy/l.json", "ddl/x/a.json", "top.ndjson"]
+    assert _selected(r, ("ddl/[a]*.json",)) == ["ddl/a.json", "ddl/ab.json"]  # a character class
+    assert _selected(r, ("ddl/[!a]*.json",)) == ["ddl/b.json"]
+    assert _selected(r, ("ddl/?.json",)) == ["ddl/a.json", "ddl/b.json"]
+    assert _selected(r, ("ddl/*.json",)) == ["ddl/a.json", "ddl/ab.json", "ddl/b.json"]  # * stays in its directory
+    assert _selected(r, ("ddl/**/*.json",)) == ["ddl/a.json", "ddl/ab.json", "ddl/b.json", "ddl/keep/k.json",
+                                                "ddl/legacy/l.json", "ddl/x/a.json"]  # ** also none
+    assert _selected(r, ("**/a.json",)) == ["ddl/a.json", "ddl/x/a.json"]
+    assert _selected(r, ("/top.ndjson",)) == ["top.ndjson"]
+    # a directory's pattern stands for what is under it; ! takes a file back
+    assert _selected(r, ("ddl/**/*.json", "ddl/**/*.jsonl"), ("ddl/legacy", "ddl/x/**")) == [
+        "ddl/a.json", "ddl/ab.json", "ddl/b.json", "ddl/keep/k.json"]
+    assert _selected(r, ("ddl/**/*.json",), ("ddl/legacy/**", "ddl/keep/", "!ddl/legacy/l.json")) == [
+        "ddl/a.json", "ddl/ab.json", "ddl/b.json", "ddl/legacy/l.json", "ddl/x/a.json"]
+    # named files: checked unless excluded (the include globs are what a directory stands for)
+    assert _selected(r, ("ddl/[a]*.json",), ("ddl/legacy/**",), ("notes.txt", "ddl/legacy/l.json", "ddl/b.json")) \
+        == ["notes.txt", "ddl/b.json"]
+    (r / ".ddlc.toml").write_text('targets = ["postgres"]\ninclude = ["ddl/[a]*.json"]\n')
+    p = ddlc("check", cwd=r)
+    assert p.returncode == 0 and p.stderr == "ddlc check: passed: 2 files, 2 documents, targets postgres: 0 errors, " \
+                                             "0 warnings, 0 notes\n", p.stderr
+
+
+def test_an_include_that_selects_nothing_fails_without_paths(tmp_path):
+    r = _tree(tmp_path, "ddl/a.json")
+    toml = r / ".ddlc.toml"
+    toml.write_text('include = ["ddl/[b]*.json", "migrations/**/*.json"]\n')
+    p = ddlc("check", cwd=r)
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr == (f"error: {toml}: nothing to check: no file under {r} selected by the include globs "
+                        "ddl/[b]*.json, migrations/**/*.json (name the files or directories to check, or fix the "
+                        "globs: gitignore syntax)\n"), p.stderr
+    assert ddlc("check", "-q", cwd=r).returncode == 2  # quiet does not make it pass
+    toml.write_text('exclude = ["ddl/"]\n')
+    p = ddlc("check", cwd=r / "ddl")
+    assert p.returncode == 2 and "selected by the include globs **/*.json, **/*.jsonl, **/*.ndjson less exclude ddl/" \
+        in p.stderr
+    # what pre-commit does: the staged files by name; none of them selected is no failure
+    p = ddlc("check", "--targets", "postgres,spark", "ddl/a.json", cwd=r)
+    assert p.returncode == 0 and "note: ddl/a.json: nothing to check" in p.stderr
+    assert "passed: 0 files" in p.stderr
+    toml.unlink()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    p = ddlc("check", cwd=empty)  # no configuration: the default globs select nothing either
+    assert p.returncode == 2 and p.stderr.startswith("error: nothing to check: no file under . selected by the "
+                                                     "include globs **/*.json, **/*.jsonl, **/*.ndjson")
+
+
+def test_a_glob_that_is_not_one_is_one_error(tmp_path):
+    r = _tree(tmp_path, "ddl/a.json")
+    toml = r / ".ddlc.toml"
+    for text, words in (('include = ["ddl/["]\n', "include: 'ddl/[' can select no file"),
+                        ('include = ["#ddl"]\n', "include: '#ddl' can select no file"),
+                        ('exclude = ["!"]\n', "exclude: '!' is not a glob"),
+                        ('exclude = ["ddl\\\\"]\n', "exclude: 'ddl\\\\' is not a glob")):
+        toml.write_text(text)
+        p = ddlc("check", cwd=r)
+        assert p.returncode == 2 and p.stderr.startswith(f"error: {toml}: {words}") and "Traceback" not in p.stderr, \
+            (text, p.stderr)
+    p = ddlc("check", "ddl/a.json", cwd=r)  # used for a named file too
+    assert p.returncode == 2 and f"error: {toml}: exclude: 'ddl\\\\' is not a glob" in p.stderr
+
+
+def test_named_files_without_exclude_do_not_import_the_glob_library(tmp_path):
+    r = _tree(tmp_path, "ddl/a.json")
+    code = ("import sys\nfrom ddlc.cli import main\nsys.argv = ['ddlc', 'check', '--no-config', 'ddl/a.json']\n"
+            "try:\n    main()\nexcept SystemExit as e:\n    sys.stderr.write(f'rc={e.code} pathspec={\"pathspec\" in sys.modules}')")
+    p = subprocess.run([sys.executable, "-c", code], cwd=r, capture_output=True, text=True)
+    assert p.stderr.endswith("rc=0 pathspec=False"), p.stderr
+    p = subprocess.run([sys.executable, "-c", code.replace("'ddl/a.json'", "'ddl'")], cwd=r, capture_output=True,
+                       text=True)
+    assert p.stderr.endswith("rc=0 pathspec=True"), p.stderr

@@ -2,9 +2,16 @@
 
 Found by looking in the current directory and then each parent for ``.ddlc.toml`` (first) or a
 ``pyproject.toml`` holding a ``[tool.ddlc]`` table; ``--config PATH`` names one, ``--no-config``
-ignores them. Command-line flags override what the file says. Globs are relative to the file's
-directory. Every key is checked: an unknown key or a value of the wrong type is one clear error
-naming the file and the key.
+ignores them. Command-line flags override what the file says. Every key is checked: an unknown
+key, a value of the wrong type, an empty ``targets`` or ``include`` is one clear error naming the
+file and the key.
+
+``include`` and ``exclude`` are gitignore patterns (``pathspec.GitIgnoreSpec``: ``*``, ``?``,
+``[a-z]`` within one path segment, ``**`` across segments, a leading ``/`` or an inner ``/``
+anchors to the file's directory, a pattern naming a directory stands for what is under it, ``!``
+re-admits), matched against paths relative to the file's directory. ``pathspec`` is imported on
+first use, not at start-up (~12 ms: a pre-commit run over named files never needs it unless
+``exclude`` is set), so a pattern it refuses is reported when the globs are first used.
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from typing import Any
 
 from ..records import record
 
-__all__ = ["CheckConfig", "ConfigError", "DEFAULT_TARGETS", "find_config", "load_config", "glob_regex"]
+__all__ = ["CheckConfig", "ConfigError", "DEFAULT_TARGETS", "find_config", "load_config", "glob_spec"]
 
 DEFAULT_TARGETS = ("postgres", "spark")
 DEFAULT_INCLUDE = ("**/*.json", "**/*.jsonl", "**/*.ndjson")
@@ -46,10 +53,17 @@ class CheckConfig:
         return replace(self, **{k: v for k, v in flags.items() if v is not None})
 
     def wanted(self, path: str) -> bool:
-        """Is ``path`` one of the files the include/exclude globs select?"""
+        """Is ``path`` one of the files the include/exclude globs select? Raises :class:`ConfigError`
+        for a glob that is not one."""
         rel = _relative(path, self.root)
-        return (any(glob_regex(g).fullmatch(rel) for g in self.include)
-                and not any(glob_regex(g).fullmatch(rel) for g in self.exclude))
+        return self._spec("include").match_file(rel) and not self.excluded(path)
+
+    def excluded(self, path: str) -> bool:
+        """Do the exclude globs leave ``path`` out? (Without any, the glob library is not imported.)"""
+        return bool(self.exclude) and self._spec("exclude").match_file(_relative(path, self.root))
+
+    def _spec(self, key: str) -> Any:
+        return glob_spec(getattr(self, key), where=self.source or "the configuration", key=key)
 
 
 def _relative(path: str, root: str) -> str:
@@ -60,32 +74,27 @@ def _relative(path: str, root: str) -> str:
     return rel.replace(os.sep, "/")
 
 
-_GLOBS: dict[str, re.Pattern[str]] = {}
+_SPECS: dict[tuple[str, ...], Any] = {}
 
 
-def glob_regex(glob: str) -> re.Pattern[str]:
-    """A glob as a regular expression: ``**/`` any directories (also none), ``*`` and ``?`` within one."""
-    rx = _GLOBS.get(glob)
-    if rx is None:
-        out, i = [], 0
-        while i < len(glob):
-            if glob.startswith("**/", i):
-                out.append("(?:.*/)?")
-                i += 3
-            elif glob.startswith("**", i):
-                out.append(".*")
-                i += 2
-            elif glob[i] == "*":
-                out.append("[^/]*")
-                i += 1
-            elif glob[i] == "?":
-                out.append("[^/]")
-                i += 1
-            else:
-                out.append(re.escape(glob[i]))
-                i += 1
-        rx = _GLOBS[glob] = re.compile("".join(out))
-    return rx
+def glob_spec(globs: tuple[str, ...], *, where: str = "the configuration", key: str = "include") -> Any:
+    """The ``pathspec.GitIgnoreSpec`` of ``globs`` (gitignore semantics; cached). A glob the library
+    refuses, or one that can select nothing (blank, a ``#`` comment, an unclosed ``[``), is a
+    :class:`ConfigError` naming ``where`` and ``key``."""
+    spec = _SPECS.get(globs)
+    if spec is None:
+        import pathspec  # here, not at start-up: ~12 ms of imports
+
+        for g in globs:
+            try:
+                one = pathspec.GitIgnoreSpec.from_lines([g])
+            except ValueError as exc:
+                raise ConfigError(f"{where}: {key}: {g!r} is not a glob ({exc})") from None
+            if all(p.include is None for p in one.patterns):
+                raise ConfigError(f"{where}: {key}: {g!r} can select no file (in gitignore syntax it is blank, "
+                                  "a comment, or has an unclosed [)")
+        spec = _SPECS[globs] = pathspec.GitIgnoreSpec.from_lines(globs)
+    return spec
 
 
 def find_config(start: str | os.PathLike[str] = ".") -> str | None:
@@ -157,6 +166,11 @@ def load_config(path: str | os.PathLike[str] | None) -> CheckConfig:
                 v = [s.strip() for s in v.split(",") if s.strip()]
             if not isinstance(v, list) or not all(isinstance(s, str) and s for s in v):
                 raise ConfigError(f"{where}: {raw_key} must be a list of strings, not {v!r}")
+            if not v and key in ("targets", "include"):
+                what = ("name at least one target (known: " + ", ".join(_known_targets()) + ")" if key == "targets"
+                        else "name at least one glob, or leave the key out for the default "
+                             + ", ".join(DEFAULT_INCLUDE))
+                raise ConfigError(f"{where}: {raw_key} is empty: {what}")
             if key == "targets":
                 _check_targets(v, where)
                 kw[name] = tuple(v)
@@ -167,12 +181,16 @@ def load_config(path: str | os.PathLike[str] | None) -> CheckConfig:
     return CheckConfig(root=os.path.dirname(p) or ".", source=where, **kw)
 
 
-def _check_targets(targets: list[str], where: str) -> None:
+def _known_targets() -> tuple[str, ...]:
     from ..backends import BACKENDS
 
+    return tuple(BACKENDS)
+
+
+def _check_targets(targets: list[str], where: str) -> None:
     for t in targets:
-        if t not in BACKENDS:
-            raise ConfigError(f"{where}: unknown target {t!r} (known: {', '.join(BACKENDS)})")
+        if t not in _known_targets():
+            raise ConfigError(f"{where}: unknown target {t!r} (known: {', '.join(_known_targets())})")
 
 
 def _code(c: str, where: str, key: str) -> str:

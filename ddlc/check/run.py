@@ -61,7 +61,8 @@ def expand_paths(paths: Iterable[str], config: CheckConfig, *, explicit_files: b
     """The files to check: a directory stands for the files under it that the include/exclude globs
     select (sorted); a file named explicitly is checked unless the exclude globs (or, for a pre-commit
     file list, ``explicit_files=False``, the include globs) leave it out. Missing paths come out as
-    they are (reading them is the finding)."""
+    they are (reading them is the finding). A glob that is not one raises
+    :class:`~ddlc.check.config.ConfigError`."""
     for p in paths:
         if p != "-" and os.path.isdir(p):
             found = []
@@ -71,20 +72,16 @@ def expand_paths(paths: Iterable[str], config: CheckConfig, *, explicit_files: b
             yield from sorted(f for f in found if config.wanted(f))
         elif p == "-" or not os.path.exists(p):
             yield p
-        elif (explicit_files and not _excluded(p, config)) or config.wanted(p):
+        elif (explicit_files and not config.excluded(p)) or config.wanted(p):
             yield p
-
-
-def _excluded(path: str, config: CheckConfig) -> bool:
-    from .config import _relative, glob_regex
-
-    rel = _relative(path, config.root)
-    return any(glob_regex(g).fullmatch(rel) for g in config.exclude)
 
 
 def check_paths(paths: Iterable[str], config: CheckConfig, *, stdin: Any = None,
                 on_file: Callable[[str], None] | None = None) -> CheckReport:
-    """Check every file; never raises on input (a file that cannot be read is a finding)."""
+    """Check every file; never raises on input (a file that cannot be read is a finding). A
+    configuration without targets is refused (ValueError): it would check nothing and pass."""
+    if not config.targets:
+        raise ValueError("no target to check against: a check without targets would pass anything")
     report = CheckReport(targets=tuple(config.targets))
     for path in paths:
         report.files += 1
