@@ -160,3 +160,77 @@ def test_numeric_in_limits():
         with pytest.raises(KeyValueError) as info:
             numeric_in(text)
         assert info.value.text == message
+
+
+# ---- (b) type modifiers: the server's limits on every target ---------------------------------------
+
+def _table_with(coltype: dict) -> dict:
+    """The CREATE TABLE tree of the documentation example, its first column of type ``coltype``."""
+    import json
+    from pathlib import Path
+
+    tree = json.loads(Path("fixtures/cases/create_table/range-start-end-every-doc/input.json").read_text())
+    del tree["partition_by"]
+    tree["fmt"] = tree["fmt"].replace(" %{partition_by}s", "")
+    tree["table_elements"]["elements"][0]["coltype"] = coltype
+    return tree
+
+
+def _type(name: str, typmod: str, schema: str | None = "pg_catalog") -> dict:
+    t = {"typmod": typmod, "typarray": False, "typename": name}
+    if schema is not None:
+        t["schemaname"] = schema
+    return t
+
+
+OVER = [  # (type, the server's message)
+    (_type("varchar", "(" + "9" * 5000 + ")"), 'value "99999999999999999999... (5000 digits)" is out of range for type integer'),
+    (_type("varchar", "(10485761)"), "length for type varchar cannot exceed 10485760"),
+    (_type("varchar", "(0)"), "length for type varchar must be at least 1"),
+    (_type("bpchar", "(10485761)"), "length for type char cannot exceed 10485760"),
+    (_type("nvarchar2", "(2147483648)"), 'value "2147483648" is out of range for type integer'),
+    (_type("varchar", "(10, 2)"), "invalid type modifier"),
+    (_type("numeric", "(1001,2)"), "NUMERIC precision 1001 must be between 1 and 1000"),
+    (_type("numeric", "(10,11)"), "NUMERIC scale 11 must be between 0 and precision 10"),
+    (_type("bit", "(83886081)"), "length for type bit cannot exceed 83886080"),
+    (_type("TIMESTAMP", "(7) without time zone", ""), "TIMESTAMP(7) precision is above the maximum the server writes, 6"),
+    (_type("TIMESTAMP", "(9) with time zone", ""), "TIMESTAMP(9) WITH TIME ZONE precision is above the maximum"),
+    (_type("INTERVAL", " day to second(7)", ""), "INTERVAL(7) precision is above the maximum the server writes"),
+    (_type("character varying", "(10485761)", ""), "length for type varchar cannot exceed 10485760"),
+    (_type("geometry", "(Point," + "4" * 11 + ")", "public"), 'value "44444444444" is out of range for type integer'),
+]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("coltype,message", OVER, ids=[f"{t['typename']}{t['typmod'][:12]}" for t, _ in OVER])
+def test_typmods_outside_the_servers_limits_fail_their_document(target, coltype, message):
+    with pytest.raises(DdlcError) as info:
+        ddlc.translate(_table_with(coltype), target)
+    assert info.value.code == "DDLC-E011"
+    assert message in info.value.message
+    assert info.value.path[-1:] == ("typmod",)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_typmods_at_the_servers_limits_are_written(target):
+    for coltype in (_type("varchar", "(10485760)"), _type("numeric", "(1000,1000)"), _type("bit", "(83886080)"),
+                    _type("TIMESTAMP", "(6) with time zone", ""), _type("INTERVAL", " day to second(6)", ""),
+                    _type("geometry", "(Point,4326)", "public")):
+        assert ddlc.translate(_table_with(coltype), target).statements
+
+
+@pytest.mark.parametrize("target", ("postgres", "spark"))
+def test_a_typmod_is_never_written_unchecked_whatever_built_the_type(target):
+    """The builder checks every tree's types; the backends check every type they write, however it was
+    built (a TDDL text the builder refuses stays text: the document is refused with the reason)."""
+    with pytest.raises(DdlcError) as info:
+        ddlc.translate({"TDDL": "CREATE TABLE s.t (c pg_catalog.varchar(10485761))"}, target)
+    assert info.value.code in ("DDLC-E010", "DDLC-E011")
+    assert "length for type varchar cannot exceed 10485760 [DDLC-E011]" in info.value.message
+    from ddlc.backends.postgres.types import map_type
+    from ddlc.backends.spark.types import spark_type
+    from ddlc.ir.names import TypeName
+
+    for write in (map_type, spark_type):
+        with pytest.raises(DdlcError, match="out of range for type integer"):
+            write(TypeName("varchar", "pg_catalog", "(" + "9" * 5000 + ")"), None)

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...errors import InternalError
+from ...ir.type_limits import check_type_limits
 from ...ir.base import Node
 from ...ir.names import Expr, QualifiedName, TypeName
 from ..base import emits
@@ -43,6 +44,8 @@ class Writer:
 
     @staticmethod
     def type(t: TypeName) -> dict[str, Any]:
+        if t.typmod:  # the server's limits (frontend/sql/typmod.py): never written unchecked
+            check_type_limits(t.name, t.schema, t.typmod, t.origin)
         d: dict[str, Any] = {"typmod": t.typmod, "typarray": t.array, "typename": t.name}
         if t.schema is not None:
             d["schemaname"] = t.schema

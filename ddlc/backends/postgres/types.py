@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...diagnostics import Severity, register
+from ...ir.type_limits import check_type_limits
 from ...ir.names import TypeName
 from ..writer import pg_ident
 
@@ -101,6 +102,8 @@ def type_node(spelling: str) -> Any:
 
 
 def map_type(t: TypeName, e: Any) -> str:
+    if t.typmod:  # the server's limits, whatever built the type (a typmod is never written unchecked)
+        check_type_limits(t.name, t.schema, t.typmod, t.origin)
     if t.schema == "":  # SQL-standard spelling with its modifier inside (TIMESTAMP(0) without time zone)
         text = t.name + t.typmod
     elif t.schema in (None, "pg_catalog") and t.name in TYPE_MAP:

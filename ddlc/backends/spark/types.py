@@ -17,6 +17,7 @@ from typing import Any
 
 from ...records import record
 from ...diagnostics import Severity, register
+from ...ir.type_limits import check_type_limits
 from ...ir.names import TypeName
 
 I_TYPE = register(
@@ -156,6 +157,8 @@ def _with_tz(typmod: str) -> bool:
 
 def spark_type(t: TypeName, e: Any) -> SparkType:
     """The Spark type of ``t``; each inexact choice reported on ``e`` (``e.diag``) with ``t``'s path."""
+    if t.typmod:  # the server's limits first: the numbers read below are then int4s
+        check_type_limits(t.name, t.schema, t.typmod, t.origin)
     base = _base(t, e)
     return SparkType("ARRAY", element=base) if t.array else base
 

@@ -183,7 +183,7 @@ def read_type(o: Obj) -> TypeName:
         raise o.ctx.error('element "typmod" is not of type string', o.at("typmod"))
     name = o.str("typename")
     if typmod:
-        check_typmod(typmod, o.at("typmod"), o.ctx.document)
+        check_typmod(typmod, o.at("typmod"), o.ctx.document, name, schema)
     if schema == "":
         check_spelling(name, o.at("typename"), o.ctx.document)
     return TypeName(name, schema, typmod, arr, origin=o.path)

@@ -12,6 +12,14 @@ no target ever writes more than a type, only what those functions can produce is
 
 Anything else (a quote, a ``;``, a comment, a backslash, a newline...) is an input error for its
 document (``DDLC-E011``), on every target.
+
+The numbers are checked too, against what the server's typmod-input functions accept (a typmod the
+server refuses is never one it wrote): every number is an ``int4`` (checked by its digits before it
+becomes an int), and for the built-in types ``ddlc.ir.type_limits`` applies each type's own limits:
+``varchar``/``char``/``nchar``/``nvarchar2`` length 1..10485760 (``MaxAttrSize``), ``bit``/``varbit``
+length 1..83886080, ``numeric`` precision 1..1000 and scale 0..precision, ``timestamp``/``time``/
+``interval`` precision 0..6 (the server prints at most 6). The backends call its ``check_type_limits``
+on every type they write, so no target writes a typmod unchecked, whatever built the type.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ import re
 
 from ...diagnostics import E_FRAGMENT
 from ...errors import DdlcError, Path
+from ...ir.type_limits import int4_problem, short, typmod_problem
 
 _FIELD = r"(?:year|month|day|hour|minute|second)"
 _FIELDS = rf"{_FIELD}(?:\s+to\s+{_FIELD})?(?:\s*\(\s*\d+\s*\))?"
@@ -33,11 +42,18 @@ _TYPMOD = re.compile(
 _SPELLING = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?: [A-Za-z_][A-Za-z0-9_]*)*\Z", re.ASCII)
 
 
-def check_typmod(text: str, path: Path, document: str | None = None) -> str:
-    """``text`` when it is one type modifier as the server writes them; else a DdlcError."""
+def check_typmod(text: str, path: Path, document: str | None = None, typename: str | None = None,
+                 schema: str | None = None) -> str:
+    """``text`` when it is one type modifier as the server writes them (and, given the type's
+    ``typename``/``schema``, within the server's limits for it); else a DdlcError."""
     if text and _TYPMOD.match(text) is None:
         raise DdlcError(f"type modifier {text[:60]!r} is not one type modifier", code=E_FRAGMENT,
                         path=path, document=document)
+    if not text:
+        return text
+    problem = int4_problem(text) if typename is None else typmod_problem(typename, schema, text)
+    if problem is not None:
+        raise DdlcError(f"type modifier {short(text)}: {problem}", code=E_FRAGMENT, path=path, document=document)
     return text
 
 
