@@ -325,12 +325,25 @@ def test_gaussdb_create_function_variants(t):
 
 @pytest.mark.parametrize("key, value", [("volatility", "SOMETIMES"), ("strict", "MAYBE"), ("cost", "COST lots"),
                                         ("security_definer", 1)])
-def test_gaussdb_create_function_outside_the_vocabulary_is_kept_as_text(key, value):
+def test_gaussdb_create_function_outside_the_vocabulary_fails(key, value):
+    """A keyword or number slot holding a value outside its class (issue 20.3: its closed set) fails its
+    document on every target (it was kept as text for the GaussDB target before)."""
     t = gauss_function(**{key: value})
     if not isinstance(value, str):
         with pytest.raises(DdlcError):
             expand(t)
         return
+    with pytest.raises(DdlcError) as e:
+        build(t)
+    assert e.value.code == "DDLC-E011" and e.value.path == (key,)
+    for target in ("gaussdb", "postgres", "spark"):
+        [r] = ddlc.translate_many([json.dumps(t)], target=target)
+        assert r.error is not None and r.error.code == "DDLC-E011"
+
+
+def test_gaussdb_create_function_of_another_form_is_kept_as_text():
+    t = gauss_function(volatility="IMMUTABLE")
+    t["fmt"] = t["fmt"].replace(" AS %{definition}L", " PARALLEL AS %{definition}L")
     stmt, diags = build(t)
     assert isinstance(stmt, Opaque) and [d.code for d in diags] == ["DDLC-N403"]
     assert ddlc.translate(t).sql == canonicalize(expand(t)) + ";\n"

@@ -346,11 +346,29 @@ def test_events_and_newpub():
     (TRIGGER_ROW, ("time",), "SOMETIMES"),
     (TRIGGER_ROW, ("events", 0), "SELECT"),
     (TRIGGER_CONSTRAINT, ("constraint_attrs", 0), "MAYBE"),
+    (CREATE_EVENT, ("definer_opt",), "OWNER bob"),
+    (ALTER_SCHEMA_WITHOUT, ("with",), "WITHIN"),
+])
+def test_raw_slot_values_outside_their_class_fail(tree, path, value):
+    """issue 20.3: a keyword slot holds a phrase of its closed set (a definer, DEFINER = name); anything else
+    fails its document on every target, where it used to be kept as text for the GaussDB target."""
+    tree = copy.deepcopy(tree)
+    parent = tree
+    for p in path[:-1]:
+        parent = parent[p]
+    parent[path[-1]] = value
+    with pytest.raises(DdlcError) as e:
+        build(tree)
+    assert e.value.code == "DDLC-E011" and e.value.path == path
+    for target in ("gaussdb", "postgres", "spark"):
+        [t] = ddlc.translate_many([json.dumps(tree)], target=target)
+        assert t.error is not None and t.error.code == "DDLC-E011"
+
+
+@pytest.mark.parametrize("tree, path, value", [
     (TRIGGER_ROW, ("when", "fmt"), "IF (%{clause}s)"),
     (CREATE_EVENT, ("if_not_exits",), "if not exists"),
-    (CREATE_EVENT, ("definer_opt",), "OWNER bob"),
     (ALTER_FUNCTION, ("definition", 0, "fmt"), "FENCED"),
-    (ALTER_SCHEMA_WITHOUT, ("with",), "WITHIN"),
     (SCHEMA_LEDGER, ("blockchain", "fmt"), "WITH LEDGER"),
 ])
 def test_unrecognized_values_are_kept_as_text(tree, path, value):
@@ -452,8 +470,23 @@ def test_function_text_gaussdb_tddl_style():
 
 
 @pytest.mark.parametrize("text", [
-    "CREATE FUNCTION broken(", "CREATE OR REPLACE FUNCTION public.f()\n RETURNS int\n LANGUAGE sql\nAS $function$ x",
-    "DROP FUNCTION f", "CREATE FUNCTION f() RETURNS int LANGUAGE sql", "", "CREATE FUNCTION a.b.c.d() AS 'x'",
+    "CREATE OR REPLACE FUNCTION public.f()\n RETURNS int\n LANGUAGE sql\nAS $function$ x", "DROP FUNCTION f",
+    "CREATE FUNCTION f() RETURNS int LANGUAGE sql AS $$ select 1 $$; DROP TABLE victim",
+    "CREATE FUNCTION f() RETURNS int LANGUAGE sql AS $$ select 1 $$ -- note",
+    "CREATE FUNCTION f() RETURN int IS BEGIN RETURN 1; END;\n/\nDROP TABLE victim",
+])
+def test_function_texts_that_are_not_one_create_fail(text):
+    """issue 20.3: a function text kept as text is written by the GaussDB target as it came, so one that is not
+    one CREATE statement (an unterminated dollar quote, another statement, a trailing line comment, a gsql
+    ``/`` line) fails its document on every target."""
+    with pytest.raises(DdlcError) as e:
+        _build({"fmt": "%{function}s", "function": text})
+    assert e.value.code == "DDLC-E011" and e.value.path == ("function",)
+
+
+@pytest.mark.parametrize("text", [
+    "CREATE FUNCTION broken(", "CREATE FUNCTION f() RETURNS int LANGUAGE sql", "",
+    "CREATE FUNCTION a.b.c.d() AS 'x'",
 ])
 def test_function_text_errors(text):
     with pytest.raises(FunctionTextError):

@@ -451,8 +451,14 @@ def test_malformed_trees():
     assert _error(tree).jsonpath == "$.values[1]"
 
 
+def test_a_keyword_outside_its_set_fails():
+    """issue 20.3: a keyword slot holds a phrase of its closed set, else its document fails (E011)."""
+    tree = copy.deepcopy(EX1)
+    tree.update(persistence="TEMP")
+    assert _error(tree).code == "DDLC-E011" and _error(tree).jsonpath == "$.persistence"
+
+
 @pytest.mark.parametrize("change", [
-    lambda t: t.update(persistence="TEMP"),
     lambda t: t.update(fmt=t["fmt"] + " %{distribute_by}s", distribute_by="DISTRIBUTE BY RANGE (id) (SLICE s1 VALUES LESS THAN (10))"),
     lambda t: t["table_elements"]["elements"][5].update(contype="cluster"),
     lambda t: t["table_elements"]["elements"][0].update(fmt=t["table_elements"]["elements"][0]["fmt"] + " %{x}s", x=""),

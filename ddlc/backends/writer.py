@@ -42,6 +42,15 @@ def pg_literal(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
+_BARE_VALUE = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def pg_option_value(value: str) -> str:
+    """A storage option's value (``WITH (k = v)``): a number or a plain word as it is, anything else as a
+    literal. The frontend refuses other bare values (DDLC-E011); this keeps the writer safe on its own."""
+    return value if _BARE_VALUE.fullmatch(value) else pg_literal(value)
+
+
 _STREAM: Any = None
 
 

@@ -156,7 +156,7 @@ def to_json(v: Any, *, with_origin: bool = False) -> Any:
     if isinstance(v, Node):
         out: dict[str, Any] = {"@": type(v).__name__}
         for f in dataclasses.fields(v):
-            if f.name == "origin" and not with_origin:
+            if (f.name == "origin" and not with_origin) or f.metadata.get("json") is False:
                 continue
             val = getattr(v, f.name)
             if f.name == "origin":

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 
+from ..errors import Path
 from .base import Node, layout_field, node
 
 
@@ -14,9 +16,17 @@ class Statement(Node):
     ``layout`` is the ``fmt`` of the JDDL object the node was built from (formatting only: it
     records which optional slots the server left blank, so canonical GaussDB text is lossless).
     A statement made by a pass has ``layout=None`` and is written in the deparser's default form.
+
+    ``unpastable``: the JSON paths of server fragments the frontend's slot check found that a target
+    must not write as they came (a fragment holding an SQL comment, which the server never renders; a
+    bound with the server's unescaped quote). The targets that print fragments from their parse ignore
+    it; the GaussDB target, which writes fragments as they came, refuses the statement (DDLC-E011).
+    Not compared, not in the JSON form: it says how the input was spelled, not what it means.
     """
 
     layout: str | None = layout_field()
+    unpastable: tuple[Path, ...] = dataclasses.field(default=(), kw_only=True, compare=False, repr=False,
+                                                     metadata={"json": False})
 
 
 class OpaqueReason(str, enum.Enum):

@@ -62,6 +62,14 @@ class GaussDBBackend(Backend):
         mode = getattr(ctx.options, "mode", "canonical")
         if type(stmt) is Opaque and stmt.kind == "dropped":  # removed whole by a pass (--no-owner), which said so
             return Emitted([])
+        if getattr(stmt, "unpastable", ()):  # the frontend's slot check: a fragment the server never writes so
+            from ...diagnostics import E_FRAGMENT
+            from ...errors import DdlcError
+
+            raise DdlcError("a server fragment holds what the server never writes there (an SQL comment, or an "
+                            "unescaped quote): the GaussDB target writes fragments as they came, so it refuses "
+                            "the statement (the other targets print the fragment from its parse)",
+                            code=E_FRAGMENT, path=stmt.unpastable[0], document=ctx.document)
         notes = []
         if ctx.owner is not None and creates_owned(stmt):
             notes.append(Diagnostic(N_OWNERS, f"--owners: OWNER TO {ctx.owner} not written on the GaussDB target",

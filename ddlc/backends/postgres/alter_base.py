@@ -14,7 +14,7 @@ from ...diagnostics import Severity, register
 from ...history import working_copy
 from ...ir.alter import AlterObjType, AlterRelation, RelOption
 from ...ir.base import Node
-from ..writer import SqlWriter
+from ..writer import SqlWriter, pg_option_value
 from .context import Emit
 from .table import HEAP_OPTIONS as TABLE_OPTIONS, TOAST_OPTIONS
 
@@ -295,7 +295,7 @@ def option_sql(o: RelOption, e: Emit, with_value: bool) -> str:
     if not with_value or o.value is None:
         return w.text()
     w.kw("=")
-    return (w.lit(o.value) if o.quoted else w.raw(o.value)).text()
+    return (w.lit(o.value) if o.quoted else w.raw(pg_option_value(o.value))).text()
 
 
 def valid_here(o: RelOption, enclosing: tuple[Node, ...]) -> bool:

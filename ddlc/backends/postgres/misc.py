@@ -44,7 +44,7 @@ from ...ir.names import Expr, QualifiedName
 from ...ir.rules import Refusal, Rule
 from ...ir.schema import AlterSchemaBlockchain, AlterSchemaCharset, CreateSchema
 from ...ir.statement import Opaque
-from ..writer import SqlWriter, pg_ident
+from ..writer import SqlWriter, pg_ident, pg_option_value
 from .context import Emit, emits
 from .owners import RESERVED_ROLES, W_RESERVED_ROLE
 from .routines import signature
@@ -284,7 +284,8 @@ def _query(q: Expr, e: Emit, *, drop_into: bool = False) -> str:
         tree = tree if changed else copy.deepcopy(tree)
         tree.intoClause = None
         return pg_deparse(tree)
-    return q.text if not changed and pg_pastable(q.text) else pg_deparse(tree)
+    verbatim = q.sql is not None and q.sql.verbatim  # PostgreSQL's grammar read the text as it is, no comment
+    return q.text if not changed and verbatim and pg_pastable(q.text) else pg_deparse(tree)
 
 
 def _with(options: tuple[WithOption, ...], e: Emit, origin: Any) -> str:
@@ -294,7 +295,7 @@ def _with(options: tuple[WithOption, ...], e: Emit, origin: Any) -> str:
             dropped.append(o.name)
         else:
             w = e.w().ident(o.name)
-            kept.append((w if o.value is None else w.kw("=").raw(o.value)).text())
+            kept.append((w if o.value is None else w.kw("=").raw(pg_option_value(o.value))).text())
     if dropped:
         e.diag(I_STORAGE_DEFAULT, "GaussDB default storage options dropped: " + ", ".join(dropped), origin)
     return e.w().kw("WITH").paren_list(kept, SqlWriter.raw).text() if kept else ""

@@ -401,9 +401,17 @@ def _key(w: Any, k: IndexKey, e: Emit) -> None:
 
 
 def _option_value(v: str) -> str:
-    from ..writer import pg_literal
+    from ..writer import pg_option_value
 
-    return v if re.fullmatch(r"[A-Za-z0-9_.+-]+", v) else pg_literal(v)
+    return pg_option_value(v)
+
+
+def _method_name(method: str) -> str:
+    """The access method's name from its spelling as the server wrote it (a word, or a quoted name)."""
+    m = method.strip()
+    if len(m) > 1 and m[0] == m[-1] == '"':
+        return m[1:-1].replace('""', '"')
+    return m.lower()
 
 
 @emits(CreateIndex)
@@ -436,7 +444,7 @@ def create_index(n: CreateIndex, e: Emit) -> list[str]:
     if concurrently:
         w.kw("CONCURRENTLY")
     w.ident(n.name).kw("ON").raw(e.qname(n.table))
-    w.kw("USING").raw(method if method in INDEX_RELOPTIONS else n.method)
+    w.kw("USING").ident(method if method in INDEX_RELOPTIONS else _method_name(n.method))  # a name, quoted
     w.open().each(n.keys, lambda w_, k: _key(w_, k, e)).close()
     if n.include:
         w.kw("INCLUDE").open().each(n.include, lambda w_, c: w_.ident(c)).close()

@@ -42,7 +42,7 @@ from ...ir.table import (
     TableConstraint, WithOption,
 )
 from ...ir.typedef import CreateCompositeType, CreateEnumType
-from ..writer import SqlWriter
+from ..writer import SqlWriter, pg_option_value
 from .context import Emit, emits
 from .partitions import RULES as PARTITION_RULES
 from .partitions import W_EXCLUDE_PARTITIONED, W_KEY_WIDENED, Layout, Target, partition_by, partition_statements, plan
@@ -499,7 +499,7 @@ def option_sql(o: WithOption, e: Emit) -> str:
     if o.value_kind is OptionValueKind.NONE or o.value is None:
         return w.text()
     w.kw("=")
-    return (w.lit(o.value) if o.value_kind is OptionValueKind.LITERAL else w.raw(o.value)).text()
+    return (w.lit(o.value) if o.value_kind is OptionValueKind.LITERAL else w.raw(pg_option_value(o.value))).text()
 
 
 def _storage(n: CreateTable, e: Emit) -> str:

@@ -23,6 +23,7 @@ from ._read import BuildContext, Obj
 
 Builder = Callable[[Obj], Statement]
 SHAPES: list[tuple[str, re.Pattern[str], Builder]] = []
+_NAMES: dict[Builder, str] = {}  # builder -> its shape's name (the node of its slots, ddlc.frontend.slots)
 
 N_NO_SHAPE = register(
     "DDLC-N001", Severity.NOTE, "Tree shape not modelled",
@@ -47,6 +48,7 @@ def shape(name: str, pattern: str) -> Callable[[Builder], Builder]:
         if any(n == name for n, _, _ in SHAPES):
             raise ValueError(f"shape {name!r} registered twice")
         SHAPES.append((name, rx, fn))
+        _NAMES[fn] = name
         return fn
 
     return deco
@@ -99,8 +101,39 @@ def build(tree: Mapping[str, Any], *, document: str | None = None) -> tuple[Stat
     GaussDB/openGauss version) it is read by its leading keywords and keys (:mod:`.variants`) and
     built in the form the builders know. A recognised tree naming a key no form of its statement has
     is reported by key (DDLC-N003). What still cannot be built goes to :func:`_fallback_text`.
+    Every raw slot of the tree is checked against its class in the shape it was read as
+    (:mod:`ddlc.frontend.slots`, DDLC-E011); the fragments a target must not paste as they came are
+    recorded in the statement's ``unpastable``.
     """
+    from ..slots import check_tree
+
     _load()
+    used: list[Builder] = []
+    stmt, diags = _build(tree, document, used)
+    shape_name = _NAMES.get(used[-1]) if used else _recognised_shape(tree)
+    unpastable = check_tree(tree, shape_name, document)
+    if unpastable:
+        import dataclasses
+
+        stmt = dataclasses.replace(stmt, unpastable=unpastable)
+    return stmt, diags
+
+
+def _recognised_shape(tree: Mapping[str, Any]) -> str | None:
+    """The shape of the statement kind a tree no builder took is recognised as (:mod:`.variants`)."""
+    fmt = tree.get("fmt")
+    if not isinstance(fmt, str):
+        return None
+    from .variants import _info
+
+    for t in _info(fmt).recognising:
+        fn = _builder_of(t.render(frozenset())[0])
+        if fn is not None:
+            return _NAMES.get(fn)
+    return None
+
+
+def _build(tree: Mapping[str, Any], document: str | None, used: list[Builder]) -> tuple[Statement, list[Diagnostic]]:
     ctx = BuildContext(document)
     fmt = tree.get("fmt")
     if not isinstance(fmt, str):
@@ -112,6 +145,7 @@ def build(tree: Mapping[str, Any], *, document: str | None = None) -> tuple[Stat
     stmt: Statement | None = None
     failed: DdlcError | None = None
     if fn is not None:
+        used.append(fn)
         try:
             stmt = fn(Obj(tree, (), ctx))
         except DdlcError as e:  # the form as given does not build: the known form may
@@ -136,6 +170,7 @@ def build(tree: Mapping[str, Any], *, document: str | None = None) -> tuple[Stat
                     raise
                 return stmt, ctx.diagnostics
             if not isinstance(stmt2, Opaque) or (stmt is None and failed is None):
+                used.append(fn2)
                 return stmt2, ctx2.diagnostics
     if failed is not None:
         raise failed

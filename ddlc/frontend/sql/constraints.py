@@ -27,7 +27,7 @@ from ...ir.names import QualifiedName
 from ...ir.table import ConstraintInfo, ConstraintKind, FkAction, FkMatch, OptionValueKind, WithOption
 from .expr import make_expr
 from .lexer import closing_paren, split_commas
-from .fragment import check_fragment
+from .fragment import check_fragment, has_comment
 from .pgparse import parse_statements
 from .pgwords import requote
 
@@ -93,7 +93,8 @@ def read_definition(text: str, origin: Path = ()) -> Definition:
         parsed = _info(node, body, origin, descending, disabled, informational, optimization)
         # as written, PostgreSQL reads the same thing whatever its settings (no backslash) and without
         # quoting openGauss's bare names that are PostgreSQL keywords
-        verbatim = parsed is not None and first and not informational and "\\" not in text and not requote(text)[1]
+        verbatim = (parsed is not None and first and not informational and "\\" not in text and not requote(text)[1]
+                    and not has_comment(text))
     return Definition(
         parsed, parsed.kind if parsed is not None else kind_of_text(text),
         informational=informational, optimization=optimization,

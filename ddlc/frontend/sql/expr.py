@@ -15,7 +15,7 @@ from typing import Any
 
 from ...errors import Path
 from ...ir.names import Expr, ParsedSql
-from .fragment import check_fragment
+from .fragment import check_fragment, has_comment
 from .pgparse import parse_statements
 from .pgwords import requote
 from .refs import name_refs
@@ -66,13 +66,20 @@ def make_expr(text: str, origin: Path = ()) -> Expr:
     """An :class:`Expr` of a scalar expression, with its parsed form (``DDLC-E011`` when it is not one
     fragment: :mod:`.fragment`)."""
     check_fragment(text, origin, "expression")
-    return Expr(text, origin=origin, sql=ParsedSql("expr", parse_expr(text), name_refs(text), not requote(text)[1]))
+    return Expr(text, origin=origin, sql=ParsedSql("expr", parse_expr(text), name_refs(text), _verbatim(text)))
 
 
 def make_query(text: str, origin: Path = ()) -> Expr:
     """An :class:`Expr` of a query, with its parsed form (``DDLC-E011`` when it is not one fragment)."""
     check_fragment(text, origin, "query", query=True)
-    return Expr(text, origin=origin, sql=ParsedSql("query", parse_query(text), name_refs(text), not requote(text)[1]))
+    return Expr(text, origin=origin, sql=ParsedSql("query", parse_query(text), name_refs(text), _verbatim(text)))
+
+
+def _verbatim(text: str) -> bool:
+    """Whether a target other than GaussDB may write ``text`` as it came when PostgreSQL's grammar read it:
+    not when it quotes openGauss's bare PostgreSQL keywords, nor when it holds a comment (the server never
+    renders one in a fragment; a ``--`` one would swallow what the statement writes after it)."""
+    return not requote(text)[1] and not has_comment(text)
 
 
 __all__ = ["make_expr", "make_query", "parse_expr", "parse_query", "parses_as_statement"]

@@ -13,6 +13,12 @@ document only) when it has:
 * a ``/`` alone on a line (gsql ends a block there).
 
 The server never writes such a fragment: a document that has one was altered.
+
+Comments are not errors here: :func:`comments` says whether a fragment holds one. The server never
+renders a comment inside a fragment, so a target that pastes a fragment as written (GaussDB) refuses it,
+and the others print it from its parse (issue 20, item 3). :func:`open_line_comment` finds the worst
+case, a ``--`` comment that runs to the end of the text: pasted, it would swallow whatever the
+template writes after the fragment on the same line.
 """
 
 from __future__ import annotations
@@ -25,13 +31,14 @@ from .lexer import scan
 
 
 @lru_cache(maxsize=8192)
-def fragment_problem(text: str, *, query: bool = False) -> str | None:
-    """Why ``text`` is not one fragment (see the module docstring), or None."""
+def fragment_problem(text: str, *, query: bool = False, glued_quotes: bool = False) -> str | None:
+    """Why ``text`` is not one fragment (see the module docstring), or None. ``glued_quotes``: read the
+    server's unescaped quotes in partition bounds (``'it's'``) as one string."""
     depth = 0
     line_start = True  # at the start of a line, blanks aside
     last_semicolon = -1
     slash_line = False
-    for kind, s, e in scan(text):
+    for kind, s, e in scan(text, glued_quotes=glued_quotes):
         if kind == "error":
             return "an unterminated quote, quoted name, dollar quote or comment"
         if kind == "space":
@@ -76,4 +83,22 @@ def check_fragment(text: str, path: Path, what: str = "SQL fragment", *, query: 
                         document=document)
 
 
-__all__ = ["check_fragment", "fragment_problem"]
+@lru_cache(maxsize=8192)
+def comments(text: str) -> tuple[tuple[int, int], ...]:
+    """The ``(start, end)`` of every comment (``--`` or ``/* */``) outside quotes in ``text``."""
+    if "--" not in text and "/*" not in text:
+        return ()
+    return tuple((s, e) for kind, s, e in scan(text) if kind == "comment")
+
+
+def has_comment(text: str) -> bool:
+    """Whether ``text`` holds a comment outside quotes."""
+    return bool(comments(text))
+
+
+def open_line_comment(text: str) -> bool:
+    """Whether a ``--`` comment of ``text`` runs to its end (no line break after it inside the text)."""
+    return any(text.startswith("--", s) and e >= len(text) for s, e in comments(text))
+
+
+__all__ = ["check_fragment", "comments", "fragment_problem", "has_comment", "open_line_comment"]

@@ -1,0 +1,423 @@
+"""Every raw slot of every JDDL shape the frontend reads, classified in one table (issue 20, item 3).
+
+A ``%{name}s`` specifier pastes a string as it is: the expander quotes nothing, and the GaussDB target
+writes the expansion back. So each member a ``%s`` can paste has a class here, and a string outside its
+class fails its document (``DDLC-E011``), on every target, at build time (:func:`check_tree`, called by
+:func:`ddlc.frontend.build.build` before any builder reads the tree):
+
+* **keyword**: one of a closed set of phrases (compared by words, case aside; ``""`` prints nothing);
+* **number**: digits in the server's forms (``integer``, ``numeric``, ``timestamp``, ``cost``);
+* **identifier**: one name token as the server writes it (``name``: a word or a quoted name;
+  ``word``: a plain word; ``words``: names separated by blanks, the raw constraint name of COMMENT ON
+  CONSTRAINT). The PostgreSQL and Spark writers quote the name themselves;
+* **fragment**: server-made SQL, lexed by the SQL layer (:mod:`.sql.fragment`) and, by the targets
+  other than GaussDB, printed from its parse. A fragment that holds a comment (which the server never
+  renders), a bound with the server's unescaped quote, or text the server put between quotes without
+  escaping it (an event's comment holding a quote or a backslash) is recorded in ``Statement.unpastable``: the
+  GaussDB target, which writes fragments as they came, refuses it. Routine texts and inline bodies
+  (``routine``, ``body``) are user code: comments are theirs, but none may run to the text's end.
+
+A member that is written only quoted (``%I``, ``%L``, ``%D``, ``%T``, ``%n``) is ``quoted``; metadata that
+no ``fmt`` prints (``type``, ``contype``...) is ``meta``; as a ``%s`` slot either is refused. A member
+holding an object names the node it is read as (``node``; ``items``: the node of an array's objects);
+its string form must be ``""`` unless the slot lists more (``""``, which prints nothing, passes anywhere). The literal text of every ``fmt`` is checked
+too (:func:`fmt_problem`): words, blanks, ``( ) , = .`` and ``'%{x}s'`` quotes only (the back-fill block, a
+PL/pgSQL block of the server's own, is lexed instead); a value the fmt puts between its own quotes that
+holds a quote or a backslash is recorded in ``unpastable``.
+
+Members of another version's form (a key no node lists) are fragments of form ``text``. Trees of a shape
+no builder knows are not read here (they are kept as text, for the GaussDB target only).
+``tests/test_slot_classes.py`` walks every shape of ``grammars/`` and every template the frontend knows
+and fails on a string member without a class.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from ..diagnostics import E_FRAGMENT
+from ..errors import DdlcError, Path
+from ..jddl.keys import CANONICAL
+from ..records import record
+from .sql.slotforms import (
+    DESCRIBED, NUMBERS, Verdict, fmt_problem, fragment_verdict, identifier_verdict, quote_free,
+)
+
+
+class Kind(str, enum.Enum):
+    KEYWORD = "keyword"
+    NUMBER = "number"
+    IDENTIFIER = "identifier"
+    FRAGMENT = "fragment"
+
+
+@record(frozen=True, slots=True)
+class Slot:
+    """The class of one member: the keyword phrases and forms a string may have, the node of an object."""
+
+    words: frozenset[str] = frozenset()  # upper case, blanks collapsed; "" prints nothing
+    forms: tuple[tuple[Kind, str], ...] = ()
+    node: str | None = None  # the node an object value is read as
+    items: str | None = None  # the node of the objects of an array (default: node)
+    quoted: bool = False  # written only by %I %L %D %T %n
+    meta: bool = False  # never printed
+
+    @property
+    def kinds(self) -> tuple[Kind, ...]:
+        out = (Kind.KEYWORD,) if self.words - {""} else ()
+        return out + tuple(dict.fromkeys(k for k, _ in self.forms))
+
+    @property
+    def classified(self) -> bool:
+        """Whether a string in this member has a class (or cannot be a raw slot at all)."""
+        return bool(self.words or self.forms or self.quoted or self.meta)
+
+
+def kw(*words: str, node: str | None = None, items: str | None = None) -> Slot:
+    return Slot(frozenset(_norm(w) for w in words), node=node, items=items)
+
+
+def num(form: str) -> Slot:
+    return Slot(forms=((Kind.NUMBER, form),))
+
+
+def ident(form: str = "name", *, empty: bool = False) -> Slot:
+    return Slot(frozenset({""}) if empty else frozenset(), ((Kind.IDENTIFIER, form),))
+
+
+def frag(form: str, *, node: str | None = None, items: str | None = None) -> Slot:
+    return Slot(frozenset({""}) if node or items else frozenset(), ((Kind.FRAGMENT, form),), node, items)
+
+
+def clause(node: str | None = None, *, items: str | None = None) -> Slot:
+    return Slot(frozenset({""}), node=node, items=items)
+
+
+def one_of(*slots: Slot) -> Slot:
+    return Slot(frozenset().union(*(s.words for s in slots)), tuple(f for s in slots for f in s.forms),
+                next((s.node for s in slots if s.node), None), next((s.items for s in slots if s.items), None))
+
+
+QUOTED = Slot(quoted=True)
+META = Slot(meta=True)
+
+
+def _norm(v: str) -> str:
+    return " ".join(v.split()).upper()
+
+
+# ---- the closed sets -----------------------------------------------------------------------------------
+_IF_EXISTS = kw("", "IF EXISTS")
+_IF_NOT_EXISTS = kw("", "IF NOT EXISTS")
+_CASCADE = kw("", "CASCADE", node="empty")
+_PERSISTENCE = kw("", "UNLOGGED", "TEMPORARY", "GLOBAL TEMPORARY")
+_RELATION_KINDS = ("TABLE", "INDEX", "VIEW", "TYPE", "SEQUENCE", "LARGE SEQUENCE", "FOREIGN TABLE",
+                   "MATERIALIZED VIEW")
+_COMMENT_KINDS = ("COLUMN", "DOMAIN", "FUNCTION", "INDEX", "SCHEMA", "SEQUENCE", "LARGE SEQUENCE", "TABLE",
+                  "TABLESPACE", "TRIGGER", "TYPE", "VIEW", "???")
+_DROP_KINDS = ("table", "index", "type", "schema", "sequence", "view", "function", "trigger", "large sequence",
+               "table constraint", "procedure", "materialized view", "foreign table", "composite type", "relation")
+_SECURITY = ("SECURITY DEFINER", "SECURITY INVOKER", "AUTHID DEFINER", "AUTHID CURRENT_USER")
+_BACKFILL_TYPES = ("bool", "int1", "int2", "int4", "int8", "int16")
+_NAME = ident()
+_TBLSPC = ident(empty=True)
+_BOUND = frag("bound")
+_EXPR = frag("expression")
+
+# ---- the nodes: member -> class -------------------------------------------------------------------------
+_COLUMN: dict[str, Slot] = {
+    "name": _NAME, "coltype": QUOTED, "collate": QUOTED, "collation": clause("collation"),
+    "auto_increment": kw("", "AUTO_INCREMENT"), "default": clause("default"), "on_update": _EXPR,
+    "not_null": kw("", "NOT NULL", "NULL"), "generated_column": clause("generated"), "type": META,
+}
+_ELEMENT = {**_COLUMN, "definition": frag("constraint"), "tblspc": _NAME, "contype": META}
+_OPTION = {"label": clause("option_label"), "value": one_of(num("numeric"), ident("word"))}
+_SEQUENCE = {"persistence": _PERSISTENCE, "large": kw("", "LARGE"), "identity": QUOTED,
+             "definition": clause(items="sequence_option"), "myowner": META}
+_SUBCOMMAND: dict[str, Slot] = {
+    # ADD / DROP / ALTER COLUMN, MODIFY / CHANGE (reference §5.2)
+    "objtype": kw("COLUMN", "ATTRIBUTE"), "if_not_exists": _IF_NOT_EXISTS, "if_exists": _IF_EXISTS,
+    "cascade": _CASCADE, "definition": frag("expression", node="column"), "add_first": clause("empty"),
+    "add_after_name": clause("named"), "column": _NAME, "ori_column": _NAME, "col": _NAME, "colname": _NAME,
+    "datatype": QUOTED, "coltype": QUOTED, "type_of": QUOTED, "collation": clause("collation"),
+    "using": clause("using"), "default": frag("expression", node="default"), "generated_column": clause("generated"),
+    "on_update": _EXPR, "not_null": kw("", "NOT NULL", "NULL"), "charset": _NAME, "collate": _NAME,
+    "storage": kw("PLAIN", "EXTERNAL", "EXTENDED", "MAIN"), "statistics": QUOTED,
+    # options, constraints, relation settings
+    "option": kw("SET", "RESET"), "set_reset": kw("SET", "RESET"), "options": clause(items="option"),
+    "name": _NAME, "constraint": _NAME, "constraint_type": kw("PRIMARY KEY", "UNIQUE"),
+    "index_name": _NAME, "deferrable": kw("DEFERRABLE", "NOT DEFERRABLE"),
+    "init_deferred": kw("INITIALLY DEFERRED", "INITIALLY IMMEDIATE"),
+    "compression": kw("COMPRESS", "NOCOMPRESS"), "autoincstart": num("numeric"), "comment": QUOTED,
+    "owner": _NAME, "index": _NAME, "tablespace": _NAME, "trigger": _NAME, "rule": _NAME, "parent": QUOTED,
+    "ident": kw("DEFAULT", "FULL", "NOTHING", node="named"), "index_identity": _NAME, "fk_identity": _NAME,
+    "partition_identity": _NAME,
+    # partitions
+    "maxvalues": _BOUND, "tblspc": _TBLSPC, "subpartitions": clause(items="subpartition"), "subpart": _NAME,
+    "partition": _NAME, "gpi": kw("", "UPDATE GLOBAL INDEX"), "issub": kw("PARTITION", "SUBPARTITION"),
+    "exchange_tbl": QUOTED, "name_list": _NAME, "partition_list": _NAME, "split_list": clause("split_pair"),
+    "define_list": clause("split_pair"), "partlist": clause(items="partlist"), "type": META,
+}
+_RENAME = {"objtype": kw(*_RELATION_KINDS, "???"), "if_exists": _IF_EXISTS, "identity": _NAME, "newname": _NAME,
+           "colname": _NAME, "oldname": _NAME, "cascade": _CASCADE, "renamelist": clause(items="rename_pair"),
+           "myowner": META}
+_EVENT = {"definer_opt": frag("definer"), "if_not_exits": _IF_NOT_EXISTS, "if_exists": _IF_EXISTS,
+          "schema": _NAME, "eventname": _NAME, "every_interval": frag("interval"), "start_expr": num("timestamp"),
+          "end_expr": num("timestamp"), "event_body": clause("event_body"), "newname": _NAME,
+          "comment": frag("literal"), "action": frag("body"), "myowner": META}
+_GAUSS_FUNCTION = {
+    "or_replace": kw("", "OR REPLACE"), "signature": clause("signature"), "return_type": QUOTED, "language": _NAME,
+    "volatility": kw("", "IMMUTABLE", "STABLE", "VOLATILE"),
+    "strict": kw("", "STRICT", "CALLED ON NULL INPUT", "RETURNS NULL ON NULL INPUT"),
+    "security_definer": kw("", *_SECURITY), "leakproof": kw("", "LEAKPROOF", "NOT LEAKPROOF"),
+    "cost": Slot(frozenset({""}), ((Kind.NUMBER, "cost"),), node="cost"),
+    "rows": Slot(frozenset({""}), ((Kind.NUMBER, "cost"),), node="cost"), "definition": QUOTED, "myowner": META,
+}
+
+NODES: dict[str, dict[str, Slot]] = {
+    # CREATE TABLE (§5.1, GaussDB §9, pre-release §11) and its parts (§3.3-§3.5)
+    "create_table": {
+        "persistence": _PERSISTENCE, "if_not_exists": _IF_NOT_EXISTS, "identity": QUOTED, "of_type": QUOTED,
+        "table_elements": clause("table_elements", items="element"), "inherits": clause("inherits"),
+        "autoincstart": num("numeric"), "with": clause(items="option"), "with_clause": clause("with_clause"),
+        "on_commit": clause("on_commit"), "tablespace": _NAME, "options": clause(items="table_option"),
+        "partition_by": frag("partition"), "distribute_by": frag("distribution"),
+        "compression": kw("", "COMPRESS", "NOCOMPRESS"), "myowner": META,
+    },
+    "table_elements": {"elements": clause(items="element"), **_ELEMENT},
+    "element": _ELEMENT,
+    "column": _COLUMN,
+    "collation": {"name": QUOTED},
+    "default": {"default": _EXPR},
+    "generated": {"generation_expr": _EXPR},
+    "inherits": {"parents": QUOTED},
+    "with_clause": {"with": clause(items="option")},
+    "on_commit": {"on_commit_value": kw("DROP", "DELETE ROWS", "PRESERVE ROWS")},
+    "table_option": {"comment": QUOTED},
+    "option": _OPTION,
+    "option_label": {"label": _NAME, "schema": _NAME},
+    # ALTER TABLE / INDEX / VIEW / SEQUENCE / TYPE (§5.2) and the follow-up messages (§5.3)
+    "alter-relation": {"objtype": kw(*_RELATION_KINDS, "???"), "only": kw("", "ONLY"), "identity": QUOTED,
+                       "subcmds": frag("text", items="subcommand"), "myowner": META},
+    "subcommand": _SUBCOMMAND,
+    "empty": {},
+    "named": {"name": _NAME, "index": _NAME},
+    "using": {"expression": _EXPR},
+    "subpartition": {"name": _NAME, "maxvalue": _BOUND, "tblspc": _TBLSPC},
+    "split_pair": {"name1": _NAME, "name2": _NAME, "tblspc1": _TBLSPC, "tblspc2": _TBLSPC},
+    "partlist": {"partname": _NAME, "maxvalues": _BOUND, "tblspc": _TBLSPC},
+    "alter-table-followup": {"only": kw("", "ONLY"), "identity": QUOTED, "subcmds": frag("text", items="subcommand"),
+                             "name": _NAME, "myowner": META},
+    "backfill-update": {"identity": QUOTED, "name": _NAME, "default": _EXPR, "myowner": META},
+    "autoincrement-backfill": {"typname": kw(*_BACKFILL_TYPES), "identity": QUOTED, "colname": _NAME,
+                               "seqname": QUOTED, "myowner": META},
+    # DROP (§5.4), CREATE INDEX (§5.5), sequences (§5.6), CREATE VIEW (§5.7)
+    "drop": {"objtype": kw(*_DROP_KINDS), "concurrently": kw("", "CONCURRENTLY"), "if_exists": _IF_EXISTS,
+             "objidentity": frag("identity"), "cascade": kw("", "CASCADE"), "myowner": META},
+    "create_index": {"unique": kw("", "UNIQUE"), "concurrently": kw("", "CONCURRENTLY"), "name": _NAME,
+                     "table": QUOTED, "index_am": _NAME, "definition": frag("index"), "opts": frag("options"),
+                     "tablespace": _NAME, "where": _EXPR, "myowner": META},
+    "create_sequence": _SEQUENCE,
+    "alter_sequence": _SEQUENCE,
+    "sequence_option": {"value": num("integer"), "no": kw("", "NO"), "order": kw("ORDER", "NOORDER"),
+                        "owner": QUOTED, "identity": QUOTED, "clause": META},
+    "create_view": {"or_replace": kw("", "OR REPLACE"), "persistence": _PERSISTENCE, "identity": QUOTED,
+                    "query": frag("query"), "myowner": META},
+    # functions (§5.8, §5.9; GaussDB's CREATE FUNCTION tree)
+    "create_function": {"function": frag("routine"), "myowner": META},
+    "create_function_gaussdb": _GAUSS_FUNCTION,
+    "cost": {"cost": QUOTED, "rows": QUOTED},
+    "alter_function": {"signature": clause("signature"), "definition": clause(items="function_action"),
+                       "myowner": META},
+    "signature": {"identity": QUOTED, "arguments": clause(items="argument")},
+    "argument": {"type": QUOTED},
+    "function_action": {"set_name": _NAME, "set_value": frag("text"), "value": kw("SAFE", "UNSAFE", "RESTRICTED"),
+                        "cost": QUOTED, "rows": QUOTED},
+    # CREATE TRIGGER (§5.10)
+    "create_trigger": {
+        "definer": clause("definer"), "constraint": kw("", "CONSTRAINT"), "if_not_exists": _IF_NOT_EXISTS,
+        "name": _NAME, "time": kw("BEFORE", "AFTER", "INSTEAD OF"),
+        "events": kw("INSERT", "UPDATE", "DELETE", "TRUNCATE", items="update_of"), "relation": QUOTED,
+        "from_table": clause("from_table"), "constraint_attrs": kw("NOT", "DEFERRABLE INITIALLY", "IMMEDIATE",
+                                                                    "DEFERRED", "DEFERRABLE", "NOT DEFERRABLE",
+                                                                    "INITIALLY DEFERRED", "INITIALLY IMMEDIATE"),
+        "for_each": kw("ROW", "STATEMENT"), "when": clause("when"), "function": clause("trigger_function"),
+        "bodysrc": clause("bodysrc"), "myowner": META,
+    },
+    "definer": {"definer": _NAME},
+    "update_of": {"columns": _NAME, "kind": META},
+    "from_table": {"relation": QUOTED},
+    "when": {"clause": _EXPR},
+    "trigger_function": {"funcname": QUOTED, "args": QUOTED},
+    "bodysrc": {"bodysrc": frag("body")},
+    # schemas (§5.11), COMMENT (§5.12), RENAME (§5.13), SET SCHEMA (§5.14), types (§5.15)
+    "create_schema": {"if_not_exists": _IF_NOT_EXISTS, "name": ident(empty=True), "authorization": clause("authorization"),
+                      "blockchain": clause("blockchain"), "myowner": META},
+    "authorization": {"authorization_role": _NAME},
+    "blockchain": {"blockchain": kw("")},
+    "alter_schema": {"schemaname": _NAME, "with": kw("WITH", "WITHOUT"), "charset": _NAME, "collate": _NAME,
+                     "myowner": META},
+    "comment": {"objtype": kw(*_COMMENT_KINDS), "identity": frag("identity"), "comment": clause("comment_literal"),
+                "myowner": META},
+    "comment_constraint": {"identity": ident("words"), "domain": one_of(kw("", "DOMAIN"), _NAME),
+                           "parentobj": frag("identity"), "comment": clause("comment_literal"), "myowner": META},
+    "comment_literal": {"null": clause("empty"), "literal": clause("literal")},
+    "literal": {"value": QUOTED},
+    "rename_relation": _RENAME, "rename_column": _RENAME, "rename_attribute": _RENAME, "rename_constraint": _RENAME,
+    "rename_schema": _RENAME, "rename_type": _RENAME, "rename_tables": _RENAME,
+    "rename_pair": {"ori": QUOTED, "modify": QUOTED},
+    "set_schema": {"objtype": kw(*_COMMENT_KINDS), "identity": frag("identity"), "newschema": _NAME, "myowner": META},
+    "create_type_composite": {"identity": QUOTED, "columns": clause(items="column"), "myowner": META},
+    "create_type_enum": {"identity": QUOTED, "values": QUOTED, "myowner": META},
+    # events, B-compatible (§5.16), and NEWPUB (§5.17)
+    "create_event": _EVENT, "alter_event": _EVENT, "drop_event": _EVENT,
+    "event_body": {"opt_ev_on_completion": kw("ON COMPLETION NOT PRESERVE", "ON COMPLETION PRESERVE"),
+                   "opt_ev_status": kw("", "DISABLE", "DISABLE ON SLAVE", "ENABLE"), "comment_opt": frag("literal"),
+                   "ev_body": frag("body")},
+    "newpub": {"objtype": kw("TABLE"), "identity": QUOTED, "myowner": META},
+}
+
+
+def verdict(v: str, slot: Slot) -> Verdict:
+    """Whether the string ``v`` is in ``slot``'s class: (why not, or None; whether a paste is refused)."""
+    if v == "" or (slot.words and _norm(v) in slot.words):  # "" prints nothing, in any slot
+        return None, False
+    why = "not in its class"
+    for kind, form in slot.forms:
+        if kind is Kind.NUMBER:
+            got: Verdict = (None if NUMBERS[form].match(v) else f"not {DESCRIBED[form]}"), False
+        elif kind is Kind.IDENTIFIER:
+            got = identifier_verdict(v, form)
+        else:
+            got = fragment_verdict(v, form)
+        if got[0] is None:
+            return got
+        why = got[0]
+    if not slot.forms:
+        if slot.quoted or slot.meta:
+            why = "a member that is never written raw"
+        else:
+            shown = " | ".join(repr(w) for w in sorted(slot.words))
+            why = f"not one of {shown}" if shown else "not in its class"
+    return why, False
+
+
+# ---- the walk -------------------------------------------------------------------------------------------
+_GENERIC = Slot(forms=((Kind.FRAGMENT, "text"),))  # a member of another version's form
+BLOCKS = frozenset({"autoincrement-backfill"})  # shapes whose fmt is a PL/pgSQL block of the server's own
+
+
+def _fail(message: str, path: Path, document: str | None) -> DdlcError:
+    return DdlcError(message, code=E_FRAGMENT, path=path, document=document)
+
+
+class _Walk:
+    __slots__ = ("document", "unpastable")
+
+    def __init__(self, document: str | None) -> None:
+        self.document = document
+        self.unpastable: list[Path] = []
+
+    def node(self, obj: Mapping[str, Any], node: Mapping[str, Slot], path: Path, depth: int,
+             block: bool = False) -> None:
+        from ..jddl.expand import _parse_fmt
+
+        fmt = obj.get("fmt")
+        if not isinstance(fmt, str) or obj.get("present", True) is False or depth > 64:
+            return  # the expander and the builders report these
+        why, quoted = fmt_problem(fmt, block)
+        if why is not None:
+            raise _fail(f"{'the statement' if not path else 'an object'} is not a form the server writes: {why}",
+                        path + ("fmt",), self.document)
+        for tok in _parse_fmt(fmt):
+            if type(tok) is str or tok[0] is None:
+                continue
+            name, sep, conv = tok
+            value = obj.get(name, _ABSENT)
+            if value is _ABSENT:
+                continue
+            if name in quoted and not quote_free(value) and path + (name,) not in self.unpastable:
+                self.unpastable.append(path + (name,))  # between the fmt's own quotes, unescaped
+            if conv == "T":
+                self.types(value, path + (name,))
+            if conv != "s":
+                continue
+            slot = node.get(CANONICAL.get(name, name), _GENERIC)
+            if sep is not None and isinstance(value, list):
+                for i, elem in enumerate(value):
+                    self.value(elem, name, slot, slot.items or slot.node, path + (name, i), depth)
+            else:
+                self.value(value, name, slot, slot.node, path + (name,), depth)
+
+    def value(self, v: Any, name: str, slot: Slot, child: str | None, path: Path, depth: int) -> None:
+        if isinstance(v, str):
+            self.string(v, name, slot, path)
+        elif isinstance(v, dict):
+            self.node(v, NODES.get(child, {}) if child else {}, path, depth + 1)
+
+    def string(self, v: str, name: str, slot: Slot, path: Path) -> None:
+        why, refused = verdict(v, slot)
+        if why is not None:
+            raise _fail(f"{name} {v[:60]!r} is {why} (a raw %s slot: {self.describe(slot)})", path, self.document)
+        if refused and path not in self.unpastable:
+            self.unpastable.append(path)
+
+    def types(self, v: Any, path: Path) -> None:
+        from .sql.typmod import check_spelling, check_typmod
+
+        for i, t in enumerate(v if isinstance(v, list) else [v]):
+            at = path + (i,) if isinstance(v, list) else path
+            if not isinstance(t, dict):
+                continue
+            typmod = t.get("typmod")
+            if isinstance(typmod, str) and typmod:
+                check_typmod(typmod, at + ("typmod",), self.document)
+            schema = next((t[k] for k in ("schemaname", "schema_name") if k in t), None)
+            name = next((t[k] for k in ("typename", "type_name") if k in t), None)
+            if schema == "" and isinstance(name, str):
+                check_spelling(name, at + ("typename",), self.document)
+
+    @staticmethod
+    def describe(slot: Slot) -> str:
+        parts = [k.value for k in slot.kinds] or (["never raw"] if slot.quoted or slot.meta else ["keyword ''"])
+        return " or ".join(parts)
+
+
+_ABSENT: Any = object()
+
+
+def check_tree(tree: Mapping[str, Any], shape: str | None, document: str | None = None) -> tuple[Path, ...]:
+    """Check every raw slot of ``tree`` (built as the shape ``shape``) against :data:`NODES`: a value outside
+    its class raises ``DDLC-E011``; the paths of the fragments a target must not paste as they came are
+    returned (``Statement.unpastable``). A shape the table does not know is not read here."""
+    node = NODES.get(shape) if shape is not None else None
+    if node is None:
+        return ()
+    walk = _Walk(document)
+    walk.node(tree, node, (), 0, shape in BLOCKS)
+    return tuple(walk.unpastable)
+
+
+class _Slots(_Walk):
+    __slots__ = ("found",)
+
+    def __init__(self) -> None:
+        super().__init__(None)
+        self.found: list[tuple[Path, Slot | None, str]] = []
+
+    def string(self, v: str, name: str, slot: Slot, path: Path) -> None:
+        self.found.append((path, None if slot is _GENERIC else slot, v))
+
+
+def raw_slots(tree: Mapping[str, Any], shape: str) -> list[tuple[Path, Slot | None, str]]:
+    """Every string ``tree`` pastes with ``%s`` (read as the shape ``shape``): its path, its slot (None when
+    the table does not list the member) and its value. For tests and tools; nothing is checked."""
+    walk = _Slots()
+    walk.node(tree, NODES.get(shape, {}), (), 0, shape in BLOCKS)
+    return walk.found
+
+
+__all__ = ["Kind", "NODES", "QUOTED", "META", "Slot", "check_tree", "fmt_problem", "raw_slots", "verdict"]

@@ -1,0 +1,187 @@
+"""The forms of the raw-slot classes (:mod:`ddlc.frontend.slots`): what a number, a name or a server
+fragment of each form may look like, read with the SQL layer's lexer, and the literal text a ``fmt`` may
+write. A check returns ``(why not, or None; whether a target must not paste the value as it came)``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ...errors import DdlcError
+from .fragment import comments, fragment_problem
+from .lexer import scan
+
+_NUMBER_FORMS = {
+    "integer": r"[+-]?[0-9]+",
+    "numeric": r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?",
+    "timestamp": r"[0-9]{1,6}-[0-9]{1,2}-[0-9]{1,2}(?:[ T][0-9]{1,2}:[0-9]{1,2}(?::[0-9]{1,2}(?:\.[0-9]{1,9})?)?)?"
+                 r"(?: ?[+-][0-9]{1,2}(?::?[0-9]{2})?)?",
+    "cost": r"(?:COST|ROWS)[ \t]+[0-9]+(?:\.[0-9]+)?",
+}
+NUMBERS = {k: re.compile(rf"[ \t]*{v}[ \t]*\Z", re.I | re.A) for k, v in _NUMBER_FORMS.items()}
+_WORD = re.compile(r"[ \t]*[A-Za-z_][A-Za-z0-9_]*[ \t]*\Z")
+_OPTION_ITEM = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?[ \t]*=[ \t]*[A-Za-z0-9_.+-]+"
+_OPTIONS = re.compile(rf"[ \t]*{_OPTION_ITEM}(?:[ \t]*,[ \t]*{_OPTION_ITEM})*[ \t]*\Z")
+_INTERVAL = re.compile(r"[ \t]*'[^'\\\x00\r\n]*'[ \t]+[A-Za-z_]+(?:[ \t]+TO[ \t]+[A-Za-z_]+)?[ \t]*\Z", re.I)
+DESCRIBED = {
+    "integer": "an integer", "numeric": "a number", "timestamp": "a timestamp", "cost": "COST n or ROWS n",
+    "name": "one name", "word": "one plain word", "words": "names separated by blanks",
+    "bound": "one partition bound value", "options": "k=v options", "interval": "an interval ' n' unit",
+    "definer": "DEFINER = <name>",
+}
+Verdict = tuple[str | None, bool]  # (why the value is outside the form, or None; whether a paste is refused)
+
+
+def _tokens(v: str) -> list[tuple[str, int, int]]:
+    return [t for t in scan(v) if t[0] not in ("space", "comment")]
+
+
+def identifier_verdict(v: str, form: str) -> Verdict:
+    if form == "word":
+        return (None if _WORD.match(v) else "not one plain word"), False
+    if comments(v) or any(k == "error" for k, _, _ in scan(v)):
+        return "not a name", False
+    toks = _tokens(v)
+    ok = bool(toks) and all(k in ("word", "qident") for k, _, _ in toks) and (form == "words" or len(toks) == 1)
+    return (None if ok else f"not {DESCRIBED[form]}"), False
+
+
+def _code_problem(v: str) -> str | None:
+    """What makes user code (a routine text, an inline body) end or open something when pasted."""
+    line_start, slash_line = True, False
+    for kind, s, e in scan(v):
+        if kind == "error":
+            return "an unterminated quote, quoted name, dollar quote or comment"
+        if kind == "space":
+            if "\n" in v[s:e] or "\r" in v[s:e]:
+                if slash_line:
+                    return "a line holding only /"
+                line_start = True
+            continue
+        if kind == "comment":
+            if v.startswith("--", s) and e >= len(v):
+                return "a -- comment that runs to the end of the text"
+            continue
+        tok = v[s:e]
+        if line_start and tok.startswith("\\"):
+            return "a line starting with a backslash (a psql meta-command)"
+        slash_line, line_start = line_start and tok == "/", False
+    return "a line holding only /" if slash_line and ("\n" in v or "\r" in v) else None
+
+
+def _statements_problem(v: str, toks: list[tuple[str, int, int]]) -> str | None:
+    """A ``;`` followed by more than closing words: the text holds another statement."""
+    for i, (kind, s, e) in enumerate(toks):
+        if v[s:e] == ";" and any(v[a:b] != ";" for _, a, b in toks[i + 1:]):
+            return "a ';' followed by another statement"
+    return None
+
+
+def _body(v: str) -> Verdict:
+    why = _code_problem(v)
+    if why is None:
+        toks = _tokens(v)
+        words = [v[s:e].upper() for k, s, e in toks if v[s:e] != ";"]
+        if not (words and words[0] == "BEGIN" and words[-1] == "END"):  # a block may hold statements
+            why = _statements_problem(v, toks)
+    return why, False
+
+
+def _routine(v: str) -> Verdict:
+    why = _code_problem(v)
+    if why is None:
+        toks = _tokens(v)
+        if not toks or v[toks[0][1]:toks[0][2]].upper() != "CREATE":
+            why = "not a CREATE statement"
+        elif any(k == "dollar" for k, _, _ in toks):  # a quoted body: nothing but options after it
+            why = _statements_problem(v, toks)
+    return why, False
+
+
+def _bound(v: str) -> Verdict:
+    from .partition import parse_bound_value
+
+    if v.strip().upper() == "DEFAULT":
+        return None, False
+    why = fragment_problem(v)
+    if why is None:
+        try:
+            parse_bound_value(v)
+        except DdlcError:
+            return "not one partition bound value", False
+        return None, bool(comments(v))
+    glued = [t for t in scan(v, glued_quotes=True) if t[0] != "space"]
+    if len(glued) == 1 and glued[0][0] == "string":  # the server's unescaped quote, 'it's' (DDLC-W205)
+        return None, True
+    if why == "a ')' without its '('" and fragment_problem("(" + v) is None:  # a garbled list (DDLC-W207)
+        return None, bool(comments(v))
+    return f"not one partition bound value: {why}", False
+
+
+def fragment_verdict(v: str, form: str) -> Verdict:
+    if form == "bound":
+        return _bound(v)
+    if form == "routine":
+        return _routine(v)
+    if form == "body":
+        return _body(v)
+    if form == "options":
+        return (None if _OPTIONS.match(v) else "not k=v options"), False
+    if form == "interval":
+        return (None if _INTERVAL.match(v) else "not an interval ' n' unit"), False
+    if form == "literal":  # the server does not escape it: a quote or a backslash would end or escape its quotes
+        return None, "'" in v or "\\" in v
+    if form == "definer":
+        head = re.match(r"[ \t]*DEFINER[ \t]*=", v)
+        return (None if head and identifier_verdict(v[head.end():], "name")[0] is None else "not DEFINER = <name>"), False
+    why = fragment_problem(v, query=form == "query")
+    if why is not None and form == "partition" and fragment_problem(v, glued_quotes=True) is None:
+        return None, True  # the server's unescaped quotes in bound values (DDLC-W205)
+    return why, why is None and bool(comments(v))
+
+
+
+
+_SPEC = re.compile(r"%\{([^}:]*)[^}]*\}([A-Za-z])|%%")
+_QUOTED_SPEC = re.compile(r"'%\{([^}:]*)\}s'")
+_LITERAL = re.compile(r"[A-Za-z0-9_ \t\r\n(),=.]*\Z")
+
+
+def fmt_problem(fmt: str, block: bool = False) -> tuple[str | None, frozenset[str]]:
+    """Why the literal text of ``fmt`` is not the deparser's, or None; and the members it pastes between
+    quotes. A statement's or clause's fmt writes words, blanks, ``( ) , = .`` and ``'%{x}s'`` only; a block's
+    (``block``) is lexed: no comment, unterminated quote, dollar quote, meta-command or ``/`` line."""
+    if not block:
+        rest = _SPEC.sub(" ", _QUOTED_SPEC.sub(" ", fmt))
+        if not _LITERAL.match(rest):
+            return f"its fmt writes {next(c for c in rest if not _LITERAL.match(c))!r} outside a specifier", frozenset()
+        return None, frozenset(_QUOTED_SPEC.findall(fmt))
+    names: list[str] = []
+
+    def placeholder(m: re.Match[str]) -> str:
+        if m.group(0) == "%%":
+            return "%"
+        names.append(m.group(1))
+        return f" x{len(names) - 1} "
+
+    text = _SPEC.sub(placeholder, fmt)
+    quoted: set[str] = set()
+    for kind, a, b in scan(text):
+        if kind in ("error", "comment", "dollar", "qident"):
+            return f"its fmt writes {kind if kind != 'qident' else 'a quoted name'} outside a specifier", frozenset()
+        if kind == "string":
+            quoted.update(names[int(i)] for i in re.findall(r"\bx([0-9]+)\b", text[a:b]))
+    lines = [ln.strip() for ln in text.splitlines()]
+    if any(ln.startswith("\\") or ln == "/" for ln in lines):
+        return "its fmt writes a meta-command or a / line", frozenset()
+    return None, frozenset(quoted)
+
+
+def quote_free(v: Any) -> bool:
+    """Whether a value (a string, or the names of a %D object) holds neither a quote nor a backslash."""
+    parts = [v] if isinstance(v, str) else [x for x in v.values() if isinstance(x, str)] if isinstance(v, dict) else []
+    return not any("'" in p or "\\" in p for p in parts)
+
+
+__all__ = ["DESCRIBED", "NUMBERS", "Verdict", "fmt_problem", "fragment_verdict", "identifier_verdict", "quote_free"]
