@@ -160,8 +160,12 @@ E_FRAGMENT = register(
     "DDLC-E011", S.ERROR, "Fragment is not one part of its kind",
     "An SQL fragment the server renders into the statement (a type modifier, a type's keyword spelling, an "
     "expression, an index definition...) is not exactly one part of its kind: it would end the statement, "
-    "start another, open a quote or comment, or carry a psql meta-command. The document is refused on "
-    "every target; the server never writes such a fragment, so the stream was altered.",
+    "start another, open a quote or comment, or carry a psql meta-command. Every raw `%{x}s` slot of a tree "
+    "has a class (ddlc/frontend/slots.py: a keyword of a closed set, a number, one name, or a fragment) and a "
+    "value outside it, or a `fmt` writing more than words, is refused the same way. The document is refused "
+    "on every target; the server never writes such a value, so the stream was altered. A fragment holding an "
+    "SQL comment (which the server never renders inside one) is refused by the GaussDB target only, which "
+    "writes fragments as they came; the other targets print it from its parse.",
     '{"typmod": "(10)); DROP TABLE victim; --"}',
 )
 E_EMPTY = register(

@@ -34,14 +34,16 @@ and fails on a string member without a class.
 from __future__ import annotations
 
 import enum
-import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from ..diagnostics import E_FRAGMENT
 from ..errors import DdlcError, Path
+from ..jddl.expand import _parse_fmt
 from ..jddl.keys import CANONICAL
 from ..records import record
+from .sql.typmod import check_spelling, check_typmod
 from .sql.slotforms import (
     DESCRIBED, NUMBERS, Verdict, fmt_problem, fragment_verdict, identifier_verdict, quote_free,
 )
@@ -281,6 +283,7 @@ NODES: dict[str, dict[str, Slot]] = {
 }
 
 
+@lru_cache(maxsize=16384)
 def verdict(v: str, slot: Slot) -> Verdict:
     """Whether the string ``v`` is in ``slot``'s class: (why not, or None; whether a paste is refused)."""
     if v == "" or (slot.words and _norm(v) in slot.words):  # "" prints nothing, in any slot
@@ -310,6 +313,14 @@ _GENERIC = Slot(forms=((Kind.FRAGMENT, "text"),))  # a member of another version
 BLOCKS = frozenset({"autoincrement-backfill"})  # shapes whose fmt is a PL/pgSQL block of the server's own
 
 
+@lru_cache(maxsize=4096)  # a stream repeats a few hundred fmt strings
+def _fmt_info(fmt: str, block: bool) -> tuple[str | None, frozenset[str], tuple[tuple[str, str | None, str], ...]]:
+    """:func:`fmt_problem` of ``fmt`` and its specifiers ``(name, separator, conversion)``."""
+    why, quoted = fmt_problem(fmt, block)
+    specs = tuple(t for t in _parse_fmt(fmt) if type(t) is not str and t[0] is not None)
+    return why, quoted, specs  # type: ignore[return-value]
+
+
 def _fail(message: str, path: Path, document: str | None) -> DdlcError:
     return DdlcError(message, code=E_FRAGMENT, path=path, document=document)
 
@@ -323,19 +334,14 @@ class _Walk:
 
     def node(self, obj: Mapping[str, Any], node: Mapping[str, Slot], path: Path, depth: int,
              block: bool = False) -> None:
-        from ..jddl.expand import _parse_fmt
-
         fmt = obj.get("fmt")
         if not isinstance(fmt, str) or obj.get("present", True) is False or depth > 64:
             return  # the expander and the builders report these
-        why, quoted = fmt_problem(fmt, block)
+        why, quoted, specs = _fmt_info(fmt, block)
         if why is not None:
             raise _fail(f"{'the statement' if not path else 'an object'} is not a form the server writes: {why}",
                         path + ("fmt",), self.document)
-        for tok in _parse_fmt(fmt):
-            if type(tok) is str or tok[0] is None:
-                continue
-            name, sep, conv = tok
+        for name, sep, conv in specs:
             value = obj.get(name, _ABSENT)
             if value is _ABSENT:
                 continue
@@ -366,8 +372,6 @@ class _Walk:
             self.unpastable.append(path)
 
     def types(self, v: Any, path: Path) -> None:
-        from .sql.typmod import check_spelling, check_typmod
-
         for i, t in enumerate(v if isinstance(v, list) else [v]):
             at = path + (i,) if isinstance(v, list) else path
             if not isinstance(t, dict):

@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from ...errors import DdlcError
-from .fragment import comments, fragment_problem
+from .fragment import comments, fragment_problem, open_line_comment
 from .lexer import scan
 
 _NUMBER_FORMS = {
@@ -49,6 +49,8 @@ def identifier_verdict(v: str, form: str) -> Verdict:
 
 def _code_problem(v: str) -> str | None:
     """What makes user code (a routine text, an inline body) end or open something when pasted."""
+    if open_line_comment(v):
+        return "a -- comment that runs to the end of the text (it would swallow what follows it)"
     line_start, slash_line = True, False
     for kind, s, e in scan(v):
         if kind == "error":
@@ -60,8 +62,6 @@ def _code_problem(v: str) -> str | None:
                 line_start = True
             continue
         if kind == "comment":
-            if v.startswith("--", s) and e >= len(v):
-                return "a -- comment that runs to the end of the text"
             continue
         tok = v[s:e]
         if line_start and tok.startswith("\\"):
