@@ -179,10 +179,10 @@ def compile_statement(stmt0: Statement, backend: Backend, options: Any, catalog:
         catalog.record(stmt)  # every target sees the same history
     diags = (*f.diagnostics, *more, *out.diagnostics)
     statements = tuple(_strip_terminator(s) for s in out.statements)
-    comments = list(out.comments)
+    comments = [_comment(backend, c) for c in out.comments]
     mode = ctx.on_unsupported
     if mode == "comment":
-        comments.extend(_comment(f"ddlc {d.code}: not translated: {text}")
+        comments.extend(_comment(backend, f"ddlc {d.code}: not translated: {text}")
                         for d in diags if (text := dropped_text(d)))
     untranslated = 0
     error = None
@@ -237,8 +237,12 @@ def _strip_terminator(text: str) -> str:
     return text
 
 
-def _comment(text: str) -> str:
-    return "\n".join("-- " + line for line in text.splitlines() or [""])
+def _comment(backend: Backend, text: str) -> str:
+    """``text`` as the target's comment lines: always its dialect's ``comment`` (no line break, CR or
+    backslash in ``text`` can end the comment early or carry it into the next statement)."""
+    dialect = backend.dialect
+    assert dialect is not None  # check_coverage refuses a backend without a dialect
+    return dialect.comment(text)
 
 
 def _pretty(sql: str) -> str:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import field
 from typing import Any, ClassVar
 
+from .. import lazyre
 from ..records import record
 from ..diagnostics import Diagnostic
 from ..ir.rules import Refusal, Rule
@@ -65,13 +66,64 @@ def merge(*tables: Mapping[type, Any], what: str) -> dict[type, Any]:
     return out
 
 
+# What ends a line for some reader of a script (str.splitlines's set: LF, CR, CR LF, VT, FF, FS, GS, RS,
+# NEL, U+2028, U+2029): each starts a new comment line, so no editor, viewer or lexer sees a line that
+# lacks the "-- ".
+# Characters a comment line shows escaped instead (\xNN, \uNNNN, as Python's repr does): the other C0/C1
+# controls and DEL (a terminal's escape sequences), the bidirectional controls (a reader would see the
+# text reordered: "Trojan Source", CVE-2021-42574) and lone surrogates (not UTF-8 at all). TAB stays.
+_UNSAFE_IN_COMMENT = lazyre.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e"
+                                    r"\u2066-\u2069\ud800-\udfff]")
+
+
+def _escaped(m: Any) -> str:
+    o = ord(m.group())
+    return f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}"
+
+
+def line_comment(text: str) -> str:
+    r"""``text`` as SQL line comments that end where they seem to, on every target's readers.
+
+    One ``-- `` line per line of ``text`` (every line break :data:`str.splitlines` knows starts a new
+    one), joined by LF and without a final line break. What would let a line comment end early or
+    run on into the next line is never written:
+
+    * PostgreSQL's and GaussDB's lexers (and psql's/gsql's, whose backslash meta-commands are only
+      read outside comments) end a ``--`` comment at LF or CR: both only ever end a comment line here.
+    * Spark's lexer (``SIMPLE_COMMENT: '--' ('\\\n' | ~[\r\n])*``) goes on past an LF that follows a
+      backslash, and so does spark-sql's splitter (``splitSemiColon``'s ``escape``): a comment line
+      never ends with a backslash. When the line's last non-blank character is one, that backslash is
+      written ``\x5c`` (so an editor that trims trailing blanks cannot make it the last character).
+    * spark-sql's file reader (Hive's ``processReader``) splits lines at LF, CR and CR LF and drops
+      those starting with ``--``: every line this writes starts with ``--``.
+    * Other controls, bidirectional controls and lone surrogates are written escaped (see
+      ``_UNSAFE_IN_COMMENT``), so what a reader sees is what the lexer reads.
+
+    ``*/`` and ``/*`` need nothing: no target's lexer reads them inside a ``--`` comment
+    (``tests/test_comments_safe.py`` checks all of this against Spark's lexer and spark-sql's splitting
+    rule, and against pglast's scanner and ``psql -f``).
+    """
+    out = []
+    for line in text.splitlines() or [""]:
+        line = _UNSAFE_IN_COMMENT.sub(_escaped, line)
+        body = line.rstrip()
+        if body.endswith("\\"):
+            line = body[:-1] + "\\x5c" + line[len(body):]
+        out.append("-- " + line)
+    return "\n".join(out)
+
+
 @record(frozen=True, slots=True)
 class Dialect:
-    """How a target spells names and strings (the writer takes it)."""
+    """How a target spells names, strings and comments (the writer and the orchestration take it).
+
+    ``comment`` turns a text into the target's comment lines (no final line break): every comment ddlc
+    writes into a script goes through it, never through a hand-made ``"-- " + text``."""
 
     name: str
     ident: Callable[[str], str]
     literal: Callable[[str], str]
+    comment: Callable[[str], str]
 
 
 @record(slots=True)
@@ -80,6 +132,8 @@ class Emitted:
 
     statements: list[str] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    # texts to keep as comments before the statements (plain text: the orchestration writes each
+    # through the target's Dialect.comment, never as it is)
     comments: list[str] = field(default_factory=list)
 
 
@@ -112,7 +166,7 @@ class EmitBase:
         self.ctx = ctx
         self.catalog = catalog if catalog is not None else getattr(ctx, "catalog", None)
         self.diagnostics: list[Diagnostic] = []
-        self.comments: list[str] = []
+        self.comments: list[str] = []  # plain texts; written through Dialect.comment (see Emitted)
         self.emitters = emitters if emitters is not None else {}  # the backend hands in its table
         self.owned: list[tuple[tuple[str, ...], str]] = []  # objects created, with an owner (see own)
 

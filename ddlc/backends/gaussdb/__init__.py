@@ -19,7 +19,7 @@ from ...ir.statement import Opaque
 from ...jddl.expand import expand
 from ...quoting import canonicalize, quote_ident, quote_literal
 from ...ir.misc import CreateTableAs
-from ..base import Backend, Dialect, EmitContext, Emitted, gather, table_of
+from ..base import Backend, Dialect, EmitContext, Emitted, gather, line_comment, table_of
 from . import (
     alter, alter_columns, alter_partitions, comment, drop, event, followup, index, misc, rename, routine, schema,
     sequence, set_schema, table, trigger, typedef, view,
@@ -46,7 +46,7 @@ class GaussDBBackend(Backend):
 
     name = TARGET
     title = "GaussDB / openGauss (canonical TDDL text)"
-    dialect = Dialect("gaussdb", quote_ident, quote_literal)
+    dialect = Dialect("gaussdb", quote_ident, quote_literal, line_comment)
     passes_source_text = True  # GaussDB's own TDDL text is its exact output...
     # ...except where the text would not do what the decoded log means: a CTAS / SELECT INTO would copy rows
     # (GaussDB decodes it as the table's CREATE TABLE alone), so it is recovered and written from the IR

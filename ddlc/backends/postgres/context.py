@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from ...ir.names import Expr, QualifiedName, TypeName
-from ..base import Dialect, EmitBase, emits
+from ..base import Dialect, EmitBase, emits, line_comment
 from ..writer import pg_ident, pg_literal
 from .exprs import rewrite_expr
 from .types import map_type
 
 TARGET = "postgres"
-DIALECT = Dialect("postgres", pg_ident, pg_literal)
+DIALECT = Dialect("postgres", pg_ident, pg_literal, line_comment)
 
 
 class Emit(EmitBase):

@@ -10,7 +10,7 @@ from ...diagnostics import Severity, register
 from ...errors import Path
 from ...ir.base import Node
 from ...ir.names import Expr, QualifiedName, TypeName
-from ..base import Dialect, EmitBase, emits
+from ..base import Dialect, EmitBase, emits, line_comment
 from .exprs import I_EXPR, W_EXPR, ToSpark, Untranslatable, deterministic, generate, tree_of
 from .quoting import needs_quotes, spark_ident, spark_literal
 from .types import SparkType, spark_type
@@ -27,7 +27,7 @@ W_NAME = register(
 _CATALOG_NAME = re.compile(r"[A-Za-z0-9_]+\Z")
 
 TARGET = "spark"
-DIALECT = Dialect("spark", spark_ident, spark_literal)
+DIALECT = Dialect("spark", spark_ident, spark_literal, line_comment)
 
 
 class Emit(EmitBase):
