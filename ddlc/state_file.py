@@ -237,7 +237,7 @@ class History:
     def keep_open(self, txns: Txns) -> str | None:
         """After the run: keep the transaction it ended inside of (for the next batch); a note saying so."""
         self.held = txns.held
-        if not self.held:
+        if not self.held or not self.held[1]:
             return None
         xid, docs = self.held
         which = f"transaction {xid}" if xid is not None else "a transaction"
@@ -285,7 +285,7 @@ def _position_in(last: dict[str, Any]) -> Position | None:
 
 
 def _held_out(held: tuple[int | None, list[Any]] | None) -> Any:
-    if not held:
+    if held is None:
         return None
     xid, docs = held
     return {"xid": xid, "documents": [_doc_out(d) for d in docs]}
@@ -313,7 +313,7 @@ def _exact(v: Any) -> Any:
 
 
 def _held_in(held: Any, name: str) -> tuple[int | None, list[Any]] | None:
-    if not held:
+    if held is None:
         return None
     from .frontend.documents import Document, classify
     from .frontend.jsonload import load

@@ -149,6 +149,8 @@ def iter_rows(src: ByteSource, source: str, kind: str, skip: SkipFn, dml: Callab
                 txn.docs = txn.want_commit = True
                 yield TxnMark(BEGIN, txn.xid)
             yield got
+    if txn.begun and not txn.docs:  # the input ends inside a transaction: its DDL may be in the next one
+        yield TxnMark(BEGIN, txn.xid)
 
 
 def _message(value: dict, info: RowInfo, dml: Callable[[], None]) -> tuple[RowInfo, Any] | None:
@@ -211,7 +213,7 @@ def _columns(row: dict, label: str, line: int) -> tuple[int | None, int | None, 
 
 class _TxnRows:
     """The transaction framing of a rows file, told to :mod:`.txns` as marks, lazily: a BEGIN mark
-    only before a transaction's first DDL row, a COMMIT (with the COMMIT row's LSN, the commit LSN) or
+    only before a transaction's first DDL row or at the end of the input (or piece) inside it, a COMMIT (with the COMMIT row's LSN, the commit LSN) or
     ABORT mark only for a transaction that had one, or for the first of the input (it may end a
     transaction an earlier batch began). A DML-only transaction costs no mark."""
 

@@ -74,8 +74,9 @@ class Txns:
 
     def __init__(self, held: tuple[int | None, list[Any]] | None = None, keep: bool = False,
                  dropped: Callable[[], None] | None = None, record: bool = False) -> None:
-        self.open: list[Any] | None = list(held[1]) if held is not None and held[1] else None
-        self.xid: int | None = held[0] if self.open is not None else None  # type: ignore[index]
+        # (a held transaction may have no document yet: its DDL may come in this batch, before its COMMIT)
+        self.open: list[Any] | None = list(held[1]) if held is not None else None
+        self.xid: int | None = held[0] if held is not None else None
         self.keep = keep
         self.held: tuple[int | None, list[Any]] | None = None  # at the end: the transaction left open
         self.dropped = dropped
@@ -137,7 +138,7 @@ class Txns:
         """The end of the run: the transaction still open is held (``keep``) or its documents fail."""
         docs, xid = self.open, self.xid
         self.open, self.xid = None, None
-        if not docs:
+        if docs is None:
             return
         if self.keep:
             self.held = (xid, docs)
