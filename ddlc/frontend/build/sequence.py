@@ -54,6 +54,9 @@ def _option(o: Obj) -> SeqOption:
         value = o.str("value")
         if not _DECIMAL.match(value):
             raise o.ctx.error(f"sequence option value {value!r} is not a decimal integer", o.at("value"))
+        if len(value.lstrip("-").lstrip("0")) > 39:  # past a LARGE SEQUENCE's int16: no catalog value, no int built
+            raise o.ctx.error(f"sequence option value {value[:40]!r}... ({len(value)} characters) is out of range "
+                              "for type int16", o.at("value"))
     elif clause is SeqClause.CYCLE:
         no = keyword(o, "no", "NO")
     elif clause is SeqClause.ORDER:

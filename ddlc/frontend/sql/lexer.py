@@ -92,14 +92,18 @@ def _lexer(glued_quotes: bool = False) -> re.Pattern[str]:
 def _nested_end(text: str, pos: int) -> int:
     """End of the nested ``/* ... */`` comment opening at ``pos``; -1 when it is not closed."""
     depth, j = 1, pos + 2
+    a, b = text.find("/*", j), text.find("*/", j)  # each found again only once passed: linear time
     while depth:
-        a, b = text.find("/*", j), text.find("*/", j)
         if b < 0:
             return -1
         if 0 <= a < b:
             depth, j = depth + 1, a + 2
         else:
             depth, j = depth - 1, b + 2
+        if 0 <= a < j:
+            a = text.find("/*", j)
+        if b < j:
+            b = text.find("*/", j)
     return j
 
 

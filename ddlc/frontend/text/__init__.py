@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import importlib
 import re
+from itertools import islice
 from typing import Any
 
 from ...diagnostics import Diagnostic
 from ...ir.statement import Opaque, OpaqueReason, Statement
-from ..sql.lexer import ScanError, tokenize
+from ..sql.lexer import ScanError, tokenize, tokens
 from ._match import Shape, TextError, match, norm
 
 FAMILIES = ("followup", "rename", "set_schema", "sequence", "table", "alter", "index", "view", "drop", "comment", "schema", "typedef", "routine",
@@ -54,7 +55,7 @@ def _dispatch() -> list[tuple[re.Pattern[str], Shape]]:
 def _head(text: str) -> str:
     words = []
     try:
-        for t in tokenize(text)[:12]:
+        for t in islice(tokens(text), 12):  # the first tokens only: never the whole text
             words.append(t.upper or t.text)
     except ScanError:
         pass

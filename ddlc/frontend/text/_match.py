@@ -23,6 +23,7 @@ from dataclasses import field
 from decimal import Decimal
 from typing import Any
 
+from ...quoting import ident_is_bare
 from ...records import record
 from ..sql.lexer import Tok, fold, string_value, tokenize
 
@@ -42,8 +43,6 @@ class TextError(Exception):
 def norm(t: Tok) -> tuple[str, str]:
     """What a token means, for comparing a text with an expansion: bare words folded (keywords and
     unquoted names are case-insensitive), quoted names and strings by their value."""
-    from ...quoting import ident_is_bare
-
     if t.kind == "word":  # a keyword written bare is not the name it spells ("int" is not "int")
         f = fold(t.text)
         return ("ident", f) if ident_is_bare(f) else ("word", f)
@@ -217,6 +216,34 @@ class Words(Spec):
         return out
 
 
+class Span:
+    """A fragment's text, cut from the statement only once the tree is read (:func:`match`): a
+    fragment ends at every token it may stop at, and cutting each of those texts would cost the
+    square of the fragment's length (``suffix``: text a ``post`` adds)."""
+
+    __slots__ = ("text", "start", "end", "suffix")
+
+    def __init__(self, text: str, start: int, end: int, suffix: str = "") -> None:
+        self.text, self.start, self.end, self.suffix = text, start, end, suffix
+
+    def __str__(self) -> str:
+        return self.text[self.start:self.end] + self.suffix
+
+    def __repr__(self) -> str:
+        return f"Span({str(self)!r})"
+
+
+def resolve(v: Any) -> Any:
+    """``v`` with every :class:`Span` in it cut into its text."""
+    if isinstance(v, Span):
+        return str(v)
+    if isinstance(v, dict):
+        return {k: resolve(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [resolve(x) for x in v]
+    return v
+
+
 @record(frozen=True)
 class Frag(Spec):
     """``%s`` holding an SQL fragment: a balanced run of tokens (its exact text is the value).
@@ -249,7 +276,7 @@ class Frag(Spec):
                 break
             j += 1
             if depth == 0:
-                out[j] = m.span(i, j)
+                out[j] = Span(m.text, m.toks[i].start, m.toks[j - 1].end)
         return out
 
 
@@ -531,8 +558,8 @@ def match(shape: Shape, text: str, end: int | None = None) -> dict[str, Any]:
     got = m.shape(shape, 0).get(len(m.toks))
     if got is None:
         raise TextError("the text does not read as the statement's form", m.pos(m.furthest))
-    return got
+    return resolve(got)
 
 
 __all__ = ["Shape", "Spec", "Ident", "QName", "TypeSpec", "Literal", "Number", "Words", "Frag", "Either", "Rest", "Const", "Custom",
-           "Matcher", "TextError", "match", "norm", "compile_pattern"]
+           "Matcher", "TextError", "match", "norm", "compile_pattern", "Span", "resolve"]
