@@ -35,7 +35,11 @@ def _targets(ctx: Any, param: Any, value: str) -> list[str]:
 @click.option("--to", "targets", default="postgres", show_default=True, callback=_targets, metavar="T1,T2",
               help=f"Targets, separated by commas ({', '.join(TARGET_CHOICES)}).")
 @click.option("--output", required=True, metavar="DIR",
-              help="Where the outputs go: <target>.sql, results.parquet, quarantine.parquet, summary.json.")
+              help="Where the outputs go: <target>.sql, results.parquet, quarantine.parquet, summary.json. "
+                   "Must be new, empty or an unfinished run's; a committed run there needs --overwrite.")
+@click.option("--overwrite", is_flag=True,
+              help="Replace the outputs of a committed run in DIR (the files of ddlc's only: any other file "
+                   "in DIR still refuses the run).")
 @click.option("--master", default=None, metavar="URL",
               help="Spark master (local[N], spark://host:7077, yarn...). Default: local[*], or what spark-submit set.")
 @click.option("--state", "state_path", metavar="PATH", default=None,
@@ -50,12 +54,17 @@ def _targets(ctx: Any, param: Any, value: str) -> list[str]:
               help="Rename a schema everywhere (repeatable).")
 @click.option("--default-schema", default="public", show_default=True,
               help="Schema for names the input left unqualified.")
-def run_command(inputs: tuple[str, ...], input_format: str, targets: list[str], output: str, master: str | None,
-                state_path: str | None, piece_size: int, progress: bool, **kw: Any) -> None:
+def run_command(inputs: tuple[str, ...], input_format: str, targets: list[str], output: str, overwrite: bool,
+                master: str | None, state_path: str | None, piece_size: int, progress: bool, **kw: Any) -> None:
     """Translate decoding logs on Spark into DIR, each target's statements in log order.
 
+    DIR may be new, empty, or hold only an unfinished run's files (no summary.json: this run completes
+    it). A committed run there (summary.json) is refused unless --overwrite, which leaves exactly this
+    run's files; a file ddlc does not write is always refused (never removed).
+
     Exit codes: 0 every document translated; 1 some were quarantined (see quarantine.parquet);
-    2 usage error (bad input, option or state); 3 the counts did not add up (nothing committed).
+    2 usage error (bad input, option, state or output directory: nothing is started); 3 the counts did
+    not add up (nothing committed).
 
     Example: ddlc pipeline run --input logs/ --to postgres,spark --output out/ --state state.json
     """
@@ -64,7 +73,7 @@ def run_command(inputs: tuple[str, ...], input_format: str, targets: list[str], 
     options = _options(**kw)
     try:
         summary = run(inputs, output, targets, master=master, input_format=input_format, state=state_path,
-                      progress=progress, piece_size=piece_size << 20, options=options,
+                      progress=progress, piece_size=piece_size << 20, options=options, overwrite=overwrite,
                       report=lambda text: sys.stderr.write(text + "\n"))
     except CheckFailed as exc:
         _report("error", str(exc))

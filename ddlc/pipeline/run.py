@@ -67,11 +67,13 @@ def session(master: str | None = None, ui: bool = False) -> Any:
 def run(inputs: list[str] | tuple[str, ...], output: str, targets: list[str] | tuple[str, ...] = ("postgres",), *,
         master: str | None = None, input_format: str = "auto", state: str | None = None, progress: bool = False,
         piece_size: int = PIECE_SIZE, spark: Any = None, report: Any = None, options: Any = None,
-        **option_kw: Any) -> dict[str, Any]:
+        overwrite: bool = False, **option_kw: Any) -> dict[str, Any]:
     """Translate decoding logs on Spark; returns the summary (also written as ``summary.json``).
 
-    ``options``: a :class:`ddlc.Options` (or ``option_kw``, its fields). Raises :class:`PipelineError`
-    before any work when the inputs, targets, options or state cannot be used, and
+    ``options``: a :class:`ddlc.Options` (or ``option_kw``, its fields). ``overwrite``: replace the
+    outputs of a committed run in ``output`` (else a directory holding them is refused; see
+    :mod:`.outputs`). Raises :class:`PipelineError` before any work when the inputs, targets, options,
+    state or output directory cannot be used, and
     :class:`CheckFailed` (nothing committed) when the counts do not add up."""
     from ..api import Options
     from ..backends import get_backend
@@ -93,6 +95,9 @@ def run(inputs: list[str] | tuple[str, ...], output: str, targets: list[str] | t
         state_bytes = _state(state, targets)
     except (ValueError, TypeError, PipelineInputError) as exc:
         raise PipelineError(str(exc)) from None
+    from .outputs import check_output
+
+    check_output(output, overwrite)  # OutputRefused: a committed run (no overwrite), or files not ddlc's
     spark = spark or session(master, ui=progress)
     sc = spark.sparkContext
     from .progress import Progress
@@ -111,7 +116,7 @@ def run(inputs: list[str] | tuple[str, ...], output: str, targets: list[str] | t
     if problems:
         raise CheckFailed("the counts do not add up (nothing committed; staged in " + tmp + "): "
                           + "; ".join(problems))
-    commit(tmp, output, names)
+    commit(tmp, output, names, overwrite=overwrite)
     if state is not None:
         _save_state(state, targets, results, state_bytes, groups, opts)
     _tell(say, results, summary)
