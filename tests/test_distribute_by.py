@@ -34,9 +34,16 @@ def test_tree_round_trips_on_gaussdb_and_drops_elsewhere():
     assert ddlc.translate(TREE, "postgres").sql == "CREATE TABLE public.t (a integer);\n"
 
 
+def test_a_clause_holding_another_statement_fails_everywhere():
+    """Never a second statement: the raw slot is a server fragment (issue 20.3), refused on every target."""
+    tree = dict(TREE, distribute_by="DISTRIBUTE BY HASH (a); DROP TABLE victim")
+    for target in ("gaussdb", "postgres", "spark"):
+        t = next(iter(ddlc.translate_many([tree], target)))
+        assert t.error is not None and t.error.code == "DDLC-E011" and not t.statements
+
+
 @pytest.mark.parametrize("clause", [
     "DISTRIBUTE BY RANGE (a) (SLICE s1 VALUES LESS THAN (10))",  # slices: not modelled
-    "DISTRIBUTE BY HASH (a); DROP TABLE victim",  # never a second statement
     "DISTRIBUTE BY HASH ('a')",
 ])
 def test_other_forms_stay_text_never_written(clause):

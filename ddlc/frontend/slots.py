@@ -299,12 +299,13 @@ def verdict(v: str, slot: Slot) -> Verdict:
         if got[0] is None:
             return got
         why = got[0]
+    words = [repr(w) for w in sorted(slot.words) if w]
     if not slot.forms:
-        if slot.quoted or slot.meta:
-            why = "a member that is never written raw"
-        else:
-            shown = " | ".join(repr(w) for w in sorted(slot.words))
-            why = f"not one of {shown}" if shown else "not in its class"
+        why = "a member that is never written raw" if slot.quoted or slot.meta else \
+            f"not one of {' | '.join(words)}" if words else "not in its class"
+    elif len(slot.forms) > 1 or words:  # say every class it could have had
+        alts = [DESCRIBED.get(form, f"a fragment ({form})") for _, form in slot.forms]
+        why = "not " + " or ".join(([f"one of {' | '.join(words)}"] if words else []) + alts)
     return why, False
 
 
