@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from ddlc.api import Options
 from ddlc.frontend.documents import read_documents
 from ddlc.pipeline.groups import EVERYTHING, links_of, merge_catalogs, part_key, plan_groups, rel, sch
-from ddlc.pipeline.work import _portable, order_key, translate_rows
+from ddlc.pipeline.work import portable, order_key, translate_rows
 from ddlc.state_file import History, dump_catalog, load_catalog
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,8 +53,8 @@ def _rows(data: bytes, opts: Options) -> list[dict]:
         lsn = doc.lsn
         rows.append({"target": "postgres", "piece": 0, "seq": seq, "file": 0, "lsn_hi": lsn >> 32,
                      "lsn_lo": lsn & 0xFFFFFFFF, "lsn": "x", "xid": doc.xid, "source": doc.source, "line": doc.line,
-                     "label": doc.label, "doc": pickle.dumps(_portable(doc)), "payload": None,
-                     "links": links_of(doc, opts)})
+                     "label": doc.label, "doc": pickle.dumps(portable(doc)), "payload": None,
+                     "links": links_of(doc, opts), "position": doc.position})
     return rows
 
 
@@ -87,7 +87,7 @@ def test_groups_translate_exactly_like_one_stream(picks, buckets):
     merged = dump_catalog(merge_catalogs(None, parts, "public"))
     assert _sorted(merged) == _sorted(dump_catalog(load_catalog(whole["catalog"])))  # as a state saves it
     assert plan.position == (whole["history"]["last"] and (
-        History.from_json(whole["history"]).lsn, whole["history"]["last"]["xid"], whole["history"]["last"]["at_lsn"]))
+        History.from_json(whole["history"]).last, whole["history"]["last"]["xid"]))
 
 
 def _sorted(cat: dict) -> dict:

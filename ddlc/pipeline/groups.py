@@ -174,7 +174,9 @@ class GroupPlan:
     seen: frozenset[tuple[int, int]]
     owned: tuple[frozenset[str], ...]
     groups: int
-    position: tuple[int | None, int | None, int] | None
+    position: tuple[Any, int | None] | None  # (Position, xid) after the run
+    held: Any = None  # (xid, documents) of the transaction the run ended inside of (run._held_documents)
+    folded: Any = None  # .positions.Folded
 
 
 def plan_groups(keys: Iterable[dict[str, Any]], buckets: int, history: Any = None) -> GroupPlan:
@@ -235,14 +237,13 @@ def plan_groups(keys: Iterable[dict[str, Any]], buckets: int, history: Any = Non
     seen: set[tuple[int, int]] = set()
     position = None
     if history is not None:
-        for r in rows:
-            lsn = ((r["lsn_hi"] << 32) | r["lsn_lo"]) if r["lsn"] is not None else None
-            doc = SimpleNamespace(lsn=lsn, xid=r["xid"], label=r["label"])
+        for r in rows:  # (in decoding order: lsn_hi is the rank .positions gave)
+            doc = SimpleNamespace(position=r.get("position"), xid=r["xid"], label=r["label"])
             if history.seen(doc):
                 seen.add((r["piece"], r["seq"]))
             else:
                 history.advance(doc)
-        position = (history.lsn, history.xid, history.at_lsn)
+        position = (history.last, history.xid)
     return GroupPlan(n, bucket, frozenset(seen), tuple(frozenset(o) for o in owned), len(weight), position)
 
 

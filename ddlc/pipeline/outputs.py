@@ -34,7 +34,7 @@ from typing import Any
 import orjson
 
 from ..backends import BACKENDS
-from .run import SUMMARY_FORMAT, PipelineError
+from .errors import SUMMARY_FORMAT, PipelineError
 
 __all__ = ["write_outputs", "commit", "commit_steps", "check_output", "staging", "ddlc_files", "OutputRefused",
            "SUMMARY"]

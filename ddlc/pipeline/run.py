@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any
 
 import orjson
@@ -23,15 +23,7 @@ from .plan import PIECE_SIZE, Piece, plan, with_lines
 
 __all__ = ["run", "PipelineError", "CheckFailed", "SUMMARY_FORMAT"]
 
-SUMMARY_FORMAT = "ddlc-pipeline-summary"
-
-
-class PipelineError(Exception):
-    """A run that could not start (bad inputs, options or state): nothing was written."""
-
-
-class CheckFailed(PipelineError):
-    """The counts do not add up: a record was lost or doubled. Nothing was committed."""
+from .errors import SUMMARY_FORMAT, CheckFailed, PipelineError  # noqa: E402 - (re-exported)
 
 
 LOCAL_JAVA_OPTIONS = "-XX:TieredStopAtLevel=1"  # the JVM of a local session: the quick compiler only
@@ -107,7 +99,7 @@ def run(inputs: list[str] | tuple[str, ...], output: str, targets: list[str] | t
         pieces = plan(list(inputs), input_format, balanced)
     with Progress(sc, pieces, enabled=progress, say=say) as bar:
         side, results, groups = _stages(spark, pieces, targets, opts, state_bytes, state is not None, bar)
-    summary = _summary(pieces, targets, side, results, inputs)
+    summary = _summary(pieces, targets, side, results, inputs, groups.folded)
     from .outputs import commit, staging, write_outputs
 
     tmp = staging(output)
@@ -120,6 +112,10 @@ def run(inputs: list[str] | tuple[str, ...], output: str, targets: list[str] | t
     if state is not None:
         _save_state(state, targets, results, state_bytes, groups, opts)
     _tell(say, results, summary)
+    held = summary["transactions"]["held_for_next_batch"]
+    if held:
+        say(f"note: {held} document{'s' if held != 1 else ''} of a transaction whose COMMIT is not in the input "
+            f"{'are' if held != 1 else 'is'} kept in the state and translated by the batch that holds its COMMIT")
     seconds = time.perf_counter() - t0
     mb = sum(p.size for p in pieces) / 1e6
     records = summary["records"]
@@ -173,6 +169,7 @@ def _state(path: str | None, targets: list[str]) -> bytes | None:
 def _stages(spark: Any, pieces: list[Piece], targets: list[str], opts: Any, state: bytes | None, want_state: bool,
             bar: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]], Any]:
     from .groups import plan_groups
+    from .positions import fold
     from .work import READ_SCHEMA, order_key, piece_reader, relocate_row, translate_ordered
 
     sc = spark.sparkContext
@@ -183,23 +180,30 @@ def _stages(spark: Any, pieces: list[Piece], targets: list[str], opts: Any, stat
     # hands out up to its share of _DIRECT_BYTES; past it, documents come out without their bytes)
     share = _DIRECT_BYTES // tasks if _DIRECT_BYTES >= 0 else -1
     meta = _read(sc, len(rows), tasks, bar.reader(piece_reader(rows, opts, share)))
-    side = [r for r in meta if r["kind"] != "doc"]
+    side = [r for r in meta if r["kind"] not in ("doc", "mark")]
     keyed = [r for r in meta if r["kind"] == "doc"]
+    marks = [r for r in meta if r["kind"] == "mark"]
     del meta
     # stage 1 read every piece from line 1: each piece's first line, from the newlines of those before it
     lined = with_lines(pieces, {r["piece"]: r["lines"] for r in side if r["kind"] == "count" and r["lines"]})
     first_lines = {p.piece: p.line for p in lined if p.line != 1}
     side = [relocate_row(r, first_lines.get(r["piece"], 1)) for r in side]
     history = _history_of(state, targets[0]) if state is not None else None
+    # transactions across pieces and inputs: positions, decoding order, documents held (the CLI's fold)
+    folded = fold(keyed, marks, history.held if history is not None else None, keep=want_state)
+    held = _held_documents(keyed, folded, rows, opts)
+    keyed = _ranked(keyed, folded, opts)
     groups = plan_groups([relocate_row(r, first_lines.get(r["piece"], 1)) for r in keyed], sc.defaultParallelism,
                          history)  # (keyed stays as stage 1 read it: stage 2 moves the lines of what it reads)
+    groups = replace(groups, held=held, folded=folded)
     translate = translate_ordered(opts, state, want_state, groups.owned, first_lines)
     if all(r["doc"] is not None for r in keyed):
         results = _direct(sc, keyed, targets, groups, translate)
     else:  # too many to pass through the driver: stage 1 again, its documents shuffled to their tasks
+        injected = [r for r in keyed if r["piece"] < 0]
         del keyed
         read = spark.range(len(rows), numPartitions=tasks).mapInArrow(piece_reader(rows, opts), READ_SCHEMA)
-        results = _shuffled(spark, read, targets, groups, translate)
+        results = _shuffled(spark, read, targets, groups, translate, folded, injected)
     rank = {t: i for i, t in enumerate(targets)}
     results.sort(key=lambda r: (rank[r["target"]], r["status"] == "state", *order_key(r)))
     side.sort(key=lambda r: (r["piece"], r["kind"] != "count", r["line"] or 0, r["offset"] or 0))
@@ -244,7 +248,8 @@ def _direct(sc: Any, keyed: list[dict[str, Any]], targets: list[str], groups: An
     from .work import TRANSLATE_SCHEMA, arrow_schema, order_key
 
     keyed = sorted(keyed, key=order_key)
-    columns = ("piece", "seq", "file", "lsn_hi", "lsn_lo", "lsn", "xid", "source", "line", "label", "payload", "doc")
+    columns = ("piece", "seq", "file", "lsn_hi", "lsn_lo", "lsn", "xid", "source", "line", "label", "payload", "doc",
+               "fail")
     per: dict[tuple[int, int], list[dict[str, Any]]] = {}
     for ti, t in enumerate(targets):
         for r in keyed:
@@ -268,12 +273,16 @@ def _direct(sc: Any, keyed: list[dict[str, Any]], targets: list[str], groups: An
 
 
 _BUCKET_SCHEMA = ("piece int, seq long, file int, lsn_hi long, lsn_lo long, lsn string, xid long, source string, "
-                  "line long, label string, payload binary, target string, bucket int, seen boolean, doc binary")
+                  "line long, label string, payload binary, target string, bucket int, seen boolean, doc binary, "
+                  "fail binary")
 
 
-def _shuffled(spark: Any, read: Any, targets: list[str], groups: Any, translate: Any) -> list[dict[str, Any]]:
+def _shuffled(spark: Any, read: Any, targets: list[str], groups: Any, translate: Any, folded: Any,
+              injected: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Stage 2 for documents too many to pass through the driver: the (target, bucket) of each joined
-    to it in Spark, one partition per (target, bucket), sorted into log order there."""
+    to it in Spark with its rank in decoding order, one partition per (target, bucket), sorted there."""
+    import pickle
+
     from pyspark.sql import functions as F
 
     from .groups import part_key
@@ -281,14 +290,66 @@ def _shuffled(spark: Any, read: Any, targets: list[str], groups: Any, translate:
 
     n = len(targets) * groups.buckets
     keys = [part_key(i, n) for i in range(n)]
-    assign = [(t, piece, seq, b, keys[ti * groups.buckets + b], (piece, seq) in groups.seen)
+    fails = {k: pickle.dumps(e) for k, e in folded.failed.items()}
+    assign = [(t, piece, seq, b, keys[ti * groups.buckets + b], (piece, seq) in groups.seen,
+               folded.rank[(piece, seq)], fails.get((piece, seq)))
               for ti, t in enumerate(targets) for (piece, seq), b in groups.bucket.items()]
-    adf = spark.createDataFrame(assign, "target string, piece int, seq long, bucket int, part int, seen boolean")
-    docs = read.filter(F.col("kind") == "doc").select("piece", "seq", "file", "lsn_hi", "lsn_lo", "lsn", "xid",
-                                                     "source", "line", "label", "doc", "payload")
-    ordered = (docs.join(F.broadcast(adf), ["piece", "seq"]).repartition(n, "part")
-               .sortWithinPartitions("part", "lsn_hi", "lsn_lo", "file", "piece", "seq"))
+    adf = spark.createDataFrame(assign, "target string, piece int, seq long, bucket int, part int, seen boolean, "
+                                        "lsn_hi long, fail binary")
+    cols = ("piece", "seq", "file", "lsn", "xid", "source", "line", "label", "doc", "payload")
+    docs = read.filter(F.col("kind") == "doc").select(*cols)
+    if injected:  # the documents of a transaction the state held: no stage-1 row of their own
+        docs = docs.unionByName(spark.createDataFrame([{c: r[c] for c in cols} for r in injected],
+                                                      docs.schema))
+    ordered = (docs.join(F.broadcast(adf), ["piece", "seq"]).withColumn("lsn_lo", F.lit(0).cast("long"))
+               .repartition(n, "part").sortWithinPartitions("part", "lsn_hi", "lsn_lo", "file", "piece", "seq"))
     return ordered.mapInArrow(translate, TRANSLATE_SCHEMA).toArrow().to_pylist()
+
+
+def _ranked(keyed: list[dict[str, Any]], folded: Any, opts: Any) -> list[dict[str, Any]]:
+    """The documents the fold handed out, each with its rank in decoding order (as ``lsn_hi``: the order
+    key), its position, and the error the fold gave it; and the state's held ones, now committed."""
+    import pickle
+
+    from ..frontend.streams_rows import format_lsn
+    from .groups import links_of
+    from .work import portable
+
+    out = []
+    for r in keyed:
+        key = (r["piece"], r["seq"])
+        rank = folded.rank.get(key)
+        if rank is None:  # held for the next batch, or its transaction ended in ABORT
+            continue
+        fail = folded.failed.get(key)
+        out.append(r | {"lsn_hi": rank, "lsn_lo": 0, "position": folded.position[key],
+                        "fail": pickle.dumps(fail) if fail is not None else None})
+    for (piece, seq), doc in folded.injected:
+        rank = folded.rank[(piece, seq)]
+        out.append({"kind": "doc", "piece": piece, "seq": seq, "file": -1, "lsn_hi": rank, "lsn_lo": 0,
+                    "lsn": format_lsn(doc.lsn) if doc.lsn is not None else None, "xid": doc.xid,
+                    "source": doc.source, "line": doc.line, "label": doc.label, "offset": None,
+                    "doc": pickle.dumps(portable(doc)), "payload": None, "links": links_of(doc, opts),
+                    "position": doc.position, "fail": None})
+    return out
+
+
+def _held_documents(keyed: list[dict[str, Any]], folded: Any, rows: list[dict[str, Any]], opts: Any) -> Any:
+    """The documents of the transaction the run ended inside of, for the state: ``(xid, documents)``."""
+    if not folded.open_at_end:
+        return None
+    import pickle
+
+    from .work import read_piece
+
+    want = set(folded.held)
+    got = {(r["piece"], r["seq"]): r["doc"] for r in keyed if (r["piece"], r["seq"]) in want}
+    missing = {p for (p, s), d in got.items() if d is None}
+    for p in sorted(missing):  # (the shuffle path: stage 1 handed these out without their bytes)
+        for r in read_piece(Piece(**rows[p])):
+            if r["kind"] == "doc" and (p, r["seq"]) in want:
+                got[(p, r["seq"])] = r["doc"]
+    return folded.held_xid, [pickle.loads(got[k]) for k in folded.held]
 
 
 def _balanced(pieces: list[Piece], piece_size: int, tasks: int) -> int:
@@ -313,10 +374,15 @@ def _history_of(state: bytes, target: str) -> Any:
 
 
 def _summary(pieces: list[Piece], targets: list[str], side: list[dict[str, Any]], results: list[dict[str, Any]],
-             inputs: Any) -> dict[str, Any]:
+             inputs: Any, folded: Any = None) -> dict[str, Any]:
     counts = [s for s in side if s["kind"] == "count"]
     total = {k: sum(c[k] for c in counts) for k in ("records", "documents", "dml", "rolled_back", "unrecognised",
                                                        "bytes")}
+    # transactions (.positions): documents held for the next batch, dropped with their ABORT, or taken
+    # from the state (read by an earlier batch, committed in this one)
+    held, injected = len(folded.held) if folded else 0, len(folded.injected) if folded else 0
+    total["rolled_back"] += folded.dropped if folded else 0
+    total["documents"] += injected - held - (folded.dropped if folded else 0)
     files: dict[str, dict[str, Any]] = {}
     for p in pieces:
         f = files.setdefault(p.path, {"path": p.path, "form": p.kind, "bytes": 0})
@@ -333,7 +399,7 @@ def _summary(pieces: list[Piece], targets: list[str], side: list[dict[str, Any]]
             "not_translated": sum(r["untranslated"] or 0 for r in rs),
             "check": (f"{total['records']} records = {c['translated']} translated + {c['failed']} quarantined + "
                       f"{c['filtered']} filtered + {c['replayed'] + total['dml'] + total['rolled_back']} skipped + "
-                      f"{total['unrecognised']} unrecognised"),
+                      f"{total['unrecognised']} unrecognised + {held} held - {injected} from the state"),
         }
     return {
         "format": SUMMARY_FORMAT, "version": 1, "ddlc": __version__,
@@ -341,6 +407,7 @@ def _summary(pieces: list[Piece], targets: list[str], side: list[dict[str, Any]]
         "records": total["records"], "bytes": total["bytes"], "documents": total["documents"],
         "input_errors": len(input_errors),
         "skipped": {"dml_and_transaction_rows": total["dml"], "rolled_back_ddl": total["rolled_back"]},
+        "transactions": {"held_for_next_batch": held, "from_state": injected},
         "unrecognised": total["unrecognised"], "outputs": [f"{t}.sql" for t in targets] + [
             "results.parquet", "quarantine.parquet"],
     }
@@ -354,8 +421,9 @@ def _check(summary: dict[str, Any]) -> list[str]:
     for t, c in summary["targets"].items():
         if c["documents"] != summary["documents"]:
             problems.append(f"{t}: {c['documents']} documents translated, {summary['documents']} read")
+        tx = summary["transactions"]
         got = (c["translated"] + c["quarantined"] + c["filtered"] + c["already_seen"] + sk["dml_and_transaction_rows"]
-               + sk["rolled_back_ddl"] + summary["unrecognised"])
+               + sk["rolled_back_ddl"] + summary["unrecognised"] + tx["held_for_next_batch"] - tx["from_state"])
         if got != n:
             problems.append(f"{t}: {n} records read but {got} accounted for ({c['check']})")
     return problems
@@ -382,5 +450,6 @@ def _save_state(path: str, targets: list[str], results: list[dict[str, Any]], st
 
     history = history or History()
     if groups.position is not None:
-        history.lsn, history.xid, history.at_lsn = groups.position
+        history.last, history.xid = groups.position
+    history.held = groups.held
     history.save(path, catalogs)

@@ -27,12 +27,13 @@ from .plan import Piece
 __all__ = ["READ_SCHEMA", "TRANSLATE_SCHEMA", "read_piece", "piece_reader", "translate_rows", "translate_ordered",
            "order_key"]
 
-# stage 1 rows: kind "doc" (a document: DDL or an input error), "unrecognised" (a line of no known kind) or
-# "count" (one per piece: what the reader read)
+# stage 1 rows: kind "doc" (a document: DDL or an input error), "mark" (a transaction mark: .positions folds
+# them on the driver), "unrecognised" (a line of no known kind) or "count" (one per piece: what the reader read);
+# a document's lsn_hi/lsn_lo are its change LSN in stage 1, its rank in decoding order after the driver's fold
 READ_SCHEMA = ("kind string, piece int, seq long, file int, lsn_hi long, lsn_lo long, lsn string, xid long, "
                "source string, line long, label string, offset long, doc binary, payload binary, "
                "links array<string>, records long, documents long, dml long, rolled_back long, unrecognised long, bytes long, "
-               "lines long")
+               "lines long, mark int, commit_kind string, commit long")
 # stage 2 rows: status translated | failed | filtered | replayed, or "state" (the target's history at the end)
 TRANSLATE_SCHEMA = ("target string, status string, piece int, seq long, file int, lsn_hi long, lsn_lo long, "
                     "lsn string, xid long, source string, line long, label string, input_error boolean, "
@@ -92,12 +93,14 @@ def read_piece(piece: Piece, options: Any = None) -> Iterator[dict[str, Any]]:
     from ..frontend.documents import read_source
     from ..frontend.streams_io import ByteSource
     from ..frontend.streams_rows import format_lsn
+    from ..frontend.txns import TxnMark, Txns
 
     skipped: list[Any] = []
+    record = Txns(record=True)  # marks handed out: the driver folds the pieces' transactions (.positions)
     if piece.whole:
         fh = open(piece.path, "rb")
         src = ByteSource(fh=fh)
-        docs = read_source(src, piece.path, form=piece.form, on_skip=skipped.append)
+        docs = read_source(src, piece.path, form=piece.form, on_skip=skipped.append, txns=record)
         data = None
     else:
         with open(piece.path, "rb") as fh:
@@ -105,20 +108,26 @@ def read_piece(piece: Piece, options: Any = None) -> Iterator[dict[str, Any]]:
             data = fh.read(piece.end - piece.start)
         fh = None
         docs = read_source(ByteSource(data), piece.path, form=piece.form, on_skip=skipped.append,
-                           line=piece.line, offset=piece.start)
+                           line=piece.line, offset=piece.start, txns=record)
     payloads = _Payloads(piece, data)
     out: list[dict[str, Any]] = []
     try:
         for seq, doc in enumerate(docs):
             while skipped:
                 out.append(_unrecognised(piece, skipped.pop(0)))
+            if type(doc) is TxnMark:
+                out.append({"kind": "mark", "piece": piece.piece, "seq": seq, "file": piece.file, "lsn_hi": 0,
+                            "lsn_lo": 0, "xid": doc.xid, "mark": doc.kind,
+                            "commit_kind": doc.commit[0] if doc.commit else None,
+                            "commit": doc.commit[1] if doc.commit else None})
+                continue
             lsn = doc.lsn
             out.append({
                 "kind": "doc", "piece": piece.piece, "seq": seq, "file": piece.file,
                 "lsn_hi": (lsn >> 32) if lsn is not None else 0, "lsn_lo": (lsn & 0xFFFFFFFF) if lsn is not None else 0,
                 "lsn": format_lsn(lsn) if lsn is not None else None, "xid": doc.xid, "source": doc.source,
                 "line": doc.line, "label": doc.label, "offset": None,
-                "doc": pickle.dumps(_portable(doc), protocol=pickle.HIGHEST_PROTOCOL),
+                "doc": pickle.dumps(portable(doc), protocol=pickle.HIGHEST_PROTOCOL),
                 "payload": payloads.want(doc, len(out)),
                 "links": links_of(doc, options) if options is not None else None,
             })
@@ -139,7 +148,7 @@ def read_piece(piece: Piece, options: Any = None) -> Iterator[dict[str, Any]]:
            "unrecognised": docs.unrecognised, "bytes": piece.size, "lines": data.count(b"\n") if data is not None else None}
 
 
-def _portable(doc: Any) -> Any:
+def portable(doc: Any) -> Any:
     """``doc`` as pickle takes it (the decoding readers' metadata is a read-only mapping proxy)."""
     return doc if isinstance(doc.meta, dict) else replace(doc, meta=dict(doc.meta))
 
@@ -347,6 +356,8 @@ def translate_rows(rows: Iterable[dict[str, Any]], options: Any, state: bytes | 
             history = _history(state, target)
             catalog = history.catalog if history is not None else Catalog()
         doc = pickle.loads(row["doc"])
+        if row.get("fail") is not None:  # its transaction has no COMMIT (.positions)
+            doc = replace(doc, tree=None, tddl=None, error=pickle.loads(row["fail"]))
         first = first_lines.get(row["piece"], 1) if first_lines else 1
         if first != 1:  # stage 1 read the piece from line 1
             doc, row = relocate_doc(doc, first), relocate_row(row, first)
