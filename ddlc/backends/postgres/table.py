@@ -367,7 +367,8 @@ def column_sql(c: ColumnDef, e: Emit, identity: str | None = None) -> str:
     if identity:
         w.raw(identity)
     if c.default is not None:
-        w.kw("DEFAULT").raw(e.expr(c.default))
+        text = e.expr(c.default)
+        w.kw("DEFAULT").raw(f"({text})" if _not_b_expr(c.default.tree) else text)
     if c.not_null:
         w.kw("NOT", "NULL")
     if c.generated is not None:
@@ -375,6 +376,25 @@ def column_sql(c: ColumnDef, e: Emit, identity: str | None = None) -> str:
             e.diag(I_PERSISTED, f"column {c.name}: PERSISTED written as STORED", c.origin)
         w.kw("GENERATED", "ALWAYS", "AS").open().raw(e.expr(c.generated)).close().kw("STORED")
     return w.text()
+
+
+_A_EXPR_ONLY = frozenset({"BoolExpr", "NullTest", "BooleanTest", "CollateClause"})
+
+
+def _not_b_expr(node: object) -> bool:
+    """Whether a column DEFAULT's parsed expression is one PostgreSQL reads there only in parentheses (the
+    DEFAULT of a column definition is a ``b_expr``: no top-level NOT, AND/OR, IS [NOT] NULL, IN, LIKE,
+    BETWEEN, ANY/ALL, COLLATE). The server writes such defaults in parentheses; a forged one without them
+    would make the statement fail."""
+    name = type(node).__name__
+    if name in _A_EXPR_ONLY:
+        return True
+    if name == "A_Expr":
+        return getattr(getattr(node, "kind", None), "name", "") not in ("AEXPR_OP", "AEXPR_DISTINCT",
+                                                                          "AEXPR_NOT_DISTINCT", "AEXPR_NULLIF")
+    if name == "SubLink":
+        return getattr(getattr(node, "subLinkType", None), "name", "") in ("ANY_SUBLINK", "ALL_SUBLINK")
+    return False
 
 
 def _identity(n: CreateTable, c: ColumnDef, e: Emit) -> str | None:
