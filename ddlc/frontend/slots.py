@@ -3,7 +3,7 @@
 A ``%{name}s`` specifier pastes a string as it is: the expander quotes nothing, and the GaussDB target
 writes the expansion back. So each member a ``%s`` can paste has a class here, and a string outside its
 class fails its document (``DDLC-E011``), on every target, at build time (:func:`check_tree`, called by
-:func:`ddlc.frontend.build.build` before any builder reads the tree):
+:func:`ddlc.frontend.build.build` with the shape the tree was built as; nothing after the frontend parses):
 
 * **keyword**: one of a closed set of phrases (compared by words, case aside; ``""`` prints nothing);
 * **number**: digits in the server's forms (``integer``, ``numeric``, ``timestamp``, ``cost``);
@@ -13,17 +13,19 @@ class fails its document (``DDLC-E011``), on every target, at build time (:func:
 * **fragment**: server-made SQL, lexed by the SQL layer (:mod:`.sql.fragment`) and, by the targets
   other than GaussDB, printed from its parse. A fragment that holds a comment (which the server never
   renders), a bound with the server's unescaped quote, or text the server put between quotes without
-  escaping it (an event's comment holding a quote or a backslash) is recorded in ``Statement.unpastable``: the
-  GaussDB target, which writes fragments as they came, refuses it. Routine texts and inline bodies
-  (``routine``, ``body``) are user code: comments are theirs, but none may run to the text's end.
+  escaping it (an event's comment holding a quote or a backslash) is recorded in
+  ``Statement.unpastable``: the GaussDB target, which writes fragments as they came, refuses it.
+  Routine texts and inline bodies (``routine``, ``body``) are user code: comments are theirs, but none
+  may run to the text's end.
 
 A member that is written only quoted (``%I``, ``%L``, ``%D``, ``%T``, ``%n``) is ``quoted``; metadata that
 no ``fmt`` prints (``type``, ``contype``...) is ``meta``; as a ``%s`` slot either is refused. A member
 holding an object names the node it is read as (``node``; ``items``: the node of an array's objects);
-its string form must be ``""`` unless the slot lists more (``""``, which prints nothing, passes anywhere). The literal text of every ``fmt`` is checked
-too (:func:`fmt_problem`): words, blanks, ``( ) , = .`` and ``'%{x}s'`` quotes only (the back-fill block, a
-PL/pgSQL block of the server's own, is lexed instead); a value the fmt puts between its own quotes that
-holds a quote or a backslash is recorded in ``unpastable``.
+its string form must be ``""`` unless the slot lists more (``""``, which prints nothing, passes anywhere).
+The literal text of every ``fmt`` is checked too (:func:`fmt_problem`): words, blanks, ``( ) , = .``
+and ``'%{x}s'`` quotes only (the back-fill block, a PL/pgSQL block of the server's own, is lexed
+instead); a value the fmt puts between its own quotes that holds a quote or a backslash is recorded in
+``unpastable``.
 
 Members of another version's form (a key no node lists) are fragments of form ``text``. Trees of a shape
 no builder knows are not read here (they are kept as text, for the GaussDB target only).
@@ -256,8 +258,8 @@ NODES: dict[str, dict[str, Slot]] = {
     "trigger_function": {"funcname": QUOTED, "args": QUOTED},
     "bodysrc": {"bodysrc": frag("body")},
     # schemas (§5.11), COMMENT (§5.12), RENAME (§5.13), SET SCHEMA (§5.14), types (§5.15)
-    "create_schema": {"if_not_exists": _IF_NOT_EXISTS, "name": ident(empty=True), "authorization": clause("authorization"),
-                      "blockchain": clause("blockchain"), "myowner": META},
+    "create_schema": {"if_not_exists": _IF_NOT_EXISTS, "name": ident(empty=True),
+                      "authorization": clause("authorization"), "blockchain": clause("blockchain"), "myowner": META},
     "authorization": {"authorization_role": _NAME},
     "blockchain": {"blockchain": kw("")},
     "alter_schema": {"schemaname": _NAME, "with": kw("WITH", "WITHOUT"), "charset": _NAME, "collate": _NAME,

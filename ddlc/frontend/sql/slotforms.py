@@ -134,7 +134,8 @@ def fragment_verdict(v: str, form: str) -> Verdict:
         return None, "'" in v or "\\" in v
     if form == "definer":
         head = re.match(r"[ \t]*DEFINER[ \t]*=", v)
-        return (None if head and identifier_verdict(v[head.end():], "name")[0] is None else "not DEFINER = <name>"), False
+        ok = head is not None and identifier_verdict(v[head.end():], "name")[0] is None
+        return (None if ok else "not DEFINER = <name>"), False
     why = fragment_problem(v, query=form == "query")
     if why is not None and form == "partition" and fragment_problem(v, glued_quotes=True) is None:
         return None, True  # the server's unescaped quotes in bound values (DDLC-W205)
