@@ -2,6 +2,11 @@
 
 * the text reader knows what every placeholder of every template holds (a placeholder without a value
   spec was a KeyError, DDLC-E900, for the B-compatibility ``DEFAULT CHARACTER SET = ..., COLLATE = ...``);
+* START/END/EVERY values are range-checked before any arithmetic and the partitions an EVERY makes are
+  counted before they are stepped through (a forged bound hung ``translate``);
+* type modifiers are held to the server's limits on every target;
+* what the fuzz (``tools/fuzz.py``) found: texts read in linear time, values past their type refused
+  before an int is built; and a deterministic slice of the fuzz itself, 0 E900 and 0 over budget.
 """
 
 from __future__ import annotations
@@ -282,3 +287,58 @@ def test_nested_comment_end():
     for text, end in (("/* a */", 7), ("/* /* */ */x", 11), ("/*/ */", 6), ("/* /* */", -1), ("/**/", 4),
                       ("/*/**/*/", 8), ("/* */ */", 5), ("/*", -1), ("/*/", -1)):
         assert _nested_end(text, 0) == end, text
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_an_operator_chain_in_a_partition_bound_is_parsed_once(target):
+    doc = {"TDDL": "CREATE TABLE s.t (c int4) PARTITION BY RANGE (c) (PARTITION p1 VALUES LESS THAN ('201'"
+                   + " + 1" * 3000 + "), PARTITION p2 VALUES LESS THAN (MAXVALUE))"}
+    import time
+
+    c0 = time.process_time()
+    try:
+        ddlc.translate(doc, target)
+    except DdlcError as e:
+        assert e.code != "DDLC-E900"
+    assert time.process_time() - c0 < 2.0  # each operator re-parsed the chain so far: minutes
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_json_number_past_numerics_exponent_is_refused_before_it_is_printed(target):
+    with pytest.raises(DdlcError) as info:  # %n printed 9e999999999 in full: a billion digits
+        ddlc.translate('{"fmt": "COST %{cost}n", "cost": 9e999999999}', target)
+    assert info.value.code == "DDLC-E001"
+    assert 'invalid input syntax for type numeric: "9e999999999"' in info.value.message
+
+
+@pytest.mark.parametrize("target", ("postgres", "spark"))
+def test_set_default_without_a_definition_drops_the_default(target):
+    """The deparser writes ``SET DEFAULT`` without a definition for ``SET DEFAULT NULL`` (the default removed):
+    it was an AttributeError (E900) on both targets."""
+    out = ddlc.translate({"TDDL": "ALTER TABLE s.t ALTER COLUMN c SET DEFAULT"}, target).sql
+    assert "DROP DEFAULT" in out and "SET DEFAULT" not in out
+
+
+@pytest.mark.parametrize("target", ("postgres", "spark"))
+def test_a_large_sequence_value_that_is_no_int16_is_refused(target):
+    for value in ("1" + "0" * 50 + "e10", "9" * 5000):
+        with pytest.raises(DdlcError) as info:
+            ddlc.translate({"TDDL": f"CREATE LARGE SEQUENCE public.big START WITH {value}"}, target)
+        assert info.value.code == "DDLC-E010"
+
+# ---- a deterministic slice of the fuzz ---------------------------------------------------------------
+
+def test_a_slice_of_the_fuzz_has_no_internal_error_and_no_document_over_budget():
+    """1,000 mutated documents (fixture trees and their GaussDB text; huge numbers, long digit strings,
+    deep nesting, swapped types, hostile strings, dropped and duplicated keys), each on every target in
+    a worker with a budget of 1 s of CPU and 50 MB; documents up to 32 KB here (``python tools/fuzz.py`` runs
+    millions, up to 128 KB)."""
+    from tools.fuzz import run
+
+    summary = run(count=1000, targets=TARGETS, jobs=2, seed=20, start=0, chunk=125, max_doc=32 * 1024)
+    problems = [{k: f[k] for k in ("target", "index", "ops", "code", "message", "cpu", "mem_mb", "over")}
+                for f in summary["findings"]]
+    for target, s in summary["targets"].items():
+        assert s["documents"] == 1000, target
+        assert s["E900"] == 0, problems
+        assert s["over_budget"] == 0, problems

@@ -63,9 +63,12 @@ def _load(data: bytes) -> tuple[Any, bool]:
     import json
 
     try:
-        return json.loads(data, parse_float=Decimal, parse_constant=_constant), b"\\u" in data
+        return json.loads(data, parse_float=_decimal, parse_constant=_constant), b"\\u" in data
     except _NonFinite as exc:
         raise InputError(f"{exc.args[0]} is not valid JSON (JSON numbers are finite)") from None
+    except _OutOfRange as exc:
+        raise InputError(f'invalid input syntax for type numeric: "{exc.args[0][:40]}" (a tree is a jsonb '
+                         "value: its numbers are numerics, exponents within +-1000)") from None
     except (ValueError, RecursionError):
         # raises orjson.JSONDecodeError with its precise message (or parses what json could not)
         return orjson.loads(data), b"\\u0000" in data
@@ -73,6 +76,20 @@ def _load(data: bytes) -> tuple[Any, bool]:
 
 class _NonFinite(ValueError):
     pass
+
+
+class _OutOfRange(ValueError):
+    pass
+
+
+def _decimal(text: str) -> Decimal:
+    """A number with a fraction or an exponent, exactly; its exponent checked as ``numeric_in`` does
+    before anything is built from it (``9e999999999`` printed by ``%n`` would be a billion digits)."""
+    exponent = text.partition("e")[2] or text.partition("E")[2]
+    digits = exponent.lstrip("+-").lstrip("0")
+    if len(digits) > 4 or int(digits or "0") > 1000:
+        raise _OutOfRange(text)
+    return Decimal(text)
 
 
 def _constant(name: str) -> Any:

@@ -501,7 +501,10 @@ def _large_sequence(text: str, kind: str) -> Statement:
         if d.defname in simple:
             if d.arg is None:
                 raise _Unparsed(f"{d.defname} without a value")
-            opts.append(SeqOption(simple[d.defname], value=_value(d.arg)))
+            value = _value(d.arg)
+            if not re.fullmatch(r"-?[0-9]+", value) or len(value.lstrip("-").lstrip("0")) > 39:
+                raise _Unparsed(f"sequence option value {value[:40]!r} is not an int16 (a LARGE SEQUENCE's)")
+            opts.append(SeqOption(simple[d.defname], value=value))
         elif d.defname == "cycle":
             opts.append(SeqOption(SeqClause.CYCLE, no=not d.arg.boolval))
         elif d.defname == "owned_by":

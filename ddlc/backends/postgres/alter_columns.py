@@ -113,6 +113,9 @@ def _col(a: Alter, column: str, *words: str) -> SqlWriter:
 
 @handles(SetDefault)
 def _set_default(n: SetDefault, a: Alter) -> None:
+    if n.default is None:  # the deparser's SET DEFAULT without a definition: SET DEFAULT NULL, the default removed
+        a.clause(_col(a, n.column, "DROP", "DEFAULT"))
+        return
     a.clause(_col(a, n.column, "SET", "DEFAULT").raw(a.e.expr(n.default)))
 
 

@@ -127,6 +127,9 @@ def _drop_column(n: DropColumn, a: Alter) -> None:
 
 @handles(SetDefault)
 def _default(n: SetDefault, a: Alter) -> None:
+    if n.default is None:  # the deparser's SET DEFAULT without a definition: SET DEFAULT NULL, the default removed
+        a.add(a.column(n.column).kw("DROP", "DEFAULT"))
+        return
     _set_default(a, n.column, n.default)
 
 

@@ -402,13 +402,16 @@ class _Parser:
         if self.is_kw("default"):
             self.fail("DEFAULT is only allowed as VALUES (DEFAULT)")
         val = self.primary(tuples)
-        # a cast or an operator turns the value into an expression kept as raw text
+        # a cast or an operator turns the value into an expression kept as raw text (parsed once, whole:
+        # not again at each operator of a chain)
+        last = None
         while self.is_punct("::") or (self.peek().kind == "punct" and self.peek().value in _OPERATORS):
             if self.take().value == "::":
                 last = self.type_name()
             else:
                 self.primary(False)
                 last = self.toks[self.i - 1]
+        if last is not None:
             val = _expr_bound(self.slice(first, last), self.path)
         return val
 
