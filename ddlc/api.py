@@ -200,7 +200,11 @@ def translate_document(doc: Document, target: str | Any, options: Options, catal
     from .compiler import compile_document
 
     backend = get_backend(target) if isinstance(target, str) else target
-    r = compile_document(doc, backend, options, catalog)
+    return translation(doc, backend, compile_document(doc, backend, options, catalog))
+
+
+def translation(doc: Document, backend: Any, r: Any) -> Translation:
+    """The :class:`Translation` of ``doc`` for ``backend`` from the compiler's result ``r``."""
     return Translation(index=doc.index, document=doc.label, target=backend.name, statements=r.statements,
                        owner=r.owner, diagnostics=r.diagnostics, error=r.error,
                        source=doc.source, line=doc.line, comments=r.comments, untranslated=r.untranslated,
@@ -275,12 +279,10 @@ def translate_many(docs: Iterable[Any] | str | bytes, target: Target = "gaussdb"
     backend = get_backend(target)
     if not isinstance(docs, str | bytes | Iterable):
         raise TypeError(f"docs must be an iterable of documents or one str/bytes, not {type(docs).__name__}")
-    history = None
-    if state is not None:
-        from .state_file import History
+    from .session import Session
 
-        history = History.load(state, backend.name)
-    return _translate_many(docs, backend, opts, history, state)
+    session = Session([backend], opts, state)  # (a state that cannot be used is refused now: StateError)
+    return _translate_many(docs, session)
 
 
 translate_many.__doc__ = """Translate a stream of documents lazily; a failing document yields a result with
@@ -309,28 +311,18 @@ def _given(args: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _translate_many(docs: Iterable[Any] | str | bytes, backend: Any, opts: Options, history: Any = None,
-                    state: Any = None) -> Iterator[Translation]:
-    from .history import Catalog
-
-    # the stream's history: earlier statements inform later ones
-    catalog = history.catalog if history is not None else Catalog()
+def _translate_many(docs: Iterable[Any] | str | bytes, session: Any) -> Iterator[Translation]:
     stream = None
     if isinstance(docs, str | bytes):
-        stream = read_documents(docs, txns=history.txns() if history is not None else None)
+        stream = read_documents(docs, txns=session.txns())
         items: Iterable[Document] = stream
     else:
         items = (as_document(item, index=i, source=f"<input {i}>") for i, item in enumerate(docs))
-    for doc in items:
-        if history is not None and history.seen(doc):
+    backend = session.backends[0]
+    for doc, results in session.run(items):
+        if results is None:  # the state had already seen it
             yield Translation(index=doc.index, document=doc.label, target=backend.name, source=doc.source,
                               line=doc.line, replayed=True)
-            continue
-        result = translate_document(doc, backend, opts, catalog)
-        if history is not None:
-            history.advance(doc)
-        yield result
-    if history is not None:
-        if stream is not None:
-            history.keep_open(stream.txns)
-        history.save(state)
+        else:
+            yield translation(doc, backend, results[0])
+    session.close(stream)

@@ -83,9 +83,7 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, sp
 
     Warnings (what the target cannot take), notes and one summary line go to standard error.
     """
-    from .api import Options, translate_document, unwritable
-    from .backends import get_backend
-    from .history import Catalog
+    from .api import Options, translation, unwritable
 
     try:
         options = Options.of(mode=mode, validate=validate, default_schema=default_schema,
@@ -97,18 +95,15 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, sp
                              owners=owners, no_owner=no_owner, role_map=role_map)
     except (ValueError, TypeError) as exc:
         raise click.BadParameter(str(exc)) from None
-    backend = get_backend(target)
-    catalog = Catalog()
-    history = None
-    if state_path is not None:
-        from .state_file import History, StateError
+    from .session import Session
+    from .state_file import StateError
 
-        try:
-            history = History.load(state_path, target)
-        except StateError as exc:
-            _report("error", f"{exc} [{exc.code}]")
-            sys.exit(2)
-        catalog = history.catalog
+    try:
+        session = Session([target], options, state_path)
+    except StateError as exc:
+        _report("error", f"{exc} [{exc.code}]")
+        sys.exit(2)
+    history = session.history
     out = sys.stdout
     tally = _Tally()
     write = None
@@ -118,20 +113,19 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, sp
         write = out.buffer.write if hasattr(out, "buffer") else (lambda b: out.write(b.decode()))
     if history is not None and history.migrated and not quiet:
         _report("note", history.migrated)
-    docs = _inputs(inputs, verbose, input_format, history.txns() if history is not None else None)
+    docs = _inputs(inputs, verbose, input_format, session.txns())
     progress = None if quiet else Progress.maybe("translating")
     findings: list | None = [] if sarif_path is not None else None
     for doc in docs:
         if progress is not None:
             progress.tick()
-        if history is not None and history.seen(doc):
-            if history.replayed == 1:
-                _report("note", history.replay_note(doc))
+        results = session.translate(doc)
+        if results is None:  # the state had already seen it
+            if session.replayed == 1:
+                _report("note", session.replay_note())
             tally.replayed += 1
             continue
-        result = translate_document(doc, backend, options, catalog)
-        if history is not None:
-            history.advance(doc)
+        result = translation(doc, session.backends[0], results[0])
         if result.filtered is not None:
             tally.filtered += 1
             if write is not None:
@@ -159,11 +153,10 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, sp
             _report("error", str(result.error))
         out.flush()  # streaming: each document's output as soon as it is ready
     if history is not None:
-        held = history.keep_open(docs.txns)
-        if held is not None and not quiet:
-            _report("note", held)
         try:
-            history.save(state_path)
+            held = session.close(docs)
+            if held is not None and not quiet:
+                _report("note", held)
         except OSError as exc:
             _report("error", f"cannot save the state to {state_path}: {exc.strerror or exc}")
             tally.errors += 1

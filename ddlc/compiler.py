@@ -111,24 +111,67 @@ class Result:
 
 def compile_document(doc: Document, backend: Backend, options: Any, catalog: Any = None) -> Result:
     """Translate one document; every failure is captured in the result, never raised."""
-    try:
-        return _compile(doc, backend, options, catalog)
-    except DdlcError as exc:
-        exc.with_document(doc.label)
-        return Result(error=exc)
-    except RecursionError:
-        return Result(error=DdlcError("tree nested too deeply", code="DDLC-E004", document=doc.label))
-    except Exception as exc:  # a bug: report it as data, keep going
-        return Result(error=DdlcError(f"internal error: {type(exc).__name__}: {exc}", code=E_INTERNAL,
-                                      document=doc.label))
+    return compile_many(doc, (backend,), options, (catalog,))[0]
 
 
-def _compile(doc: Document, backend: Backend, options: Any, catalog: Any) -> Result:
+def compile_many(doc: Document, backends: Any, options: Any, catalogs: Any) -> list[Result]:
+    """Translate one document for several targets (one catalog each), read and built once; every failure
+    is captured in its target's result, never raised."""
+    built = _Built(doc, options)
+    out = []
+    for backend, catalog in zip(backends, catalogs, strict=True):
+        try:
+            out.append(_compile(doc, backend, options, catalog, built))
+        except DdlcError as exc:
+            exc.with_document(doc.label)
+            out.append(Result(error=exc))
+        except RecursionError:
+            out.append(Result(error=DdlcError("tree nested too deeply", code="DDLC-E004", document=doc.label)))
+        except Exception as exc:  # a bug: report it as data, keep going
+            out.append(Result(error=DdlcError(f"internal error: {type(exc).__name__}: {exc}", code=E_INTERNAL,
+                                              document=doc.label)))
+    return out
+
+
+class _Built:
+    """What the front half made of a document, computed once for every target (a failure too: each
+    target gets the same error)."""
+
+    __slots__ = ("doc", "options", "_front", "_text")
+
+    def __init__(self, doc: Document, options: Any) -> None:
+        self.doc, self.options = doc, options
+        self._front: Front | BaseException | None = None
+        self._text: Front | None = None
+
+    def front(self) -> Front:
+        if self._front is None:
+            try:
+                self._front = front(self.doc, self.options)
+            except (DdlcError, RecursionError) as exc:
+                self._front = exc
+        if isinstance(self._front, BaseException):
+            raise self._front
+        return self._front
+
+    def via_text(self) -> Front:
+        """The front, a tree of no known shape read back from its text (for targets that need the IR)."""
+        if self._text is None:
+            f = self.front()
+            if isinstance(f.stmt, Opaque) and f.stmt.reason is OpaqueReason.NO_SHAPE:
+                stmt, diags = _via_text(f.stmt, list(f.diagnostics), self.doc.label)
+                f = Front(stmt, tuple(diags), f.owner, f.source)
+            self._text = f
+        return self._text
+
+
+def _compile(doc: Document, backend: Backend, options: Any, catalog: Any, built: _Built | None = None) -> Result:
+    built = built if built is not None else _Built(doc, options)
     f = None
     if getattr(options, "filtering", False):  # decided on the statement as the source spelled it
         from .filters import filter_reason
 
-        f = front(doc, options)
+        f = built.front()
         owner = f.owner if f.owner is not None else doc.meta.get("owner")
         reason = filter_reason(f.stmt, owner if isinstance(owner, str) else None, options)
         if reason is not None:
@@ -136,7 +179,7 @@ def _compile(doc: Document, backend: Backend, options: Any, catalog: Any) -> Res
     if doc.tddl is not None and getattr(backend, "passes_source_text", False):
         unless = getattr(backend, "source_text_unless", ())  # statement classes written from the IR instead
         if unless and f is None:  # then the recovered statement decides (recovery never fails on text)
-            f = front(doc, options)
+            f = built.front()
         if not (unless and isinstance(f.stmt, unless)):
             # GaussDB's own TDDL text: its exact output on the GaussDB target, in both modes
             notes = [Diagnostic(I_TDDL, "TDDL text passed through", (), target=backend.name, document=doc.label)]
@@ -148,11 +191,8 @@ def _compile(doc: Document, backend: Backend, options: Any, catalog: Any) -> Res
                                         (), target=backend.name, document=doc.label))
             text = _strip_terminator(doc.tddl)
             return Result((text,), diagnostics=tuple(notes), blocks=_blocks(backend, (text,)))
-    f = f or front(doc, options)
-    if (isinstance(f.stmt, Opaque) and f.stmt.reason is OpaqueReason.NO_SHAPE
-            and not getattr(backend, "passes_source_text", False)):  # GaussDB prints the expansion itself
-        stmt, diags = _via_text(f.stmt, list(f.diagnostics), doc.label)
-        f = Front(stmt, tuple(diags), f.owner, f.source)
+    # (GaussDB prints a tree of no known shape from its expansion itself; other targets need the IR)
+    f = built.front() if getattr(backend, "passes_source_text", False) else built.via_text()
     role = f.owner if f.owner is not None else doc.meta.get("owner")  # myowner, or a decoding row's owner
     return compile_statement(f.stmt, backend, options, catalog, document=doc.label, fronted=f,
                              role=role if isinstance(role, str) else None)
@@ -254,4 +294,5 @@ def _pretty(sql: str) -> str:
         return sql
 
 
-__all__ = ["Front", "Result", "compile_document", "compile_statement", "front", "normalize", "get_backend"]
+__all__ = ["Front", "Result", "compile_document", "compile_many", "compile_statement", "front", "normalize",
+           "get_backend"]

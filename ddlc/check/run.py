@@ -92,11 +92,10 @@ def check_paths(paths: Iterable[str], config: CheckConfig, *, stdin: Any = None,
 
 
 def _check_file(path: str, config: CheckConfig, report: CheckReport, stdin: Any) -> None:
-    from ..api import Options, translate_document
-    from ..backends import get_backend
+    from ..api import Options
     from ..frontend.documents import read_documents
     from ..frontend.schema import validate
-    from ..history import Catalog
+    from ..session import Session
     from .positions import Locator
 
     name = "<stdin>" if path == "-" else path
@@ -117,8 +116,8 @@ def _check_file(path: str, config: CheckConfig, report: CheckReport, stdin: Any)
                                      "no documents: the input is empty"))
         return
     options = Options.of(default_schema=config.default_schema, schema_map=config.schema_map)
-    backends = [get_backend(t) for t in config.targets]
-    catalogs = {t: Catalog() for t in config.targets}
+    session = Session(config.targets, options)  # each document read and built once for every target
+    backends = session.backends
     locator: Locator | None = None
     for doc in read_documents(data, source=name):
         report.documents += 1
@@ -148,8 +147,7 @@ def _check_file(path: str, config: CheckConfig, report: CheckReport, stdin: Any)
             if problems:
                 continue
         errors: dict[tuple[str, str, str], tuple[tuple[Any, ...], list[str]]] = {}
-        for backend in backends:
-            t = translate_document(doc, backend, options, catalogs[backend.name])
+        for backend, t in zip(backends, session.translate(doc) or (), strict=True):
             for d in t.diagnostics:
                 _add(report, config, Finding(name, line(d.path), doc.label, d.jsonpath, d.code, d.severity.value,
                                              d.message, backend.name))

@@ -1,0 +1,99 @@
+"""The run driver: one stream of documents through every target, with the stream's history.
+
+A :class:`Session` owns what a run shares across its documents: the targets (each with its own
+catalog: the stream's history as that target has it), the position and the transaction a ``--state``
+continues (:mod:`ddlc.state_file`, positions from :mod:`ddlc.frontend.txns`), and the one decision
+per document of whether it was already seen. Each document is read and built once and emitted for
+every target (:func:`ddlc.compiler.compile_many`); every failure is captured in that document's
+result. ``ddlc translate``, :func:`ddlc.translate_many` and ``ddlc check`` drive their documents
+through it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+__all__ = ["Session"]
+
+
+class Session:
+    """``Session(targets, options, state=PATH)``: translate documents for every target in turn.
+
+    ``state``: a path (the history is loaded now, :class:`~ddlc.state_file.StateError` when it cannot
+    be used, and saved by :meth:`close`) or a loaded :class:`~ddlc.state_file.History`."""
+
+    __slots__ = ("backends", "options", "history", "catalogs", "path", "replayed", "_first_replay")
+
+    def __init__(self, targets: Sequence[Any], options: Any, state: Any = None) -> None:
+        from .backends import get_backend
+        from .history import Catalog
+
+        self.backends = [get_backend(t) if isinstance(t, str) else t for t in targets]
+        self.options = options
+        self.history: Any = None
+        self.path: str | None = None
+        self.replayed = 0
+        self._first_replay: Any = None
+        if state is not None:
+            from .state_file import History
+
+            if isinstance(state, History):
+                self.history = state
+            else:
+                self.path = os.fspath(state)
+                self.history = History.load(self.path, self.backends[0].name)
+        if self.history is None:
+            self.catalogs = [Catalog() for _ in self.backends]
+        elif len(self.backends) == 1:
+            self.catalogs = [self.history.catalog]
+        else:  # one catalog per target (a state of several targets keeps each one's)
+            from .state_file import History
+
+            self.catalogs = [self.history.catalog] + [
+                History.load(self.path, b.name).catalog if self.path else Catalog() for b in self.backends[1:]]
+
+    # -- reading --
+    def txns(self) -> Any:
+        """The run's transactions (None without a state: each input's own are folded by its reader)."""
+        return self.history.txns() if self.history is not None else None
+
+    # -- the run --
+    def translate(self, doc: Any) -> list[Any] | None:
+        """One :class:`~ddlc.compiler.Result` per target (:func:`ddlc.api.translation` makes it the
+        library's Translation), or None when the state had already seen ``doc``."""
+        from .compiler import compile_many
+
+        history = self.history
+        if history is not None and history.seen(doc):
+            self.replayed += 1
+            if self._first_replay is None:
+                self._first_replay = history.replay_note(doc)
+            return None
+        results = compile_many(doc, self.backends, self.options, self.catalogs)
+        if history is not None:
+            history.advance(doc)
+        return results
+
+    def run(self, docs: Iterable[Any]) -> Iterator[tuple[Any, list[Any] | None]]:
+        """``(document, results or None when already seen)`` for each document, in order."""
+        for doc in docs:
+            yield doc, self.translate(doc)
+
+    def replay_note(self) -> str | None:
+        """What the run says once when it skipped documents the state had already seen."""
+        return self._first_replay
+
+    def close(self, stream: Any = None) -> str | None:
+        """The end of the run: the transaction it ended inside of kept (``stream``: the documents'
+        :class:`~ddlc.frontend.documents.DocumentStream`), the history saved; a note when a transaction
+        is kept for the next batch."""
+        if self.history is None:
+            return None
+        note = self.history.keep_open(stream.txns) if stream is not None else None
+        if self.path is not None:
+            catalogs = ({b.name: c for b, c in zip(self.backends, self.catalogs, strict=True)}
+                        if len(self.backends) > 1 else None)
+            self.history.save(self.path, catalogs)
+        return note
