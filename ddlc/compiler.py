@@ -117,7 +117,7 @@ def compile_document(doc: Document, backend: Backend, options: Any, catalog: Any
 def compile_many(doc: Document, backends: Any, options: Any, catalogs: Any) -> list[Result]:
     """Translate one document for several targets (one catalog each), read and built once; every failure
     is captured in its target's result, never raised."""
-    built = _Built(doc, options)
+    built = Built(doc, options)
     out = []
     for backend, catalog in zip(backends, catalogs, strict=True):
         try:
@@ -133,7 +133,7 @@ def compile_many(doc: Document, backends: Any, options: Any, catalogs: Any) -> l
     return out
 
 
-class _Built:
+class Built:
     """What the front half made of a document, computed once for every target (a failure too: each
     target gets the same error)."""
 
@@ -154,6 +154,11 @@ class _Built:
             raise self._front
         return self._front
 
+    def for_target(self, backend: Any) -> Front:
+        """The front ``backend`` is given: GaussDB prints a tree of no known shape from its expansion
+        itself; the other targets need it read back from its text into the IR."""
+        return self.front() if getattr(backend, "passes_source_text", False) else self.via_text()
+
     def via_text(self) -> Front:
         """The front, a tree of no known shape read back from its text (for targets that need the IR)."""
         if self._text is None:
@@ -165,8 +170,8 @@ class _Built:
         return self._text
 
 
-def _compile(doc: Document, backend: Backend, options: Any, catalog: Any, built: _Built | None = None) -> Result:
-    built = built if built is not None else _Built(doc, options)
+def _compile(doc: Document, backend: Backend, options: Any, catalog: Any, built: Built | None = None) -> Result:
+    built = built if built is not None else Built(doc, options)
     f = None
     if getattr(options, "filtering", False):  # decided on the statement as the source spelled it
         from .filters import filter_reason
@@ -191,8 +196,7 @@ def _compile(doc: Document, backend: Backend, options: Any, catalog: Any, built:
                                         (), target=backend.name, document=doc.label))
             text = _strip_terminator(doc.tddl)
             return Result((text,), diagnostics=tuple(notes), blocks=_blocks(backend, (text,)))
-    # (GaussDB prints a tree of no known shape from its expansion itself; other targets need the IR)
-    f = built.front() if getattr(backend, "passes_source_text", False) else built.via_text()
+    f = built.for_target(backend)
     role = f.owner if f.owner is not None else doc.meta.get("owner")  # myowner, or a decoding row's owner
     return compile_statement(f.stmt, backend, options, catalog, document=doc.label, fronted=f,
                              role=role if isinstance(role, str) else None)
@@ -294,5 +298,5 @@ def _pretty(sql: str) -> str:
         return sql
 
 
-__all__ = ["Front", "Result", "compile_document", "compile_many", "compile_statement", "front", "normalize",
+__all__ = ["Built", "Front", "Result", "compile_document", "compile_many", "compile_statement", "front", "normalize",
            "get_backend"]

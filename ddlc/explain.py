@@ -20,11 +20,23 @@ def explain_document(doc: Document, options: Options, target: str = "gaussdb") -
         return out
     try:
         from .backends import get_backend
-        from .compiler import front, normalize, shape
+        from .compiler import Built, normalize, shape
 
-        f = front(doc, options)
+        backend = get_backend(target)
+        built = Built(doc, options)  # the front half translate runs, for this target
+        f = built.for_target(backend)
         out["shape"] = shape(doc)
-        stmt, more = normalize(f.stmt, get_backend(target), options, document=doc.label)
+        if getattr(options, "filtering", False):
+            from .filters import filter_reason
+
+            first = built.front()
+            owner = first.owner if first.owner is not None else doc.meta.get("owner")
+            reason = filter_reason(first.stmt, owner if isinstance(owner, str) else None, options)
+            if reason is not None:
+                out["filtered"] = reason
+        if doc.tddl is not None and getattr(backend, "passes_source_text", False):
+            out["passed_through"] = True  # translate writes the text as it came (the IR is what it reads as)
+        stmt, more = normalize(f.stmt, backend, options, document=doc.label)
         out["ir"] = to_json(stmt, with_origin=True)
         out["diagnostics"] = [d.to_dict() for d in (*f.diagnostics, *more)]
     except DdlcError as exc:
