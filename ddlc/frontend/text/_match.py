@@ -233,10 +233,31 @@ class Span:
         return f"Span({str(self)!r})"
 
 
+class Chain:
+    """The elements of an array placeholder read so far, linked to the shorter reading they extend
+    (each end of an array shares its elements with the shorter ones: copying them would cost the
+    square of its length); a list once the tree is read (:func:`resolve`)."""
+
+    __slots__ = ("prev", "value")
+
+    def __init__(self, prev: Chain | None, value: Any) -> None:
+        self.prev, self.value = prev, value
+
+    def items(self) -> list[Any]:
+        out, c = [], self
+        while c is not None:
+            out.append(c.value)
+            c = c.prev
+        out.reverse()
+        return out
+
+
 def resolve(v: Any) -> Any:
-    """``v`` with every :class:`Span` in it cut into its text."""
+    """``v`` with every :class:`Span` in it cut into its text and every :class:`Chain` made a list."""
     if isinstance(v, Span):
         return str(v)
+    if isinstance(v, Chain):
+        return [resolve(x) for x in v.items()]
     if isinstance(v, dict):
         return {k: resolve(x) for k, x in v.items()}
     if isinstance(v, list):
@@ -332,7 +353,10 @@ class Shape(Spec):
     """A JDDL object: its templates (pattern language), what each placeholder holds, constant members.
 
     ``absent``: the object may be left out (``{"fmt": <first fmt>, "present": false}``, nothing printed).
-    ``post``: a function that finishes the members read (derived members), or refuses them (None)."""
+    ``post``: a function that finishes the members read (derived members), or refuses them (None); it
+    runs for every end the object may have, on members as read (fragments as :class:`Span`, arrays as
+    :class:`Chain`). ``final``: a function that finishes a statement's tree once it is read whole
+    (plain values), for the shape :func:`match` is given."""
 
     templates: str
     keys: Mapping[str, Spec] = field(default_factory=dict)
@@ -340,6 +364,7 @@ class Shape(Spec):
     absent: bool = False
     absent_fmt: str | None = None
     post: Callable[[dict[str, Any]], dict[str, Any] | None] | None = None
+    final: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     _alts: list[list[Any]] | None = None
 
     def alternatives(self) -> list[list[Any]]:
@@ -510,9 +535,9 @@ class Matcher:
         # an array: one or more elements joined by sep
         sep_words = self.lex(sep)
         out2: dict[int, tuple[dict[str, Any], str]] = {}
-        frontier: dict[int, list[Any]] = {j: [v] for j, v in spec.read(self, i).items()}
+        frontier: dict[int, Chain] = {j: Chain(None, v) for j, v in spec.read(self, i).items()}
         while frontier:
-            new: dict[int, list[Any]] = {}
+            new: dict[int, Chain] = {}
             for j, items in frontier.items():
                 if j in out2:
                     continue
@@ -529,7 +554,7 @@ class Matcher:
                     continue
                 for e, v in spec.read(self, k).items():
                     if e > j and e not in out2 and e not in new:
-                        new[e] = items + [v]
+                        new[e] = Chain(items, v)
             frontier = new
         return out2
 
@@ -558,8 +583,9 @@ def match(shape: Shape, text: str, end: int | None = None) -> dict[str, Any]:
     got = m.shape(shape, 0).get(len(m.toks))
     if got is None:
         raise TextError("the text does not read as the statement's form", m.pos(m.furthest))
-    return resolve(got)
+    tree = resolve(got)
+    return shape.final(tree) if shape.final is not None else tree
 
 
 __all__ = ["Shape", "Spec", "Ident", "QName", "TypeSpec", "Literal", "Number", "Words", "Frag", "Either", "Rest", "Const", "Custom",
-           "Matcher", "TextError", "match", "norm", "compile_pattern", "Span", "resolve"]
+           "Matcher", "TextError", "match", "norm", "compile_pattern", "Span", "Chain", "resolve"]

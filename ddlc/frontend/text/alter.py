@@ -109,7 +109,7 @@ ALTER = Shape(
     "ALTER %{objtype}s %{only}s %{identity}D %{subcmds:, }s",
     {"objtype": Words(tuple(t.value for t in AlterObjType)), "only": Words(("ONLY", "")),
      "subcmds": Either(tuple(_subcommands()))},
-    post=_statement,
+    final=_statement,  # reads the subcommands: once, on the statement read whole
 )
 
 SHAPES = {r"ALTER (?:TABLE|INDEX|VIEW|TYPE|SEQUENCE|LARGE SEQUENCE|FOREIGN TABLE|MATERIALIZED VIEW) ": ALTER}
