@@ -29,11 +29,6 @@ def jsonpath(path: Sequence[PathPart]) -> str:
     return "".join(out)
 
 
-def json_pointer(path: Sequence[PathPart]) -> str:
-    """Render a path as an RFC 6901 JSON Pointer: ``("a", 1)`` -> ``/a/1``."""
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
-
-
 class DdlcError(Exception):
     """A document could not be read, validated or translated.
 

@@ -81,10 +81,6 @@ def pg_deparse(node: Any) -> str:
     return _STREAM()(node)
 
 
-class Raw(str):
-    """Text written verbatim (pre-rendered SQL, already-quoted names)."""
-
-
 class SqlWriter:
     """Collects tokens of one statement and renders them with canonical spacing.
 

@@ -38,9 +38,4 @@ class PostgresBackend(Backend):
         return Emitted(list(out), e.diagnostics, e.comments)
 
 
-def load() -> dict:
-    """The node → emitter table (kept for callers of the earlier module-level API)."""
-    return dict(PostgresBackend.emitters)
-
-
-__all__ = ["PostgresBackend", "Emit", "load"]
+__all__ = ["PostgresBackend", "Emit"]

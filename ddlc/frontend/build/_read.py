@@ -146,10 +146,6 @@ class Obj:
     def qname(self, name: str) -> QualifiedName:
         return read_qname(self.obj(name))
 
-    def opt_qname(self, name: str) -> QualifiedName | None:
-        o = self.opt_obj(name)
-        return None if o is None else read_qname(o)
-
     def typename(self, name: str) -> TypeName:
         return read_type(self.obj(name))
 

@@ -177,9 +177,6 @@ class Tok(NamedTuple):
         """The keyword spelling of a bare word (``""`` for any other token)."""
         return keyword(self.text) if self.kind == "word" else ""
 
-    def is_word(self, *words: str) -> bool:
-        return self.kind == "word" and keyword(self.text) in words
-
 
 _SKIPPED = frozenset({"space", "comment"})
 

@@ -30,11 +30,6 @@ def words() -> frozenset[str]:
     return frozenset(w for w in taken if og.get(w, "UNRESERVED_KEYWORD") == "UNRESERVED_KEYWORD")
 
 
-@lru_cache(maxsize=1)
-def _first_letters() -> frozenset[str]:
-    return frozenset(w[0] for w in words())
-
-
 @lru_cache(maxsize=8192)
 def requote(text: str) -> tuple[str, tuple[tuple[int, int], ...]]:
     """``(text for PostgreSQL, ((start, end) of each word quoted, in the fragment)...)``."""
