@@ -90,6 +90,4 @@ def script_command() -> None:
     """Print the path of the script spark-submit runs (spark-submit ... $(ddlc pipeline script) run ...)."""
     import os
 
-    from .pipeline import __file__ as package
-
-    sys.stdout.write(os.path.join(os.path.dirname(package), "submit.py") + "\n")
+    sys.stdout.write(os.path.join(os.path.dirname(__file__), "pipeline_submit.py") + "\n")
