@@ -232,7 +232,7 @@ I_TDDL = register(
     "passed through to the GaussDB target exactly as it came, in both modes.",
 )
 
-# ---- ddlc replay: folding a log into the schema it leaves behind (ddlc/history/fold.py) ----------
+# ---- ddlc replay: folding a log into the schema it leaves behind (ddlc/replay/fold.py) ----------
 I_REPLAY_NO_CHANGE = register(
     "DDLC-I960", S.INFO, "Statement changes no schema object (replay)",
     "`ddlc replay` folds a log's DDL into the schema it leaves behind. This statement changes data or "

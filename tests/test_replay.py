@@ -1,4 +1,4 @@
-"""``ddlc replay``: a log folded into the schema it leaves behind (ddlc/history/fold.py), as JSON and as a
+"""``ddlc replay``: a log folded into the schema it leaves behind (ddlc/replay/fold.py), as JSON and as a
 CREATE script, proven on the real server: the whole log translated and applied to one database, the replay
 script to another, and the two catalogs equal."""
 

@@ -248,8 +248,8 @@ def _forced(src: ByteSource, source: str, index: int, skip: Callable[[Skipped], 
         yield from _json_lines(src, source, index, line, offset, whole=False)
     elif form == "json":
         head = b"" if at is None else src.get(at, at + 1)
-        whole = _whole_value(src, at) if head in (b"{", b"[") else _NOT_ONE  # type: ignore[arg-type]
-        if whole is not _NOT_ONE:
+        whole = whole_value(src, at) if head in (b"{", b"[") else NOT_ONE  # type: ignore[arg-type]
+        if whole is not NOT_ONE:
             yield from _one_value(whole, source, index)
         else:
             yield from _json_lines(src, source, index)
@@ -271,7 +271,7 @@ def _read_source(src: ByteSource, source: str, start: int,
         return
     at = src.skip_space(0)
     head = b"" if at is None else src.get(at, at + 1)
-    whole: Any = _NOT_ONE
+    whole: Any = NOT_ONE
     if head == b"{" or head.lower() in (b"l", b"x", b"d", b'"'):  # maybe a rows file: its first line tells
         from .streams_rows import rows_kind
 
@@ -280,8 +280,8 @@ def _read_source(src: ByteSource, source: str, start: int,
             yield from _rows(src, source, index, kind, skip)
             return
     if head in (b"{", b"["):
-        whole = _whole_value(src, at)  # type: ignore[arg-type]
-    if whole is _NOT_ONE and head != b"":
+        whole = whole_value(src, at)  # type: ignore[arg-type]
+    if whole is NOT_ONE and head != b"":
         from . import streams  # decoding output: only imported when needed
 
         bom = src.skip_bom()  # a second one: the decoding readers skip it too
@@ -291,7 +291,7 @@ def _read_source(src: ByteSource, source: str, start: int,
             return
         if bom:
             src.shift(-3)
-    if whole is not _NOT_ONE:
+    if whole is not NOT_ONE:
         yield from _one_value(whole, source, index)
         return
     yield from _json_lines(src, source, index)
@@ -332,7 +332,7 @@ def _decoded(records: Iterator[Any], source: str, index: int, skip: Callable[[Sk
         index += 1
 
 
-_NOT_ONE = object()
+NOT_ONE = object()
 
 
 def _rows(src: ByteSource, source: str, index: int, kind: str,
@@ -366,8 +366,8 @@ def _rows(src: ByteSource, source: str, index: int, kind: str,
         index += 1
 
 
-def _whole_value(src: ByteSource, at: int) -> Any:
-    """The one JSON value the whole input is (as ``_load`` gives it), or ``_NOT_ONE``, reading no more than it takes to
+def whole_value(src: ByteSource, at: int) -> Any:
+    """The one JSON value the whole input is (as ``_load`` gives it), or ``NOT_ONE``, reading no more than it takes to
     tell: JSON lines are told by their first line (and the start of the second)."""
     end = src.line_end(at)
     while True:
@@ -375,17 +375,17 @@ def _whole_value(src: ByteSource, at: int) -> Any:
             try:
                 return _load(src.get(0, end))
             except orjson.JSONDecodeError:
-                return _NOT_ONE
+                return NOT_ONE
         state = _prefix_state(src.get(0, end))
         if state is False:
-            return _NOT_ONE
+            return NOT_ONE
         if state is True:  # a whole value, then only whitespace so far: the rest decides
             if src.skip_space(end) is not None:
-                return _NOT_ONE
+                return NOT_ONE
             try:
                 return _load(src.get(0, src.end))
             except orjson.JSONDecodeError:
-                return _NOT_ONE
+                return NOT_ONE
         # still the start of one value: past 1 MiB it is no JSON lines, read it whole
         end = src.line_end(max(2 * end, 1 << 16)) if end < 1 << 20 else src.total()
 

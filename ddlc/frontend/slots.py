@@ -42,7 +42,7 @@ from typing import Any
 
 from ..diagnostics import E_FRAGMENT
 from ..errors import DdlcError, Path
-from ..jddl.expand import _parse_fmt
+from ..jddl.expand import parse_fmt
 from ..jddl.keys import CANONICAL
 from ..records import record
 from .sql.typmod import check_spelling, check_typmod
@@ -320,7 +320,7 @@ BLOCKS = frozenset({"autoincrement-backfill"})  # shapes whose fmt is a PL/pgSQL
 def _fmt_info(fmt: str, block: bool) -> tuple[str | None, frozenset[str], tuple[tuple[str, str | None, str], ...]]:
     """:func:`fmt_problem` of ``fmt`` and its specifiers ``(name, separator, conversion)``."""
     why, quoted = fmt_problem(fmt, block)
-    specs = tuple(t for t in _parse_fmt(fmt) if type(t) is not str and t[0] is not None)
+    specs = tuple(t for t in parse_fmt(fmt) if type(t) is not str and t[0] is not None)
     return why, quoted, specs  # type: ignore[return-value]
 
 

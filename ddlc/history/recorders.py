@@ -29,7 +29,7 @@ def _create_table(cat: Any, stmt: Any) -> None:
     cat.forget(key)
     if clause is not None and clause.spec is not None:
         st = cat.tables[key] = state_of_spec(clause.spec, key)
-        _keep_parsed_bounds(st.partitions, clause.spec.partitions)
+        keep_parsed_bounds(st.partitions, clause.spec.partitions)
     rel = RelationState()
     for c in getattr(stmt, "columns", ()):
         if getattr(c, "auto_increment", False) and c.type is not None and c.type.name in _INTEGER_TYPES:
@@ -43,7 +43,7 @@ def _create_table(cat: Any, stmt: Any) -> None:
         cat.relations[key] = rel
 
 
-def _keep_parsed_bounds(states: list[Any], parts: tuple[Any, ...]) -> None:
+def keep_parsed_bounds(states: list[Any], parts: tuple[Any, ...]) -> None:
     """Keep each bound's parsed value with its text in the history (as :class:`BoundText`), as ALTER
     TABLE's bounds arrive, so a target reads the meaning of a bound it did not see parsed."""
     for st, p in zip(states, parts, strict=False):  # a default subpartition has no counterpart
@@ -51,7 +51,7 @@ def _keep_parsed_bounds(states: list[Any], parts: tuple[Any, ...]) -> None:
             st.upper = tuple(BoundText(v.text, v) for v in p.bound.values)
         elif isinstance(p.bound, ListValues) and st.values is not None:
             st.values = tuple(BoundText(v.text, v) for v in p.bound.values)
-        _keep_parsed_bounds(st.subpartitions, p.subpartitions)
+        keep_parsed_bounds(st.subpartitions, p.subpartitions)
 
 
 _INTEGER_TYPES = frozenset({"int1", "int2", "int4", "int8", "tinyint", "smallint", "integer", "bigint"})

@@ -176,7 +176,7 @@ def to_json(v: Any, *, with_origin: bool = False) -> Any:
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
-def _field_names(cls: type) -> tuple[str, ...]:
+def field_names(cls: type) -> tuple[str, ...]:
     """The fields of a node class that may hold nodes (looked up once per class, from the type hints).
 
     ``origin``/``layout`` and fields typed as scalars, enums or tuples of them are left out, so a pass
@@ -235,7 +235,7 @@ def transform(n: N, fn: Any, skip: frozenset[tuple[str, str]] = frozenset()) -> 
     """
     changes: dict[str, Any] = {}
     cls = type(n)
-    for name in _field_names(cls):
+    for name in field_names(cls):
         if skip and (cls.__name__, name) in skip:
             continue
         v = getattr(n, name)

@@ -30,7 +30,7 @@ _CACHE: dict[str, tuple[str | _Spec, ...]] = {}
 _CONVERSIONS = frozenset("IDTLsn")
 
 
-def _parse_fmt(fmt: str) -> tuple[str | _Spec, ...]:
+def parse_fmt(fmt: str) -> tuple[str | _Spec, ...]:
     toks = _CACHE.get(fmt)
     if toks is not None:
         return toks
@@ -161,7 +161,7 @@ class _Expander:
             raise self.fail('missing element "fmt" in JSON object', path, None)
         if not isinstance(fmt, str):
             raise self.fail('element "fmt" is not of type string', path + ("fmt",), None)
-        for tok in _parse_fmt(fmt):
+        for tok in parse_fmt(fmt):
             if type(tok) is str:
                 out.append(tok)
                 continue

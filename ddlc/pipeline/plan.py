@@ -95,9 +95,9 @@ def detect_form(path: str, forced: str = "auto") -> str:
             if sniffed is not None:
                 return "batch" if sniffed == "parallel_batch" else "decoding"
         if head in (b"{", b"["):
-            from ..frontend.documents import _NOT_ONE, _whole_value
+            from ..frontend.documents import NOT_ONE, whole_value
 
-            if _whole_value(src, at) is not _NOT_ONE:
+            if whole_value(src, at) is not NOT_ONE:
                 return "json"
             if forced == "auto":
                 from ..frontend import streams

@@ -261,7 +261,7 @@ def _exprs(n: Node, *, twins: bool = True) -> Iterator[Expr]:
     """Every Expr below ``n`` (its own fields included), through the fields that may hold nodes (the
     passes' own walk: ``ddlc.ir.base``). ``twins=False`` leaves out a constraint's ``definition``, the
     text twin of its parsed form."""
-    from ...ir.base import _field_names
+    from ...ir.base import field_names
 
     stack: list[Any] = [n]
     while stack:
@@ -272,7 +272,7 @@ def _exprs(n: Node, *, twins: bool = True) -> Iterator[Expr]:
             stack.extend(cur)
         elif isinstance(cur, Node):
             skip = not twins and hasattr(cur, "parsed") and hasattr(cur, "definition")
-            for f in _field_names(type(cur)):
+            for f in field_names(type(cur)):
                 v = getattr(cur, f)
                 if v is not None and not (skip and f == "definition"):
                     stack.append(v)

@@ -21,7 +21,7 @@ from typing import Any
 
 from ...diagnostics import E_UNSUPPORTED, Diagnostic, refusal_message
 from ...errors import DdlcError
-from ..base import Node, _field_names, replace
+from ..base import Node, field_names, replace
 from ..rules import Rule
 from ..statement import Opaque, OpaqueReason
 
@@ -93,7 +93,7 @@ def _child_classes(cls: type) -> dict[str, frozenset[type] | None]:
     except Exception:  # noqa: BLE001 - an unresolvable hint: every field unknown
         hints = {}
     out: dict[str, frozenset[type] | None] = {}
-    for name in _field_names(cls):
+    for name in field_names(cls):
         kids: set[type] | None = set()
         for t in _leaves(hints.get(name, Any)):
             if isinstance(t, type) and t is not Any and issubclass(t, Node):
@@ -240,7 +240,7 @@ def _without_markers(node: Any) -> Any:
     """``node`` without the markers of its dropped children; a node whose single child (not one of a
     tuple) was dropped goes with it."""
     changes = {}
-    for name in _field_names(type(node)):
+    for name in field_names(type(node)):
         v = getattr(node, name)
         if type(v) is _Dropped:
             return _Dropped(node)  # the marker moves up

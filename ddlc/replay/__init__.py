@@ -2,9 +2,9 @@
 
 Each document goes the one path's front half (:func:`ddlc.compiler.front`, then the passes with the
 GaussDB target's (empty) rules: START/END/EVERY expanded, names qualified, ``--schema-map`` applied)
-and the statement is folded into a :class:`~ddlc.history.schema_model.SchemaModel`
-(:mod:`ddlc.history.fold`). The model is written as JSON (:meth:`SchemaModel.to_json`) or turned back
-into IR statements (:mod:`ddlc.history.rebuild`) that go the back half of the path
+and the statement is folded into a :class:`~ddlc.replay.schema_model.SchemaModel`
+(:mod:`ddlc.replay.fold`). The model is written as JSON (:meth:`SchemaModel.to_json`) or turned back
+into IR statements (:mod:`ddlc.replay.rebuild`) that go the back half of the path
 (:func:`ddlc.compiler.compile_statement`) for the chosen target.
 """
 
@@ -14,9 +14,9 @@ from collections.abc import Iterable
 from dataclasses import field
 from typing import Any
 
-from .records import record
-from .diagnostics import E_INTERNAL, Diagnostic
-from .errors import DdlcError
+from ..records import record
+from ..diagnostics import E_INTERNAL, Diagnostic
+from ..errors import DdlcError
 
 
 @record(slots=True)
@@ -45,10 +45,10 @@ class Replay:
 
 def fold_log(docs: Iterable[Any], options: Any) -> Replay:
     """Fold every document of ``docs`` (``ddlc.frontend.documents`` documents), in order."""
-    from .backends import get_backend
-    from .compiler import front, normalize
-    from .history import Catalog
-    from .history.fold import Folder
+    from ..backends import get_backend
+    from ..compiler import front, normalize
+    from ..history import Catalog
+    from .fold import Folder
 
     backend = get_backend("gaussdb")  # no rules: the statement as the source meant it, names qualified and mapped
     catalog = Catalog()
@@ -90,10 +90,10 @@ def script(replay: Replay, target: str, options: Any) -> list[ScriptPart]:
     """The CREATE script of the replayed schema on ``target``: one result per IR statement."""
     from dataclasses import replace as dc_replace
 
-    from .backends import get_backend
-    from .compiler import Result, compile_statement
-    from .history import Catalog
-    from .history.rebuild import statements
+    from ..backends import get_backend
+    from ..compiler import Result, compile_statement
+    from ..history import Catalog
+    from .rebuild import statements
 
     backend = get_backend(target)
     opts = dc_replace(options, schema_map=(), role_map=())  # names were mapped when the log was folded

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..records import record
 from ..ir.names import Expr, QualifiedName, TypeName
-from .state import PartitionState, TableState
+from ..history.state import PartitionState, TableState
 
 Key = tuple[str | None, str]
 

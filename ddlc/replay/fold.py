@@ -26,11 +26,11 @@ from ..ir.constraints import ConstraintKind
 from ..ir.followup import AlterTableFollowup, ModifyColumnAutoIncrement
 from ..ir.names import QualifiedName
 from ..ir.table import CreateTable
-from .recorders import _keep_parsed_bounds
+from ..history.recorders import keep_parsed_bounds
 from .fold_objects import kind_of
 from .rewrite import column_refs, constraint_renamed, expr_renamed
 from .schema_model import Column, Constraint, Key, SchemaModel, Table
-from .state import apply_partition_change, changes_partitions, state_of_spec
+from ..history.state import apply_partition_change, changes_partitions, state_of_spec
 
 
 class Folder:
@@ -88,7 +88,7 @@ def _create_table(f: Folder, s: CreateTable) -> None:
                                      "its partitions are not modelled", s.origin)
         else:
             st = state_of_spec(clause.spec, key)
-            _keep_parsed_bounds(st.partitions, clause.spec.partitions)
+            keep_parsed_bounds(st.partitions, clause.spec.partitions)
     t = Table(key[0], key[1], s, [Column(c) for c in s.columns],
               [Constraint(c, inline=True) for c in s.constraints], st, order=m.next_order())
     for c in t.constraints:

@@ -25,7 +25,7 @@ from ..ir.partition import BoundKind, BoundValue, LessThan, ListValues, Partitio
 from ..ir.sequence import AlterSequence, SeqClause
 from ..ir.table import PartitionClause
 from .schema_model import SchemaModel, Table
-from .state import PartitionState, TableState
+from ..history.state import PartitionState, TableState
 
 Item = tuple[str, Any]  # (label of the object, IR statement)
 
