@@ -326,6 +326,18 @@ def test_a_large_sequence_value_that_is_no_int16_is_refused(target):
             ddlc.translate({"TDDL": f"CREATE LARGE SEQUENCE public.big START WITH {value}"}, target)
         assert info.value.code == "DDLC-E010"
 
+@pytest.mark.parametrize("count", ["9" * 5000, "100000000", "1048576"])
+def test_a_partition_count_past_the_servers_limit_is_not_expanded(count):
+    """``PARTITIONS n`` is written as n partitions on PostgreSQL: past MAX_PARTITION_NUM the clause is
+    not read (it was 100 million statements, or an E900 for 5000 digits)."""
+    import time
+
+    c0 = time.process_time()
+    r = ddlc.translate({"TDDL": f"CREATE TABLE s.t (c int4) PARTITION BY HASH (c) PARTITIONS {count}"}, "postgres")
+    assert time.process_time() - c0 < 1.0
+    assert r.statements == ("CREATE TABLE s.t (c integer)",)
+    assert any("at most 1048575 partitions" in d.message for d in r.diagnostics)
+
 # ---- a deterministic slice of the fuzz ---------------------------------------------------------------
 
 def test_a_slice_of_the_fuzz_has_no_internal_error_and_no_document_over_budget():

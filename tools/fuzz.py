@@ -747,8 +747,8 @@ def run(count: int, targets: tuple[str, ...] = TARGETS, jobs: int = 1, seed: int
                     kind = "hang" if hung else f"worker died ({p.exitcode})"
                     totals[t]["documents"] += 1
                     # confirmed in a fresh process, untraced (tracing slows allocation several times); a
-                    # START/END/EVERY clause may expand into a million partitions: time enough to write them
-                    limit = hard_timeout * (60 if "every" in doc.lower() else 1)
+                    # START/END/EVERY or PARTITIONS n clause may make a million partitions: time enough to write them
+                    limit = hard_timeout * (60 if re.search(r"(?i)every|partitions", doc) else 1)
                     again = confirm(ctx, doc, t, limit, limit * wall_factor)
                     why = ["hang" if hung else "crash"] if again is None else _over(again, budget_s, budget_mb * MB, wall)
                     if not why:

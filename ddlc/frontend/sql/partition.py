@@ -113,6 +113,9 @@ def _tokens(text: str, fail: Callable[[str, int], NoReturn]) -> list[Tok]:
     return out
 
 
+MAX_PARTITION_NUM = 1048575  # the server's limit on a table's partitions (pg_partition_fn.h)
+
+
 def _expr_bound(text: str, origin: Sequence[PathPart]) -> BoundValue:
     """An expression bound (``TO_DATE(...)``): its parsed form is made here, once, by the SQL layer."""
     return BoundValue(text=text, kind=BoundKind.EXPR, origin=tuple(origin), expr=make_expr(text, tuple(origin)))
@@ -246,8 +249,10 @@ class _Parser:
 
     def count(self) -> int:
         tok = self.peek()
-        if tok.kind != "number" or not tok.text.isdigit() or int(tok.text) <= 0:
+        if tok.kind != "number" or not tok.text.isdigit() or not tok.text.strip("0"):
             self.fail("expected a positive integer")
+        if len(tok.text.lstrip("0")) > 7 or int(tok.text) > MAX_PARTITION_NUM:  # checked before it is built
+            self.fail(f"a table has at most {MAX_PARTITION_NUM} partitions (MAX_PARTITION_NUM)")
         self.take()
         return int(tok.text)
 
