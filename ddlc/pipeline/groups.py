@@ -249,32 +249,18 @@ def plan_groups(keys: Iterable[dict[str, Any]], buckets: int, history: Any = Non
 
 def part_key(i: int, n: int) -> int:
     """The smallest int ``k`` that Spark's hash partitioning into ``n`` partitions sends to partition ``i``
-    (``pmod(murmur3(k, 42), n)``), so that every (target, bucket) is a task of its own. A wrong guess
-    would only put two of them in one task (still exact: the task switches catalogs between them)."""
+    (``pmod(murmur3(k, 42), n)``: Spark's ``Murmur3_x86_32.hashInt`` is MurmurHash3 x86_32 of the int's
+    four little-endian bytes, which the ``mmh3`` library computes), so that every (target, bucket) is a
+    task of its own. A wrong guess would only put two of them in one task (still exact: the task
+    switches catalogs between them); tests/test_pipeline_groups.py checks the keys on Spark itself."""
+    import struct
+
+    import mmh3
+
     k = 0
-    while _murmur3_int(k) % n != i:
+    while mmh3.hash(struct.pack("<i", k), 42) % n != i:
         k += 1
     return k
-
-
-def _murmur3_int(value: int, seed: int = 42) -> int:
-    """Spark's ``Murmur3_x86_32.hashInt`` (what ``hash(int)`` and hash partitioning compute), signed."""
-    m = 0xFFFFFFFF
-
-    def rotl(x: int, r: int) -> int:
-        return ((x << r) | (x >> (32 - r))) & m
-
-    k1 = (value & m) * 0xCC9E2D51 & m
-    k1 = rotl(k1, 15) * 0x1B873593 & m
-    h1 = rotl(seed ^ k1, 13)
-    h1 = (h1 * 5 + 0xE6546B64) & m
-    h1 ^= 4
-    h1 ^= h1 >> 16
-    h1 = h1 * 0x85EBCA6B & m
-    h1 ^= h1 >> 13
-    h1 = h1 * 0xC2B2AE35 & m
-    h1 ^= h1 >> 16
-    return h1 - (1 << 32) if h1 & 0x80000000 else h1
 
 
 # ---- the catalog, cut by schema and put back together -------------------------------------------
