@@ -10,7 +10,7 @@ import pglast
 import pytest
 
 import ddlc
-from ddlc.backends.postgres import Emit, load
+from ddlc.backends.postgres import Emit, PostgresBackend
 from ddlc.backends.postgres.partitions import partition_table_name
 from ddlc.backends.postgres.table import HEAP_OPTIONS, TOAST_OPTIONS, rebuild_constraint
 from ddlc.errors import DdlcError
@@ -19,6 +19,11 @@ from ddlc.frontend.sql.constraints import parse_constraint
 from ddlc.ir.passes import PassContext
 
 # -- trees in the deparser's shapes (jddl-shapes.md §3, §5.1) --------------------------------
+
+
+def load() -> dict:
+    """The PostgreSQL backend's node -> emitter table."""
+    return dict(PostgresBackend.emitters)
 
 
 def typ(name, schema="pg_catalog", typmod="", array=False):
