@@ -1,7 +1,9 @@
 """Spark output properties, checked with Spark 4's own parser.
 
-* any identifier (schema, table, column) and any string literal (a comment, a column default) survives
-  a round trip through ddlc's Spark output and Spark's parser unchanged;
+* any identifier (schema, table, column) spark-sql can read safely and any string literal (a comment, a
+  column default) survives a round trip through ddlc's Spark output and Spark's parser unchanged; a name
+  spark-sql's script reading cannot take (``script_unsafe``: quotes, ``;``, ``\\``, ``--``, ``/*``, controls)
+  refuses its statement (DDLC-W804; ``tests/test_spark_script_safety.py`` proves why);
 * hostile values never add a statement: each statement ddlc reports parses as exactly one plan of the
   kind ddlc wrote, holding the value;
 * the keyword table of ``ddlc.backends.spark.quoting`` is exactly what Spark's parser needs.
@@ -14,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ddlc
-from ddlc.backends.spark.quoting import STRICT_KEYWORDS, VALUE_WORDS, spark_ident, spark_literal
+from ddlc.backends.spark.quoting import STRICT_KEYWORDS, VALUE_WORDS, UnsafeName, script_unsafe, spark_ident, spark_literal
 from engines.spark import planned_table
 
 # text the input may hold (ddlc refuses NUL and lone surrogates in any document: DDLC-E006)
@@ -43,6 +45,13 @@ def _pg_literal(v: str) -> str:
 @SETTINGS
 @given(schema=NAMES, table=NAMES, column=NAMES)
 def test_identifiers_survive_spark_parser(spark, schema, table, column):
+    if any(script_unsafe(n) for n in (schema, table, column)):  # spark-sql cannot read it: refused, cleanly
+        with pytest.raises(ddlc.DdlcError, match="DDLC-W804|DDLC-E007"):
+            ddlc.translate(_create(schema, table, column), target="spark")
+        if not any("${" in n for n in (schema, table, column)):
+            t = ddlc.translate(_create(schema, table, column), target="spark", on_unsupported="skip")
+            assert t.statements == () and "DDLC-W804" in {d.code for d in t.diagnostics}
+        return
     if any("${" in n for n in (schema, table, column)):  # Spark substitutes ${...}: refused, cleanly
         with pytest.raises(ddlc.DdlcError, match="DDLC-E007"):
             ddlc.translate(_create(schema, table, column), target="spark")
@@ -58,6 +67,10 @@ def test_identifiers_survive_spark_parser(spark, schema, table, column):
 @given(schema=NAMES, table=NAMES, catalog=NAMES)
 def test_three_part_names_survive_spark_parser(spark, schema, table, catalog):
     if any("${" in n for n in (schema, table, catalog)):
+        return
+    if any(script_unsafe(n) for n in (schema, table, catalog)):  # refused (DDLC-W804), never written
+        t = ddlc.translate(_create(schema, table, "c"), target="spark", on_unsupported="skip", spark_catalog=catalog)
+        assert t.statements == ()
         return
     t = ddlc.translate(_create(schema, table, "c"), target="spark", on_unsupported="skip", spark_catalog=catalog)
     assert planned_table(spark.parse(t.statements[0])).name == [catalog, schema, table]
@@ -96,6 +109,10 @@ def test_default_literals_survive_sqlglot_and_spark(spark, value):
 def test_quoting_functions_round_trip(spark, value):
     if "${" in value:
         with pytest.raises(ddlc.DdlcError):
+            spark_ident(value)
+        name = "t"
+    elif script_unsafe(value):  # spark-sql's splitter or line reader would misread it: never written
+        with pytest.raises(UnsafeName):
             spark_ident(value)
         name = "t"
     else:

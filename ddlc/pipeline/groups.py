@@ -29,7 +29,7 @@ from typing import Any
 
 from ..records import record
 
-__all__ = ["EVERYTHING", "GroupPlan", "links_of", "rel", "sch", "plan_groups", "part_key", "owned_catalog", "merge_catalogs"]
+__all__ = ["EVERYTHING", "GroupPlan", "links_of", "links_and_front", "rel", "sch", "plan_groups", "part_key", "owned_catalog", "merge_catalogs"]
 
 EVERYTHING = "\0*"  # the link of a statement that may touch any schema (DROP DATABASE)
 
@@ -48,21 +48,31 @@ def sch(schema: str) -> str:
 def links_of(doc: Any, options: Any) -> list[str]:
     """The names ``doc``'s statement may touch in the catalog (see the module docstring), sorted; []
     when it does not build."""
+    return links_and_front(doc, options)[0]
+
+
+def links_and_front(doc: Any, options: Any) -> tuple[list[str], Any]:
+    """:func:`links_of`, and the document as :func:`ddlc.compiler.front` built it with ``options``
+    (stage 2 takes it instead of building again; None when it was built otherwise or does not build)."""
     from ..compiler import front
 
+    fronted = None
     if getattr(options, "validate", False):  # the names are what matters here, not the grammar
         options = dataclasses.replace(options, validate=False)
+        fronted = False  # (built without the validation stage 2 runs: not handed on)
     try:
-        stmt = front(doc, options).stmt
+        f = front(doc, options)
     except Exception:  # noqa: BLE001 - it fails in stage 2 too, where it is reported; no catalog change
-        return []
+        return [], None
+    stmt = f.stmt
+    fronted = f if fronted is None else None
     w = _Links(getattr(options, "default_schema", "public"), dict(getattr(options, "schema_map", ()) or ()))
     w.walk(stmt, 0)
-    for f in ("identity", "name", "table", "relation"):  # a statement on a system schema's object itself
-        q = getattr(stmt, f, None)
+    for name in ("identity", "name", "table", "relation"):  # a statement on a system schema's object itself
+        q = getattr(stmt, name, None)
         if getattr(q, "schema", None) in _SYSTEM:
             w.found.add(EVERYTHING)
-    return sorted(w.found)
+    return sorted(w.found), fronted
 
 
 _TYPES: Any = None

@@ -249,7 +249,7 @@ def _direct(sc: Any, keyed: list[dict[str, Any]], targets: list[str], groups: An
 
     keyed = sorted(keyed, key=order_key)
     columns = ("piece", "seq", "file", "lsn_hi", "lsn_lo", "lsn", "xid", "source", "line", "label", "payload", "doc",
-               "fail")
+               "fail", "ir")
     per: dict[tuple[int, int], list[dict[str, Any]]] = {}
     for ti, t in enumerate(targets):
         for r in keyed:
@@ -274,7 +274,7 @@ def _direct(sc: Any, keyed: list[dict[str, Any]], targets: list[str], groups: An
 
 _BUCKET_SCHEMA = ("piece int, seq long, file int, lsn_hi long, lsn_lo long, lsn string, xid long, source string, "
                   "line long, label string, payload binary, target string, bucket int, seen boolean, doc binary, "
-                  "fail binary")
+                  "fail binary, ir binary")
 
 
 def _shuffled(spark: Any, read: Any, targets: list[str], groups: Any, translate: Any, folded: Any,
@@ -296,7 +296,7 @@ def _shuffled(spark: Any, read: Any, targets: list[str], groups: Any, translate:
               for ti, t in enumerate(targets) for (piece, seq), b in groups.bucket.items()]
     adf = spark.createDataFrame(assign, "target string, piece int, seq long, bucket int, part int, seen boolean, "
                                         "lsn_hi long, fail binary")
-    cols = ("piece", "seq", "file", "lsn", "xid", "source", "line", "label", "doc", "payload")
+    cols = ("piece", "seq", "file", "lsn", "xid", "source", "line", "label", "doc", "payload", "ir")
     docs = read.filter(F.col("kind") == "doc").select(*cols)
     if injected:  # the documents of a transaction the state held: no stage-1 row of their own
         docs = docs.unionByName(spark.createDataFrame([{c: r[c] for c in cols} for r in injected],
@@ -330,7 +330,7 @@ def _ranked(keyed: list[dict[str, Any]], folded: Any, opts: Any) -> list[dict[st
                     "lsn": format_lsn(doc.lsn) if doc.lsn is not None else None, "xid": doc.xid,
                     "source": doc.source, "line": doc.line, "label": doc.label, "offset": None,
                     "doc": pickle.dumps(portable(doc)), "payload": None, "links": links_of(doc, opts),
-                    "position": doc.position, "fail": None})
+                    "position": doc.position, "fail": None, "ir": None})
     return out
 
 

@@ -6,7 +6,7 @@
   counts. DML is skipped here, where the bytes are: this is the stage that scales with cores.
 * :func:`translate_ordered` (stage 2, one task per target and bucket of objects: :mod:`.groups`):
   the documents in log order (LSN, then input and position), each through
-  :func:`ddlc.api.translate_document` with the catalog of its schemas, exactly as ``ddlc translate``
+  the compiler (with the build stage 1 made of it) with the catalog of its schemas, exactly as ``ddlc translate``
   does; out comes one row per document and target, and a last row holding the bucket's part of the
   target's catalog for ``--state``.
 
@@ -33,7 +33,7 @@ __all__ = ["READ_SCHEMA", "TRANSLATE_SCHEMA", "read_piece", "piece_reader", "tra
 READ_SCHEMA = ("kind string, piece int, seq long, file int, lsn_hi long, lsn_lo long, lsn string, xid long, "
                "source string, line long, label string, offset long, doc binary, payload binary, "
                "links array<string>, records long, documents long, dml long, rolled_back long, unrecognised long, bytes long, "
-               "lines long, mark int, commit_kind string, commit long")
+               "lines long, mark int, commit_kind string, commit long, ir binary")
 # stage 2 rows: status translated | failed | filtered | replayed, or "state" (the target's history at the end)
 TRANSLATE_SCHEMA = ("target string, status string, piece int, seq long, file int, lsn_hi long, lsn_lo long, "
                     "lsn string, xid long, source string, line long, label string, input_error boolean, "
@@ -88,7 +88,7 @@ def relocate_doc(doc: Any, first: int) -> Any:
 def read_piece(piece: Piece, options: Any = None) -> Iterator[dict[str, Any]]:
     """The rows of one piece (see :data:`READ_SCHEMA`), documents in the order the reader gives them;
     with ``options``, each document's ``links`` (the schemas it names: :func:`.groups.links_of`)."""
-    from .groups import links_of
+    from .groups import links_and_front
 
     from ..frontend.documents import read_source
     from ..frontend.streams_io import ByteSource
@@ -122,6 +122,7 @@ def read_piece(piece: Piece, options: Any = None) -> Iterator[dict[str, Any]]:
                             "commit": doc.commit[1] if doc.commit else None})
                 continue
             lsn = doc.lsn
+            links, fronted = links_and_front(doc, options) if options is not None else (None, None)
             out.append({
                 "kind": "doc", "piece": piece.piece, "seq": seq, "file": piece.file,
                 "lsn_hi": (lsn >> 32) if lsn is not None else 0, "lsn_lo": (lsn & 0xFFFFFFFF) if lsn is not None else 0,
@@ -129,7 +130,7 @@ def read_piece(piece: Piece, options: Any = None) -> Iterator[dict[str, Any]]:
                 "line": doc.line, "label": doc.label, "offset": None,
                 "doc": pickle.dumps(portable(doc), protocol=pickle.HIGHEST_PROTOCOL),
                 "payload": payloads.want(doc, len(out)),
-                "links": links_of(doc, options) if options is not None else None,
+                "links": links, "ir": pickle.dumps(fronted, protocol=pickle.HIGHEST_PROTOCOL) if fronted else None,
             })
             if len(out) >= 4096 and data is None:  # a streamed file: hand rows out as they come
                 payloads.fill(out)
@@ -307,9 +308,10 @@ def _capped(rows: Iterator[dict[str, Any]], left: int) -> tuple[Iterator[dict[st
         for row in rows:
             doc = row.get("doc")
             if doc is not None:
-                if spent[0] + len(doc) > left:
-                    row = row | {"doc": None}
-                spent[0] += len(doc)
+                size = len(doc) + len(row.get("ir") or b"")
+                if spent[0] + size > left:
+                    row = row | {"doc": None, "ir": None}
+                spent[0] += size
             yield row
 
     return gen(), spent
@@ -339,7 +341,8 @@ def translate_rows(rows: Iterable[dict[str, Any]], options: Any, state: bytes | 
     Rows of a bucket (``bucket``, ``seen``: :func:`.groups.plan_groups` decided both) get a catalog of
     their own, and their last row is that catalog's ``owned`` part; rows without them are one
     stream per target whose last row is the target's whole history."""
-    from ..api import translate_document, unwritable
+    from ..api import translation, unwritable
+    from ..compiler import compile_many
     from ..backends import get_backend
     from ..history import Catalog
 
@@ -358,9 +361,14 @@ def translate_rows(rows: Iterable[dict[str, Any]], options: Any, state: bytes | 
         doc = pickle.loads(row["doc"])
         if row.get("fail") is not None:  # its transaction has no COMMIT (.positions)
             doc = replace(doc, tree=None, tddl=None, error=pickle.loads(row["fail"]))
+        # (stage 1 built the document with the same options: its build is taken, not made again)
+        fronted = pickle.loads(row["ir"]) if row.get("ir") and doc.error is None else None
         first = first_lines.get(row["piece"], 1) if first_lines else 1
         if first != 1:  # stage 1 read the piece from line 1
+            read_as = doc.label
             doc, row = relocate_doc(doc, first), relocate_row(row, first)
+            if fronted is not None and doc.label != read_as:
+                fronted = relabelled(fronted, read_as, doc.label)
         base = {k: row[k] for k in ("target", "piece", "seq", "file", "lsn_hi", "lsn_lo", "lsn", "xid", "source",
                                     "line", "label")}
         base["input_error"] = doc.error is not None
@@ -368,7 +376,7 @@ def translate_rows(rows: Iterable[dict[str, Any]], options: Any, state: bytes | 
         if seen:
             yield base | {"status": "replayed"}
             continue
-        result = translate_document(doc, backend, options, catalog)
+        result = translation(doc, backend, compile_many(doc, (backend,), options, (catalog,), fronted)[0])
         if history is not None and bucket is None:
             history.advance(doc)
         out = base | {"kind": result.kind, "object": result.object, "owner": result.owner}
@@ -388,6 +396,13 @@ def translate_rows(rows: Iterable[dict[str, Any]], options: Any, state: bytes | 
                      "payload": row.get("payload") if failed else None}
     if key is not None:
         yield _state_row(target, history, catalog, want_state, bucket, owned, options)
+
+
+def relabelled(fronted: Any, old: str, new: str) -> Any:
+    """A build from stage 1 whose diagnostics name the document as the piece read it (``old``), named as
+    in its file (``new``)."""
+    diags = tuple(replace(d, document=new) if d.document == old else d for d in fronted.diagnostics)
+    return replace(fronted, diagnostics=diags)
 
 
 def _history(state: bytes | None, target: str) -> Any:

@@ -64,16 +64,18 @@ class Emit(EmitBase):
 
     def qname(self, q: QualifiedName) -> str:
         """``[catalog.]schema.name``: the catalog of ``--spark-catalog`` before every qualified name."""
-        self.check_name(q.schema, "schema", q.origin)
-        self.check_name(q.name, "table or view", q.origin)
         parts = [q.schema, q.name] if q.attr is None else [q.schema, q.name, q.attr]
         if self.spark_catalog and q.schema is not None:
             parts.insert(0, self.spark_catalog)
-        return ".".join(spark_ident(p) for p in parts if p is not None)
+        text = ".".join(spark_ident(p) for p in parts if p is not None)  # first: a name it refuses (W804) wins
+        self.check_name(q.schema, "schema", q.origin)
+        self.check_name(q.name, "table or view", q.origin)
+        return text
 
     def schema_name(self, name: str, path: Path = ()) -> str:
+        text = ".".join(spark_ident(p) for p in (self.spark_catalog, name) if p)
         self.check_name(name, "schema", path)
-        return ".".join(spark_ident(p) for p in (self.spark_catalog, name) if p)
+        return text
 
     @staticmethod
     def literal(s: str) -> str:

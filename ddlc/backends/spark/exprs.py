@@ -15,6 +15,7 @@ function sqlglot does not know is untranslatable.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -439,14 +440,53 @@ class ToSpark:
         raise Untranslatable(f"{type(f).__name__} in FROM")
 
 
+_DIALECT: Any = None
+
+
+def _dialect() -> Any:
+    """sqlglot's Spark dialect writing every string literal with :func:`.quoting.spark_literal` (one line:
+    line breaks and controls escaped), so an expression's strings are written as the target's others."""
+    global _DIALECT
+    if _DIALECT is None:
+        from sqlglot import exp
+        from sqlglot.dialects.spark import Spark
+
+        from .quoting import spark_literal
+
+        class DdlcSpark(Spark):
+            class Generator(Spark.Generator):
+                def literal_sql(self, expression: exp.Literal) -> str:
+                    if expression.is_string:
+                        return spark_literal(expression.this)
+                    return super().literal_sql(expression)
+
+        _DIALECT = DdlcSpark()
+    return _DIALECT
+
+
+_SPANS_LINES = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
 def generate(node: Any) -> str:
-    """Spark SQL text of a sqlglot tree; sqlglot's own unsupported reports become Untranslatable."""
+    """Spark SQL text of a sqlglot tree; sqlglot's own unsupported reports become Untranslatable.
+    Every name in it goes through :func:`.quoting.spark_ident`'s check (a name spark-sql cannot read safely
+    raises :class:`.quoting.UnsafeName`: the statement is refused), every string through ``spark_literal``."""
+    from sqlglot import exp
     from sqlglot.errors import ErrorLevel, UnsupportedError
 
+    from .quoting import UnsafeName, script_unsafe
+
+    for ident in node.find_all(exp.Identifier):
+        why = script_unsafe(ident.name)
+        if why is not None:
+            raise UnsafeName(ident.name, why)
     try:
-        return node.sql(dialect="spark", unsupported_level=ErrorLevel.RAISE)
+        text = node.sql(dialect=_dialect(), unsupported_level=ErrorLevel.RAISE)
     except UnsupportedError as exc:
         raise Untranslatable(str(exc).splitlines()[0]) from None
+    if _SPANS_LINES.search(text):  # a string sqlglot wrote by itself, not as a literal
+        raise Untranslatable("a string sqlglot would write across lines")
+    return text
 
 
 def deterministic(node: Any) -> bool:
