@@ -114,10 +114,12 @@ def compile_document(doc: Document, backend: Backend, options: Any, catalog: Any
     return compile_many(doc, (backend,), options, (catalog,))[0]
 
 
-def compile_many(doc: Document, backends: Any, options: Any, catalogs: Any) -> list[Result]:
+def compile_many(doc: Document, backends: Any, options: Any, catalogs: Any, fronted: Front | None = None
+                 ) -> list[Result]:
     """Translate one document for several targets (one catalog each), read and built once; every failure
-    is captured in its target's result, never raised."""
-    built = Built(doc, options)
+    is captured in its target's result, never raised. ``fronted``: the document already built (by
+    :func:`front` with the same options: the pipeline's stage 1 hands its build to stage 2)."""
+    built = Built(doc, options, fronted)
     out = []
     for backend, catalog in zip(backends, catalogs, strict=True):
         try:
@@ -139,9 +141,9 @@ class Built:
 
     __slots__ = ("doc", "options", "_front", "_text")
 
-    def __init__(self, doc: Document, options: Any) -> None:
+    def __init__(self, doc: Document, options: Any, fronted: Front | None = None) -> None:
         self.doc, self.options = doc, options
-        self._front: Front | BaseException | None = None
+        self._front: Front | BaseException | None = fronted
         self._text: Front | None = None
 
     def front(self) -> Front:
@@ -200,6 +202,25 @@ def _compile(doc: Document, backend: Backend, options: Any, catalog: Any, built:
     role = f.owner if f.owner is not None else doc.meta.get("owner")  # myowner, or a decoding row's owner
     return compile_statement(f.stmt, backend, options, catalog, document=doc.label, fronted=f,
                              role=role if isinstance(role, str) else None)
+
+
+# statements whose TDDL text holds user code outside quotes (Oracle-style routine and package bodies,
+# anonymous blocks, B-compatibility trigger bodies): their ';' and comments are the user's
+_CODE_KINDS = frozenset({"CREATE FUNCTION", "CREATE PROCEDURE", "CREATE PACKAGE", "CREATE PACKAGE BODY",
+                         "CREATE TRIGGER", "DO", "BEGIN", "DECLARE"})
+
+
+def _one_tddl_statement(text: str, document: str) -> None:
+    """A TDDL text passed through to the GaussDB target as it came is exactly one statement, as ddlc's
+    lexer reads it (DDLC-E011 otherwise; ``fragment.statement_problem``): in the text of a statement
+    that holds user code outside quotes, ``;`` and comments are the user's, and only a ``/`` line, a
+    meta-command, an unterminated token or a comment running to the end is refused."""
+    from .frontend.recover import statement_kind
+    from .frontend.sql.fragment import check_statement
+
+    kind = statement_kind(text)
+    check_statement(text, f"the TDDL text of {kind or 'a statement'}", block=kind in _CODE_KINDS,
+                    document=document)
 
 
 def compile_statement(stmt0: Statement, backend: Backend, options: Any, catalog: Any = None, *,
