@@ -252,3 +252,23 @@ def test_decoding_text_cut_at_any_row_translates_as_the_whole(name, tmp_path):
         # without a state, a transaction cut in two fails loudly (DDLC-E015) instead of being half translated
         alone = run(first)
         assert all(x == whole[i] or x == "DDLC-E015" for i, x in enumerate(alone)), cut
+
+
+@given(order=st.lists(st.integers(0, 2), min_size=6, max_size=24), cuts=st.lists(st.integers(1, 50), min_size=1,
+                                                                                     max_size=2))
+@settings(max_examples=3, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_the_pipeline_in_batches_equals_translate_over_any_interleaving(slot_db, spark, tmp_path_factory, order,
+                                                                       cuts):
+    rows = _log(slot_db, _schedule(order, 3))
+    d = tmp_path_factory.mktemp("p")
+    whole = d / "whole.jsonl"
+    whole.write_bytes(_bytes(rows))
+    cli = subprocess.run([sys.executable, "-m", "ddlc", "translate", "--to", "postgres", str(whole)],
+                         capture_output=True, text=True)
+    bounds = sorted({min(c, len(rows)) for c in cuts} | {0, len(rows)})
+    got = ""
+    for i, (lo, hi) in enumerate(itertools.pairwise(bounds)):
+        part = d / f"b{i}.jsonl"
+        part.write_bytes(_bytes(rows[lo:hi]))
+        got += _pipeline_sql(spark, [part], d / f"out{i}", d / "state.json", piece_size=200)
+    assert got == cli.stdout, bounds
