@@ -211,7 +211,7 @@ class Words(Spec):
         out: Results = {}
         for c in self.choices:
             words = m.lex(c)
-            if all(m.tok(i + k) is not None and norm(m.tok(i + k)) == w for k, w in enumerate(words)):
+            if all(m.norm(i + k) == w for k, w in enumerate(words)):
                 out.setdefault(i + len(words), c)
         return out
 
@@ -435,12 +435,22 @@ class Matcher:
         self.text = text
         self.toks: list[Tok] = tokenize(text, 0, end)
         self._memo: dict[tuple[int, int], Results] = {}
+        self._norms: list[tuple[str, str] | None] = [None] * len(self.toks)
         self._lexed: dict[str, list[tuple[str, str]]] = {}
         self._closes: dict[int, int | None] = {}
         self.furthest = 0  # the furthest token a literal matched up to (for error positions)
 
     def tok(self, i: int) -> Tok | None:
         return self.toks[i] if 0 <= i < len(self.toks) else None
+
+    def norm(self, i: int) -> tuple[str, str] | None:
+        """:func:`norm` of token ``i`` (None past the end), worked out once per token."""
+        if not 0 <= i < len(self.toks):
+            return None
+        got = self._norms[i]
+        if got is None:
+            got = self._norms[i] = norm(self.toks[i])
+        return got
 
     def span(self, i: int, j: int) -> str:
         return self.text[self.toks[i].start:self.toks[j - 1].end] if j > i else ""
@@ -471,15 +481,17 @@ class Matcher:
         return got
 
     # -- shapes ------------------------------------------------------------------------------------
-    def shape(self, s: Shape, i: int) -> Results:
-        key = (id(s), i)
+    def shape(self, s: Shape, i: int, want: int | None = None) -> Results:
+        """Every end ``s`` reaches from token ``i``, each with its tree; ``want``: only that end (the
+        statement's, for :func:`match`: the trees of the others are never made)."""
+        key = (id(s), i) if want is None else (id(s), i, want)
         got = self._memo.get(key)
         if got is not None:
             return got
         self._memo[key] = {}  # a shape that reaches itself without consuming: no reading
         out: Results = {}
         for alt in s.alternatives():
-            for j, (vals, fmt) in self._seq(s, alt, i).items():
+            for j, (vals, fmt) in self._seq(s, alt, i, want).items():
                 if j in out:
                     continue
                 obj = {"fmt": fmt, **s.extra, **vals}
@@ -493,31 +505,35 @@ class Matcher:
         self._memo[key] = out
         return out
 
-    def _seq(self, s: Shape, pieces: list[Any], i: int) -> dict[int, tuple[dict[str, Any], str]]:
-        states: dict[int, tuple[dict[str, Any], str]] = {i: ({}, "")}
+    def _seq(self, s: Shape, pieces: list[Any], i: int, want: int | None = None) -> dict[int, tuple[dict[str, Any], str]]:
+        # a reading so far is a link to the reading it extends (members and fmt text are put together
+        # only for the readings the sequence ends with: not copied at every piece, for every end)
+        states: dict[int, tuple[Any, dict[str, Any], str] | None] = {i: None}
         for piece in pieces:
-            nxt: dict[int, tuple[dict[str, Any], str]] = {}
-            for p, (vals, fmt) in states.items():
+            nxt: dict[int, tuple[Any, dict[str, Any], str] | None] = {}
+            for p, link in states.items():
                 for j, (v2, f2) in self._piece(s, piece, p).items():
                     if j not in nxt:
-                        nxt[j] = ({**vals, **v2}, fmt + f2)
+                        nxt[j] = (link, v2, f2)
             states = nxt
             if not states:
                 break
-        return states
+        if want is not None:
+            return {want: _reading(states[want])} if want in states else {}
+        return {j: _reading(link) for j, link in states.items()}
 
-    def _piece(self, s: Shape, piece: Any, i: int) -> dict[int, tuple[dict[str, Any], str]]:
+    def _piece(self, s: Shape, piece: Any, i: int) -> dict[int, tuple[Any, str]]:
+        """end -> (what the piece read: None, one member ``(name, value)`` or a dict of members; its fmt)."""
         if isinstance(piece, str):
             if piece == "%%":
                 words = self.lex("%")
             else:
                 words = self.lex(piece)
             for k, w in enumerate(words):
-                t = self.tok(i + k)
-                if t is None or norm(t) != w:
+                if self.norm(i + k) != w:
                     return {}
             self.furthest = max(self.furthest, i + len(words))
-            return {i + len(words): ({}, piece)}
+            return {i + len(words): (None, piece)}
         if isinstance(piece, list):  # a choice
             out: dict[int, tuple[dict[str, Any], str]] = {}
             for alt in piece:
@@ -530,8 +546,8 @@ class Matcher:
         if spec is None:
             raise KeyError(f"no value spec for %{{{name}}}{conv}")
         fmt = "%{" + name + (":" + sep if sep is not None else "") + "}" + conv
-        if sep is None:
-            return {j: ({name: v}, fmt) for j, v in spec.read(self, i).items()}
+        if sep is None:  # a member is (name, value): a dict each would cost four times the memory
+            return {j: ((name, v), fmt) for j, v in spec.read(self, i).items()}
         # an array: one or more elements joined by sep
         sep_words = self.lex(sep)
         out2: dict[int, tuple[dict[str, Any], str]] = {}
@@ -541,12 +557,11 @@ class Matcher:
             for j, items in frontier.items():
                 if j in out2:
                     continue
-                out2[j] = ({name: items}, fmt)
+                out2[j] = ((name, items), fmt)
                 k = j
                 ok = True
                 for w in sep_words:
-                    t = self.tok(k)
-                    if t is None or norm(t) != w:
+                    if self.norm(k) != w:
                         ok = False
                         break
                     k += 1
@@ -557,6 +572,23 @@ class Matcher:
                         new[e] = Chain(items, v)
             frontier = new
         return out2
+
+
+def _reading(link: tuple[Any, dict[str, Any], str] | None) -> tuple[dict[str, Any], str]:
+    """The members and the fmt text of a linked reading (a later member of a name wins)."""
+    parts = []
+    while link is not None:
+        parts.append(link)
+        link = link[0]
+    vals: dict[str, Any] = {}
+    fmt = []
+    for _prev, v2, f2 in reversed(parts):
+        if type(v2) is tuple:  # one member
+            vals[v2[0]] = v2[1]
+        elif v2:  # the members of a choice
+            vals.update(v2)
+        fmt.append(f2)
+    return vals, "".join(fmt)
 
 
 def _first_fmt(s: Shape) -> str:
@@ -580,7 +612,7 @@ def _first_fmt(s: Shape) -> str:
 def match(shape: Shape, text: str, end: int | None = None) -> dict[str, Any]:
     """The tree ``shape`` reads from the whole of ``text[:end]`` (:class:`TextError` when none does)."""
     m = Matcher(text, end)
-    got = m.shape(shape, 0).get(len(m.toks))
+    got = m.shape(shape, 0, want=len(m.toks)).get(len(m.toks))
     if got is None:
         raise TextError("the text does not read as the statement's form", m.pos(m.furthest))
     tree = resolve(got)
