@@ -20,13 +20,14 @@ grafted subtrees, START/END/EVERY clauses with hostile bounds; on TDDL texts the
 Each (document, target) runs ``ddlc.translate`` (and renders ``.sql``) in a worker process with a
 budget: at most ``--budget-s`` (1 s) of CPU time (and of wall time with ``--wall``: on a shared
 machine wall time measures the neighbours), at most ``--budget-mb`` (50 MB) of memory, measured as
-the larger of the peak of Python allocations (``tracemalloc``) and the growth of the process's peak
-resident set (reset before each document through ``/proc/self/clear_refs``); what a document writes
+the larger of the growth of the process's peak resident set (reset before each document through
+``/proc/self/clear_refs``) and, for a document that grew it by 10 MB or took 0.25 s, the peak of its
+Python allocations in a second run under ``tracemalloc``; what a document writes
 adds to its budget (1 s and 20 MB per MB written: a START/END/EVERY clause the server accepts may
 expand into a million partitions, and writing them is work no reader can avoid; such documents are
 counted apart). A document over budget
-is run once more without ``tracemalloc`` (which slows allocation) and counts only if it is over
-again (its time from the second run, its memory the larger of both). A watchdog in the parent kills a
+is run up to three times more and counts only if it is over every time (its time the least of its
+untraced runs: on a shared machine CPU time grows with the neighbours' load too). A watchdog in the parent kills a
 worker whose document runs past ``--hard-timeout`` seconds of CPU time (or 20 times as many seconds of
 wall time; a hang is reported, never waited on) and restarts it after that document; a worker that dies is reported the same way. Reports per target:
 documents, refusals by code, E900 (an ``internal error``, or an exception escaping ``translate``),
@@ -416,7 +417,7 @@ class Mutator:
         return "".join(toks)
 
 
-MAX_DOC = 128 * 1024
+MAX_DOC = 64 * 1024
 
 
 def make(index: int, seed: int, seeds: list[tuple[str, str]], max_len: int = MAX_DOC) -> tuple[str, str, list[str]]:
@@ -493,11 +494,10 @@ class Meter:
         wall, cpu = time.perf_counter() - t0, time.thread_time() - c0
         if code == "DDLC-E900" and "MemoryError" in (message or ""):  # the worker's address-space limit
             code = "MemoryError"
-        mem = 0
-        if self.trace:
+        if self.trace:  # the Python peak (the resident set would count tracemalloc's own records)
             mem = tm.get_traced_memory()[1] - base
-        if self.hwm_ok:
-            mem = max(mem, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - rss0)
+        else:
+            mem = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - rss0 if self.hwm_ok else 0
         if message is not None and len(message) > 300:
             message = message[:300] + "..."
         return {"code": code, "message": message, "wall": wall, "cpu": cpu, "mem": mem, "out": out}
@@ -565,7 +565,7 @@ def confirm(ctx, doc: str, target: str, limit_s: float, wall_s: float) -> dict[s
     return got
 
 
-SUSPECT_MB, SUSPECT_S, RECYCLE_MB = 10, 0.25, 40
+SUSPECT_MB, SUSPECT_S, RECYCLE_MB, RERUNS = 10, 0.25, 40, 3
 
 
 def _measure(meter: Meter, doc: str, t: str, cfg: dict[str, Any], started, started_cpu) -> tuple[dict, list[str], bool]:
@@ -591,12 +591,16 @@ def _measure(meter: Meter, doc: str, t: str, cfg: dict[str, Any], started, start
     why = _over(m, budget_s, budget_b, cfg["wall"])
     if not why:
         return m, why, False
-    again = one(False)
-    again["mem"] = max(again["mem"], m["mem"])
-    if again["cpu"] > m["cpu"]:
-        again["cpu"], again["wall"] = m["cpu"], m["wall"]
-    why = _over(again, budget_s, budget_b, cfg["wall"])
-    return again, why, not why
+    for _ in range(RERUNS):  # the machine is shared: the least CPU time of a few runs is the document's
+        again = one(False)
+        again["mem"] = max(again["mem"], m["mem"])
+        if again["cpu"] > m["cpu"]:
+            again["cpu"], again["wall"] = m["cpu"], m["wall"]
+        m = again
+        why = _over(m, budget_s, budget_b, cfg["wall"])
+        if not why:
+            return m, why, True
+    return m, why, False
 
 
 def _worker(slot: int, tasks, results, cur_index, cur_target, started, started_cpu, leaving,
