@@ -153,7 +153,9 @@ def test_no_import_cycles():
 
 
 def test_modules_stay_small():
-    big = {m: n for m, p in MODULES.items() if (n := len(p.read_text("utf-8").splitlines())) > 650}
+    # *_generated.py is written by a tool under tools/ and checked against its source by a test, not read
+    big = {m: n for m, p in MODULES.items() if not p.name.endswith("_generated.py")
+           and (n := len(p.read_text("utf-8").splitlines())) > 650}
     assert big == {}
 
 

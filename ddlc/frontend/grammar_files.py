@@ -1,6 +1,7 @@
 """Where the JSON Schemas of ``grammars/`` live, and how they are read (by ``$id``).
 
-Shared by :mod:`.schema` (``jsonschema``) and :mod:`.schema_fast` (the validity-only checker).
+Read by :mod:`.schema` (``jsonschema``, for an invalid document) and by ``tools/gen_validators.py``
+(which compiles them into :mod:`._validators_generated`, the fast path for a valid one).
 """
 
 from __future__ import annotations

@@ -6,10 +6,17 @@ envelopes; ``grammars/statements/<kind>.schema.json`` adds the shape of each sta
 reference catalogue (``jddl-shapes.md`` §5). The root schema picks the statement schema from the
 leading words of ``fmt``, exactly as :func:`statement_kind` does (§6).
 
-``jsonschema`` is imported lazily, and only for an invalid document: :func:`validate` first asks
-:mod:`.schema_fast` (a validity-only checker of the same schemas, with the same semantics) and
-returns ``[]`` at once when it says the tree is valid. Importing this module costs nothing but a
-few compiled regular expressions.
+Two validators check the same schemas. The fast path is :mod:`._validators_generated`, Python code
+that ``fastjsonschema`` generated from grammars/ at build time (``python -m tools.gen_validators``;
+a test fails when it is out of date): it answers "valid or not" and stops at the first violation.
+A valid document (the common case) is answered by it alone, without importing ``jsonschema`` and
+its dependencies (``referencing``, ``attrs``, ``rpds``...), which cost more start-up time than the
+rest of ``ddlc check``. Only an invalid document goes on to ``jsonschema``, which gives the full
+list of violations, each with its JSON path, in ddlc's messages (``DDLC-E005``). A tree holding
+anything but JSON values (a tuple, a ``Decimal``, a non-``dict`` mapping, a non-string key) and any
+failure of the generated code skip the fast path: ``jsonschema`` then decides, as it always did.
+tests/test_schema_validators.py proves the two agree on every fixture and on hypothesis mutations.
+Importing this module costs nothing but a few compiled regular expressions.
 """
 
 from __future__ import annotations
@@ -119,11 +126,11 @@ def validate(tree: Mapping, *, document: str | None = None) -> list[DdlcError]:
     Paths are relative to the value given: inside the tree for a bare tree, starting with
     ``"JDDL"`` for an envelope. Each violation is a :class:`DdlcError` with code ``E_SCHEMA``.
     """
-    depth, deepest = _depth(tree)
+    depth, deepest, plain = _depth(tree)
     if depth > MAX_DEPTH:
         return [DdlcError(f"tree nested deeper than {MAX_DEPTH} levels", code=E_SCHEMA,
                           path=deepest, document=document)]
-    if _fast_valid(tree, depth):
+    if plain and _fast_valid(tree, depth):
         return []
     from jsonschema.exceptions import best_match
 
@@ -149,18 +156,19 @@ def validate(tree: Mapping, *, document: str | None = None) -> list[DdlcError]:
 
 
 def _fast_valid(tree: Any, depth: int) -> bool:
-    """True when :mod:`.schema_fast` vouches for the tree; False sends it on to ``jsonschema``.
+    """True when the generated validator vouches for the tree; False sends it on to ``jsonschema``.
 
-    Any failure of the fast checker (schemas it cannot handle, a tree too deep for it) is a
-    "don't know", never a verdict: ``jsonschema`` then decides, as it always did.
+    Its "invalid" and any failure of it (a tree too deep for it, a module that does not load) are
+    a "don't know", never a verdict: ``jsonschema`` then decides, and lists every violation.
     """
     try:
-        from .schema_fast import is_valid
+        from ._validators_generated import validate as fast
 
         with _stack_for(depth):
-            return is_valid(tree)
-    except Exception:  # noqa: BLE001 - Unsupported, RecursionError, ...: ask jsonschema instead
+            fast(tree)
+    except Exception:  # noqa: BLE001 - INVALID, RecursionError, ...: ask jsonschema instead
         return False
+    return True
 
 
 _GENERIC_TITLES = frozenset({"JDDL node", "member value"})
@@ -175,9 +183,15 @@ def _family(err: Any) -> str:
     return "value" if err.validator in ("type", "enum", "const", "pattern") else err.validator
 
 
-def _depth(tree: Any) -> tuple[int, tuple[PathPart, ...]]:
-    """Object nesting depth (counted like the expander does), and a path to the deepest object."""
+_JSON_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def _depth(tree: Any) -> tuple[int, tuple[PathPart, ...], bool]:
+    """Object nesting depth (counted like the expander does), a path to the deepest object, and
+    whether the tree holds only what JSON decodes to (``dict`` with string keys, ``list``, ``str``,
+    ``int``, ``float``, ``bool``, ``None``): the generated validator is only proven on those."""
     best: tuple[int, tuple[PathPart, ...]] = (0, ())
+    plain = True
     stack: list[tuple[Any, int, tuple[PathPart, ...]]] = [(tree, 0, ())]
     while stack:
         value, level, path = stack.pop()
@@ -187,10 +201,16 @@ def _depth(tree: Any) -> tuple[int, tuple[PathPart, ...]]:
                 best = (level, path)
                 if level > MAX_DEPTH:
                     break
+            if plain and (type(value) is not dict or not all(type(k) is str for k in value)):
+                plain = False
             stack.extend((child, level, path + (key,)) for key, child in value.items())
         elif isinstance(value, list):
+            if plain and type(value) is not list:
+                plain = False
             stack.extend((child, level, path + (i,)) for i, child in enumerate(value))
-    return best
+        elif plain and type(value) not in _JSON_SCALARS:
+            plain = False
+    return best[0], best[1], plain
 
 
 @contextmanager
