@@ -274,7 +274,10 @@ class NumericDomain(Domain):
     def at_least(self, cur, end, step) -> int:
         if NAN in (cur, end, step) or step <= 0:
             return 0
-        return int(_EST.divide(_EST.subtract(end, cur), step).to_integral_value(rounding=ROUND_FLOOR))
+        steps = _EST.divide(_EST.subtract(end, cur), step)
+        if steps.adjusted() > 18:  # more than any list can hold: no int is built from it
+            return 2**62
+        return int(steps.to_integral_value(rounding=ROUND_FLOOR))
 
     def check_invalid(self, s, e, d, name: str) -> None:
         if NAN in (s, e, d):
