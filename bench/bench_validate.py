@@ -58,7 +58,8 @@ def old_checker(rev: str | None) -> Callable[[Any], bool] | None:
                               text=True).stdout.strip()
         if not gone:
             return None
-        present = subprocess.run(["git", "cat-file", "-e", f"{gone}:{OLD}"], cwd=ROOT).returncode == 0
+        present = subprocess.run(["git", "cat-file", "-e", f"{gone}:{OLD}"], cwd=ROOT,
+                                 capture_output=True).returncode == 0
         rev = gone if present else f"{gone}^"
     source = subprocess.run(["git", "show", f"{rev}:{OLD}"], cwd=ROOT, capture_output=True, text=True)
     if source.returncode != 0:
