@@ -338,6 +338,20 @@ def test_a_partition_count_past_the_servers_limit_is_not_expanded(count):
     assert r.statements == ("CREATE TABLE s.t (c integer)",)
     assert any("at most 1048575 partitions" in d.message for d in r.diagnostics)
 
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_number_past_numerics_exponent_in_a_text_is_not_read_as_a_number(target):
+    """``AUTO_INCREMENT 9e999999999`` was read as %{autoincstart}n and its expansion, printed to be
+    compared with the text, was a billion digits (2 GB, a hang)."""
+    import time
+
+    doc = {"TDDL": "ALTER TABLE  db1.t_b CHANGE c1 c2 pg_catalog.\"varchar\"(10)  , AUTO_INCREMENT 9e999999999"}
+    c0 = time.process_time()
+    try:
+        ddlc.translate(doc, target)
+    except DdlcError as e:
+        assert e.code != "DDLC-E900"
+    assert time.process_time() - c0 < 1.0
+
 # ---- a deterministic slice of the fuzz ---------------------------------------------------------------
 
 def test_a_slice_of_the_fuzz_has_no_internal_error_and_no_document_over_budget():

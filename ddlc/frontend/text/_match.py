@@ -195,6 +195,9 @@ class Number(Spec):
         if t is None or t.kind != "number":
             return {}
         s = sign + t.text
+        exponent = t.text.lower().partition("e")[2].lstrip("+-").lstrip("0")
+        if len(exponent) > 4 or int(exponent or "0") > 1000:  # numeric_in's range: no tree holds it (and
+            return {}  # %n would print 9e999999999 as a billion digits)
         try:
             return {j + 1: int(s)}
         except ValueError:
