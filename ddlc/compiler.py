@@ -197,8 +197,11 @@ def _compile(doc: Document, backend: Backend, options: Any, catalog: Any, built:
                 notes.append(Diagnostic(W_TDDL_ROLES, "TDDL text passed through without --role-map / --no-owner",
                                         (), target=backend.name, document=doc.label))
             text = _strip_terminator(doc.tddl)
+            _one_tddl_statement(doc.tddl, doc.label)
             return Result((text,), diagnostics=tuple(notes), blocks=_blocks(backend, (text,)))
     f = built.for_target(backend)
+    if getattr(backend, "passes_source_text", False):
+        _one_statement_as_written(f, doc.label)
     role = f.owner if f.owner is not None else doc.meta.get("owner")  # myowner, or a decoding row's owner
     return compile_statement(f.stmt, backend, options, catalog, document=doc.label, fronted=f,
                              role=role if isinstance(role, str) else None)
@@ -210,17 +213,42 @@ _CODE_KINDS = frozenset({"CREATE FUNCTION", "CREATE PROCEDURE", "CREATE PACKAGE"
                          "CREATE TRIGGER", "DO", "BEGIN", "DECLARE"})
 
 
+_AS_IT_CAME = "(written as it came on the GaussDB target, with no IR to print it from)"
+
+
 def _one_tddl_statement(text: str, document: str) -> None:
-    """A TDDL text passed through to the GaussDB target as it came is exactly one statement, as ddlc's
-    lexer reads it (DDLC-E011 otherwise; ``fragment.statement_problem``): in the text of a statement
-    that holds user code outside quotes, ``;`` and comments are the user's, and only a ``/`` line, a
-    meta-command, an unterminated token or a comment running to the end is refused."""
+    """A TDDL text passed through to the GaussDB target is exactly one statement, as ddlc's lexer reads
+    it (DDLC-E011 otherwise; ``frontend.sql.fragment.statement_problem``). In the text of a statement that
+    holds user code outside quotes, ``;`` and comments are the user's: only a ``/`` line before the end,
+    a meta-command, an unterminated token or a comment running to the end is refused there."""
     from .frontend.recover import statement_kind
     from .frontend.sql.fragment import check_statement
 
     kind = statement_kind(text)
-    check_statement(text, f"the TDDL text of {kind or 'a statement'}", block=kind in _CODE_KINDS,
+    check_statement(text, f"the TDDL text of {kind or 'a statement'} {_AS_IT_CAME}", block=kind in _CODE_KINDS,
                     document=document)
+
+
+def _one_statement_as_written(f: Front, document: str) -> None:
+    """The text of a tree of no known shape (its expansion; the Opaque's own, canonical, text too) is
+    exactly one statement as ddlc's lexer reads it, and the text of a subcommand of no known shape one
+    part of its ALTER: the GaussDB target writes them as they came, and no slot class checked their values
+    (``frontend/slots.py`` knows the known shapes only). DDLC-E011 otherwise. Lexed here, before the
+    backend: the emitters parse nothing. Canonical text is the raw text with blank runs folded outside
+    quotes, the same tokens on fewer lines: what passes raw passes canonical."""
+    from .frontend.sql.fragment import check_statement
+    from .ir.alter import AlterRelation, OpaqueSubcommand
+
+    stmt = f.stmt
+    if isinstance(stmt, Opaque):
+        for text in dict.fromkeys(t for t in (f.source, stmt.text) if t is not None):
+            check_statement(text, f"the text of a statement of no known shape {_AS_IT_CAME}", path=stmt.origin,
+                            document=document)
+    elif isinstance(stmt, AlterRelation):
+        for sub in stmt.subcommands:
+            if isinstance(sub, OpaqueSubcommand):
+                check_statement(sub.text, f"the text of a subcommand of no known shape {_AS_IT_CAME}", part=True,
+                                path=sub.origin, document=document)
 
 
 def compile_statement(stmt0: Statement, backend: Backend, options: Any, catalog: Any = None, *,

@@ -19,6 +19,10 @@ renders a comment inside a fragment, so a target that pastes a fragment as writt
 and the others print it from its parse (issue 20, item 3). :func:`open_line_comment` finds the worst
 case, a ``--`` comment that runs to the end of the text: pasted, it would swallow whatever the
 template writes after the fragment on the same line.
+
+:func:`statement_problem` is the same lexing for a whole statement text the GaussDB target writes as it
+came, with no IR to print it from (the expansion of a tree of no known shape): exactly one statement, or
+``DDLC-E011``.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from functools import lru_cache
 
 from ...diagnostics import E_FRAGMENT
 from ...errors import DdlcError, Path
-from .lexer import scan
+from .lexer import error_message, scan
 
 
 @lru_cache(maxsize=8192)
@@ -101,4 +105,107 @@ def open_line_comment(text: str) -> bool:
     return any(text.startswith("--", s) and e >= len(text) for s, e in comments(text))
 
 
-__all__ = ["check_fragment", "comments", "fragment_problem", "has_comment", "open_line_comment"]
+def statement_problem(text: str, *, block: bool = False) -> str | None:
+    """Why ``text`` is not exactly one statement whose tokens are all there is, as :mod:`.lexer` reads it,
+    or None. Refused:
+
+    * an unterminated quote, quoted name, dollar quote or comment;
+    * a ``;`` with any token after it (one trailing ``;``, blanks after it, is the statement's own end),
+      or before any token;
+    * a backslash outside quotes: ``psql`` and ``gsql`` start a meta-command at any unquoted backslash,
+      at the start of a line or not (``CREATE TABLE t (a int) \\! cmd`` runs ``cmd``);
+    * a line holding only ``/`` (gsql ends a block there and sends what came before);
+    * a comment: the server writes none in a statement outside quotes; in a statement ddlc writes as it
+      came, one would hide words (a ``--`` comment in a value swallows the template's words after it on
+      its line, or the ``;`` ddlc writes after the statement);
+    * a ``'...'`` string that a reader with ``standard_conforming_strings`` off ends elsewhere (a backslash
+      before a quote): the statements it reads would not be the ones ddlc read;
+    * no token at all.
+
+    ``block``: the text holds user code that is not quoted (an Oracle-style routine or package body, an
+    anonymous block), where ``;`` and comments are the user's: those pass, a ``/`` line only as the last
+    line (the block's own end), and a ``--`` comment may not run to the end (it would swallow the ``;``
+    written after it). The server never prints such a text: a document that has one was altered."""
+    seen = ended = slash_ended = False
+    line_start, slash_line = True, False
+    for kind, s, e in scan(text):
+        if kind == "error":
+            msg, at = error_message(text, s)
+            return f"an {msg} (at offset {at})"
+        if kind == "space":
+            if "\n" in text[s:e] or "\r" in text[s:e]:
+                if slash_line:
+                    if not block:
+                        return "a line holding only / (gsql ends a block there)"
+                    slash_ended = True
+                line_start = True
+            continue
+        if kind == "comment":
+            if block:
+                continue
+            return f"a comment at offset {s} (the server writes none there; it would hide what follows it)"
+        tok = text[s:e]
+        if ended or slash_ended:
+            end = "/ line" if slash_ended else "';'"
+            return f"more after the {end} that ends it (another statement at offset {s})"
+        if kind == "op" and "\\" in tok:
+            return f"a backslash outside quotes at offset {s} (psql and gsql run a meta-command from it)"
+        if kind == "string" and "\\" in tok and _scs_off_end(tok) != len(tok):
+            return (f"a string at offset {s} that ends elsewhere when standard_conforming_strings is off "
+                    "(a backslash before a quote)")
+        slash_line = line_start and tok == "/"
+        line_start = False
+        if kind == "punct" and tok == ";":
+            if not seen:
+                return "a ';' before any word (an empty statement)"
+            ended = not block
+        else:
+            seen = True
+    if slash_line and not block:
+        return "a line holding only / (gsql ends a block there)"
+    if not seen:
+        return "no statement (only blanks)"
+    if block and open_line_comment(text):
+        return "a -- comment that runs to its end (it would swallow the ';' written after it)"
+    return None
+
+
+def check_statement(text: str, what: str, *, block: bool = False, part: bool = False, path: Path = (),
+                    document: str | None = None) -> None:
+    """Raise ``DDLC-E011`` for its document when ``text`` is not exactly one statement
+    (:func:`statement_problem`), or with ``part``, not one part of a statement (nor a ``;`` in it,
+    nor unbalanced parentheses: :func:`fragment_problem`); ``what`` names the text for the message."""
+    why = statement_problem(text, block=block)
+    if why is None and part:
+        why = fragment_problem(text)
+    if why is not None:
+        kind = "one part of its statement" if part else "exactly one statement"
+        raise DdlcError(f"{what} is not {kind}: {why}", code=E_FRAGMENT, path=path, document=document)
+
+
+def _scs_off_end(tok: str) -> int:
+    """Where a ``'...'`` string token (``N'``/``X'``/``B'`` too) ends when a backslash escapes the next
+    character, as it does with ``standard_conforming_strings`` off; -1 when it does not end in ``tok``.
+    ``E'...'`` strings are read so in both settings."""
+    if tok[0] in "eE":
+        return len(tok)
+    i = tok.index("'") + 1
+    n = len(tok)
+    while i < n:
+        c = tok[i]
+        if c == "\\":
+            i += 2
+        elif c == "'":
+            if tok.startswith("''", i):
+                i += 2
+            else:
+                return i + 1
+        else:
+            i += 1
+    return -1
+
+
+__all__ = [
+    "check_fragment", "check_statement", "comments", "fragment_problem", "has_comment", "open_line_comment",
+    "statement_problem",
+]
