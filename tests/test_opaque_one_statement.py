@@ -155,12 +155,15 @@ ALTER = {"fmt": "ALTER %{objtype}s %{only}s %{identity}D %{subcmds:, }s", "objty
 ])
 def test_a_subcommand_of_no_known_shape_is_written_only_in_one_statement(sub):
     """An unmodelled subcommand is pasted into its ALTER as the server's text: its values are lexed as
-    fragments; the whole statement is then lexed as one statement (a mid-line backslash, which the
-    fragment check lets through, is refused here)."""
+    fragments (an unquoted backslash anywhere is refused there); the whole statement is then lexed as
+    one statement."""
     t = result(dict(ALTER, subcmds=[sub]), "gaussdb")
     assert t.error is not None and t.error.code == E011, t.statements
-    assert "a subcommand of no known shape" in t.error.message and "one part of its statement" in t.error.message
-    assert t.error.jsonpath == "$.subcmds[0]"
+    if "\\!" in str(sub):  # the slot check refuses an unquoted backslash anywhere in a fragment, before this one
+        assert "a backslash outside quotes" in t.error.message
+    else:
+        assert "a subcommand of no known shape" in t.error.message and "one part of its statement" in t.error.message
+        assert t.error.jsonpath == "$.subcmds[0]"
     ok = ddlc.translate(dict(ALTER, subcmds=["ADD COLUMN b int"]), "gaussdb")
     assert ok.sql == "ALTER TABLE public.t ADD COLUMN b int;\n"
 

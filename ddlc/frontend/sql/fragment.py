@@ -54,8 +54,8 @@ def fragment_problem(text: str, *, query: bool = False, glued_quotes: bool = Fal
         if kind == "comment":
             continue
         tok = text[s:e]
-        if line_start and tok.startswith("\\"):
-            return "a line starting with a backslash (a psql meta-command)"
+        if "\\" in tok and kind not in ("string", "qident", "dollar"):  # psql/gsql: a meta-command anywhere
+            return "a backslash outside quotes (psql and gsql run a meta-command from it)"
         slash_line = line_start and tok == "/"
         line_start = False
         if last_semicolon >= 0:

@@ -64,8 +64,8 @@ def _code_problem(v: str) -> str | None:
         if kind == "comment":
             continue
         tok = v[s:e]
-        if line_start and tok.startswith("\\"):
-            return "a line starting with a backslash (a psql meta-command)"
+        if "\\" in tok and kind not in ("string", "qident", "dollar"):  # psql/gsql: a meta-command anywhere
+            return "a backslash outside quotes (psql and gsql run a meta-command from it)"
         slash_line, line_start = line_start and tok == "/", False
     return "a line holding only /" if slash_line and ("\n" in v or "\r" in v) else None
 
