@@ -119,6 +119,10 @@ FAST = [  # (key, items, expected start of the result): each must come back in w
      f'ERR: syntax error at or near "{DIGITS}"'),
     ("timestamp", "p1 start('2000-01-01') end('2001-01-01') every('.5e999 seconds')",
      'ERR: invalid input syntax for type interval: ".5e999 seconds"'),
+    # a valid EVERY of a million partitions, then an item the server refuses: the million are never made
+    ("int8", "p0 start(1000) end(1000000) every(1.0), p1 end(0), p2 end(100)",
+     'ERR: end value of partition "p1" is too low.'),
+    ("int4", "p0 start(0) end(1000000) every(1), p0_7 end(2000000)", 'ERR: duplicate partition name: "p0_7".'),
 ]
 
 

@@ -80,6 +80,37 @@ class _Out:
     init_name: str | None = None
 
 
+class _Steps:
+    """The bounds of an integer EVERY, ``first, first+d, ...`` below ``end``, then ``end``: counted
+    without being made (a list the server accepts may hold a million; the walk only needs its count)."""
+
+    __slots__ = ("first", "step", "end", "middle")
+
+    def __init__(self, first: int, step: int, end: int) -> None:
+        self.first, self.step, self.end = first, step, end
+        self.middle = range(first + step, end, step)
+
+    def __len__(self) -> int:
+        return 2 + len(self.middle)
+
+    def __iter__(self):
+        yield self.first
+        yield from self.middle
+        yield self.end
+
+
+@record(slots=True)
+class _Run:
+    """The partitions of one START/END/EVERY item, ``<prefix>_1 ...``: made once the whole list is
+    known to be valid (an error of a later item costs nothing for them)."""
+
+    prefix: str
+    bounds: object  # a list or _Steps
+    item: Partition
+    start: object
+    init_name: str
+
+
 def _err(message: str, hint: str | None = None) -> KeyValueError:
     return KeyValueError(message, hint=hint)
 
@@ -93,7 +124,8 @@ class _Walker:
     def __init__(self, items: Sequence[Partition], dom: Domain, mode: str, low, upper, existing: int) -> None:
         self.items, self.dom, self.mode = items, dom, mode
         self.low, self.upper, self.existing = low, upper, existing
-        self.out: list[_Out] = []
+        self.out: list[_Out | _Run] = []
+        self.count = 0
 
     # -- helpers --------------------------------------------------------------------------
     def cmp(self, a, b) -> int:
@@ -107,10 +139,23 @@ class _Walker:
 
     def emit(self, name: str, bound, item: Partition, start=None, init_name: str | None = None) -> None:
         self.out.append(_Out(truncate_identifier(name), bound, item, start, init_name))
+        self.count += 1
 
     @property
     def total(self) -> int:
-        return self.existing + len(self.out)
+        return self.existing + self.count
+
+    def made(self) -> list[_Out]:
+        """Every partition, the runs of EVERY items made."""
+        out: list[_Out] = []
+        for o in self.out:
+            if isinstance(o, _Run):
+                for k, bound in enumerate(o.bounds, 1):
+                    out.append(_Out(truncate_identifier(f"{o.prefix}_{k}"), bound, o.item,
+                                    o.start if k == 1 else None, o.init_name if k == 1 else None))
+            else:
+                out.append(o)
+        return out
 
     def continuity(self, last, start, name: str) -> None:
         if last is MAX:
@@ -165,9 +210,9 @@ class _Walker:
                         self.emit(prefix_of(name) + "_0", s, item)
                     else:
                         self.split_start(s, name)
-                prefix = prefix_of(name)
-                for k, bound in enumerate(self.divide(name, s, e, d, r.every[0]), 1):
-                    self.emit(f"{prefix}_{k}", bound, item, s if k == 1 else None, name if k == 1 else None)
+                bounds = self.divide(name, s, e, d, r.every[0])
+                self.out.append(_Run(prefix_of(name), bounds, item, s, name))
+                self.count += len(bounds)
                 last_end, start_val, end_val = e, s, e
             elif form is RangeForm.START_END:
                 s, e = self.cast(r.start), self.cast(r.end)
@@ -240,16 +285,49 @@ class _Walker:
             raise _err(f'end value of partition "{last.name}" NOT EQUAL up-boundary of the partition to be splitted.')
         if self.total > MAX_PARTITION_NUM:
             raise self.too_many(last.name)
-        seen: dict[str, int] = {}
-        first_dup = None
-        for i, o in enumerate(self.out):
-            if o.name in seen and (first_dup is None or seen[o.name] < seen[first_dup]):
-                first_dup = o.name
-            seen.setdefault(o.name, i)
+        first_dup = self.first_duplicate()
         if first_dup is not None:
             raise _err(f'duplicate partition name: "{first_dup}".',
                        'partitions defined by (START, END, EVERY) are named as "partitionName_x" where x is '
                        "an integer and starts from 0 or 1.")
+        self.out = self.made()  # the list is valid: its partitions are made
+
+    def first_duplicate(self) -> str | None:
+        """The name given twice whose first partition comes first, without making the runs' names: a
+        run ``P_1 .. P_n`` meets a plain name ``X`` when ``X`` is ``P_k`` with ``1 <= k <= n``, and
+        another run of the same prefix at ``P_1``."""
+        plain: dict[str, list[int]] = {}
+        runs: list[tuple[int, _Run]] = []
+        i = 0
+        for o in self.out:
+            if isinstance(o, _Run):
+                runs.append((i, o))
+                i += len(o.bounds)
+            else:
+                plain.setdefault(o.name, []).append(i)
+                i += 1
+        best: tuple[int, str] | None = None
+
+        def found(first: int, name: str) -> None:
+            nonlocal best
+            if best is None or first < best[0]:
+                best = (first, name)
+
+        for name, where in plain.items():
+            if len(where) > 1:
+                found(where[0], name)
+        by_prefix: dict[str, list[int]] = {}
+        for b, r in runs:
+            by_prefix.setdefault(r.prefix, []).append(b)
+            head = r.prefix + "_"
+            for name, where in plain.items():
+                k = name[len(head):] if name.startswith(head) else ""
+                if k.isascii() and k.isdigit() and k[0] != "0" and len(k) <= 7 and int(k) <= len(r.bounds):
+                    found(min(where[0], b + int(k) - 1), name)
+        for prefix, starts in by_prefix.items():
+            if len(starts) > 1:
+                found(min(starts), prefix + "_1")
+        return None if best is None else best[1]
 
     def raw_start(self, item: Partition):
         """The START of a trailing item as written (``curStartVal`` of ADD PARTITION)."""
@@ -287,7 +365,7 @@ class _Walker:
                     more = max(0, -(-(e - pnt - d) // d))  # bounds strictly between pnt and e
                     if more + 2 > max_num:
                         raise self.too_many(name)
-                    return [pnt, *range(pnt + d, e, d), e]
+                    return _Steps(pnt, d, e)
             result.append(pnt)
             if self.cmp(pnt, e) == 0:
                 return result
