@@ -257,6 +257,9 @@ LINEAR = {  # each took seconds to hours before (quadratic), now well under a se
     "nested-comments": {"TDDL": "DROP TABLE s.t /*" + "/*" * 100000 + "*/" * 100001},
     # the statement's head: its first tokens only, not the whole text
     "long-head": {"TDDL": "ALTER TYPE " + "1 + " * 40000 + "1"},
+    # a fragment ending the statement, tried from every token of the fragment before it
+    "trigger-body": {"TDDL": "CREATE   TRIGGER  trg BEFORE INSERT ON public.orders  FOR EACH ROW WHEN ((new.a > 1)) "
+                             "EXECUTE PROCEDURE public.trg_fn " + "1 + " * 5000 + "1( $$it's$$, 'x' ) "},
 }
 
 

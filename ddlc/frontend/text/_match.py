@@ -280,7 +280,11 @@ class Frag(Spec):
     max_tokens: int = 0
     words: bool = False  # only bare words (a name or a keyword phrase)
 
-    def read(self, m: Matcher, i: int) -> Results:
+    def read(self, m: Matcher, i: int, want: int | None = None) -> Results:
+        """Every end from ``i``; ``want``: whether it reaches that one end (in constant time, for a
+        fragment without stops or limits: a statement's last fragment is tried from every token)."""
+        if want is not None and not (self.stop or self.words or self.max_tokens):
+            return m.reach(i, want, self.empty)
         out: Results = {i: ""} if self.empty else {}
         depth = 0
         j = i
@@ -375,8 +379,8 @@ class Shape(Spec):
             self._alts = compile_pattern(self.templates)
         return self._alts
 
-    def read(self, m: Matcher, i: int) -> Results:
-        return m.shape(self, i)
+    def read(self, m: Matcher, i: int, want: int | None = None) -> Results:
+        return m.shape(self, i, want)
 
 
 # ---- the pattern language ------------------------------------------------------------------------
@@ -439,12 +443,38 @@ class Matcher:
         self.toks: list[Tok] = tokenize(text, 0, end)
         self._memo: dict[tuple[int, int], Results] = {}
         self._norms: list[tuple[str, str] | None] = [None] * len(self.toks)
+        self._depths: dict[int, tuple[list[int], list[int]]] = {}
         self._lexed: dict[str, list[tuple[str, str]]] = {}
         self._closes: dict[int, int | None] = {}
         self.furthest = 0  # the furthest token a literal matched up to (for error positions)
 
     def tok(self, i: int) -> Tok | None:
         return self.toks[i] if 0 <= i < len(self.toks) else None
+
+    def reach(self, i: int, want: int, empty: bool) -> Results:
+        """:meth:`Frag.read` from ``i`` restricted to the end ``want``: the fragment ``toks[i:want]``
+        never closes below its start and ends at its start's depth (depths counted once per end)."""
+        if i >= want:
+            return {i: ""} if empty and i == want else {}
+        depths = self._depths.get(want)
+        if depths is None:
+            a = [0] * (want + 1)
+            d = 0
+            for k in range(want):
+                t = self.toks[k]
+                if t.kind == "punct" and t.text in "([":
+                    d += 1
+                elif t.kind == "punct" and t.text in ")]":
+                    d -= 1
+                a[k + 1] = d
+            low = a[:]
+            for k in range(want - 1, -1, -1):
+                low[k] = min(low[k], low[k + 1])
+            depths = self._depths[want] = (a, low)
+        a, low = depths
+        if a[want] == a[i] and low[i + 1] >= a[i]:
+            return {want: Span(self.text, self.toks[i].start, self.toks[want - 1].end)}
+        return {}
 
     def norm(self, i: int) -> tuple[str, str] | None:
         """:func:`norm` of token ``i`` (None past the end), worked out once per token."""
@@ -512,10 +542,11 @@ class Matcher:
         # a reading so far is a link to the reading it extends (members and fmt text are put together
         # only for the readings the sequence ends with: not copied at every piece, for every end)
         states: dict[int, tuple[Any, dict[str, Any], str] | None] = {i: None}
-        for piece in pieces:
+        last = len(pieces) - 1
+        for k, piece in enumerate(pieces):
             nxt: dict[int, tuple[Any, dict[str, Any], str] | None] = {}
             for p, link in states.items():
-                for j, (v2, f2) in self._piece(s, piece, p).items():
+                for j, (v2, f2) in self._piece(s, piece, p, want if k == last else None).items():
                     if j not in nxt:
                         nxt[j] = (link, v2, f2)
             states = nxt
@@ -525,8 +556,9 @@ class Matcher:
             return {want: _reading(states[want])} if want in states else {}
         return {j: _reading(link) for j, link in states.items()}
 
-    def _piece(self, s: Shape, piece: Any, i: int) -> dict[int, tuple[Any, str]]:
-        """end -> (what the piece read: None, one member ``(name, value)`` or a dict of members; its fmt)."""
+    def _piece(self, s: Shape, piece: Any, i: int, want: int | None = None) -> dict[int, tuple[Any, str]]:
+        """end -> (what the piece read: None, one member ``(name, value)`` or a dict of members; its fmt);
+        ``want``: that end only (the piece ends the statement)."""
         if isinstance(piece, str):
             if piece == "%%":
                 words = self.lex("%")
@@ -540,7 +572,7 @@ class Matcher:
         if isinstance(piece, list):  # a choice
             out: dict[int, tuple[dict[str, Any], str]] = {}
             for alt in piece:
-                for j, r in self._seq(s, alt, i).items():
+                for j, r in self._seq(s, alt, i, want).items():
                     out.setdefault(j, r)
             return out
         name, sep, conv = piece
@@ -550,7 +582,10 @@ class Matcher:
             raise KeyError(f"no value spec for %{{{name}}}{conv}")
         fmt = "%{" + name + (":" + sep if sep is not None else "") + "}" + conv
         if sep is None:  # a member is (name, value): a dict each would cost four times the memory
-            return {j: ((name, v), fmt) for j, v in spec.read(self, i).items()}
+            if want is None:
+                return {j: ((name, v), fmt) for j, v in spec.read(self, i).items()}
+            got = spec.read(self, i, want) if isinstance(spec, Shape | Frag) else spec.read(self, i)
+            return {want: ((name, got[want]), fmt)} if want in got else {}
         # an array: one or more elements joined by sep
         sep_words = self.lex(sep)
         out2: dict[int, tuple[dict[str, Any], str]] = {}
@@ -574,6 +609,8 @@ class Matcher:
                     if e > j and e not in out2 and e not in new:
                         new[e] = Chain(items, v)
             frontier = new
+        if want is not None:
+            return {want: out2[want]} if want in out2 else {}
         return out2
 
 
