@@ -26,6 +26,7 @@ from typing import Any
 from ...quoting import ident_is_bare
 from ...records import record
 from ..sql.lexer import Tok, fold, string_value, tokenize
+from . import _ends
 from ._lazy import Chain, Span, reading as _reading, resolve
 
 Value = Any
@@ -237,6 +238,9 @@ class Frag(Spec):
         fragment without stops or limits: a statement's last fragment is tried from every token)."""
         if want is not None and not (self.stop or self.words or self.max_tokens):
             return m.reach(i, want, self.empty)
+        return self.scan(m, i)
+
+    def scan(self, m: Matcher, i: int) -> Results:
         out: Results = {i: ""} if self.empty else {}
         depth = 0
         j = i
@@ -396,6 +400,7 @@ class Matcher:
         self._memo: dict[tuple[int, int], Results] = {}
         self._norms: list[tuple[str, str] | None] = [None] * len(self.toks)
         self._depths: dict[int, tuple[list[int], list[int]]] = {}
+        self._fragix: tuple[list[int], list[int], dict[Any, Any]] | None = None
         self._lexed: dict[str, list[tuple[str, str]]] = {}
         self._closes: dict[int, int | None] = {}
         self.furthest = 0  # the furthest token a literal matched up to (for error positions)
@@ -404,29 +409,10 @@ class Matcher:
         return self.toks[i] if 0 <= i < len(self.toks) else None
 
     def reach(self, i: int, want: int, empty: bool) -> Results:
-        """:meth:`Frag.read` from ``i`` restricted to the end ``want``: the fragment ``toks[i:want]``
-        never closes below its start and ends at its start's depth (depths counted once per end)."""
-        if i >= want:
-            return {i: ""} if empty and i == want else {}
-        depths = self._depths.get(want)
-        if depths is None:
-            a = [0] * (want + 1)
-            d = 0
-            for k in range(want):
-                t = self.toks[k]
-                if t.kind == "punct" and t.text in "([":
-                    d += 1
-                elif t.kind == "punct" and t.text in ")]":
-                    d -= 1
-                a[k + 1] = d
-            low = a[:]
-            for k in range(want - 1, -1, -1):
-                low[k] = min(low[k], low[k + 1])
-            depths = self._depths[want] = (a, low)
-        a, low = depths
-        if a[want] == a[i] and low[i + 1] >= a[i]:
-            return {want: Span(self.text, self.toks[i].start, self.toks[want - 1].end)}
-        return {}
+        return _ends.reach(self, i, want, empty)
+
+    def frag_ends(self, f: Frag, i: int, before: tuple[str, str]) -> Results:
+        return _ends.frag_ends(self, f, i, before)
 
     def norm(self, i: int) -> tuple[str, str] | None:
         """:func:`norm` of token ``i`` (None past the end), worked out once per token."""
@@ -498,7 +484,8 @@ class Matcher:
         for k, piece in enumerate(pieces):
             nxt: dict[int, tuple[Any, dict[str, Any], str] | None] = {}
             for p, link in states.items():
-                for j, (v2, f2) in self._piece(s, piece, p, want if k == last else None).items():
+                for j, (v2, f2) in self._piece(s, piece, p, want if k == last else None,
+                                               self._first(pieces[k + 1]) if k < last else None).items():
                     if j not in nxt:
                         nxt[j] = (link, v2, f2)
             states = nxt
@@ -508,9 +495,18 @@ class Matcher:
             return {want: _reading(states[want])} if want in states else {}
         return {j: _reading(link) for j, link in states.items()}
 
-    def _piece(self, s: Shape, piece: Any, i: int, want: int | None = None) -> dict[int, tuple[Any, str]]:
+    def _first(self, piece: Any) -> tuple[str, str] | None:
+        """What the first token of a literal piece means (None for any other piece, or a blank one)."""
+        if not isinstance(piece, str) or piece == "%%":
+            return None
+        words = self.lex(piece)
+        return words[0] if words else None
+
+    def _piece(self, s: Shape, piece: Any, i: int, want: int | None = None,
+               before: tuple[str, str] | None = None) -> dict[int, tuple[Any, str]]:
         """end -> (what the piece read: None, one member ``(name, value)`` or a dict of members; its fmt);
-        ``want``: that end only (the piece ends the statement)."""
+        ``want``: that end only (the piece ends the statement); ``before``: the next piece is a literal
+        starting with a token of that meaning (a fragment need only stop there)."""
         if isinstance(piece, str):
             if piece == "%%":
                 words = self.lex("%")
@@ -535,6 +531,8 @@ class Matcher:
         fmt = "%{" + name + (":" + sep if sep is not None else "") + "}" + conv
         if sep is None:  # a member is (name, value): a dict each would cost four times the memory
             if want is None:
+                if before is not None and isinstance(spec, Frag):
+                    return {j: ((name, v), fmt) for j, v in self.frag_ends(spec, i, before).items()}
                 return {j: ((name, v), fmt) for j, v in spec.read(self, i).items()}
             got = spec.read(self, i, want) if isinstance(spec, Shape | Frag) else spec.read(self, i)
             return {want: ((name, got[want]), fmt)} if want in got else {}
