@@ -383,6 +383,33 @@ def test_a_number_past_numerics_exponent_in_a_text_is_not_read_as_a_number(targe
         assert e.code != "DDLC-E900"
     assert time.process_time() - c0 < 1.0
 
+@pytest.mark.parametrize("target", TARGETS)
+def test_an_expansion_is_at_most_a_constant_times_the_tree(target):
+    """A forged fmt naming an element thousands of times (text growing with the square of the tree) or
+    objects nested 22 deep each naming its child twice (2^22 copies from 662 bytes: 12 s, 4 MB) is refused:
+    the server's fmts name an element at most 4 times and expand each object once."""
+    import json
+    import time
+
+    node: dict = {"fmt": "x"}
+    for _ in range(22):
+        node = {"fmt": "%{a}s%{a}s", "a": node}
+    docs = {"exponential": {"fmt": "DROP TABLE %{a}s", "a": node},
+            "quadratic": {"fmt": "DROP TABLE %{a:, }s" + " %{a:, }s" * 5000, "a": ["x" * 10] * 500}}
+    for why, doc in docs.items():
+        c0 = time.process_time()
+        with pytest.raises(DdlcError) as info:
+            ddlc.translate(json.dumps(doc), target)
+        assert time.process_time() - c0 < 1.0, why
+        assert info.value.code == "DDLC-E003", why
+    # the server's own back-fill block names colname four times: expanded as before
+    from pathlib import Path
+
+    from ddlc.jddl.expand import expand
+
+    block = json.loads(Path("fixtures/cases/alter_table_followup/auto-increment-backfill-block/input.json").read_text())
+    assert expand(block.get("JDDL", block)).count("seq") >= 4
+
 # ---- a deterministic slice of the fuzz ---------------------------------------------------------------
 
 def test_a_slice_of_the_fuzz_has_no_internal_error_and_no_document_over_budget():

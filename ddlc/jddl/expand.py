@@ -28,6 +28,13 @@ MAX_DEPTH = 256
 _Spec = tuple[str | None, str | None, str | None]
 _CACHE: dict[str, tuple[str | _Spec, ...]] = {}
 _CONVERSIONS = frozenset("IDTLsn")
+# Bounded expansion: the deparser's fmt strings name an element at most 4 times (the AUTO_INCREMENT
+# back-fill block's colname) and never expand one object twice through %s. A forged tree could make
+# the text grow with the square of its size (a fmt naming a long array a thousand times) or
+# exponentially (objects nested 30 deep, each fmt naming its child twice: 2^30 copies). Past REPEATS
+# names of one element in a fmt, or REPEATS expansions of one object, the tree is refused; so the
+# text is at most REPEATS^2 times the tree.
+REPEATS = 8
 
 
 def parse_fmt(fmt: str) -> tuple[str | _Spec, ...]:
@@ -36,6 +43,7 @@ def parse_fmt(fmt: str) -> tuple[str | _Spec, ...]:
         return toks
     out: list[str | _Spec] = []
     buf: list[str] = []
+    named: dict[str, int] = {}
     i, n = 0, len(fmt)
     while i < n:
         j = fmt.find("%", i)
@@ -78,6 +86,11 @@ def parse_fmt(fmt: str) -> tuple[str | _Spec, ...]:
             out.append((None, f'invalid conversion specifier "{conv}"', None))
             break
         out.append((name, sep, conv))
+        named[name] = named.get(name, 0) + 1
+        if named[name] > REPEATS:
+            out.append((None, f'element "{name}" is named more than {REPEATS} times in one fmt (the server '
+                              "never names an element more than 4 times)", None))
+            break
         i = close + 2
     if buf:
         out.append("".join(buf))
@@ -142,10 +155,11 @@ _MISSING = object()
 
 
 class _Expander:
-    __slots__ = ("document",)
+    __slots__ = ("document", "seen")
 
     def __init__(self, document: str | None) -> None:
         self.document = document
+        self.seen: dict[int, int] = {}  # id of an object -> how many times it was expanded
 
     def fail(self, message: str, path: Path, fmt: str | None, hint: str | None = None) -> DdlcError:
         return DdlcError(message, code=E_EXPAND, path=path, document=self.document, fmt=fmt, hint=hint)
@@ -156,6 +170,10 @@ class _Expander:
                 f"tree nested deeper than {MAX_DEPTH} levels", code=E_DEPTH, path=path,
                 document=self.document,
             )
+        times = self.seen[id(obj)] = self.seen.get(id(obj), 0) + 1
+        if times > REPEATS:
+            raise self.fail(f"an object expanded more than {REPEATS} times (the server expands each once)", path,
+                            None)
         fmt = obj.get("fmt", _MISSING)
         if fmt is _MISSING:
             raise self.fail('missing element "fmt" in JSON object', path, None)
