@@ -350,7 +350,7 @@ def test_killed_by_sigkill_after_any_step_of_the_commit(tmp_path, old, new):
 def _cli(monkeypatch, spark, *args: str):
     """``ddlc pipeline run ARGS`` in this process, on the test session's Spark."""
     import ddlc.pipeline.run as pipeline_run
-    from ddlc.cli_pipeline import pipeline
+    from ddlc.cli.pipeline import pipeline
 
     monkeypatch.setattr(pipeline_run, "session", lambda master=None, ui=False: spark.session)
     return CliRunner().invoke(pipeline, ["run", *args])

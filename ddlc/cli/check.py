@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from .cli_common import _report, _schema_map
+from .common import _report, _schema_map
 
 _CHECK_EPILOG = """\b
 Examples:
@@ -46,7 +46,7 @@ def _codes(ctx, param, values):
 def _targets(ctx, param, value):
     if value is None:
         return None
-    from .backends import BACKENDS
+    from ..backends import BACKENDS
 
     ts = tuple(t.strip() for t in value.split(",") if t.strip())
     for t in ts:
@@ -87,7 +87,7 @@ def check(paths: tuple[str, ...], targets: tuple[str, ...] | None, strict: bool 
     none: the configuration's directory (or the current one), where selecting no file is an error
     (exit 2). Each finding names its file, line, document, JSON path and code.
     """
-    from .check.config import ConfigError, find_config, load_config
+    from ..check.config import ConfigError, find_config, load_config
 
     try:
         where = None if no_config else (config_path or find_config())
@@ -97,7 +97,7 @@ def check(paths: tuple[str, ...], targets: tuple[str, ...] | None, strict: bool 
     except ConfigError as exc:
         _report("error", str(exc))
         sys.exit(2)
-    from .check.run import check_paths, expand_paths
+    from ..check.run import check_paths, expand_paths
 
     named = paths or (config.root,)
     files = []
@@ -118,7 +118,7 @@ def check(paths: tuple[str, ...], targets: tuple[str, ...] | None, strict: bool 
     _finish_progress()
     _write(report, fmt, output, config, verbose, quiet)
     if not quiet:
-        from .check.report import summary_line
+        from ..check.report import summary_line
 
         sys.stderr.write(summary_line(report) + "\n")
     sys.exit(1 if report.failed else 0)
@@ -138,7 +138,7 @@ def _nothing_selected(config) -> str:
 def _write(report, fmt: str, output: str | None, config, verbose: bool, quiet: bool) -> None:
     import orjson
 
-    from .check.report import json_report, sarif_report, text_report
+    from ..check.report import json_report, sarif_report, text_report
 
     if fmt == "text":
         if quiet:
@@ -208,9 +208,9 @@ JSON, 2 usage error.""")
 def format_(paths: tuple[str, ...], only_check: bool, quiet: bool) -> None:
     """Rewrite JDDL files in one canonical JSON layout ("fmt" first, keys sorted, two-space indent;
     JSON lines stay one document per line), so diffs stay small. Idempotent."""
-    from .check.config import CheckConfig
-    from .check.layout import LayoutError, format_text
-    from .check.run import expand_paths
+    from ..check.config import CheckConfig
+    from ..check.layout import LayoutError, format_text
+    from ..check.run import expand_paths
 
     changed = bad = 0
     for path in expand_paths(paths, CheckConfig()):

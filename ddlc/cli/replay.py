@@ -9,8 +9,8 @@ import sys
 
 import click
 
-from .backends import BACKENDS
-from .cli_common import _owner_options, _report, _schema_map, expand_inputs
+from ..backends import BACKENDS
+from .common import _owner_options, _report, _schema_map, expand_inputs
 
 
 @click.command(short_help="Fold a log's DDL into the schema it leaves behind.", epilog="""\b
@@ -43,9 +43,9 @@ def replay(target: str, fmt: str, on_unsupported: str, default_schema: str, sche
            spark_catalog: str | None, no_owner: bool, role_map: tuple[tuple[str, str], ...], verbose: bool,
            inputs: tuple[str, ...]) -> None:
     """Fold a log's DDL into the schema it leaves behind; print it as a CREATE script or JSON."""
-    from .api import Options
-    from .frontend.documents import read_inputs
-    from .replay import fold_log, script
+    from ..api import Options
+    from ..frontend.documents import read_inputs
+    from ..replay import fold_log, script
 
     try:
         options = Options.of(default_schema=default_schema, schema_map=schema_map, on_unsupported=on_unsupported,

@@ -10,9 +10,9 @@ import sys
 
 import click
 
-from . import __version__
-from .cli_common import Progress
-from .cli_common import (  # noqa: F401  (re-exported: ddlc.cli.TARGET_CHOICES, SPARK_* ...)
+from .. import __version__
+from .common import Progress
+from .common import (  # noqa: F401  (re-exported: ddlc.cli.TARGET_CHOICES, SPARK_* ...)
     INPUT_FORMATS, SPARK_COLUMN_MAPPING, nothing_read, SPARK_PARTITIONING, SPARK_VARCHAR, TARGET_CHOICES, _common, _inputs, _n,
     _options, _report, _schema_map, _translate_options, _verbose,
 )
@@ -83,7 +83,7 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, sp
 
     Warnings (what the target cannot take), notes and one summary line go to standard error.
     """
-    from .api import Options, translation, unwritable
+    from ..api import Options, translation, unwritable
 
     try:
         options = Options.of(mode=mode, validate=validate, default_schema=default_schema,
@@ -95,8 +95,8 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, sp
                              owners=owners, no_owner=no_owner, role_map=role_map)
     except (ValueError, TypeError) as exc:
         raise click.BadParameter(str(exc)) from None
-    from .session import Session
-    from .state_file import StateError
+    from ..session import Session
+    from ..state_file import StateError
 
     try:
         session = Session([target], options, state_path)
@@ -175,7 +175,7 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, sp
 
 def _findings(t) -> list:
     """A translation's diagnostics and error as findings (ddlc.check's data), at the document's line."""
-    from .check.run import Finding
+    from ..check.run import Finding
 
     out = [Finding(t.source, t.line, t.document, d.jsonpath, d.code, d.severity.value, d.message, t.target,
                    fails=False) for d in t.diagnostics]
@@ -190,8 +190,8 @@ def _findings(t) -> list:
 def _write_sarif(path: str, findings: list, documents: int, target: str) -> bool:
     import orjson
 
-    from .check.report import sarif_report
-    from .check.run import CheckReport
+    from ..check.report import sarif_report
+    from ..check.run import CheckReport
 
     report = CheckReport(findings=findings, files=0, documents=documents, targets=(target,))
     try:
@@ -254,8 +254,8 @@ def explain(target: str, fmt: str, default_schema: str, schema_map: tuple[tuple[
     """Print the IR and the diagnostics of each document."""
     import orjson
 
-    from .api import Options
-    from .explain import explain_document, render_text
+    from ..api import Options
+    from ..explain import explain_document, render_text
 
     options = Options.of(default_schema=default_schema, schema_map=schema_map, on_unsupported=on_unsupported)
     failed = 0
@@ -281,7 +281,7 @@ Examples:
 @_verbose
 def validate(inputs: tuple[str, ...], quiet: bool, verbose: bool, input_format: str) -> None:
     """Check documents against the JSON Schemas in grammars/ (every violation, with its path)."""
-    from .frontend.schema import validate as check
+    from ..frontend.schema import validate as check
 
     total = bad = 0
     docs = _inputs(inputs, verbose, input_format)
@@ -321,10 +321,10 @@ def completion(shell: str) -> None:
 
 
 def _register() -> None:
-    """The commands that live in their own modules (each imports cli_common, never this module)."""
-    from .cli_check import check, format_
-    from .cli_pipeline import pipeline
-    from .cli_replay import replay
+    """The commands that live in their own modules (each imports .common, never this module)."""
+    from .check import check, format_
+    from .pipeline import pipeline
+    from .replay import replay
 
     cli.add_command(check)
     cli.add_command(format_)

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from .cli_common import INPUT_FORMATS, TARGET_CHOICES, _options, _report, _schema_map, _translate_options
+from .common import INPUT_FORMATS, TARGET_CHOICES, _options, _report, _schema_map, _translate_options
 
 
 @click.group(short_help="Translate decoding logs on Spark (PySpark).", epilog="""\b
@@ -68,7 +68,7 @@ def run_command(inputs: tuple[str, ...], input_format: str, targets: list[str], 
 
     Example: ddlc pipeline run --input logs/ --to postgres,spark --output out/ --state state.json
     """
-    from .pipeline.run import CheckFailed, PipelineError, run
+    from ..pipeline.run import CheckFailed, PipelineError, run
 
     options = _options(**kw)
     try:
@@ -90,4 +90,4 @@ def script_command() -> None:
     """Print the path of the script spark-submit runs (spark-submit ... $(ddlc pipeline script) run ...)."""
     import os
 
-    sys.stdout.write(os.path.join(os.path.dirname(__file__), "pipeline_submit.py") + "\n")
+    sys.stdout.write(os.path.join(os.path.dirname(__file__), "submit.py") + "\n")

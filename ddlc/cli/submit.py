@@ -6,7 +6,7 @@ installed on the executors too (or shipped with ``--py-files``). It is a command
 the command line, above :mod:`ddlc.pipeline` (which never imports it).
 """
 
-from ddlc.cli_pipeline import pipeline
+from ddlc.cli.pipeline import pipeline
 
 if __name__ == "__main__":
     pipeline(prog_name="ddlc pipeline")

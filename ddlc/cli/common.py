@@ -57,7 +57,7 @@ def _inputs(inputs: tuple[str, ...], verbose: bool = False, form: str = "auto", 
     """The documents of the inputs (a ``DocumentStream``: ``.unrecognised`` counts the lines of
     decoding output that were neither a known row nor part of one; ``-v`` prints each). ``txns``: the
     run's transactions, when a state continues them (:meth:`ddlc.state_file.History.txns`)."""
-    from .frontend.documents import read_inputs
+    from ..frontend.documents import read_inputs
 
     on_skip = (lambda s: _report("note", str(s))) if verbose else None
     return read_inputs(expand_inputs(inputs), stdin=sys.stdin, on_skip=on_skip, form=form, txns=txns)
@@ -135,7 +135,7 @@ def _common(fn):
     return _verbose(fn)
 
 
-from .backends import BACKENDS  # noqa: E402  (names only: no backend is imported)
+from ..backends import BACKENDS  # noqa: E402  (names only: no backend is imported)
 
 TARGET_CHOICES = list(BACKENDS)
 # the spark options' values (ddlc.api checks the same tuples; tests/test_spark_options.py keeps them equal)
@@ -181,7 +181,7 @@ _TRANSLATE_OPTIONS = [
 
 def _options(**kw: Any) -> Any:
     """``ddlc.api.Options`` from the shared flags; a bad value is a usage error."""
-    from .api import Options
+    from ..api import Options
 
     users = kw.pop("exclude_users", ())
     try:
