@@ -18,9 +18,9 @@ import pytest
 from ddlc.backends.partition_text import render_partition
 from ddlc.errors import DdlcError
 from ddlc.frontend.sql.partition import parse_bound_value, parse_partition_clause
-from ddlc.ir.passes import _pg_datetime as dt
-from ddlc.ir.passes._pg_datetime_input import timestamp_in, timestamptz_in
-from ddlc.ir.passes._pg_interval import interval_in
+from ddlc.values import pg_datetime as dt
+from ddlc.values.pg_datetime_input import timestamp_in, timestamptz_in
+from ddlc.values.pg_interval import interval_in
 from ddlc.ir.passes.expand_partitions import (
     MAX_PARTITION_NUM,
     KeyType,

@@ -547,6 +547,11 @@ _HANDLERS: dict[str, Callable[[str, str], Statement]] = {
 }
 
 
+def recovers(kind: str | None) -> bool:
+    """Whether :func:`recover_tddl` has a handler for statements of ``kind`` (see ``statement_kind``)."""
+    return kind in _HANDLERS
+
+
 def recover_tddl(text: str, *, document: str | None = None) -> tuple[Statement, list[Diagnostic]]:
     """Build the IR of one TDDL statement text (see the module docstring). Never raises on text."""
     ctx = BuildContext(document)

@@ -54,7 +54,8 @@ def shape(name: str, pattern: str) -> Callable[[Builder], Builder]:
     return deco
 
 
-def _load() -> None:
+def load_families() -> None:
+    """Import every family module, so that every shape is registered (once; cheap afterwards)."""
     global _loaded
     if not _loaded:
         for fam in FAMILIES:
@@ -63,7 +64,7 @@ def _load() -> None:
 
 
 def shape_of(tree: Mapping[str, Any]) -> str | None:
-    _load()
+    load_families()
     fmt = tree.get("fmt")
     if not isinstance(fmt, str):
         return None
@@ -107,7 +108,7 @@ def build(tree: Mapping[str, Any], *, document: str | None = None) -> tuple[Stat
     """
     from ..slots import check_tree
 
-    _load()
+    load_families()
     used: list[Builder] = []
     stmt, diags = _build(tree, document, used)
     shape_name = _NAMES.get(used[-1]) if used else _recognised_shape(tree)

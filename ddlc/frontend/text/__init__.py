@@ -127,12 +127,10 @@ def read_tddl(text: str, *, document: str | None = None) -> tuple[Statement, lis
     """Build the IR of one TDDL statement text. Never raises on text."""
     from ..build import build
     from ..build._read import BuildContext
-    from ..recover import N_TDDL_UNPARSED, recover_tddl, statement_kind
-
-    from ..recover import _HANDLERS
+    from ..recover import N_TDDL_UNPARSED, recover_tddl, recovers, statement_kind
 
     kind = statement_kind(text)
-    if kind in _HANDLERS and kind not in _TREE_KINDS and not _deparser_drop(text):  # a kind with no tree
+    if recovers(kind) and kind not in _TREE_KINDS and not _deparser_drop(text):  # a kind with no tree
         stmt, diags = recover_tddl(text, document=document)
         if not isinstance(stmt, Opaque):
             return stmt, diags

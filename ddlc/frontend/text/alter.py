@@ -12,7 +12,7 @@ from typing import Any
 
 from ...ir.alter import AlterObjType
 from ...quoting import quote_ident
-from ..build import _load
+from ..build import load_families
 from ..build.alter_partitions import SPECS
 from ._common import CASCADE, COLLATION, COLUMN, DEFAULT, EXPR, GENERATED, IF_EXISTS, IF_NOT_EXISTS, OPTION, RAW_NAME
 from ._match import Either, Frag, Shape, Spec, Words
@@ -65,7 +65,7 @@ _LAST = ("add constraint", "set default")  # a fragment that could hold another 
 
 
 def _subcommands() -> list[Shape]:
-    _load()
+    load_families()
     out = []
     for types, fmt in sorted(SPECS, key=lambda s: bool(s[0]) and s[0][0] in _LAST):
         keys = dict(KEYS)

@@ -45,7 +45,7 @@ from ..partition import (
     clip_bytes,
     truncate_identifier,
 )
-from ._partition_values import Domain, KeyType, KeyValueError, domain_for, literal
+from ...values.partition_values import Domain, KeyType, KeyValueError, domain_for, literal
 
 __all__ = ["KeyType", "expand_range_items", "expand_spec", "MAX_PARTITION_NUM", "LEN_PARTITION_PREFIX"]
 

@@ -8,7 +8,7 @@ interval syntax (``P1Y2M``).
 
 from __future__ import annotations
 
-from ._pg_datetime import (
+from .pg_datetime import (
     DAY_TAB,
     EPOCH_TS,
     NOBEGIN,

@@ -9,8 +9,8 @@ readings (bare number = seconds, signs left alone).
 
 from __future__ import annotations
 
-from ._pg_datetime import US_DAY, US_HOUR, US_MIN, US_SEC, DateTimeError, Interval, Tm
-from ._pg_datetime_input import (
+from .pg_datetime import US_DAY, US_HOUR, US_MIN, US_SEC, DateTimeError, Interval, Tm
+from .pg_datetime_input import (
     _ALL_SECS_M,
     _DATE_M,
     _TIME_M,

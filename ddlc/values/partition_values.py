@@ -30,11 +30,11 @@ import re
 import struct
 from decimal import ROUND_FLOOR, ROUND_HALF_UP, Context, Decimal
 
-from ...records import record
-from ..partition import BoundKind, BoundValue
-from . import _pg_datetime as dt
-from ._pg_datetime_input import date_in, timestamp_in, timestamptz_in
-from ._pg_interval import interval_in
+from ..records import record
+from ..ir.partition import BoundKind, BoundValue
+from . import pg_datetime as dt
+from .pg_datetime_input import date_in, timestamp_in, timestamptz_in
+from .pg_interval import interval_in
 
 __all__ = ["KeyType", "KeyValueError", "Domain", "domain_for", "literal"]
 

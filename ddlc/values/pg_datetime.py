@@ -23,7 +23,7 @@ from typing import NamedTuple
 from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from ...records import record
+from ..records import record
 
 US_SEC = 1_000_000
 US_MIN = 60 * US_SEC
