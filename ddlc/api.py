@@ -5,9 +5,9 @@ No I/O happens here beyond what the caller hands in; nothing heavy is imported a
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from dataclasses import field
-from typing import Any, Literal
+from typing import Any
 
 from .records import record
 from .backends import get_backend
@@ -15,130 +15,16 @@ from .diagnostics import Diagnostic
 from .errors import DdlcError
 from .frontend.documents import Document, as_document, read_documents
 
-MODES = ("canonical", "raw")
-# warn: clauses dropped with a warning, a statement with no target form fails the document;
-# error: both fail it; comment: both kept as SQL comments; skip: a statement with no form is left out.
-ON_UNSUPPORTED = ("warn", "error", "comment", "skip")
-# spark target: how GaussDB partitioning becomes Delta layout (auto: LIST -> PARTITIONED BY, the rest ->
-# CLUSTER BY), Delta column mapping of new tables, and whether VARCHAR(n)/CHAR(n) stay or become STRING
-SPARK_PARTITIONING = ("auto", "cluster", "partition", "none")
-SPARK_COLUMN_MAPPING = ("name", "id", "none")
-SPARK_VARCHAR = ("keep", "string")
+from .options import (  # noqa: F401  (the library's names for them)
+    MODES, ON_UNSUPPORTED, Mode, OnUnsupported, Options, SchemaMap, Target,
+)
 
 
-Target = Literal["gaussdb", "postgres", "spark"]
-Mode = Literal["canonical", "raw"]
-OnUnsupported = Literal["warn", "error", "comment", "skip"]
-SparkPartitioning = Literal["auto", "cluster", "partition", "none"]
-SparkColumnMapping = Literal["name", "id", "none"]
-SparkVarchar = Literal["keep", "string"]
-SchemaMap = Mapping[str, str] | Iterable[tuple[str, str]]
+def __getattr__(name: str) -> Any:
+    """``SPARK_PARTITIONING`` and the like (the spark target's declared choices), as ``ddlc.options`` gives them."""
+    from . import options
 
-
-@record(frozen=True, slots=True)
-class Options:
-    """Translation options (the CLI flags of ``ddlc translate``); build one with :meth:`Options.of`,
-    which checks every value, or pass the same names as keyword arguments to :func:`translate`."""
-
-    mode: Mode = "canonical"  # gaussdb target: canonical | raw
-    validate: bool = False  # check every tree against grammars/ first (costs ~0.3 ms/KB)
-    default_schema: str = "public"
-    schema_map: tuple[tuple[str, str], ...] = ()
-    on_unsupported: OnUnsupported = "warn"
-    pretty: bool = False  # postgres: pretty-print statements with pglast
-    spark_catalog: str | None = None  # spark: catalog of three-part names (main.schema.table)
-    spark_partitioning: SparkPartitioning = "auto"
-    spark_column_mapping: SparkColumnMapping = "name"
-    spark_varchar: SparkVarchar = "keep"
-    # filters (ddlc/filters.py): GaussDB's white-table-list ("public.t1,*.t3,my_schema.*") as
-    # (schema, table) pairs, a regex a statement's schema must match whole, and exclude-users
-    white_table_list: tuple[tuple[str, str], ...] = ()
-    schema_regex: str | None = None
-    exclude_users: tuple[str, ...] = ()
-    # owners (README "Owners"): what the statement says about ownership (CREATE SCHEMA ... AUTHORIZATION,
-    # ALTER ... OWNER TO, DEFINER) is kept unless no_owner; owners=True also writes ALTER <kind> <name>
-    # OWNER TO <myowner> after each CREATE (postgres), as pg_dump does; role_map renames roles everywhere
-    owners: bool = False
-    no_owner: bool = False
-    role_map: tuple[tuple[str, str], ...] = ()
-
-    @property
-    def filtering(self) -> bool:
-        return bool(self.white_table_list or self.schema_regex is not None or self.exclude_users)
-
-    @classmethod
-    def of(cls, **kw: Any) -> Options:
-        unknown = set(kw) - set(cls.__dataclass_fields__)
-        if unknown:
-            raise TypeError(f"unknown option(s): {', '.join(sorted(unknown))}")
-        if "schema_map" in kw:
-            kw["schema_map"] = _schema_map(kw["schema_map"])
-        if "role_map" in kw:
-            kw["role_map"] = _schema_map(kw["role_map"], "role_map", "--role-map")
-        from .filters import check_regex, parse_users, parse_white_table_list
-
-        if "white_table_list" in kw:
-            kw["white_table_list"] = parse_white_table_list(kw["white_table_list"])
-        if "exclude_users" in kw:
-            kw["exclude_users"] = parse_users(kw["exclude_users"])
-        check_regex(kw.get("schema_regex"))
-        opts = cls(**kw)
-        for name in ("mode", "default_schema", "on_unsupported", "spark_partitioning", "spark_column_mapping",
-                     "spark_varchar"):
-            if not isinstance(getattr(opts, name), str):
-                raise TypeError(f"{name} must be a string, not {type(getattr(opts, name)).__name__}")
-        for name in ("validate", "pretty", "owners", "no_owner"):
-            if not isinstance(getattr(opts, name), bool):
-                raise TypeError(f"{name} must be True or False, not {getattr(opts, name)!r}")
-        if opts.mode not in MODES:
-            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {opts.mode!r}")
-        if opts.on_unsupported not in ON_UNSUPPORTED:
-            raise ValueError(f"on_unsupported must be one of {', '.join(ON_UNSUPPORTED)}")
-        for name, allowed in (("spark_partitioning", SPARK_PARTITIONING),
-                              ("spark_column_mapping", SPARK_COLUMN_MAPPING), ("spark_varchar", SPARK_VARCHAR)):
-            if getattr(opts, name) not in allowed:
-                raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {getattr(opts, name)!r}")
-        if any(dst in ("public", "none") for _src, dst in opts.role_map):
-            raise ValueError("role_map target: PostgreSQL reserves the role names public and none")
-        if opts.owners and opts.no_owner:
-            raise ValueError("owners and no_owner cannot both be set (--owners writes owners, --no-owner drops them)")
-        _check_name("default_schema", opts.default_schema)
-        if opts.spark_catalog is not None:
-            _check_name("spark_catalog", opts.spark_catalog)
-        return opts
-
-
-def _schema_map(sm: Any, what: str = "schema_map", flag: str = "--schema-map") -> tuple[tuple[str, str], ...]:
-    """``schema_map`` (or ``role_map``) as pairs: a mapping or an iterable of (source, target) pairs of
-    non-empty strings."""
-    if sm is None:
-        return ()
-    if isinstance(sm, str | bytes):
-        raise TypeError(f"{what} must be a mapping or (source, target) pairs, not a string "
-                        f"(the CLI's src=dst spelling is for {flag})")
-    items = sm.items() if isinstance(sm, Mapping) else sm
-    try:
-        pairs = list(items)
-    except TypeError:
-        raise TypeError(f"{what} must be a mapping or (source, target) pairs, not {type(sm).__name__}") from None
-    out = []
-    for p in pairs:
-        if not isinstance(p, tuple | list) or len(p) != 2:
-            raise TypeError(f"{what} entries must be (source, target) pairs, not {p!r}")
-        src, dst = p
-        _check_name(f"{what} source", src)
-        _check_name(f"{what} target", dst)
-        out.append((src, dst))
-    return tuple(out)
-
-
-def _check_name(what: str, v: Any) -> None:
-    if not isinstance(v, str):
-        raise TypeError(f"{what} must be a string, not {type(v).__name__}")
-    if not v:
-        raise ValueError(f"{what} must not be empty")
-    if "\x00" in v or any(0xD800 <= ord(c) <= 0xDFFF for c in v):
-        raise ValueError(f"{what} {v!r} holds a NUL or a lone surrogate")
+    return getattr(options, name)
 
 
 @record(frozen=True, slots=True)
@@ -233,10 +119,11 @@ _OPTIONS_DOC = """
     - ``on_unsupported``: what the target cannot take: ``"warn"`` (drop a clause with a warning; a
       statement with no target form fails), ``"error"`` (fail both), ``"comment"`` (keep both as SQL
       comments), ``"skip"`` (leave such a statement out, with its warning).
-    - ``pretty``: postgres: pretty-print each statement.
-    - ``spark_catalog``, ``spark_partitioning`` (``"auto"``, ``"cluster"``, ``"partition"``,
-      ``"none"``), ``spark_column_mapping`` (``"name"``, ``"id"``, ``"none"``), ``spark_varchar``
-      (``"keep"``, ``"string"``): the spark target's choices (README: Spark SQL and Delta Lake).
+    - ``pretty``: pretty-print each statement, on the targets that can (postgres).
+    - A target's own options, as ``<target>_<option>`` keywords, declared on its backend class
+      (``ddlc targets`` lists them): ``spark_catalog``, ``spark_partitioning`` (``"auto"``,
+      ``"cluster"``, ``"partition"``, ``"none"``), ``spark_column_mapping`` (``"name"``, ``"id"``,
+      ``"none"``), ``spark_varchar`` (``"keep"``, ``"string"``): README, Spark SQL and Delta Lake.
     - ``white_table_list`` (``"public.t1,*.t3"``), ``schema_regex``, ``exclude_users``: filters, as
       GaussDB's decoding options of those names.
     - ``owners``: also write ``ALTER ... OWNER TO`` the tree's owner after each CREATE (postgres);
@@ -249,11 +136,9 @@ _OPTIONS_DOC = """
 def translate(doc: Any, target: Target = "gaussdb", *, options: Options | None = None,
               mode: Mode = "canonical", validate: bool = False, default_schema: str = "public",
               schema_map: SchemaMap = (), on_unsupported: OnUnsupported = "warn", pretty: bool = False,
-              spark_catalog: str | None = None, spark_partitioning: SparkPartitioning = "auto",
-              spark_column_mapping: SparkColumnMapping = "name", spark_varchar: SparkVarchar = "keep",
               white_table_list: str | Iterable[str] | None = None, schema_regex: str | None = None,
               exclude_users: str | Iterable[str] = (), owners: bool = False, no_owner: bool = False,
-              role_map: SchemaMap = ()) -> Translation:
+              role_map: SchemaMap = (), **target_options: Any) -> Translation:
     opts = options if options is not None else Options.of(**_given(locals()))
     backend = get_backend(target)  # unknown target -> ValueError before any work
     result = translate_document(as_document(doc), backend, opts)
@@ -270,11 +155,10 @@ translate.__doc__ = """Translate one document (str, bytes, or a parsed mapping) 
 def translate_many(docs: Iterable[Any] | str | bytes, target: Target = "gaussdb", *, state: Any = None,
                    options: Options | None = None, mode: Mode = "canonical", validate: bool = False,
                    default_schema: str = "public", schema_map: SchemaMap = (),
-                   on_unsupported: OnUnsupported = "warn", pretty: bool = False, spark_catalog: str | None = None,
-                   spark_partitioning: SparkPartitioning = "auto", spark_column_mapping: SparkColumnMapping = "name",
-                   spark_varchar: SparkVarchar = "keep", white_table_list: str | Iterable[str] | None = None,
+                   on_unsupported: OnUnsupported = "warn", pretty: bool = False,
+                   white_table_list: str | Iterable[str] | None = None,
                    schema_regex: str | None = None, exclude_users: str | Iterable[str] = (), owners: bool = False,
-                   no_owner: bool = False, role_map: SchemaMap = ()) -> Iterator[Translation]:
+                   no_owner: bool = False, role_map: SchemaMap = (), **target_options: Any) -> Iterator[Translation]:
     opts = options if options is not None else Options.of(**_given(locals()))
     backend = get_backend(target)
     if not isinstance(docs, str | bytes | Iterable):
@@ -306,6 +190,7 @@ def _given(args: dict[str, Any]) -> dict[str, Any]:
     """The option arguments a caller gave (those differing from the defaults are enough: Options.of
     applies the same defaults)."""
     out = {k: v for k, v in args.items() if k not in _NOT_OPTIONS}
+    out.update(out.pop("target_options", {}))
     if out.get("white_table_list") is None:
         out.pop("white_table_list", None)
     return out

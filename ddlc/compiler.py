@@ -9,7 +9,9 @@ the run-wide rules: nothing unsupported passes silently, and nothing in one docu
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+
+from typing import TYPE_CHECKING, Any
 
 from .records import record
 from .backends import get_backend
@@ -22,6 +24,9 @@ from .ir.passes import PassContext, run_pipeline
 from .ir.statement import Opaque, OpaqueReason, Statement
 from .jddl.expand import expand, owner_of
 
+if TYPE_CHECKING:
+    from .options import Options
+
 
 @record(frozen=True, slots=True)
 class Front:
@@ -33,11 +38,11 @@ class Front:
     source: str | None = None  # the document's own GaussDB text (raw expansion), when it was expanded
 
 
-def front(doc: Document, options: Any) -> Front:
+def front(doc: Document, options: Options) -> Front:
     """Read one document into the IR. Raises :class:`DdlcError` (with its JSON path) when it is wrong."""
     if doc.error is not None:
         raise doc.error
-    if getattr(options, "validate", False) and doc.tree is not None:
+    if options.validate and doc.tree is not None:
         from .frontend.schema import validate
 
         problems = validate(doc.tree, document=doc.label)
@@ -85,7 +90,7 @@ def shape(doc: Document) -> str | None:
     return shape_of(doc.tree) if doc.tree is not None else None
 
 
-def normalize(stmt: Statement, backend: type[Backend] | Backend, options: Any, *, document: str | None = None,
+def normalize(stmt: Statement, backend: type[Backend] | Backend, options: Options, *, document: str | None = None,
               catalog: Any = None) -> tuple[Statement, list[Diagnostic]]:
     """Run the passes (``PIPELINE``) with the target's rules and refusals as data."""
     ctx = PassContext.of(options, target=backend.name, document=document, catalog=catalog,
@@ -109,12 +114,12 @@ class Result:
     object: str | None = None  # the name of the object it creates or changes (schema.name), when it has one
 
 
-def compile_document(doc: Document, backend: Backend, options: Any, catalog: Any = None) -> Result:
+def compile_document(doc: Document, backend: Backend, options: Options, catalog: Any = None) -> Result:
     """Translate one document; every failure is captured in the result, never raised."""
     return compile_many(doc, (backend,), options, (catalog,))[0]
 
 
-def compile_many(doc: Document, backends: Any, options: Any, catalogs: Any, fronted: Front | None = None
+def compile_many(doc: Document, backends: Any, options: Options, catalogs: Any, fronted: Front | None = None
                  ) -> list[Result]:
     """Translate one document for several targets (one catalog each), read and built once; every failure
     is captured in its target's result, never raised. ``fronted``: the document already built (by
@@ -124,15 +129,30 @@ def compile_many(doc: Document, backends: Any, options: Any, catalogs: Any, fron
     for backend, catalog in zip(backends, catalogs, strict=True):
         try:
             out.append(_compile(doc, backend, options, catalog, built))
-        except DdlcError as exc:
-            exc.with_document(doc.label)
-            out.append(Result(error=exc))
-        except RecursionError:
-            out.append(Result(error=DdlcError("tree nested too deeply", code="DDLC-E004", document=doc.label)))
-        except Exception as exc:  # a bug: report it as data, keep going
-            out.append(Result(error=DdlcError(f"internal error: {type(exc).__name__}: {exc}", code=E_INTERNAL,
-                                              document=doc.label)))
+        except Exception as exc:  # noqa: BLE001 - captured as data; the run goes on
+            out.append(Result(error=failure(exc, doc.label)))
     return out
+
+
+def failure(exc: Exception, document: str) -> DdlcError:
+    """What a failure while compiling one document (or one replayed statement) is, as data: the one place
+    that turns exceptions into results. An input error keeps its code and path (and gets the document);
+    a tree too deep for the recursion limit is DDLC-E004; anything else is a bug: DDLC-E900."""
+    if isinstance(exc, DdlcError):
+        exc.with_document(document)
+        return exc
+    if isinstance(exc, RecursionError):
+        return DdlcError("tree nested too deeply", code="DDLC-E004", document=document)
+    return DdlcError(f"internal error: {type(exc).__name__}: {exc}", code=E_INTERNAL, document=document)
+
+
+def filtered_out(f: Front, doc: Document, options: Options) -> str | None:
+    """Why the run's filters (white-table-list, schema regex, exclude-users) leave the document out, decided
+    on the statement as the source spelled it and the role that ran it; None when it is kept."""
+    from .filters import filter_reason
+
+    owner = f.owner if f.owner is not None else doc.meta.get("owner")
+    return filter_reason(f.stmt, owner if isinstance(owner, str) else None, options)
 
 
 class Built:
@@ -141,7 +161,7 @@ class Built:
 
     __slots__ = ("doc", "options", "_front", "_text")
 
-    def __init__(self, doc: Document, options: Any, fronted: Front | None = None) -> None:
+    def __init__(self, doc: Document, options: Options, fronted: Front | None = None) -> None:
         self.doc, self.options = doc, options
         self._front: Front | BaseException | None = fronted
         self._text: Front | None = None
@@ -159,7 +179,7 @@ class Built:
     def for_target(self, backend: Any) -> Front:
         """The front ``backend`` is given: GaussDB prints a tree of no known shape from its expansion
         itself; the other targets need it read back from its text into the IR."""
-        return self.front() if getattr(backend, "passes_source_text", False) else self.via_text()
+        return self.front() if backend.passes_source_text else self.via_text()
 
     def via_text(self) -> Front:
         """The front, a tree of no known shape read back from its text (for targets that need the IR)."""
@@ -172,35 +192,32 @@ class Built:
         return self._text
 
 
-def _compile(doc: Document, backend: Backend, options: Any, catalog: Any, built: Built | None = None) -> Result:
+def _compile(doc: Document, backend: Backend, options: Options, catalog: Any, built: Built | None = None) -> Result:
     built = built if built is not None else Built(doc, options)
     f = None
-    if getattr(options, "filtering", False):  # decided on the statement as the source spelled it
-        from .filters import filter_reason
-
+    if options.filtering:  # decided on the statement as the source spelled it
         f = built.front()
-        owner = f.owner if f.owner is not None else doc.meta.get("owner")
-        reason = filter_reason(f.stmt, owner if isinstance(owner, str) else None, options)
+        reason = filtered_out(f, doc, options)
         if reason is not None:
             return Result(owner=f.owner, filtered=reason, **_what(f.stmt))
-    if doc.tddl is not None and getattr(backend, "passes_source_text", False):
-        unless = getattr(backend, "source_text_unless", ())  # statement classes written from the IR instead
+    if doc.tddl is not None and backend.passes_source_text:
+        unless = backend.source_text_unless  # statement classes written from the IR instead
         if unless and f is None:  # then the recovered statement decides (recovery never fails on text)
             f = built.front()
         if not (unless and isinstance(f.stmt, unless)):
             # GaussDB's own TDDL text: its exact output on the GaussDB target, in both modes
             notes = [Diagnostic(I_TDDL, "TDDL text passed through", (), target=backend.name, document=doc.label)]
-            if getattr(options, "schema_map", ()):  # said, never silently unmapped
+            if options.schema_map:  # said, never silently unmapped
                 notes.append(Diagnostic(W_TDDL_UNMAPPED, "TDDL text passed through without --schema-map", (),
                                         target=backend.name, document=doc.label))
-            if getattr(options, "role_map", ()) or getattr(options, "no_owner", False):
+            if options.role_map or options.no_owner:
                 notes.append(Diagnostic(W_TDDL_ROLES, "TDDL text passed through without --role-map / --no-owner",
                                         (), target=backend.name, document=doc.label))
             text = _strip_terminator(doc.tddl)
             _one_tddl_statement(doc.tddl, doc.label)
             return Result((text,), diagnostics=tuple(notes), blocks=_blocks(backend, (text,)))
     f = built.for_target(backend)
-    if getattr(backend, "passes_source_text", False):
+    if backend.passes_source_text:
         _one_statement_as_written(f, doc.label)
     role = f.owner if f.owner is not None else doc.meta.get("owner")  # myowner, or a decoding row's owner
     return compile_statement(f.stmt, backend, options, catalog, document=doc.label, fronted=f,
@@ -251,7 +268,7 @@ def _one_statement_as_written(f: Front, document: str) -> None:
                                 path=sub.origin, document=document)
 
 
-def compile_statement(stmt0: Statement, backend: Backend, options: Any, catalog: Any = None, *,
+def compile_statement(stmt0: Statement, backend: Backend, options: Options, catalog: Any = None, *,
                       document: str | None = None, fronted: Front | None = None, role: str | None = None) -> Result:
     """The back half of the path for one IR statement: passes, ``backend.emit``, the history, and the
     run-wide rules. ``fronted`` is what the frontend made of the document (None for a statement built
@@ -260,13 +277,14 @@ def compile_statement(stmt0: Statement, backend: Backend, options: Any, catalog:
     f = fronted if fronted is not None else Front(stmt0, (), None)
     stmt, more = normalize(stmt0, backend, options, document=document, catalog=catalog)
     owner = None
-    if getattr(options, "owners", False) and role is not None:
+    if options.owners and role is not None:
         from .ir.passes.map_roles import map_role
 
-        owner = map_role(role, dict(getattr(options, "role_map", ()) or ()))
-    ctx = EmitContext(document=document, options=options, schema_map=dict(getattr(options, "schema_map", ()) or ()),
-                      on_unsupported=getattr(options, "on_unsupported", "warn"), catalog=catalog,
-                      source=f.source if stmt is f.stmt else None, owner=owner)
+        owner = map_role(role, dict(options.role_map))
+    ctx = EmitContext(document=document, options=options, schema_map=dict(options.schema_map),
+                      on_unsupported=options.on_unsupported, catalog=catalog,
+                      source=f.source if stmt is f.stmt else None, owner=owner,
+                      settings=_settings(type(backend), options) if backend.options else None)
     out = backend.emit(stmt, ctx)
     if catalog is not None:
         catalog.record(stmt)  # every target sees the same history
@@ -287,10 +305,16 @@ def compile_statement(stmt0: Statement, backend: Backend, options: Any, catalog:
                 reason = f"{why.message} ({why.code})" if why is not None else "nothing was written for it"
                 error = DdlcError(f"statement not translated to {backend.name}: {reason}", code=E_NOT_TRANSLATED,
                                   path=why.path if why is not None else (), document=document)
-    if getattr(options, "pretty", False) and backend.name == "postgres":
-        statements = tuple(_pretty(s) for s in statements)
+    if backend.prettify is not None and options.pretty:
+        statements = tuple(backend.prettify(s) for s in statements)
     return Result(statements, f.owner, diags, tuple(comments), error, untranslated, _blocks(backend, statements),
                   **_what(f.stmt))
+
+
+@functools.lru_cache(maxsize=64)
+def _settings(backend_cls: type, options: Options) -> Any:
+    """The target's typed settings (Backend.settings_of) for ``options`` (frozen: made once per run)."""
+    return backend_cls.settings_of(options)
 
 
 def _what(stmt: Statement) -> dict[str, str | None]:
@@ -338,14 +362,5 @@ def _comment(backend: Backend, text: str) -> str:
     return dialect.comment(text)
 
 
-def _pretty(sql: str) -> str:
-    try:
-        import pglast
-
-        return pglast.prettify(sql)
-    except Exception:  # noqa: BLE001
-        return sql
-
-
-__all__ = ["Built", "Front", "Result", "compile_document", "compile_many", "compile_statement", "front", "normalize",
-           "get_backend"]
+__all__ = ["Built", "Front", "Result", "compile_document", "compile_many", "compile_statement", "failure",
+           "filtered_out", "front", "normalize", "get_backend"]

@@ -26,7 +26,7 @@ def explain_document(doc: Document, options: Options, target: str = "gaussdb") -
         built = Built(doc, options)  # the front half translate runs, for this target
         f = built.for_target(backend)
         out["shape"] = shape(doc)
-        if getattr(options, "filtering", False):
+        if options.filtering:
             from .filters import filter_reason
 
             first = built.front()
@@ -34,7 +34,7 @@ def explain_document(doc: Document, options: Options, target: str = "gaussdb") -
             reason = filter_reason(first.stmt, owner if isinstance(owner, str) else None, options)
             if reason is not None:
                 out["filtered"] = reason
-        if doc.tddl is not None and getattr(backend, "passes_source_text", False):
+        if doc.tddl is not None and backend.passes_source_text:
             out["passed_through"] = True  # translate writes the text as it came (the IR is what it reads as)
         stmt, more = normalize(f.stmt, backend, options, document=doc.label)
         out["ir"] = to_json(stmt, with_origin=True)

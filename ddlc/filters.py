@@ -21,7 +21,7 @@ name is in the default schema.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .ir.alter import AlterObjType, AlterRelation
 from .ir.comment import Comment
@@ -35,63 +35,12 @@ from .ir.schema import CreateSchema
 from .ir.table import CreateTable
 from .ir.trigger import CreateTrigger
 
+if TYPE_CHECKING:
+    from .options import Options
+
+from .options import check_regex, parse_users, parse_white_table_list  # noqa: E402,F401  (kept importable here)
+
 __all__ = ["parse_white_table_list", "parse_users", "check_regex", "filter_reason", "relations_of", "schemas_of"]
-
-_PART = re.compile(r"[^\s.,]+")
-
-
-def parse_white_table_list(value: Any) -> tuple[tuple[str, str], ...]:
-    """``"public.t1,*.t3"`` (or an iterable of ``"schema.table"``) as ``(schema, table)`` pairs."""
-    if value is None:
-        return ()
-    if isinstance(value, str):
-        if not value:
-            return ()
-        if any(c.isspace() for c in value):
-            raise ValueError(f"white_table_list {value!r}: no blank is allowed (as in GaussDB's white-table-list)")
-        items = value.split(",")
-    else:
-        try:
-            items = list(value)
-        except TypeError:
-            raise TypeError(f"white_table_list must be a string or strings, not {type(value).__name__}") from None
-    out = []
-    for item in items:
-        if isinstance(item, tuple | list) and len(item) == 2:
-            item = f"{item[0]}.{item[1]}"
-        if not isinstance(item, str):
-            raise TypeError(f"white_table_list entries must be strings, not {type(item).__name__}")
-        schema, dot, table = item.partition(".")
-        if not dot or not _PART.fullmatch(schema) or not _PART.fullmatch(table):
-            raise ValueError(f"white_table_list entry {item!r}: expected schema.table ('*' for any)")
-        out.append((schema, table))
-    return tuple(out)
-
-
-def parse_users(value: Any) -> tuple[str, ...]:
-    """``"u1,u2"`` (or an iterable of names) as a tuple of user names."""
-    if value is None:
-        return ()
-    items = value.split(",") if isinstance(value, str) else list(value)
-    out = []
-    for u in items:
-        if not isinstance(u, str):
-            raise TypeError(f"exclude_users entries must be strings, not {type(u).__name__}")
-        if not u or "\x00" in u:
-            raise ValueError(f"exclude_users: bad user name {u!r}")
-        out.append(u)
-    return tuple(out)
-
-
-def check_regex(value: Any) -> None:
-    if value is None:
-        return
-    if not isinstance(value, str):
-        raise TypeError(f"schema_regex must be a string, not {type(value).__name__}")
-    try:
-        re.compile(value)
-    except re.error as exc:
-        raise ValueError(f"schema_regex {value!r} is not a regular expression: {exc}") from None
 
 
 def _q(v: Any) -> QualifiedName | None:
@@ -165,18 +114,18 @@ def _listed(q: QualifiedName, white: tuple[tuple[str, str], ...], default_schema
     return any((s == "*" or s == schema) and (t == "*" or t == q.name) for s, t in white)
 
 
-def filter_reason(stmt: Any, owner: str | None, options: Any) -> str | None:
+def filter_reason(stmt: Any, owner: str | None, options: Options) -> str | None:
     """Why ``stmt`` is left out by the options' filters (a short text), or None when it is kept."""
-    default_schema = getattr(options, "default_schema", "public")
-    users = getattr(options, "exclude_users", ())
+    default_schema = options.default_schema
+    users = options.exclude_users
     if users and owner is not None and owner in users:
         return f"exclude-users: run by {owner}"
-    white = getattr(options, "white_table_list", ())
+    white = options.white_table_list
     if white:
         rels = relations_of(stmt)
         if rels and not any(_listed(q, white, default_schema) for q in rels):
             return f"white-table-list: {rels[0].schema or default_schema}.{rels[0].name} is not listed"
-    regex = getattr(options, "schema_regex", None)
+    regex = options.schema_regex
     if regex is not None:
         schemas = schemas_of(stmt, default_schema)
         if schemas and not any(re.fullmatch(regex, s) for s in schemas):

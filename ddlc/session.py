@@ -5,15 +5,19 @@ catalog: the stream's history as that target has it), the position and the trans
 continues (:mod:`ddlc.state_file`, positions from :mod:`ddlc.frontend.txns`), and the one decision
 per document of whether it was already seen. Each document is read and built once and emitted for
 every target (:func:`ddlc.compiler.compile_many`); every failure is captured in that document's
-result. ``ddlc translate``, :func:`ddlc.translate_many` and ``ddlc check`` drive their documents
-through it.
+result. ``ddlc translate``, :func:`ddlc.translate_many`, ``ddlc check``, ``ddlc replay`` (its fold:
+:meth:`Session.normalized`) and the pipeline's stage 2 (one session per target or bucket, with the
+build stage 1 made and the driver's "seen") drive their documents through it.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .options import Options
 
 __all__ = ["Session"]
 
@@ -26,7 +30,8 @@ class Session:
 
     __slots__ = ("backends", "options", "history", "catalogs", "path", "replayed", "_first_replay")
 
-    def __init__(self, targets: Sequence[Any], options: Any, state: Any = None) -> None:
+    def __init__(self, targets: Sequence[Any], options: Options, state: Any = None,
+                 catalogs: Sequence[Any] | None = None) -> None:
         from .backends import get_backend
         from .history import Catalog
 
@@ -44,7 +49,9 @@ class Session:
             else:
                 self.path = os.fspath(state)
                 self.history = History.load(self.path, self.backends[0].name)
-        if self.history is None:
+        if catalogs is not None:  # the caller's (the pipeline's buckets: each its own history)
+            self.catalogs = list(catalogs)
+        elif self.history is None:
             self.catalogs = [Catalog() for _ in self.backends]
         elif len(self.backends) == 1:
             self.catalogs = [self.history.catalog]
@@ -60,21 +67,50 @@ class Session:
         return self.history.txns() if self.history is not None else None
 
     # -- the run --
-    def translate(self, doc: Any) -> list[Any] | None:
+    def translate(self, doc: Any, fronted: Any = None, seen: bool | None = None) -> list[Any] | None:
         """One :class:`~ddlc.compiler.Result` per target (:func:`ddlc.api.translation` makes it the
-        library's Translation), or None when the state had already seen ``doc``."""
+        library's Translation), or None when the state had already seen ``doc``.
+
+        ``fronted``: the document's build, when it was made already (the pipeline's stage 1);
+        ``seen``: the decision made already for the whole log (the pipeline's driver, for a bucket of
+        documents translated apart: the history is then neither asked nor advanced)."""
         from .compiler import compile_many
 
         history = self.history
-        if history is not None and history.seen(doc):
+        if seen is None:
+            seen = history is not None and history.seen(doc)
+            advance = history is not None
+        else:
+            advance = False
+        if seen:
             self.replayed += 1
-            if self._first_replay is None:
+            if self._first_replay is None and history is not None:
                 self._first_replay = history.replay_note(doc)
             return None
-        results = compile_many(doc, self.backends, self.options, self.catalogs)
-        if history is not None:
+        results = compile_many(doc, self.backends, self.options, self.catalogs, fronted)
+        if advance:
             history.advance(doc)
         return results
+
+    def normalized(self, doc: Any) -> tuple[Any, Any, Any]:
+        """``(statement, filtered, error)`` for ``doc`` on the first target: the statement after the passes
+        (recorded in that target's catalog), or why the filters left it out, or its failure; what
+        ``ddlc replay`` folds (its target, ``gaussdb``, has no rules: the statement as the source meant it,
+        names qualified and mapped)."""
+        from .compiler import failure, filtered_out, front, normalize
+
+        backend, catalog = self.backends[0], self.catalogs[0]
+        try:
+            f = front(doc, self.options)
+            if self.options.filtering:
+                reason = filtered_out(f, doc, self.options)
+                if reason is not None:
+                    return None, reason, None
+            stmt, _ = normalize(f.stmt, backend, self.options, document=doc.label, catalog=catalog)
+            catalog.record(stmt)
+            return stmt, None, None
+        except Exception as exc:  # noqa: BLE001 - captured as data; the run goes on
+            return None, None, failure(exc, doc.label)
 
     def run(self, docs: Iterable[Any]) -> Iterator[tuple[Any, list[Any] | None]]:
         """``(document, results or None when already seen)`` for each document, in order."""

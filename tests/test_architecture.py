@@ -223,7 +223,7 @@ LAYERS = (  # lowest first
     ("history", ("ddlc.history",)),  # the stream's catalog: only the IR below it
     ("frontend", ("ddlc.frontend",)),  # reading and building: the only layer that parses
     ("backends", ("ddlc.backends",)),  # emitting: never the frontend, never another backend
-    ("driver", ("ddlc.compiler", "ddlc.filters", "ddlc.state_file", "ddlc.session", "ddlc.replay", "ddlc.explain",
+    ("driver", ("ddlc.options", "ddlc.compiler", "ddlc.filters", "ddlc.state_file", "ddlc.session", "ddlc.replay", "ddlc.explain",
                 "ddlc.api", "ddlc.check", "ddlc.support", "ddlc")),  # one path, the run driver, the library
     ("pipeline", ("ddlc.pipeline",)),
     ("cli", ("ddlc.cli", "ddlc.console", "ddlc.__main__")),

@@ -12,9 +12,10 @@ one orchestration (:mod:`ddlc.compiler`) hands it a normalized statement and an 
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 from .. import lazyre
 from ..records import record
@@ -126,6 +127,65 @@ class Dialect:
     comment: Callable[[str], str]
 
 
+class OptionKind(enum.Enum):
+    """What values a target option takes (a closed vocabulary)."""
+
+    CHOICE = "choice"  # one word of ``choices``
+    NAME = "name"  # a name (an identifier the target's writer quotes), or None
+    FLAG = "flag"  # True or False
+
+
+@record(frozen=True, slots=True)
+class TargetOption:
+    """One option of one target, declared on its :class:`Backend` (``options``).
+
+    Its library keyword is ``<target>_<name>`` (``spark_varchar``) and its command-line flag
+    ``--<target>-<name>`` (``--spark-varchar``); both are made from this declaration, and the value the
+    backend's emitters read is the field ``name`` of the target's settings (:meth:`Backend.settings_of`)."""
+
+    name: str
+    kind: OptionKind
+    default: Any = None
+    choices: tuple[str, ...] = ()
+    help: str = ""
+    metavar: str | None = None
+
+    def check(self, keyword: str, value: Any) -> None:
+        """TypeError/ValueError when ``value`` is not one this option takes (``keyword`` names it)."""
+        if self.kind is OptionKind.FLAG:
+            if not isinstance(value, bool):
+                raise TypeError(f"{keyword} must be True or False, not {value!r}")
+            return
+        if self.kind is OptionKind.NAME and value is None:
+            return
+        if not isinstance(value, str):
+            raise TypeError(f"{keyword} must be a string, not {type(value).__name__}")
+        if self.kind is OptionKind.CHOICE and value not in self.choices:
+            raise ValueError(f"{keyword} must be one of {', '.join(self.choices)}, not {value!r}")
+        if self.kind is OptionKind.NAME:
+            if not value:
+                raise ValueError(f"{keyword} must not be empty")
+            if "\x00" in value or any(0xD800 <= ord(c) <= 0xDFFF for c in value):
+                raise ValueError(f"{keyword} {value!r} holds a NUL or a lone surrogate")
+
+
+_SETTINGS_TYPES: dict[tuple[str, tuple[TargetOption, ...]], type] = {}
+
+
+def settings_of(target: str, declared: tuple[TargetOption, ...], options: Any) -> Any:
+    """The settings of ``target`` (a NamedTuple with one field per option ``declared``) from ``options``:
+    each field the value of the library keyword ``<target>_<name>``, or the option's default. None when
+    ``declared`` is empty."""
+    if not declared:
+        return None
+    t = _SETTINGS_TYPES.get((target, declared))
+    if t is None:
+        t = NamedTuple(f"{target.title()}Settings", [(o.name, Any) for o in declared])  # type: ignore[misc]
+        t.__new__.__defaults__ = tuple(o.default for o in declared)
+        _SETTINGS_TYPES[(target, declared)] = t
+    return t(*(getattr(options, f"{target}_{o.name}", o.default) for o in declared))
+
+
 @record(slots=True)
 class Emitted:
     """What a backend produced for one statement."""
@@ -137,12 +197,19 @@ class Emitted:
     comments: list[str] = field(default_factory=list)
 
 
+class EmitOptions(Protocol):
+    """What backends read of the run's options besides their own (``ddlc.api.Options`` has these, typed)."""
+
+    mode: str  # gaussdb: canonical | raw
+    owners: bool  # --owners: ALTER ... OWNER TO after each CREATE
+
+
 @record(frozen=True, slots=True)
 class EmitContext:
     """What the orchestration hands a backend with each statement."""
 
     document: str | None = None
-    options: Any = None  # ddlc.api.Options
+    options: EmitOptions | None = None  # ddlc.api.Options
     schema_map: Mapping[str, str] = field(default_factory=dict)
     on_unsupported: str = "warn"
     catalog: Any = None  # ddlc.history.Catalog: the stream's history (read-only for emitters)
@@ -151,6 +218,9 @@ class EmitContext:
     # --owners: the role the objects this statement creates are to belong to (the document's myowner,
     # through --role-map); None when owners are not written or the document names no owner
     owner: str | None = None
+    # the target's own options, typed: the backend's Settings (a NamedTuple made from its declared
+    # TargetOptions; Backend.settings_of), None when the target declares none
+    settings: Any = None
 
 
 class EmitBase:
@@ -215,6 +285,27 @@ class Backend:
     # whether the target's scripts have gsql blocks (a statement closed by a line holding only "/"
     # instead of ";"); on every other target each statement ends with ";", whatever its text
     gsql_blocks: ClassVar[bool] = False
+    # A {"TDDL": ...} document's own text is this target's exact output (GaussDB): it passes through
+    # unparsed, except for the statement classes in source_text_unless (written from the IR instead).
+    passes_source_text: ClassVar[bool] = False
+    source_text_unless: ClassVar[tuple[type, ...]] = ()
+    # what --pretty does on this target: a function from one statement to its pretty form (None: nothing)
+    prettify: ClassVar[Callable[[str], str] | None] = None
+    # the target's own options (library keyword <name>_<option>, flag --<name>-<option>); the emitters
+    # read them typed from EmitContext.settings
+    options: ClassVar[tuple[TargetOption, ...]] = ()
+
+    @classmethod
+    def option_keywords(cls) -> dict[str, TargetOption]:
+        """``{library keyword: option}`` of this target's options (``spark_varchar``...)."""
+        return {f"{cls.name}_{o.name}": o for o in cls.options}
+
+    @classmethod
+    def settings_of(cls, options: Any) -> Any:
+        """This target's settings (a NamedTuple of its declared options) from ``options``
+        (:class:`ddlc.api.Options`, or anything with the library keywords as attributes); None when the
+        target declares no option."""
+        return settings_of(cls.name, cls.options, options)
 
     @classmethod
     def is_block(cls, text: str) -> bool:
@@ -253,3 +344,11 @@ def check_coverage(cls: type[Backend], statements: Iterable[type] | None = None)
         raise TypeError(f"backend {cls.name}: no emitter and no refusal for " + ", ".join(missing))
     if cls.dialect is None:
         raise TypeError(f"backend {cls.name}: no SQL dialect")
+    names = [o.name for o in cls.options]
+    if len(set(names)) != len(names) or not all(n.isidentifier() and n.islower() for n in names):
+        raise TypeError(f"backend {cls.name}: option names must be distinct lower-case identifiers: {names}")
+    for o in cls.options:
+        if o.kind is OptionKind.CHOICE and o.default not in o.choices:
+            raise TypeError(f"backend {cls.name}: option {o.name}: default {o.default!r} is not a choice")
+    if not cls.name.isidentifier() or cls.name != cls.name.lower():
+        raise TypeError(f"backend name {cls.name!r}: a lower-case identifier (it makes the options' keywords)")

@@ -7,15 +7,26 @@ printed); 2 usage error. Errors go to stderr, one line each, coloured only on a 
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
 from .. import __version__
 from .common import Progress
-from .common import (  # noqa: F401  (re-exported: ddlc.cli.TARGET_CHOICES, SPARK_* ...)
-    INPUT_FORMATS, SPARK_COLUMN_MAPPING, nothing_read, SPARK_PARTITIONING, SPARK_VARCHAR, TARGET_CHOICES, _common, _inputs, _n,
-    _options, _report, _schema_map, _translate_options, _verbose,
+from .common import (  # noqa: F401  (re-exported: ddlc.cli.TARGET_CHOICES ...)
+    INPUT_FORMATS, TARGET_CHOICES, TargetChoice, TargetOptionsCommand, _common, _inputs, _n, _options, _report,
+    _schema_map, _translate_options, _verbose, given_target_options, nothing_read,
 )
+
+
+def __getattr__(name: str) -> Any:
+    """``SPARK_PARTITIONING``...: the spark target's declared choices (as ``ddlc.api`` gives them)."""
+    if name.startswith("SPARK_"):
+        from .. import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 def main() -> None:
     """Console entry point: never a traceback, whatever happens."""
@@ -51,14 +62,15 @@ def cli() -> None:
     """
 
 
-@cli.command(short_help="Translate documents into the DDL of a target.", epilog="""\b
+@cli.command(cls=TargetOptionsCommand, short_help="Translate documents into the DDL of a target.", epilog="""\b
 Examples:
   ddlc translate --to postgres orders.json
   ddlc translate --to spark --spark-catalog main ddl/ > ddl.sql
   ddlc translate --to postgres --format json log.jsonl | jq .sql
   ddlc translate --to postgres --state cdc.state batch-0042.jsonl   # a CDC batch, history kept""")
-@click.option("--to", "target", type=click.Choice(TARGET_CHOICES), default="gaussdb", show_default=True,
-              help="Target: gaussdb (canonical GaussDB text), postgres (PostgreSQL 15+), spark (Spark SQL, Delta).")
+@click.option("--to", "target", type=TargetChoice(), default="gaussdb", show_default=True,
+              help="Target: gaussdb (canonical GaussDB text), postgres (PostgreSQL 15+), spark (Spark SQL, Delta), "
+                   "or one registered (ddlc targets lists them with their options).")
 @click.option("--format", "fmt", type=click.Choice(["sql", "json"]), default="sql", show_default=True,
               help="sql: a script ready for psql -f / spark-sql; json: one JSON object per document and line "
                    "(README: Output as JSON).")
@@ -72,13 +84,12 @@ Examples:
                    "Documents the state has already seen (by commit position) are skipped; a transaction "
                    "whose COMMIT is not in the input is kept in the state for the next batch.")
 @_common
-def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, spark_catalog: str | None,
-              spark_partitioning: str, spark_column_mapping: str, spark_varchar: str,
+def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool,
               white_table_list: str | None, schema_regex: str | None, exclude_users: tuple[str, ...],
               owners: bool, no_owner: bool, role_map: tuple[tuple[str, str], ...],
               state_path: str | None, default_schema: str, quiet: bool, sarif_path: str | None,
               schema_map: tuple[tuple[str, str], ...], on_unsupported: str, verbose: bool,
-              input_format: str, inputs: tuple[str, ...]) -> None:
+              input_format: str, inputs: tuple[str, ...], **target_options: Any) -> None:
     """Translate documents into the DDL of the --to target, in input order, on standard output.
 
     Warnings (what the target cannot take), notes and one summary line go to standard error.
@@ -88,8 +99,7 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool, sp
     try:
         options = Options.of(mode=mode, validate=validate, default_schema=default_schema,
                              schema_map=schema_map, on_unsupported=on_unsupported, pretty=pretty,
-                             spark_catalog=spark_catalog, spark_partitioning=spark_partitioning,
-                             spark_column_mapping=spark_column_mapping, spark_varchar=spark_varchar,
+                             **given_target_options(target_options),
                              white_table_list=white_table_list, schema_regex=schema_regex,
                              exclude_users=[u for v in exclude_users for u in v.split(",")],
                              owners=owners, no_owner=no_owner, role_map=role_map)
@@ -244,7 +254,7 @@ class _Tally:
 Examples:
   ddlc explain --to postgres orders.json
   ddlc explain --format json log.jsonl | jq '.diagnostics[]'""")
-@click.option("--to", "target", type=click.Choice(TARGET_CHOICES), default="gaussdb", show_default=True,
+@click.option("--to", "target", type=TargetChoice(), default="gaussdb", show_default=True,
               help="Target whose capability table the passes apply.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="text: an indented tree for people; json: one object per document and line.")
@@ -306,6 +316,24 @@ def validate(inputs: tuple[str, ...], quiet: bool, verbose: bool, input_format: 
                          f"{_n(docs.unrecognised, 'line')} not recognised"
                          + (f", {_n(len(empty), 'input')} empty" if empty else "") + "\n")
     sys.exit(1 if bad or empty else 0)
+
+
+@cli.command(short_help="List the targets and their own options.")
+def targets() -> None:
+    """List every target (--to), what it writes, what it can do and its own options, from the backends'
+    declarations."""
+    from ..backends import backend_class, target_names
+
+    for name in target_names():
+        cls = backend_class(name)
+        can = [w for w, on in (("pretty-prints (--pretty)", cls.prettify is not None),
+                               ("passes TDDL text through", cls.passes_source_text),
+                               ("gsql blocks", cls.gsql_blocks)) if on]
+        sys.stdout.write(f"{name}: {cls.title}" + (f" ({'; '.join(can)})" if can else "") + "\n")
+        for kw, o in cls.option_keywords().items():
+            values = "|".join(o.choices) if o.choices else (o.metavar or o.kind.value).upper()
+            sys.stdout.write(f"  --{kw.replace('_', '-')} {values}  (library: {kw}=..., default {o.default!r}): "
+                             f"{o.help}\n")
 
 
 @cli.command(short_help="Print a shell completion script.")

@@ -135,13 +135,119 @@ def _common(fn):
     return _verbose(fn)
 
 
-from ..backends import BACKENDS  # noqa: E402  (names only: no backend is imported)
+from ..backends import BACKENDS, target_names  # noqa: E402  (names only: no backend is imported)
 
-TARGET_CHOICES = list(BACKENDS)
-# the spark options' values (ddlc.api checks the same tuples; tests/test_spark_options.py keeps them equal)
-SPARK_PARTITIONING = ("auto", "cluster", "partition", "none")
-SPARK_COLUMN_MAPPING = ("name", "id", "none")
-SPARK_VARCHAR = ("keep", "string")
+
+class _Targets(list):
+    """The registered targets' names, read each time they are used (a target registered after the CLI
+    was imported is a choice too)."""
+
+    def _names(self) -> list[str]:
+        return target_names()
+
+    def __iter__(self):
+        return iter(self._names())
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+    def __contains__(self, x: object) -> bool:
+        return x in BACKENDS
+
+    def __getitem__(self, i):
+        return self._names()[i]
+
+    def __repr__(self) -> str:
+        return repr(self._names())
+
+    def __eq__(self, other: object) -> bool:
+        return self._names() == list(other) if isinstance(other, list | tuple) else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+TARGET_CHOICES: list[str] = _Targets()
+
+
+class TargetChoice(click.Choice):
+    """``--to``: one of the registered targets (read when the command runs, not when it is defined)."""
+
+    def __init__(self) -> None:
+        super().__init__(TARGET_CHOICES)
+
+    @property
+    def choices(self):  # type: ignore[override]
+        return tuple(target_names())
+
+    @choices.setter
+    def choices(self, value) -> None:  # click's __init__ assigns it
+        pass
+
+
+def __getattr__(name: str) -> Any:
+    """``SPARK_PARTITIONING``... the spark target's declared choices (ddlc.api gives the same)."""
+    if name.startswith("SPARK_"):
+        from .. import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def target_option_params(targets: list[str]) -> list[click.Option]:
+    """The flags of ``targets``' own options (``--spark-varchar``...), made from their backends'
+    declarations (:class:`ddlc.backends.base.TargetOption`). Not given, an option keeps its default."""
+    from ..backends import backend_class
+    from ..backends.base import OptionKind
+
+    out = []
+    for t in targets:
+        cls = backend_class(t)
+        for kw, o in cls.option_keywords().items():
+            flag = "--" + kw.replace("_", "-")
+            shown = f"{o.help} ({t} target)"
+            if o.kind is OptionKind.FLAG:
+                out.append(click.Option([flag, kw], is_flag=True, default=None, help=shown))
+            elif o.kind is OptionKind.CHOICE:
+                out.append(click.Option([flag, kw], type=click.Choice(o.choices), default=None,
+                                        help=f"{shown}  [default: {o.default}]"))
+            else:
+                out.append(click.Option([flag, kw], metavar=o.metavar or "VALUE", default=None, help=shown))
+    return out
+
+
+class TargetOptionsCommand(click.Command):
+    """A command that also takes every target's own options (generated from the backends' declarations).
+
+    Only the backends whose flags appear on the command line are imported (all of them for ``--help``),
+    so naming no target option costs nothing at start-up."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        names = target_names()
+        if ctx.resilient_parsing or any(a in ("--help", "-h") for a in args):
+            wanted = names
+        else:
+            wanted = [t for t in names if any(a.startswith(f"--{t}-") for a in args)]
+        ctx.meta["ddlc.target_options"] = target_option_params(wanted)
+        return super().parse_args(ctx, args)
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        params = super().get_params(ctx)
+        extra = ctx.meta.get("ddlc.target_options")
+        if extra is None:
+            extra = ctx.meta["ddlc.target_options"] = target_option_params(target_names())
+        return [*params[:-1], *extra, params[-1]] if params else extra  # before --help
+
+
+def given_target_options(kw: dict[str, Any]) -> dict[str, Any]:
+    """Take the target options the command line gave out of a command's keywords (None: not given)."""
+    from ..backends import target_of_keyword
+
+    out = {}
+    for k in [k for k in kw if target_of_keyword(k) is not None]:
+        v = kw.pop(k)
+        if v is not None:
+            out[k] = v
+    return out
 
 
 def _translate_options(fn):
@@ -155,16 +261,7 @@ _TRANSLATE_OPTIONS = [
     click.option("--mode", type=click.Choice(["canonical", "raw"]), default="canonical", show_default=True,
                  help="gaussdb: canonical TDDL text, or raw byte-exact openGauss expansion."),
     click.option("--validate", is_flag=True, help="Check each tree against grammars/ before translating."),
-    click.option("--pretty", is_flag=True, help="postgres: pretty-print each statement (pglast)."),
-    click.option("--spark-catalog", metavar="NAME", default=None,
-                 help="spark: the catalog of every table, view and schema (three-part names, e.g. main)."),
-    click.option("--spark-partitioning", type=click.Choice(SPARK_PARTITIONING), default="auto", show_default=True,
-                 help="spark: auto writes LIST partitioning as PARTITIONED BY and RANGE/HASH/INTERVAL as CLUSTER BY "
-                      "(liquid clustering); cluster and partition force one form; none writes neither."),
-    click.option("--spark-column-mapping", type=click.Choice(SPARK_COLUMN_MAPPING), default="name", show_default=True,
-                 help="spark: 'delta.columnMapping.mode' of new tables (name makes later RENAME/DROP COLUMN legal)."),
-    click.option("--spark-varchar", type=click.Choice(SPARK_VARCHAR), default="keep", show_default=True,
-                 help="spark: keep VARCHAR(n)/CHAR(n), or write them as STRING."),
+    click.option("--pretty", is_flag=True, help="Pretty-print each statement, on the targets that can (postgres)."),
     click.option("--white-table-list", metavar="LIST", default=None,
                  help="Keep only the DDL of these tables, as GaussDB's white-table-list decoding option: "
                       "schema.table entries separated by commas, * for any (public.t1,*.t3,my_schema.*). "
@@ -184,6 +281,7 @@ def _options(**kw: Any) -> Any:
     from ..api import Options
 
     users = kw.pop("exclude_users", ())
+    kw.update(given_target_options(kw))
     try:
         return Options.of(exclude_users=[u for v in users for u in v.split(",")], **kw)
     except (ValueError, TypeError) as exc:

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from .common import INPUT_FORMATS, TARGET_CHOICES, _options, _report, _schema_map, _translate_options
+from .common import INPUT_FORMATS, TARGET_CHOICES, TargetOptionsCommand, _options, _report, _schema_map, _translate_options
 
 
 @click.group(short_help="Translate decoding logs on Spark (PySpark).", epilog="""\b
@@ -26,7 +26,7 @@ def _targets(ctx: Any, param: Any, value: str) -> list[str]:
     return names
 
 
-@pipeline.command("run")
+@pipeline.command("run", cls=TargetOptionsCommand)
 @click.option("--input", "inputs", multiple=True, required=True, metavar="PATH",
               help="A decoding log (file, or a directory: the files under it in name order). Repeatable; "
                    "read in the order given.")

@@ -6,18 +6,19 @@ Registered on the ``ddlc`` group by :mod:`ddlc.cli` (``cli.add_command(replay)``
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
-from ..backends import BACKENDS
-from .common import _owner_options, _report, _schema_map, expand_inputs
+
+from .common import TargetChoice, TargetOptionsCommand, _owner_options, _report, _schema_map, expand_inputs, given_target_options
 
 
-@click.command(short_help="Fold a log's DDL into the schema it leaves behind.", epilog="""\b
+@click.command(cls=TargetOptionsCommand, short_help="Fold a log's DDL into the schema it leaves behind.", epilog="""\b
 Examples:
   ddlc replay --to postgres log.jsonl > schema.sql
   ddlc replay --format json log.jsonl""")
-@click.option("--to", "target", type=click.Choice(list(BACKENDS)), default="postgres", show_default=True,
+@click.option("--to", "target", type=TargetChoice(), default="postgres", show_default=True,
               help="Target of the CREATE script (--format sql).")
 @click.option("--format", "fmt", type=click.Choice(["sql", "json"]), default="sql", show_default=True,
               help="sql: one CREATE script for the target; json: the schema model (docs/replay.md).")
@@ -33,15 +34,14 @@ Examples:
               help="Fold only statements naming a schema this regular expression matches whole.")
 @click.option("--exclude-user", "exclude_users", multiple=True, metavar="USER[,USER...]",
               help="Leave out the DDL run by these users. Repeatable.")
-@click.option("--spark-catalog", metavar="NAME", default=None, help="spark: the catalog of three-part names.")
 @_owner_options
 @click.option("--verbose", "-v", is_flag=True,
               help="Also print the fold's information notes (DDLC-I960) and each input line not recognised.")
 @click.argument("inputs", nargs=-1, type=click.Path(allow_dash=True))
 def replay(target: str, fmt: str, on_unsupported: str, default_schema: str, schema_map: tuple[tuple[str, str], ...],
            white_table_list: str | None, schema_regex: str | None, exclude_users: tuple[str, ...],
-           spark_catalog: str | None, no_owner: bool, role_map: tuple[tuple[str, str], ...], verbose: bool,
-           inputs: tuple[str, ...]) -> None:
+           no_owner: bool, role_map: tuple[tuple[str, str], ...], verbose: bool,
+           inputs: tuple[str, ...], **target_options: Any) -> None:
     """Fold a log's DDL into the schema it leaves behind; print it as a CREATE script or JSON."""
     from ..api import Options
     from ..frontend.documents import read_inputs
@@ -50,7 +50,7 @@ def replay(target: str, fmt: str, on_unsupported: str, default_schema: str, sche
     try:
         options = Options.of(default_schema=default_schema, schema_map=schema_map, on_unsupported=on_unsupported,
                              white_table_list=white_table_list, schema_regex=schema_regex,
-                             spark_catalog=spark_catalog, no_owner=no_owner, role_map=role_map,
+                             no_owner=no_owner, role_map=role_map, **given_target_options(target_options),
                              exclude_users=[u for v in exclude_users for u in v.split(",")])
     except (ValueError, TypeError) as exc:
         raise click.BadParameter(str(exc)) from None

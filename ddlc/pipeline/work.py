@@ -342,12 +342,11 @@ def translate_rows(rows: Iterable[dict[str, Any]], options: Any, state: bytes | 
     their own, and their last row is that catalog's ``owned`` part; rows without them are one
     stream per target whose last row is the target's whole history."""
     from ..api import translation, unwritable
-    from ..compiler import compile_many
-    from ..backends import get_backend
     from ..history import Catalog
+    from ..session import Session
 
     key: Any = None
-    target = backend = catalog = history = None
+    target = backend = catalog = history = session = None
     bucket = None
     for row in rows:
         if (row["target"], row.get("bucket")) != key:
@@ -355,9 +354,12 @@ def translate_rows(rows: Iterable[dict[str, Any]], options: Any, state: bytes | 
                 yield _state_row(target, history, catalog, want_state, bucket, owned, options)
             key = (row["target"], row.get("bucket"))
             target, bucket = key
-            backend = get_backend(target)
             history = _history(state, target)
             catalog = history.catalog if history is not None else Catalog()
+            # one run per target (or per bucket: documents whose history is theirs alone, "seen" decided
+            # by the driver for the whole log)
+            session = Session([target], options, history if bucket is None else None, catalogs=[catalog])
+            backend = session.backends[0]
         doc = pickle.loads(row["doc"])
         if row.get("fail") is not None:  # its transaction has no COMMIT (.positions)
             doc = replace(doc, tree=None, tddl=None, error=pickle.loads(row["fail"]))
@@ -372,13 +374,11 @@ def translate_rows(rows: Iterable[dict[str, Any]], options: Any, state: bytes | 
         base = {k: row[k] for k in ("target", "piece", "seq", "file", "lsn_hi", "lsn_lo", "lsn", "xid", "source",
                                     "line", "label")}
         base["input_error"] = doc.error is not None
-        seen = row["seen"] if bucket is not None else history is not None and history.seen(doc)
-        if seen:
+        results = session.translate(doc, fronted, seen=bool(row["seen"]) if bucket is not None else None)
+        if results is None:
             yield base | {"status": "replayed"}
             continue
-        result = translation(doc, backend, compile_many(doc, (backend,), options, (catalog,), fronted)[0])
-        if history is not None and bucket is None:
-            history.advance(doc)
+        result = translation(doc, backend, results[0])
         out = base | {"kind": result.kind, "object": result.object, "owner": result.owner}
         if result.filtered is not None:
             yield out | {"status": "filtered", "filtered": result.filtered}

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..records import record
-from ..diagnostics import E_INTERNAL, Diagnostic
+from ..diagnostics import Diagnostic
 from ..errors import DdlcError
+
+if TYPE_CHECKING:
+    from ..options import Options
 
 
 @record(slots=True)
@@ -43,38 +46,29 @@ class Replay:
         }
 
 
-def fold_log(docs: Iterable[Any], options: Any) -> Replay:
-    """Fold every document of ``docs`` (``ddlc.frontend.documents`` documents), in order."""
-    from ..backends import get_backend
-    from ..compiler import front, normalize
-    from ..history import Catalog
+def fold_log(docs: Iterable[Any], options: Options) -> Replay:
+    """Fold every document of ``docs`` (``ddlc.frontend.documents`` documents), in order: each is read,
+    filtered, normalized and recorded by the run's :class:`~ddlc.session.Session` (target ``gaussdb``: no
+    rules, the statement as the source meant it, names qualified and mapped), then folded."""
+    from ..session import Session
     from .fold import Folder
 
-    backend = get_backend("gaussdb")  # no rules: the statement as the source meant it, names qualified and mapped
-    catalog = Catalog()
+    session = Session(["gaussdb"], options)
     out = Replay(Folder())
     for doc in docs:
         out.documents += 1
-        try:
-            f = front(doc, options)
-            if getattr(options, "filtering", False):
-                from .filters import filter_reason
+        stmt, filtered, error = session.normalized(doc)
+        if error is not None:
+            out.errors.append(error)
+        elif filtered is not None:
+            out.filtered += 1
+        else:
+            try:
+                out.folder.fold(stmt, doc.label)
+            except Exception as exc:  # noqa: BLE001 - captured as data; the fold goes on
+                from ..compiler import failure
 
-                owner = f.owner if f.owner is not None else doc.meta.get("owner")
-                if filter_reason(f.stmt, owner if isinstance(owner, str) else None, options) is not None:
-                    out.filtered += 1
-                    continue
-            stmt, _ = normalize(f.stmt, backend, options, document=doc.label, catalog=catalog)
-            catalog.record(stmt)
-            out.folder.fold(stmt, doc.label)
-        except DdlcError as exc:
-            exc.with_document(doc.label)
-            out.errors.append(exc)
-        except RecursionError:
-            out.errors.append(DdlcError("tree nested too deeply", code="DDLC-E004", document=doc.label))
-        except Exception as exc:  # noqa: BLE001 - a bug: reported as data, the fold goes on
-            out.errors.append(DdlcError(f"internal error: {type(exc).__name__}: {exc}", code=E_INTERNAL,
-                                        document=doc.label))
+                out.errors.append(failure(exc, doc.label))
     return out
 
 
@@ -86,12 +80,12 @@ class ScriptPart:
     result: Any
 
 
-def script(replay: Replay, target: str, options: Any) -> list[ScriptPart]:
+def script(replay: Replay, target: str, options: Options) -> list[ScriptPart]:
     """The CREATE script of the replayed schema on ``target``: one result per IR statement."""
     from dataclasses import replace as dc_replace
 
     from ..backends import get_backend
-    from ..compiler import Result, compile_statement
+    from ..compiler import Result, compile_statement, failure
     from ..history import Catalog
     from .rebuild import statements
 
@@ -103,12 +97,8 @@ def script(replay: Replay, target: str, options: Any) -> list[ScriptPart]:
     for label, stmt in statements(replay.model, notes):
         try:
             r = compile_statement(stmt, backend, opts, catalog, document=f"replay: {label}")
-        except DdlcError as exc:
-            exc.with_document(f"replay: {label}")
-            r = Result(error=exc)
-        except Exception as exc:  # noqa: BLE001 - a bug: this statement fails, the others go on
-            r = Result(error=DdlcError(f"internal error: {type(exc).__name__}: {exc}", code=E_INTERNAL,
-                                       document=f"replay: {label}"))
+        except Exception as exc:  # noqa: BLE001 - captured as data: this statement fails, the others go on
+            r = Result(error=failure(exc, f"replay: {label}"))
         parts.append(ScriptPart(label, r))
     replay.folder.diagnostics.extend(notes)
     return parts

@@ -59,7 +59,7 @@ class GaussDBBackend(Backend):
     rules = gather(misc, name="UNSUPPORTED")
 
     def emit(self, stmt: Node, ctx: EmitContext) -> Emitted:
-        mode = getattr(ctx.options, "mode", "canonical")
+        mode = ctx.options.mode if ctx.options is not None else "canonical"
         if type(stmt) is Opaque and stmt.kind == "dropped":  # removed whole by a pass (--no-owner), which said so
             return Emitted([])
         if getattr(stmt, "unpastable", ()):  # the frontend's slot check: a fragment the server never writes so

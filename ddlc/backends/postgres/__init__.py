@@ -30,10 +30,20 @@ class PostgresBackend(Backend):
     rules = gather(*_FAMILIES, name="UNSUPPORTED")
     refused = merge(alter.REFUSED, misc.REFUSED, what="refused")
 
+    @staticmethod
+    def prettify(sql: str) -> str:
+        """--pretty: the statement as pglast prints it pretty (as it came when pglast cannot)."""
+        try:
+            import pglast
+
+            return pglast.prettify(sql)
+        except Exception:  # noqa: BLE001
+            return sql
+
     def emit(self, stmt: Node, ctx: EmitContext) -> Emitted:
         e = Emit(ctx, ctx.catalog, self.emitters)
         out = e.statements(stmt)
-        if getattr(ctx.options, "owners", False):  # README "Owners": pg_dump's ALTER ... OWNER TO
+        if ctx.options is not None and ctx.options.owners:  # README "Owners": pg_dump's ALTER ... OWNER TO
             out = [*out, *owner_statements(e, ctx.owner)]
         return Emitted(list(out), e.diagnostics, e.comments)
 

@@ -24,7 +24,7 @@ from ...ir.base import Node
 from ...ir.owners import creates_owned
 from ..base import Backend, EmitContext, Emitted, gather, merge, table_of
 from . import alter, alter_partitions, ctas, objects, table
-from .context import DIALECT, TARGET, Emit
+from .context import DIALECT, OPTIONS, TARGET, Emit
 from .quoting import W_UNSAFE_NAME, UnsafeName
 
 _FAMILIES = (table, ctas, alter, alter_partitions, objects)
@@ -39,6 +39,7 @@ class SparkBackend(Backend):
     emitters = table_of(*_FAMILIES)
     rules = gather(*_FAMILIES, name="UNSUPPORTED")
     refused = merge(objects.REFUSED, what="refused")
+    options = OPTIONS  # library keywords spark_<name>, flags --spark-<name> (context.py: the declarations)
 
     def emit(self, stmt: Node, ctx: EmitContext) -> Emitted:
         e = Emit(ctx, ctx.catalog, self.emitters)

@@ -10,7 +10,7 @@ from ...diagnostics import Severity, register
 from ...errors import Path
 from ...ir.base import Node
 from ...ir.names import Expr, QualifiedName, TypeName
-from ..base import Dialect, EmitBase, emits, line_comment
+from ..base import Dialect, EmitBase, OptionKind, TargetOption, emits, line_comment, settings_of
 from .exprs import I_EXPR, W_EXPR, ToSpark, Untranslatable, deterministic, generate, tree_of
 from .quoting import needs_quotes, spark_ident, spark_literal
 from .types import SparkType, spark_type
@@ -28,11 +28,24 @@ _CATALOG_NAME = re.compile(r"[A-Za-z0-9_]+\Z")
 
 TARGET = "spark"
 DIALECT = Dialect("spark", spark_ident, spark_literal, line_comment)
+# The target's own options (SparkBackend.options): library keywords spark_<name>, flags --spark-<name>;
+# the emitters read them typed from EmitContext.settings (Emit below).
+OPTIONS = (
+    TargetOption("catalog", OptionKind.NAME, None, metavar="NAME",
+                 help="The catalog of every table, view and schema (three-part names, e.g. main)."),
+    TargetOption("partitioning", OptionKind.CHOICE, "auto", ("auto", "cluster", "partition", "none"),
+                 help="auto writes LIST partitioning as PARTITIONED BY and RANGE/HASH/INTERVAL as CLUSTER BY "
+                      "(liquid clustering); cluster and partition force one form; none writes neither."),
+    TargetOption("column_mapping", OptionKind.CHOICE, "name", ("name", "id", "none"),
+                 help="'delta.columnMapping.mode' of new tables (name makes later RENAME/DROP COLUMN legal)."),
+    TargetOption("varchar", OptionKind.CHOICE, "keep", ("keep", "string"),
+                 help="Keep VARCHAR(n)/CHAR(n), or write them as STRING."),
+)
 
 
 class Emit(EmitBase):
     """The Spark emit context of one statement (see :class:`~ddlc.backends.base.EmitBase`), with the
-    ``--spark-*`` options read from the translation options."""
+    target's options (``--spark-*``, declared on :class:`SparkBackend`) from ``EmitContext.settings``."""
 
     __slots__ = ("spark_catalog", "partitioning", "column_mapping", "varchar_as_string")
     TARGET = TARGET
@@ -40,11 +53,13 @@ class Emit(EmitBase):
 
     def __init__(self, ctx: Any, catalog: Any = None, emitters: Any = None) -> None:
         super().__init__(ctx, catalog, emitters)
-        opts = getattr(ctx, "options", None)
-        self.spark_catalog: str | None = getattr(opts, "spark_catalog", None)
-        self.partitioning: str = getattr(opts, "spark_partitioning", "auto")
-        self.column_mapping: str = getattr(opts, "spark_column_mapping", "name")
-        self.varchar_as_string: bool = getattr(opts, "spark_varchar", "keep") == "string"
+        st = ctx.settings  # SparkBackend's settings (its declared options), made by the orchestration
+        if st is None:  # an EmitContext made by hand (tests): from its options, else the declared defaults
+            st = settings_of(TARGET, OPTIONS, ctx.options)
+        self.spark_catalog: str | None = st.catalog
+        self.partitioning: str = st.partitioning
+        self.column_mapping: str = st.column_mapping
+        self.varchar_as_string: bool = st.varchar == "string"
 
     def refuse(self, n: Node, code: str, message: str, path: Path | None = None) -> list[str]:
         """Report ``n`` as not translated (nothing emitted; a decision that needs the statement's content)."""

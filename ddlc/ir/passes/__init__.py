@@ -8,12 +8,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import field
-from typing import Any
+from typing import Any, Protocol
 
 from ...records import record
 from ...diagnostics import Diagnostic
 from ..rules import Refusal, Rule
 from ..statement import Statement
+
+
+class PassOptions(Protocol):
+    """What the passes read of the run's options (``ddlc.api.Options`` has these, typed)."""
+
+    default_schema: str
+    schema_map: tuple[tuple[str, str], ...]
+    role_map: tuple[tuple[str, str], ...]
+    no_owner: bool
+    on_unsupported: str
 
 
 @record(frozen=True, slots=True)
@@ -31,15 +41,15 @@ class PassContext:
     refused: Mapping[type, Refusal] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, options: Any, *, target: str, document: str | None = None, catalog: Any = None,
+    def of(cls, options: PassOptions, *, target: str, document: str | None = None, catalog: Any = None,
            rules: tuple[Rule, ...] = (), refused: Mapping[type, Refusal] | None = None) -> PassContext:
         return cls(
             target=target,
-            default_schema=getattr(options, "default_schema", "public"),
-            schema_map=dict(getattr(options, "schema_map", ()) or ()),
-            role_map=dict(getattr(options, "role_map", ()) or ()),
-            no_owner=bool(getattr(options, "no_owner", False)),
-            on_unsupported=getattr(options, "on_unsupported", "warn"),
+            default_schema=options.default_schema,
+            schema_map=dict(options.schema_map),
+            role_map=dict(options.role_map),
+            no_owner=options.no_owner,
+            on_unsupported=options.on_unsupported,
             document=document,
             catalog=catalog,
             rules=tuple(rules),

@@ -1,0 +1,217 @@
+"""The run's options: one typed, frozen :class:`Options` (the flags of ``ddlc translate``), checked when made.
+
+Below the compiler, the session and the filters (which type their ``options`` with it) and above the
+backends (a target's own options are declared on its backend class and checked by that declaration).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any, Literal
+
+from .records import record
+
+MODES = ("canonical", "raw")
+# warn: clauses dropped with a warning, a statement with no target form fails the document;
+# error: both fail it; comment: both kept as SQL comments; skip: a statement with no form is left out.
+ON_UNSUPPORTED = ("warn", "error", "comment", "skip")
+# A target's own options (the spark target's catalog, partitioning, column mapping, varchar...) are
+# declared on its Backend class (ddlc.backends.base.TargetOption): their library keywords
+# (<target>_<option>) are accepted by Options.of, translate and translate_many, checked by the declaration.
+
+Target = str  # a registered target's name (ddlc.backends.target_names())
+Mode = Literal["canonical", "raw"]
+OnUnsupported = Literal["warn", "error", "comment", "skip"]
+SchemaMap = Mapping[str, str] | Iterable[tuple[str, str]]
+_SPARK_CHOICES = {"SPARK_PARTITIONING": "partitioning", "SPARK_COLUMN_MAPPING": "column_mapping",
+                  "SPARK_VARCHAR": "varchar"}
+
+
+def __getattr__(name: str) -> Any:
+    """``SPARK_PARTITIONING`` and the like: the spark target's declared choices (kept for callers)."""
+    if name in _SPARK_CHOICES:
+        from .backends import backend_class
+
+        return next(o.choices for o in backend_class("spark").options if o.name == _SPARK_CHOICES[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@record(frozen=True, slots=True)
+class Options:
+    """Translation options (the CLI flags of ``ddlc translate``); build one with :meth:`Options.of`,
+    which checks every value, or pass the same names as keyword arguments to :func:`translate`."""
+
+    mode: Mode = "canonical"  # gaussdb target: canonical | raw
+    validate: bool = False  # check every tree against grammars/ first (costs ~0.3 ms/KB)
+    default_schema: str = "public"
+    schema_map: tuple[tuple[str, str], ...] = ()
+    on_unsupported: OnUnsupported = "warn"
+    pretty: bool = False  # targets that can (Backend.prettify: postgres): pretty-print each statement
+    # filters (ddlc/filters.py): GaussDB's white-table-list ("public.t1,*.t3,my_schema.*") as
+    # (schema, table) pairs, a regex a statement's schema must match whole, and exclude-users
+    white_table_list: tuple[tuple[str, str], ...] = ()
+    schema_regex: str | None = None
+    exclude_users: tuple[str, ...] = ()
+    # owners (README "Owners"): what the statement says about ownership (CREATE SCHEMA ... AUTHORIZATION,
+    # ALTER ... OWNER TO, DEFINER) is kept unless no_owner; owners=True also writes ALTER <kind> <name>
+    # OWNER TO <myowner> after each CREATE (postgres), as pg_dump does; role_map renames roles everywhere
+    owners: bool = False
+    no_owner: bool = False
+    role_map: tuple[tuple[str, str], ...] = ()
+    # the targets' own options that differ from their defaults, as (library keyword, value) pairs sorted
+    # by keyword (spark_varchar="string"...); read them as attributes (opts.spark_varchar) or typed
+    # through the backend (Backend.settings_of)
+    target_options: tuple[tuple[str, Any], ...] = ()
+
+    def __getattr__(self, name: str) -> Any:
+        """A target option by its library keyword (``opts.spark_varchar``): its value or its default."""
+        if name.startswith("_") or name == "target_options":
+            raise AttributeError(name)
+        for k, v in self.target_options:
+            if k == name:
+                return v
+        from .backends import find_option
+
+        found = find_option(name)
+        if found is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return found[1].default
+
+    @property
+    def filtering(self) -> bool:
+        return bool(self.white_table_list or self.schema_regex is not None or self.exclude_users)
+
+    @classmethod
+    def of(cls, **kw: Any) -> Options:
+        from .backends import find_option
+
+        targeted: dict[str, Any] = {}
+        for k in set(kw) - set(cls.__dataclass_fields__):
+            found = find_option(k)
+            if found is not None:
+                targeted[k] = kw.pop(k)
+                found[1].check(k, targeted[k])
+                if targeted[k] == found[1].default:
+                    del targeted[k]
+        unknown = set(kw) - set(cls.__dataclass_fields__)
+        if unknown:
+            raise TypeError(f"unknown option(s): {', '.join(sorted(unknown))}")
+        if targeted:
+            kw["target_options"] = tuple(sorted(targeted.items()))
+        if "schema_map" in kw:
+            kw["schema_map"] = _schema_map(kw["schema_map"])
+        if "role_map" in kw:
+            kw["role_map"] = _schema_map(kw["role_map"], "role_map", "--role-map")
+        if "white_table_list" in kw:
+            kw["white_table_list"] = parse_white_table_list(kw["white_table_list"])
+        if "exclude_users" in kw:
+            kw["exclude_users"] = parse_users(kw["exclude_users"])
+        check_regex(kw.get("schema_regex"))
+        opts = cls(**kw)
+        for name in ("mode", "default_schema", "on_unsupported"):
+            if not isinstance(getattr(opts, name), str):
+                raise TypeError(f"{name} must be a string, not {type(getattr(opts, name)).__name__}")
+        for name in ("validate", "pretty", "owners", "no_owner"):
+            if not isinstance(getattr(opts, name), bool):
+                raise TypeError(f"{name} must be True or False, not {getattr(opts, name)!r}")
+        if opts.mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {opts.mode!r}")
+        if opts.on_unsupported not in ON_UNSUPPORTED:
+            raise ValueError(f"on_unsupported must be one of {', '.join(ON_UNSUPPORTED)}")
+        if any(dst in ("public", "none") for _src, dst in opts.role_map):
+            raise ValueError("role_map target: PostgreSQL reserves the role names public and none")
+        if opts.owners and opts.no_owner:
+            raise ValueError("owners and no_owner cannot both be set (--owners writes owners, --no-owner drops them)")
+        _check_name("default_schema", opts.default_schema)
+        return opts
+
+
+def _schema_map(sm: Any, what: str = "schema_map", flag: str = "--schema-map") -> tuple[tuple[str, str], ...]:
+    """``schema_map`` (or ``role_map``) as pairs: a mapping or an iterable of (source, target) pairs of
+    non-empty strings."""
+    if sm is None:
+        return ()
+    if isinstance(sm, str | bytes):
+        raise TypeError(f"{what} must be a mapping or (source, target) pairs, not a string "
+                        f"(the CLI's src=dst spelling is for {flag})")
+    items = sm.items() if isinstance(sm, Mapping) else sm
+    try:
+        pairs = list(items)
+    except TypeError:
+        raise TypeError(f"{what} must be a mapping or (source, target) pairs, not {type(sm).__name__}") from None
+    out = []
+    for p in pairs:
+        if not isinstance(p, tuple | list) or len(p) != 2:
+            raise TypeError(f"{what} entries must be (source, target) pairs, not {p!r}")
+        src, dst = p
+        _check_name(f"{what} source", src)
+        _check_name(f"{what} target", dst)
+        out.append((src, dst))
+    return tuple(out)
+
+
+def _check_name(what: str, v: Any) -> None:
+    if not isinstance(v, str):
+        raise TypeError(f"{what} must be a string, not {type(v).__name__}")
+    if not v:
+        raise ValueError(f"{what} must not be empty")
+    if "\x00" in v or any(0xD800 <= ord(c) <= 0xDFFF for c in v):
+        raise ValueError(f"{what} {v!r} holds a NUL or a lone surrogate")
+
+
+_PART = re.compile(r"[^\s.,]+")
+
+
+def parse_white_table_list(value: Any) -> tuple[tuple[str, str], ...]:
+    """``"public.t1,*.t3"`` (or an iterable of ``"schema.table"``) as ``(schema, table)`` pairs."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        if not value:
+            return ()
+        if any(c.isspace() for c in value):
+            raise ValueError(f"white_table_list {value!r}: no blank is allowed (as in GaussDB's white-table-list)")
+        items = value.split(",")
+    else:
+        try:
+            items = list(value)
+        except TypeError:
+            raise TypeError(f"white_table_list must be a string or strings, not {type(value).__name__}") from None
+    out = []
+    for item in items:
+        if isinstance(item, tuple | list) and len(item) == 2:
+            item = f"{item[0]}.{item[1]}"
+        if not isinstance(item, str):
+            raise TypeError(f"white_table_list entries must be strings, not {type(item).__name__}")
+        schema, dot, table = item.partition(".")
+        if not dot or not _PART.fullmatch(schema) or not _PART.fullmatch(table):
+            raise ValueError(f"white_table_list entry {item!r}: expected schema.table ('*' for any)")
+        out.append((schema, table))
+    return tuple(out)
+
+
+def parse_users(value: Any) -> tuple[str, ...]:
+    """``"u1,u2"`` (or an iterable of names) as a tuple of user names."""
+    if value is None:
+        return ()
+    items = value.split(",") if isinstance(value, str) else list(value)
+    out = []
+    for u in items:
+        if not isinstance(u, str):
+            raise TypeError(f"exclude_users entries must be strings, not {type(u).__name__}")
+        if not u or "\x00" in u:
+            raise ValueError(f"exclude_users: bad user name {u!r}")
+        out.append(u)
+    return tuple(out)
+
+
+def check_regex(value: Any) -> None:
+    if value is None:
+        return
+    if not isinstance(value, str):
+        raise TypeError(f"schema_regex must be a string, not {type(value).__name__}")
+    try:
+        re.compile(value)
+    except re.error as exc:
+        raise ValueError(f"schema_regex {value!r} is not a regular expression: {exc}") from None
