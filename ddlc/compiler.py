@@ -20,7 +20,7 @@ from .diagnostics import E_INTERNAL, E_NOT_TRANSLATED, I_TDDL, I_VIA_TEXT, W_TDD
 from .errors import DdlcError
 from .frontend.build import build
 from .frontend.documents import Document
-from .ir.passes import PassContext, run_pipeline
+from .ir.passes import SHARED, PassContext, run_pipeline
 from .ir.statement import Opaque, OpaqueReason, Statement
 from .jddl.expand import expand, owner_of
 
@@ -91,11 +91,20 @@ def shape(doc: Document) -> str | None:
 
 
 def normalize(stmt: Statement, backend: type[Backend] | Backend, options: Options, *, document: str | None = None,
-              catalog: Any = None) -> tuple[Statement, list[Diagnostic]]:
-    """Run the passes (``PIPELINE``) with the target's rules and refusals as data."""
+              catalog: Any = None, shared: dict[int, Any] | None = None) -> tuple[Statement, list[Diagnostic]]:
+    """Run the passes (``PIPELINE``) with the target's rules and refusals as data. ``shared``: what the
+    passes that read nothing of the target (``PIPELINE[:SHARED]``) made of each statement, kept for the
+    document's other targets (:class:`Built`)."""
     ctx = PassContext.of(options, target=backend.name, document=document, catalog=catalog,
                          rules=backend.rules, refused=backend.refused)
-    return run_pipeline(stmt, ctx)
+    if shared is None:
+        return run_pipeline(stmt, ctx)
+    hit = shared.get(id(stmt))
+    if hit is None or hit[0] is not stmt:
+        common, diags = run_pipeline(stmt, ctx, stop=SHARED)
+        hit = shared[id(stmt)] = (stmt, common, tuple(diags))
+    out, more = run_pipeline(hit[1], ctx, start=SHARED)
+    return out, [*hit[2], *more]
 
 
 @record(slots=True)
@@ -159,12 +168,13 @@ class Built:
     """What the front half made of a document, computed once for every target (a failure too: each
     target gets the same error)."""
 
-    __slots__ = ("doc", "options", "_front", "_text")
+    __slots__ = ("doc", "options", "_front", "_text", "passes")
 
     def __init__(self, doc: Document, options: Options, fronted: Front | None = None) -> None:
         self.doc, self.options = doc, options
         self._front: Front | BaseException | None = fronted
         self._text: Front | None = None
+        self.passes: dict[int, Any] = {}  # normalize's shared part, per statement, for every target
 
     def front(self) -> Front:
         if self._front is None:
@@ -221,7 +231,7 @@ def _compile(doc: Document, backend: Backend, options: Options, catalog: Any, bu
         _one_statement_as_written(f, doc.label)
     role = f.owner if f.owner is not None else doc.meta.get("owner")  # myowner, or a decoding row's owner
     return compile_statement(f.stmt, backend, options, catalog, document=doc.label, fronted=f,
-                             role=role if isinstance(role, str) else None)
+                             role=role if isinstance(role, str) else None, shared=built.passes)
 
 
 # statements whose TDDL text holds user code outside quotes (Oracle-style routine and package bodies,
@@ -269,13 +279,14 @@ def _one_statement_as_written(f: Front, document: str) -> None:
 
 
 def compile_statement(stmt0: Statement, backend: Backend, options: Options, catalog: Any = None, *,
-                      document: str | None = None, fronted: Front | None = None, role: str | None = None) -> Result:
+                      document: str | None = None, fronted: Front | None = None, role: str | None = None,
+                      shared: dict[int, Any] | None = None) -> Result:
     """The back half of the path for one IR statement: passes, ``backend.emit``, the history, and the
-    run-wide rules. ``fronted`` is what the frontend made of the document (None for a statement built
+    run-wide rules (``shared``: the target-free passes' results for the document's other targets). ``fronted`` is what the frontend made of the document (None for a statement built
     otherwise, e.g. by ``ddlc replay`` from its schema model); ``role``, the role that ran it (the
     owner ``--owners`` gives what it creates). Raises :class:`DdlcError`."""
     f = fronted if fronted is not None else Front(stmt0, (), None)
-    stmt, more = normalize(stmt0, backend, options, document=document, catalog=catalog)
+    stmt, more = normalize(stmt0, backend, options, document=document, catalog=catalog, shared=shared)
     owner = None
     if options.owners and role is not None:
         from .ir.passes.map_roles import map_role

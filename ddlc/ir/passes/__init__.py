@@ -80,11 +80,16 @@ from .map_schemas import map_schemas  # noqa: E402
 from .qualify_names import qualify_names  # noqa: E402
 
 PIPELINE: tuple[Pass, ...] = (expand_partitions, qualify_names, map_schemas, map_roles, drop_unsupported)
+# The passes before this index read nothing of the target (its name, rules, refusals or catalog): a
+# document built once runs them once for all its targets (tests/test_passes_shared.py checks their code).
+SHARED = PIPELINE.index(drop_unsupported)
 
 
-def run_pipeline(stmt: Statement, ctx: PassContext) -> tuple[Statement, list[Diagnostic]]:
+def run_pipeline(stmt: Statement, ctx: PassContext, start: int = 0,
+                 stop: int | None = None) -> tuple[Statement, list[Diagnostic]]:
+    """``PIPELINE[start:stop]`` over ``stmt``: the statement they make and what they said."""
     diags: list[Diagnostic] = []
-    for p in PIPELINE:
+    for p in PIPELINE[start:stop]:
         stmt, more = p(stmt, ctx)
         diags.extend(more)
     return stmt, diags
