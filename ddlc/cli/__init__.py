@@ -37,6 +37,15 @@ def main() -> None:
         sys.exit(1)
     except KeyboardInterrupt:
         sys.exit(130)
+    except ModuleNotFoundError as exc:  # an optional library missing: what to install, exit 2
+        from .needs import missing_module
+
+        advice = missing_module(exc)
+        if advice is None:
+            _report("error", f"internal error: {type(exc).__name__}: {exc} [DDLC-E900]")
+            sys.exit(1)
+        _report("error", advice)
+        sys.exit(2)
     except Exception as exc:  # a bug in ddlc: one line, exit 1
         _report("error", f"internal error: {type(exc).__name__}: {exc} [DDLC-E900]")
         sys.exit(1)

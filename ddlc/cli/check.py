@@ -97,6 +97,9 @@ def check(paths: tuple[str, ...], targets: tuple[str, ...] | None, strict: bool 
     except ConfigError as exc:
         _report("error", str(exc))
         sys.exit(2)
+    from .needs import require_targets
+
+    require_targets(config.targets)
     from ..check.run import check_paths, expand_paths
 
     named = paths or (config.root,)

@@ -183,6 +183,14 @@ class TargetChoice(click.Choice):
     def choices(self, value) -> None:  # click's __init__ assigns it
         pass
 
+    def convert(self, value, param, ctx):
+        value = super().convert(value, param, ctx)
+        if ctx is None or not ctx.resilient_parsing:  # a target whose own library is missing: exit 2
+            from .needs import require_targets
+
+            require_targets([value])
+        return value
+
 
 def __getattr__(name: str) -> Any:
     """``SPARK_PARTITIONING``... the spark target's declared choices (ddlc.api gives the same)."""

@@ -23,6 +23,9 @@ def _targets(ctx: Any, param: Any, value: str) -> list[str]:
     if bad or not names:
         raise click.BadParameter(f"expected targets among {', '.join(TARGET_CHOICES)} separated by commas, "
                                  f"got {value!r}")
+    from .needs import require_targets
+
+    require_targets(names)
     return names
 
 
@@ -68,6 +71,9 @@ def run_command(inputs: tuple[str, ...], input_format: str, targets: list[str], 
 
     Example: ddlc pipeline run --input logs/ --to postgres,spark --output out/ --state state.json
     """
+    from .needs import PIPELINE, require
+
+    require(PIPELINE, "ddlc pipeline run")
     from ..pipeline.run import CheckFailed, PipelineError, run
 
     options = _options(**kw)

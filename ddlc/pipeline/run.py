@@ -83,6 +83,7 @@ def run(inputs: list[str] | tuple[str, ...], output: str, targets: list[str] | t
             get_backend(t)
         if input_format not in FORMS:
             raise ValueError(f"input format must be one of {', '.join(FORMS)}, not {input_format!r}")
+        _libraries()
         pieces = plan(list(inputs), input_format, piece_size)
         state_bytes = _state(state, targets)
     except (ValueError, TypeError, PipelineInputError) as exc:
@@ -124,6 +125,27 @@ def run(inputs: list[str] | tuple[str, ...], output: str, targets: list[str] | t
             f"{t}: {c['translated']} translated, {c['quarantined']} quarantined"
             for t, c in summary["targets"].items()))
     return summary
+
+
+_LIBRARIES = ("pyspark", "pyarrow", "pandas", "mmh3")  # the extra ddlc[pipeline]
+
+
+def _libraries() -> None:
+    """A library of the extra ``ddlc[pipeline]`` that is missing: a ValueError saying what to install."""
+    import importlib.util
+
+    gone = []
+    for m in _LIBRARIES:
+        try:
+            found = sys.modules[m] is not None if m in sys.modules else importlib.util.find_spec(m) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            gone.append(m)
+    if gone:
+        raise ValueError(f"the pipeline needs the Python {'library' if len(gone) == 1 else 'libraries'} "
+                         f"{', '.join(gone)}, which {'is' if len(gone) == 1 else 'are'} not installed; install "
+                         "ddlc with the extra: pip install 'ddlc[pipeline]' (and Java 17 for Spark)")
 
 
 _SHOWN = 20  # error lines printed; the rest are in quarantine.parquet
