@@ -204,6 +204,57 @@ def tokenize(text: str, pos: int = 0, end: int | None = None) -> list[Tok]:
     return list(tokens(text, pos, end))
 
 
+class Lexed:
+    """The tokens of one text, scanned once for every reader of it (blanks and comments skipped), and
+    only as far as the readers have asked: :meth:`head` reads the first few, :meth:`upto` all those
+    before an offset. Each answers exactly as :func:`tokens` / :func:`tokenize` would on the text."""
+
+    __slots__ = ("text", "_toks", "_scan", "_error")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._toks: list[Tok] = []
+        self._scan: Iterator[tuple[str, int, int]] | None = scan(text)
+        self._error = -1  # where the text's error token (an unterminated one) starts, once scanned to it
+
+    def _more(self, n: int | None) -> None:
+        """Scan until ``n`` tokens are read (None: to the end)."""
+        it = self._scan
+        if it is None:
+            return
+        text, toks = self.text, self._toks
+        for kind, s, e in it:
+            if kind in _SKIPPED:
+                continue
+            if kind == "error":  # always the last span scan gives
+                self._error = s
+                break
+            toks.append(Tok(kind, text[s:e], s, e))
+            if n is not None and len(toks) >= n:
+                return
+        self._scan = None
+
+    def head(self, n: int) -> list[Tok]:
+        """The first ``n`` tokens, or those before an unterminated one (never raises)."""
+        if len(self._toks) < n:
+            self._more(n)
+        return self._toks[:n]
+
+    def upto(self, end: int | None = None) -> list[Tok]:
+        """``tokenize(text, 0, end)``, the same tokens or the same :class:`ScanError`."""
+        self._more(None)
+        toks = self._toks
+        limit = len(self.text) if end is None else end
+        k = len(toks)
+        while k and toks[k - 1].start >= limit:  # a statement's ';' (no more work than scanning them was)
+            k -= 1
+        if k and toks[k - 1].end > limit:
+            raise ScanError("token crosses the end of the fragment", toks[k - 1].start)
+        if k == len(toks) and 0 <= self._error < limit:
+            raise ScanError(*error_message(self.text, self._error))
+        return toks[:k]
+
+
 def _span_at(text: str, pos: int) -> tuple[str, int, int]:
     """``(kind, start, end)`` of the token starting at ``pos`` (< len(text)), as :func:`scan` cuts it."""
     m = (_LEX or _lexer()).match(text, pos)
@@ -471,7 +522,7 @@ class Cursor:
 
 
 __all__ = [
-    "scan", "error_message", "ScanError", "Tok", "tokens", "tokenize", "token_at", "skip_space", "dollar_tag_at",
+    "scan", "error_message", "ScanError", "Tok", "tokens", "tokenize", "Lexed", "token_at", "skip_space", "dollar_tag_at",
     "fold", "keyword", "ident_value", "string_value", "unescape_e", "is_ident", "matching_paren", "split_top",
     "read_qualified", "closing_paren", "split_commas", "ScanFail", "Cursor",
 ]

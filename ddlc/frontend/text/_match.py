@@ -18,16 +18,16 @@ as the text (``frontend/text/__init__.py``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import field
 from decimal import Decimal
 from typing import Any
 
-from ...quoting import ident_is_bare
 from ...records import record
-from ..sql.lexer import Tok, fold, string_value, tokenize
+from ..sql.lexer import Lexed, Tok, string_value, tokenize
 from . import _ends
 from ._lazy import Chain, Span, reading as _reading, resolve
+from ._pattern import CHOICE, LIT, SLOT, compile_pattern, first_fmt, literal_words, norm, plan
 
 Value = Any
 Results = dict[int, Value]  # end token index -> the first value that reaches it
@@ -40,20 +40,6 @@ class TextError(Exception):
         super().__init__(message)
         self.message = message
         self.pos = pos
-
-
-def norm(t: Tok) -> tuple[str, str]:
-    """What a token means, for comparing a text with an expansion: bare words folded (keywords and
-    unquoted names are case-insensitive), quoted names and strings by their value."""
-    if t.kind == "word":  # a keyword written bare is not the name it spells ("int" is not "int")
-        f = fold(t.text)
-        return ("ident", f) if ident_is_bare(f) else ("word", f)
-    if t.kind == "qident":
-        v = t.text[1:-1].replace('""', '"')
-        return ("ident", v) if ident_is_bare(v) else ("qident", v)
-    if t.kind in ("string", "dollar") and t.text[:1] in ("'", "$"):
-        return ("string", string_value(t))
-    return (t.kind, t.text)
 
 
 # ---- value specs ---------------------------------------------------------------------------------
@@ -215,8 +201,8 @@ class Words(Spec):
     def read(self, m: Matcher, i: int) -> Results:
         out: Results = {}
         for c in self.choices:
-            words = m.lex(c)
-            if all(m.norm(i + k) == w for k, w in enumerate(words)):
+            words = literal_words(c)
+            if m._at(i, words):
                 out.setdefault(i + len(words), c)
         return out
 
@@ -271,11 +257,22 @@ class Either(Spec):
     specs: tuple[Spec, ...]
 
     def read(self, m: Matcher, i: int) -> Results:
+        index = self.__dict__.get("_index") or self._by_first()
         out: Results = {}
-        for s in self.specs:
+        for s in index[0].get(m.norm(i), index[1]):  # those that may start with the token, in order
             for j, v in s.read(m, i).items():
                 out.setdefault(j, v)
         return out
+
+    def _by_first(self) -> tuple[dict[tuple[str, str], tuple[Spec, ...]], tuple[Spec, ...]]:
+        """For each token meaning some spec must start with, the specs that may start with it (in order); and
+        those that may start with any token (an ALTER's hundred subcommands are tried by their first word)."""
+        firsts = [_firsts(s) for s in self.specs]
+        words = set().union(*(f for f in firsts if f is not None))
+        index = ({w: tuple(s for s, f in zip(self.specs, firsts) if f is None or w in f) for w in words},
+                 tuple(s for s, f in zip(self.specs, firsts) if f is None))
+        object.__setattr__(self, "_index", index)  # derived from the fields: not one of them
+        return index
 
 
 @record(frozen=True)
@@ -329,79 +326,62 @@ class Shape(Spec):
     post: Callable[[dict[str, Any]], dict[str, Any] | None] | None = None
     final: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     _alts: list[list[Any]] | None = None
+    _plan: tuple[Any, ...] | None = None
 
     def alternatives(self) -> list[list[Any]]:
         if self._alts is None:
             self._alts = compile_pattern(self.templates)
         return self._alts
 
+    def plan(self) -> tuple[Any, ...]:
+        """The alternatives made ready to match (:func:`._pattern.plan`), once per shape."""
+        if self._plan is None:
+            self._plan = plan(self.alternatives(), lambda name, sep, conv: _slot(self, name, sep, conv))
+        return self._plan
+
     def read(self, m: Matcher, i: int, want: int | None = None) -> Results:
         return m.shape(self, i, want)
 
 
-# ---- the pattern language ------------------------------------------------------------------------
-def compile_pattern(spec: str) -> list[list[Any]]:
-    """The alternatives of a template pattern, each a list of pieces: literal text (``str``, the
-    ``fmt`` text it stands for) or a placeholder ``(name, sep or None, conv)`` or an inner choice
-    (``list`` of alternatives)."""
-    pos = 0
-
-    def parse_alts(end: str) -> list[list[Any]]:
-        nonlocal pos
-        alts: list[list[Any]] = [[]]
-        while pos < len(spec):
-            c = spec[pos]
-            if c in end:
-                return alts
-            if c == "|":
-                pos += 1
-                alts.append([])
-            elif c == "[":
-                pos += 1
-                inner = parse_alts("]")
-                pos += 1
-                alts[-1].append(inner + [[]])
-            elif c in "{<":  # ``<x>`` (one or more) is read once: its repetitions are a deparser defect
-                pos += 1
-                inner = parse_alts("}" if c == "{" else ">")
-                pos += 1
-                alts[-1].append(inner)
-            elif c == "%" and spec.startswith("%{", pos):
-                close = spec.index("}", pos)
-                body = spec[pos + 2:close]
-                name, sep = (body.split(":", 1) + [None])[:2] if ":" in body else (body, None)
-                alts[-1].append((name, sep, spec[close + 1]))
-                pos = close + 2
-            elif c == "%" and spec.startswith("%%", pos):
-                alts[-1].append("%%")
-                pos += 2
-            else:
-                j = pos
-                while j < len(spec) and spec[j] not in "|[]{}<>%" + end:
-                    j += 1
-                if j == pos:
-                    j += 1
-                alts[-1].append(spec[pos:j])
-                pos = j
-        return alts
-
-    return parse_alts("")
-
-
 _CONV: dict[str, Spec] = {"I": Ident(), "D": QName(), "T": TypeSpec(), "L": Literal(), "n": Number()}
+
+def _slot(s: Shape, name: str, sep: str | None, conv: str) -> tuple[Any, ...]:
+    """The planned step of a placeholder of ``s`` (see :func:`._pattern.plan`)."""
+    # a key's spec is for %s; other conversions read their own form (``name%X`` overrides that)
+    spec = s.keys.get(f"{name}%{conv}") or (s.keys.get(name) if conv == "s" else _CONV.get(conv))
+    fmt = "%{" + name + (":" + sep if sep is not None else "") + "}" + conv
+    return (SLOT, name, spec, fmt, None if sep is None else literal_words(sep), conv,
+            isinstance(spec, Frag), isinstance(spec, Shape | Frag))
+
+
+def _firsts(spec: Spec) -> frozenset[tuple[str, str]] | None:
+    """What the first token ``spec`` reads may mean, when it must read one of a few (None: any token, or none)."""
+    if isinstance(spec, Shape):
+        if spec.absent:
+            return None
+        alts = [a[2] for a in spec.plan()]
+        return None if any(a is None for a in alts) else frozenset().union(*alts)
+    if isinstance(spec, Words):
+        words = [literal_words(c) for c in spec.choices]
+        return None if any(not w for w in words) else frozenset(w[0] for w in words)
+    return None
 
 
 class Matcher:
-    """The tokens of one text and the memo of what each shape reaches from each token."""
+    """The tokens of one text and the memo of what each shape reaches from each token. ``text``: the
+    text, or its tokens as read for every reader of it (:class:`~ddlc.frontend.sql.lexer.Lexed`)."""
 
-    def __init__(self, text: str, end: int | None = None) -> None:
-        self.text = text
-        self.toks: list[Tok] = tokenize(text, 0, end)
-        self._memo: dict[tuple[int, int], Results] = {}
+    def __init__(self, text: str | Lexed, end: int | None = None) -> None:
+        if isinstance(text, Lexed):
+            self.text = text.text
+            self.toks: list[Tok] = text.upto(end)
+        else:
+            self.text = text
+            self.toks = tokenize(text, 0, end)
+        self._memo: dict[tuple[int, ...], Results] = {}
         self._norms: list[tuple[str, str] | None] = [None] * len(self.toks)
         self._depths: dict[int, tuple[list[int], list[int]]] = {}
         self._fragix: tuple[list[int], list[int], dict[Any, Any]] | None = None
-        self._lexed: dict[str, list[tuple[str, str]]] = {}
         self._closes: dict[int, int | None] = {}
         self.furthest = 0  # the furthest token a literal matched up to (for error positions)
 
@@ -445,11 +425,22 @@ class Matcher:
             self._closes[i] = res
         return self._closes[i]
 
-    def lex(self, literal: str) -> list[tuple[str, str]]:
-        got = self._lexed.get(literal)
-        if got is None:
-            got = self._lexed[literal] = [norm(t) for t in tokenize(literal)]
-        return got
+    def lex(self, literal: str) -> tuple[tuple[str, str], ...]:
+        """What the tokens of a template literal mean (:func:`._pattern.literal_words`)."""
+        return literal_words(literal)
+
+    def _at(self, i: int, words: tuple[tuple[str, str], ...]) -> bool:
+        """Whether the tokens from ``i`` mean ``words``."""
+        toks, norms = self.toks, self._norms
+        if i + len(words) > len(toks):
+            return False
+        for k, w in enumerate(words):
+            got = norms[i + k]
+            if got is None:
+                got = norms[i + k] = norm(toks[i + k])
+            if got != w:
+                return False
+        return True
 
     # -- shapes ------------------------------------------------------------------------------------
     def shape(self, s: Shape, i: int, want: int | None = None) -> Results:
@@ -461,8 +452,11 @@ class Matcher:
             return got
         self._memo[key] = {}  # a shape that reaches itself without consuming: no reading
         out: Results = {}
-        for alt in s.alternatives():
-            for j, (vals, fmt) in self._seq(s, alt, i, want).items():
+        first = self.norm(i)
+        for alt in s.plan():
+            if alt[2] is not None and first not in alt[2]:  # it must start with another token
+                continue
+            for j, (vals, fmt) in self._seq(alt, i, want).items():
                 if j in out:
                     continue
                 obj = {"fmt": fmt, **s.extra, **vals}
@@ -472,22 +466,34 @@ class Matcher:
                         continue
                 out[j] = obj
         if s.absent and i not in out:
-            out[i] = {"fmt": s.absent_fmt or _first_fmt(s), "present": False}
+            out[i] = {"fmt": s.absent_fmt or first_fmt(s.alternatives()), "present": False}
         self._memo[key] = out
         return out
 
-    def _seq(self, s: Shape, pieces: list[Any], i: int, want: int | None = None) -> dict[int, tuple[dict[str, Any], str]]:
+    def _seq(self, alt: tuple[Any, ...], i: int, want: int | None = None) -> dict[int, tuple[dict[str, Any], str]]:
         # a reading so far is a link to the reading it extends (members and fmt text are put together
         # only for the readings the sequence ends with: not copied at every piece, for every end)
+        steps, befores, _ = alt
         states: dict[int, tuple[Any, dict[str, Any], str] | None] = {i: None}
-        last = len(pieces) - 1
-        for k, piece in enumerate(pieces):
+        last = len(steps) - 1
+        for k, step in enumerate(steps):
             nxt: dict[int, tuple[Any, dict[str, Any], str] | None] = {}
-            for p, link in states.items():
-                for j, (v2, f2) in self._piece(s, piece, p, want if k == last else None,
-                                               self._first(pieces[k + 1]) if k < last else None).items():
-                    if j not in nxt:
-                        nxt[j] = (link, v2, f2)
+            if step[0] == LIT:  # a literal: the same tokens from each state
+                words, fmt = step[2], step[1]
+                n = len(words)
+                for p, link in states.items():
+                    if self._at(p, words):
+                        j = p + n
+                        if j > self.furthest:
+                            self.furthest = j
+                        if j not in nxt:
+                            nxt[j] = (link, None, fmt)
+            else:
+                w, before = (want if k == last else None), befores[k]
+                for p, link in states.items():
+                    for j, (v2, f2) in self._piece(step, p, w, before).items():
+                        if j not in nxt:
+                            nxt[j] = (link, v2, f2)
             states = nxt
             if not states:
                 break
@@ -495,49 +501,31 @@ class Matcher:
             return {want: _reading(states[want])} if want in states else {}
         return {j: _reading(link) for j, link in states.items()}
 
-    def _first(self, piece: Any) -> tuple[str, str] | None:
-        """What the first token of a literal piece means (None for any other piece, or a blank one)."""
-        if not isinstance(piece, str) or piece == "%%":
-            return None
-        words = self.lex(piece)
-        return words[0] if words else None
-
-    def _piece(self, s: Shape, piece: Any, i: int, want: int | None = None,
+    def _piece(self, step: tuple[Any, ...], i: int, want: int | None = None,
                before: tuple[str, str] | None = None) -> dict[int, tuple[Any, str]]:
-        """end -> (what the piece read: None, one member ``(name, value)`` or a dict of members; its fmt);
-        ``want``: that end only (the piece ends the statement); ``before``: the next piece is a literal
-        starting with a token of that meaning (a fragment need only stop there)."""
-        if isinstance(piece, str):
-            if piece == "%%":
-                words = self.lex("%")
-            else:
-                words = self.lex(piece)
-            for k, w in enumerate(words):
-                if self.norm(i + k) != w:
-                    return {}
-            self.furthest = max(self.furthest, i + len(words))
-            return {i + len(words): (None, piece)}
-        if isinstance(piece, list):  # a choice
+        """end -> (what the step read: one member ``(name, value)`` or a dict of members; its fmt) for a
+        choice or a placeholder; ``want``: that end only (the step ends the statement); ``before``: the
+        next step is a literal starting with a token of that meaning (a fragment need only stop there)."""
+        if step[0] == CHOICE:
             out: dict[int, tuple[dict[str, Any], str]] = {}
-            for alt in piece:
-                for j, r in self._seq(s, alt, i, want).items():
+            first = self.norm(i)
+            for alt in step[1]:
+                if alt[2] is not None and first not in alt[2]:  # it must start with another token
+                    continue
+                for j, r in self._seq(alt, i, want).items():
                     out.setdefault(j, r)
             return out
-        name, sep, conv = piece
-        # a key's spec is for %s; other conversions read their own form (``name%X`` overrides that)
-        spec = s.keys.get(f"{name}%{conv}") or (s.keys.get(name) if conv == "s" else _CONV.get(conv))
+        _, name, spec, fmt, sep_words, conv, is_frag, reads_one = step
         if spec is None:
             raise KeyError(f"no value spec for %{{{name}}}{conv}")
-        fmt = "%{" + name + (":" + sep if sep is not None else "") + "}" + conv
-        if sep is None:  # a member is (name, value): a dict each would cost four times the memory
+        if sep_words is None:  # a member is (name, value): a dict each would cost four times the memory
             if want is None:
-                if before is not None and isinstance(spec, Frag):
+                if before is not None and is_frag:
                     return {j: ((name, v), fmt) for j, v in self.frag_ends(spec, i, before).items()}
                 return {j: ((name, v), fmt) for j, v in spec.read(self, i).items()}
-            got = spec.read(self, i, want) if isinstance(spec, Shape | Frag) else spec.read(self, i)
+            got = spec.read(self, i, want) if reads_one else spec.read(self, i)
             return {want: ((name, got[want]), fmt)} if want in got else {}
         # an array: one or more elements joined by sep
-        sep_words = self.lex(sep)
         out2: dict[int, tuple[dict[str, Any], str]] = {}
         frontier: dict[int, Chain] = {j: Chain(None, v) for j, v in spec.read(self, i).items()}
         while frontier:
@@ -546,40 +534,15 @@ class Matcher:
                 if j in out2:
                     continue
                 out2[j] = ((name, items), fmt)
-                k = j
-                ok = True
-                for w in sep_words:
-                    if self.norm(k) != w:
-                        ok = False
-                        break
-                    k += 1
-                if not ok or k == j and not sep_words and False:
+                if not self._at(j, sep_words):
                     continue
-                for e, v in spec.read(self, k).items():
+                for e, v in spec.read(self, j + len(sep_words)).items():
                     if e > j and e not in out2 and e not in new:
                         new[e] = Chain(items, v)
             frontier = new
         if want is not None:
             return {want: out2[want]} if want in out2 else {}
         return out2
-
-
-def _first_fmt(s: Shape) -> str:
-    alt = s.alternatives()[0]
-
-    def text(pieces: Iterable[Any]) -> str:
-        out = []
-        for p in pieces:
-            if isinstance(p, str):
-                out.append(p if p != "%%" else "%%")
-            elif isinstance(p, list):
-                out.append(text(p[0]))
-            else:
-                name, sep, conv = p
-                out.append("%{" + name + (":" + sep if sep is not None else "") + "}" + conv)
-        return "".join(out)
-
-    return text(alt)
 
 
 def match(shape: Shape, text: str, end: int | None = None) -> dict[str, Any]:
