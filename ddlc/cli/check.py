@@ -174,27 +174,26 @@ _BAR = None
 
 
 def _progress(total: int, quiet: bool):
-    """A rich progress bar on stderr for long runs on a terminal (never in pipes, CI logs or --quiet)."""
+    """A progress line on stderr for long runs on a terminal (never in pipes, CI logs or --quiet)."""
     global _BAR
     if quiet or total < 20 or not sys.stderr.isatty():
         return None
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-    from rich.console import Console
+    from .status import StatusLine
 
-    import os
+    _BAR = bar = StatusLine()
+    done = [0]
 
-    bar = Progress(TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                   console=Console(stderr=True, no_color=bool(os.environ.get("NO_COLOR"))), transient=True)
-    task = bar.add_task("check", total=total)
-    bar.start()
-    _BAR = bar
-    return lambda path: bar.advance(task)
+    def advance(path: str) -> None:
+        done[0] += 1
+        bar.update(f"checking: {done[0]}/{total} files  {path}", force=done[0] == total)
+
+    return advance
 
 
 def _finish_progress() -> None:
     global _BAR
     if _BAR is not None:
-        _BAR.stop()
+        _BAR.close()
         _BAR = None
 
 

@@ -27,6 +27,9 @@ def _report(kind: str, text: str) -> None:
     prefix = f"{kind}:"
     if _err_color() and colour:
         prefix = click.style(prefix, fg=colour, bold=True)
+    status = sys.modules.get("ddlc.cli.status")
+    if status is not None:  # a progress line is (or was) on the screen: off it first, never mixed in
+        status.hide()
     sys.stderr.write(f"{prefix} {text}\n")
 
 
@@ -301,16 +304,16 @@ def _n(count: int, word: str) -> str:
 
 
 class Progress:
-    """A rich progress display on standard error for long runs: shown only when standard error is a
-    terminal and standard output is not (the output would tear it), after a second of work, and
-    never with --quiet. ``NO_COLOR`` is honoured."""
+    """A progress line on standard error for long runs (:mod:`.status`: no library needed): shown only
+    when standard error is a terminal and standard output is not (the output would tear it), after a
+    second of work, and never with --quiet. Diagnostics written meanwhile take it off the screen first."""
 
-    __slots__ = ("_what", "_start", "_count", "_live", "_task")
+    __slots__ = ("_what", "_start", "_count", "_line")
 
     def __init__(self, what: str) -> None:
         import time
 
-        self._what, self._start, self._count, self._live, self._task = what, time.monotonic(), 0, None, None
+        self._what, self._start, self._count, self._line = what, time.monotonic(), 0, None
 
     @classmethod
     def maybe(cls, what: str) -> Progress | None:
@@ -320,29 +323,20 @@ class Progress:
 
     def tick(self, n: int = 1) -> None:
         self._count += n
-        if self._live is None:
-            if self._count % 64:
-                return
-            import time
+        if self._count % 16:  # the clock is read every 16 documents; the line redrawn at most 10 times a second
+            return
+        import time
 
-            if time.monotonic() - self._start < 1.0:
+        seconds = time.monotonic() - self._start
+        if self._line is None:
+            if seconds < 1.0:
                 return
-            try:
-                import os
+            from .status import StatusLine
 
-                from rich.console import Console
-                from rich.progress import Progress as Bar, SpinnerColumn, TextColumn, TimeElapsedColumn
-            except ImportError:  # rich is optional
-                self._live = False
-                return
-            self._live = Bar(SpinnerColumn(), TextColumn(f"{self._what} {{task.completed:,}} documents"),
-                             TimeElapsedColumn(), transient=True,
-                             console=Console(stderr=True, no_color=bool(os.environ.get("NO_COLOR"))))
-            self._task = self._live.add_task(self._what, total=None)
-            self._live.start()
-        if self._live:
-            self._live.update(self._task, completed=self._count)
+            self._line = StatusLine()
+        m, s = divmod(int(seconds), 60)
+        self._line.update(f"{self._what}: {self._count:,} document{'' if self._count == 1 else 's'}  {m}:{s:02d}")
 
     def stop(self) -> None:
-        if self._live:
-            self._live.stop()
+        if self._line is not None:
+            self._line.close()

@@ -1,11 +1,14 @@
 """``--progress``: a bar of the bytes read, with records/s and MB/s, and the Spark UI's address.
 
 Tasks report what they read through two Spark accumulators (bytes and records of each piece, sent
-when the piece is done); a thread on the driver redraws the bar from them twice a second.
+when the piece is done); a thread on the driver redraws the bar from them twice a second: one line on
+standard error, redrawn in place on a terminal (cut to its width: it never wraps) and a line every ten
+seconds elsewhere (a log). It needs no library; the last state stays on the screen when the stages end.
 """
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -58,17 +61,29 @@ class Progress:
             self._thread.join()
 
     def _draw(self) -> None:
-        from rich.console import Console
-        from rich.progress import BarColumn, DownloadColumn, Progress as Bar, TextColumn, TimeElapsedColumn
+        import shutil
 
-        start = time.perf_counter()
-        with Bar(TextColumn("reading"), BarColumn(), DownloadColumn(), TextColumn("{task.fields[rate]}"),
-                 TimeElapsedColumn(), console=Console(stderr=True), transient=False) as bar:
-            task = bar.add_task("read", total=self.total or 1, rate="")
-            while True:
-                done = self._stop.wait(0.5)
-                seconds = max(time.perf_counter() - start, 1e-9)
-                b, r = self.bytes.value, self.records.value
-                bar.update(task, completed=b, rate=f"{r / seconds:,.0f} records/s, {b / seconds / 1e6:.1f} MB/s")
-                if done:
-                    return
+        err = sys.stderr
+        live = err.isatty()
+        width = max(20, shutil.get_terminal_size((80, 24)).columns - 1)
+        start = last = time.perf_counter()
+        total = self.total or 1
+        text = ""
+        while True:
+            done = self._stop.wait(0.5)
+            now = time.perf_counter()
+            seconds = max(now - start, 1e-9)
+            b, r = self.bytes.value, self.records.value
+            filled = min(20, int(20 * b / total))
+            m, sec = divmod(int(seconds), 60)
+            text = (f"reading [{'#' * filled}{'.' * (20 - filled)}] {b / 1e6:,.1f}/{total / 1e6:,.1f} MB  "
+                    f"{r / seconds:,.0f} records/s, {b / seconds / 1e6:.1f} MB/s  {m}:{sec:02d}")
+            if live:
+                err.write("\r" + text[:width] + "\x1b[K" + ("\n" if done else ""))
+                err.flush()
+            elif done or now - last >= 10:
+                last = now
+                err.write(text + "\n")
+                err.flush()
+            if done:
+                return
