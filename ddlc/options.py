@@ -128,27 +128,59 @@ class Options:
 
 
 def _schema_map(sm: Any, what: str = "schema_map", flag: str = "--schema-map") -> tuple[tuple[str, str], ...]:
-    """``schema_map`` (or ``role_map``) as pairs: a mapping or an iterable of (source, target) pairs of
-    non-empty strings."""
-    if sm is None:
+    """``schema_map`` (or ``role_map``) as pairs: see :func:`parse_mapping`."""
+    return parse_mapping(sm, what, flag)
+
+
+def parse_mapping(value: Any, what: str = "schema_map", flag: str = "--schema-map") -> tuple[tuple[str, str], ...]:
+    """The one parser of every mapping (``--schema-map``, ``--role-map``, the configuration's ``schema-map``,
+    ``Options(schema_map=..., role_map=...)``): a mapping, (source, target) pairs, the text
+    ``SRC=DST[,SRC=DST...]``, or an iterable of such texts and pairs (a flag given several times).
+
+    Each text entry has exactly one ``=`` with a name on each side (``a=b=c``, ``=b``, ``a=`` and an empty
+    entry are ValueErrors), and a source mapped twice to different targets is a ValueError (twice to the
+    same one is said once). A value of another type is a TypeError."""
+    if value is None:
         return ()
-    if isinstance(sm, str | bytes):
-        raise TypeError(f"{what} must be a mapping or (source, target) pairs, not a string "
-                        f"(the CLI's src=dst spelling is for {flag})")
-    items = sm.items() if isinstance(sm, Mapping) else sm
-    try:
-        pairs = list(items)
-    except TypeError:
-        raise TypeError(f"{what} must be a mapping or (source, target) pairs, not {type(sm).__name__}") from None
-    out = []
-    for p in pairs:
-        if not isinstance(p, tuple | list) or len(p) != 2:
-            raise TypeError(f"{what} entries must be (source, target) pairs, not {p!r}")
-        src, dst = p
-        _check_name(f"{what} source", src)
-        _check_name(f"{what} target", dst)
-        out.append((src, dst))
-    return tuple(out)
+    if isinstance(value, bytes):
+        raise TypeError(f"{what} must be a mapping, (source, target) pairs or SRC=DST text, not bytes")
+    if isinstance(value, str):
+        items: list[Any] = [value]
+    elif isinstance(value, Mapping):
+        items = list(value.items())
+    else:
+        try:
+            items = list(value)
+        except TypeError:
+            raise TypeError(f"{what} must be a mapping, (source, target) pairs or SRC=DST text, "
+                            f"not {type(value).__name__}") from None
+    out: dict[str, str] = {}
+    named = f"{what} " if what else ""  # the CLI's message names its flag itself
+    for item in items:
+        if isinstance(item, str):
+            pairs = [_text_pair(entry, item, what, flag) for entry in item.split(",")]
+        elif isinstance(item, tuple | list) and len(item) == 2:
+            pairs = [(item[0], item[1])]
+        else:
+            raise TypeError(f"{what or flag} entries must be (source, target) pairs or SRC=DST text, not {item!r}")
+        for src, dst in pairs:
+            _check_name(f"{named}source", src)
+            _check_name(f"{named}target", dst)
+            if out.setdefault(src, dst) != dst:
+                raise ValueError(f"{named}maps {src!r} twice, to {out[src]!r} and to {dst!r}: map each source once")
+    return tuple(out.items())
+
+
+def _text_pair(entry: str, text: str, what: str, flag: str) -> tuple[str, str]:
+    """``SRC=DST`` (blanks around either name ignored)."""
+    parts = entry.split("=")
+    src, dst = (parts[0].strip(), parts[1].strip()) if len(parts) == 2 else ("", "")
+    if not src or not dst:
+        why = ("more than one '='" if len(parts) > 2 else "no '='" if len(parts) == 1 and entry.strip()
+               else "an empty entry" if not entry.strip() else "an empty name")
+        raise ValueError(f"{what + ': ' if what else ''}expected SRC=DST[,SRC=DST...], got {text!r} ({why} in "
+                         f"{entry!r})")
+    return src, dst
 
 
 def _check_name(what: str, v: Any) -> None:

@@ -156,11 +156,16 @@ def load_config(path: str | os.PathLike[str] | None) -> CheckConfig:
             if not isinstance(v, str) or not v:
                 raise ConfigError(f"{where}: {raw_key} must be a non-empty string, not {v!r}")
             kw[name] = v
-        elif key == "schema-map":
-            if not isinstance(v, dict) or not all(isinstance(a, str) and a and isinstance(b, str) and b
-                                                  for a, b in v.items()):
-                raise ConfigError(f"{where}: {raw_key} must be a table of source = \"target\" schema names")
-            kw[name] = tuple(v.items())
+        elif key == "schema-map":  # a table, "a=b,c=d" or a list of "a=b": the CLI's one parser
+            from ..options import parse_mapping
+
+            if not isinstance(v, dict | str | list):
+                raise ConfigError(f"{where}: {raw_key} must be a table of source = \"target\" schema names "
+                                  f"(or \"SRC=DST,SRC=DST\"), not {v!r}")
+            try:
+                kw[name] = parse_mapping(v, raw_key, "--schema-map")
+            except (ValueError, TypeError) as exc:
+                raise ConfigError(f"{where}: {exc}") from None
         else:
             if isinstance(v, str):
                 v = [s.strip() for s in v.split(",") if s.strip()]

@@ -75,7 +75,7 @@ def _targets(ctx, param, value):
               help="Codes that always fail the check, whatever their severity. Repeatable.")
 @click.option("--default-schema", default=None, help="Schema for names the documents left unqualified [public].")
 @click.option("--schema-map", multiple=True, callback=_schema_map, metavar="SRC=DST",
-              help="Rename a schema everywhere (repeatable).")
+              help="Rename a schema everywhere (repeatable; also SRC=DST,SRC=DST).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only what fails, and no summary or progress.")
 @click.option("--verbose", "-v", is_flag=True, help="Also print information findings (DDLC-I...).")
 def check(paths: tuple[str, ...], targets: tuple[str, ...] | None, strict: bool | None, fmt: str, output: str | None,

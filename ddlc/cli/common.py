@@ -87,25 +87,21 @@ def _verbose(fn):
 
 
 def _schema_map(ctx, param, values):
-    out = []
-    for v in values:
-        src, sep, dst = v.partition("=")
-        if not sep or not src or not dst:
-            raise click.BadParameter(f"expected SRC=DST, got {v!r}")
-        out.append((src, dst))
-    return tuple(out)
+    """``--schema-map`` and ``--role-map``: ``SRC=DST``, repeatable, each also a comma list (``a=b,c=d``), read
+    by the library's one parser (:func:`ddlc.options.parse_mapping`); a malformed entry or a source mapped
+    twice to different targets is a usage error."""
+    if not values:
+        return ()
+    from ..options import parse_mapping
+
+    flag = "--" + (param.name or "schema_map").replace("_", "-") if param is not None else "--schema-map"
+    try:
+        return parse_mapping(values, "", flag)
+    except (ValueError, TypeError) as exc:
+        raise click.BadParameter(str(exc)) from None
 
 
-def _role_map(ctx, param, values):
-    """``--role-map SRC=DST``, repeatable, each also a comma list (``a=b,c=d``)."""
-    out = []
-    for v in values:
-        for item in v.split(","):
-            src, sep, dst = item.partition("=")
-            if not sep or not src or not dst:
-                raise click.BadParameter(f"expected SRC=DST[,SRC=DST...], got {v!r}")
-            out.append((src, dst))
-    return tuple(out)
+_role_map = _schema_map  # one parser for every mapping flag
 
 
 OWNERS_HELP = ("Also give each object a CREATE makes (table, partition, view, materialized view, sequence, "
@@ -132,7 +128,7 @@ def _common(fn):
                            "with no target form; error: fail both; comment: keep both as SQL comments; "
                            "skip: leave a statement with no target form out, with its warning.")(fn)
     fn = click.option("--schema-map", multiple=True, callback=_schema_map, metavar="SRC=DST",
-                      help="Rename a schema everywhere (repeatable).")(fn)
+                      help="Rename a schema everywhere (repeatable; also SRC=DST,SRC=DST).")(fn)
     fn = click.option("--default-schema", default="public", show_default=True,
                       help="Schema for names the input left unqualified.")(fn)
     return _verbose(fn)

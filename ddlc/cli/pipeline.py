@@ -54,7 +54,7 @@ def _targets(ctx: Any, param: Any, value: str) -> list[str]:
 @click.option("--on-unsupported", type=click.Choice(["warn", "error", "comment", "skip"]), default="warn",
               show_default=True, help="As for ddlc translate.")
 @click.option("--schema-map", multiple=True, callback=_schema_map, metavar="SRC=DST",
-              help="Rename a schema everywhere (repeatable).")
+              help="Rename a schema everywhere (repeatable; also SRC=DST,SRC=DST).")
 @click.option("--default-schema", default="public", show_default=True,
               help="Schema for names the input left unqualified.")
 def run_command(inputs: tuple[str, ...], input_format: str, targets: list[str], output: str, overwrite: bool,

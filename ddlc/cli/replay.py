@@ -27,7 +27,7 @@ Examples:
 @click.option("--default-schema", default="public", show_default=True,
               help="Schema for names the input left unqualified.")
 @click.option("--schema-map", multiple=True, callback=_schema_map, metavar="SRC=DST",
-              help="Rename a schema everywhere (repeatable).")
+              help="Rename a schema everywhere (repeatable; also SRC=DST,SRC=DST).")
 @click.option("--white-table-list", metavar="LIST", default=None,
               help="Fold only the DDL of these tables (as ddlc translate).")
 @click.option("--schema-regex", metavar="REGEX", default=None,
