@@ -139,7 +139,7 @@ def translate(doc: Any, target: Target = "gaussdb", *, options: Options | None =
               white_table_list: str | Iterable[str] | None = None, schema_regex: str | None = None,
               exclude_users: str | Iterable[str] = (), owners: bool = False, no_owner: bool = False,
               role_map: SchemaMap = (), **target_options: Any) -> Translation:
-    opts = options if options is not None else Options.of(**_given(locals()))
+    opts = _options(options, _given(locals()))
     backend = get_backend(target)  # unknown target -> ValueError before any work
     result = translate_document(as_document(doc), backend, opts)
     if result.error is not None:
@@ -159,10 +159,11 @@ def translate_many(docs: Iterable[Any] | str | bytes, target: Target = "gaussdb"
                    white_table_list: str | Iterable[str] | None = None,
                    schema_regex: str | None = None, exclude_users: str | Iterable[str] = (), owners: bool = False,
                    no_owner: bool = False, role_map: SchemaMap = (), **target_options: Any) -> Iterator[Translation]:
-    opts = options if options is not None else Options.of(**_given(locals()))
+    opts = _options(options, _given(locals()))
     backend = get_backend(target)
-    if not isinstance(docs, str | bytes | Iterable):
-        raise TypeError(f"docs must be an iterable of documents or one str/bytes, not {type(docs).__name__}")
+    docs = _as_path(docs)
+    if not isinstance(docs, str | bytes | Iterable | _Path):
+        raise TypeError(f"docs must be an iterable of documents, one str/bytes or a path, not {type(docs).__name__}")
     from .session import Session
 
     session = Session([backend], opts, state)  # (a state that cannot be used is refused now: StateError)
@@ -172,8 +173,11 @@ def translate_many(docs: Iterable[Any] | str | bytes, target: Target = "gaussdb"
 translate_many.__doc__ = """Translate a stream of documents lazily; a failing document yields a result with
     ``error`` (the others go on).
 
-    ``docs`` is an iterable of documents (str/bytes/mappings, one document each) or one str/bytes
-    holding any multi-document input form (JSON lines, a JSON array, decoding output or rows).
+    ``docs`` is an iterable of documents (str/bytes/mappings, one document each), one str/bytes
+    holding any multi-document input form (JSON lines, a JSON array, decoding output or rows), or a file:
+    an ``os.PathLike`` (``pathlib.Path``), or a one-line str naming an existing file (a str that starts
+    with ``{``, ``[`` or ``"`` is always a document), read as ``ddlc translate`` reads it.
+    ``options=`` and keyword options together: the keywords set over ``options=`` (checked again).
     The target and options are checked at the call (TypeError/ValueError), before any document.
 
     ``state``: a path (``--state``): the stream's history is loaded from it now (``StateError`` when it
@@ -186,6 +190,18 @@ translate_many.__doc__ = """Translate a stream of documents lazily; a failing do
 _NOT_OPTIONS = frozenset({"doc", "docs", "target", "state", "options"})
 
 
+def _options(options: Options | None, given: dict[str, Any]) -> Options:
+    """The run's options: ``options=`` with the keyword arguments the caller set (those that differ from
+    their defaults, target options included) put over it, or the keywords alone. Checked either way."""
+    if options is None:
+        return Options.of(**given)
+    if not isinstance(options, Options):
+        raise TypeError(f"options must be an Options (Options.of(...)), not {type(options).__name__}")
+    defaults = translate.__kwdefaults__ or {}
+    changed = {k: v for k, v in given.items() if k not in defaults or v != defaults[k]}
+    return options.merged(**changed) if changed else options
+
+
 def _given(args: dict[str, Any]) -> dict[str, Any]:
     """The option arguments a caller gave (those differing from the defaults are enough: Options.of
     applies the same defaults)."""
@@ -196,11 +212,39 @@ def _given(args: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+class _Path(str):
+    """A file ``translate_many`` was given by its path (read as ``ddlc translate`` reads a file)."""
+
+
+def _as_path(docs: Any) -> Any:
+    """``docs`` as a :class:`_Path` when it names a file: an ``os.PathLike``, or a one-line str naming an
+    existing file that does not start like a document (``{``, ``[``, ``"``); otherwise as it came. A
+    PathLike that names no file is FileNotFoundError."""
+    import os
+
+    if isinstance(docs, os.PathLike):
+        path = os.fspath(docs)
+        if isinstance(path, bytes):
+            path = os.fsdecode(path)
+        if not os.path.isfile(path):
+            raise FileNotFoundError(f"no such file: {path}")
+        return _Path(path)
+    if (isinstance(docs, str) and docs and "\n" not in docs and len(docs) < 4096
+            and docs.lstrip()[:1] not in ("{", "[", '"') and os.path.isfile(docs)):
+        return _Path(docs)
+    return docs
+
+
 def _translate_many(docs: Iterable[Any] | str | bytes, session: Any) -> Iterator[Translation]:
     stream = None
-    if isinstance(docs, str | bytes):
-        stream = read_documents(docs, txns=session.txns())
+    if isinstance(docs, _Path):
+        from .frontend.documents import read_inputs
+
+        stream = read_inputs([str(docs)], txns=session.txns())
         items: Iterable[Document] = stream
+    elif isinstance(docs, str | bytes):
+        stream = read_documents(docs, txns=session.txns())
+        items = stream
     else:
         items = (as_document(item, index=i, source=f"<input {i}>") for i, item in enumerate(docs))
     backend = session.backends[0]

@@ -82,49 +82,79 @@ class Options:
     def filtering(self) -> bool:
         return bool(self.white_table_list or self.schema_regex is not None or self.exclude_users)
 
+    def __post_init__(self) -> None:
+        """Every value checked (and written in its one form) however the options are made: ``Options(...)``,
+        :meth:`of`, ``dataclasses.replace``. TypeError/ValueError before any work."""
+        put = object.__setattr__
+        put(self, "schema_map", _schema_map(self.schema_map))
+        put(self, "role_map", _schema_map(self.role_map, "role_map", "--role-map"))
+        put(self, "white_table_list", parse_white_table_list(self.white_table_list))
+        put(self, "exclude_users", parse_users(self.exclude_users))
+        check_regex(self.schema_regex)
+        for name in ("mode", "default_schema", "on_unsupported"):
+            if not isinstance(getattr(self, name), str):
+                raise TypeError(f"{name} must be a string, not {type(getattr(self, name)).__name__}")
+        for name in ("validate", "pretty", "owners", "no_owner"):
+            if not isinstance(getattr(self, name), bool):
+                raise TypeError(f"{name} must be True or False, not {getattr(self, name)!r}")
+        if self.mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
+        if self.on_unsupported not in ON_UNSUPPORTED:
+            raise ValueError(f"on_unsupported must be one of {', '.join(ON_UNSUPPORTED)}")
+        if any(dst in ("public", "none") for _src, dst in self.role_map):
+            raise ValueError("role_map target: PostgreSQL reserves the role names public and none")
+        if self.owners and self.no_owner:
+            raise ValueError("owners and no_owner cannot both be set (--owners writes owners, --no-owner drops them)")
+        _check_name("default_schema", self.default_schema)
+        put(self, "target_options", _target_options(self.target_options))
+
     @classmethod
     def of(cls, **kw: Any) -> Options:
+        """Options from keywords: the fields above, and any target's own options by their library
+        keywords (``spark_varchar="string"``); TypeError for a keyword that is neither."""
         from .backends import find_option
 
-        targeted: dict[str, Any] = {}
+        targeted: dict[str, Any] = dict(kw.pop("target_options", ()) or ())
         for k in set(kw) - set(cls.__dataclass_fields__):
-            found = find_option(k)
-            if found is not None:
+            if find_option(k) is not None:
                 targeted[k] = kw.pop(k)
-                found[1].check(k, targeted[k])
-                if targeted[k] == found[1].default:
-                    del targeted[k]
         unknown = set(kw) - set(cls.__dataclass_fields__)
         if unknown:
             raise TypeError(f"unknown option(s): {', '.join(sorted(unknown))}")
-        if targeted:
-            kw["target_options"] = tuple(sorted(targeted.items()))
-        if "schema_map" in kw:
-            kw["schema_map"] = _schema_map(kw["schema_map"])
-        if "role_map" in kw:
-            kw["role_map"] = _schema_map(kw["role_map"], "role_map", "--role-map")
-        if "white_table_list" in kw:
-            kw["white_table_list"] = parse_white_table_list(kw["white_table_list"])
-        if "exclude_users" in kw:
-            kw["exclude_users"] = parse_users(kw["exclude_users"])
-        check_regex(kw.get("schema_regex"))
-        opts = cls(**kw)
-        for name in ("mode", "default_schema", "on_unsupported"):
-            if not isinstance(getattr(opts, name), str):
-                raise TypeError(f"{name} must be a string, not {type(getattr(opts, name)).__name__}")
-        for name in ("validate", "pretty", "owners", "no_owner"):
-            if not isinstance(getattr(opts, name), bool):
-                raise TypeError(f"{name} must be True or False, not {getattr(opts, name)!r}")
-        if opts.mode not in MODES:
-            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {opts.mode!r}")
-        if opts.on_unsupported not in ON_UNSUPPORTED:
-            raise ValueError(f"on_unsupported must be one of {', '.join(ON_UNSUPPORTED)}")
-        if any(dst in ("public", "none") for _src, dst in opts.role_map):
-            raise ValueError("role_map target: PostgreSQL reserves the role names public and none")
-        if opts.owners and opts.no_owner:
-            raise ValueError("owners and no_owner cannot both be set (--owners writes owners, --no-owner drops them)")
-        _check_name("default_schema", opts.default_schema)
-        return opts
+        return cls(**kw, target_options=tuple(targeted.items()))
+
+    def merged(self, **kw: Any) -> Options:
+        """These options with what ``kw`` names set (fields, or targets' options by their library
+        keywords), checked again: what ``translate(..., options=o, mode="raw")`` runs with (the keywords
+        win over ``options=``)."""
+        fields = {f: getattr(self, f) for f in type(self).__dataclass_fields__ if f != "target_options"}
+        targeted = dict(self.target_options)
+        for k in [k for k in kw if k not in fields]:
+            targeted[k] = kw.pop(k)
+        return type(self)(**(fields | kw), target_options=tuple(targeted.items()))
+
+
+def _target_options(pairs: Any) -> tuple[tuple[str, Any], ...]:
+    """(keyword, value) pairs of the targets' own options, each checked by its declaration, those at
+    their default left out, sorted by keyword."""
+    from .backends import find_option
+
+    try:
+        items = list(pairs.items() if isinstance(pairs, Mapping) else pairs)
+    except TypeError:
+        raise TypeError(f"target_options must be (keyword, value) pairs, not {type(pairs).__name__}") from None
+    out = {}
+    for item in items:
+        if not isinstance(item, tuple | list) or len(item) != 2 or not isinstance(item[0], str):
+            raise TypeError(f"target_options entries must be (keyword, value) pairs, not {item!r}")
+        k, v = item
+        found = find_option(k)
+        if found is None:
+            raise TypeError(f"unknown option(s): {k}")
+        found[1].check(k, v)
+        if v != found[1].default:
+            out[k] = v
+    return tuple(sorted(out.items()))
 
 
 def _schema_map(sm: Any, what: str = "schema_map", flag: str = "--schema-map") -> tuple[tuple[str, str], ...]:
