@@ -16,7 +16,9 @@ statements, in the order the subcommands arrive (execution order). Column subcom
 
 Constraints go through :func:`.table.constraint_statement` (CHECK, informational keys). Partition
 subcommands are in :mod:`.alter_partitions`. What Delta has no form for is declared in
-:data:`UNSUPPORTED` and removed by the ``drop_unsupported`` pass.
+:data:`UNSUPPORTED` and removed by the ``drop_unsupported`` pass; :data:`SUB`, the subcommand table,
+holds a handler or a refusal (reported in the order of the subcommands) for every other subcommand class
+(``ddlc.backends.coverage`` checks it).
 """
 
 from __future__ import annotations
@@ -41,7 +43,8 @@ from ...ir.alter_columns import (
 from ...ir.followup import AlterTableFollowup, ModifyColumnAutoIncrement
 from ...ir.names import Expr, TypeName
 from ...ir.rules import Rule
-from ..base import table_of
+from ..base import merge, table_of
+from ..coverage import dispatches
 from ..writer import SqlWriter
 from .alter_base import I_NO_EFFECT, W_ALTER, Alter, handles
 from .context import Emit, emits
@@ -73,6 +76,7 @@ I_ADD_DEFAULT = register(
 
 
 @emits(AlterRelation, AlterTableFollowup)
+@dispatches(lambda: SUB)
 def alter_relation(n: AlterRelation, e: Emit) -> list[str]:
     return Alter(n, e, SUB).run()
 
@@ -286,7 +290,11 @@ def _no_effect(n: Any, a: Alter) -> None:
 
 
 # ---- what the drop_unsupported pass removes ---------------------------------------------------
-def _drop(node: type, code: str, message: str, applies: Callable[[Any], bool] = lambda n: True) -> Rule:
+def _drop(node: type, code: str, message: str, applies: Callable[[Any], bool] | None = None) -> Rule:
+    """A rule removing the subcommand; without ``applies``, whatever its content (the coverage check,
+    :mod:`ddlc.backends.coverage`, counts the class as declared unsupported)."""
+    if applies is None:
+        return Rule(node=node, code=code, message=message)
     return Rule(node=node, code=code, message=message, applies=applies)
 
 
@@ -337,8 +345,8 @@ UNSUPPORTED = (
     _drop(RebuildPartition, W_ALTER, "REBUILD PARTITION dropped (no indexes)"),
     _drop(RebuildPartitionAllIndex, W_ALTER, "REBUILD ... INDEX dropped (no indexes)"),
     _drop(RowMovement, I_NO_EFFECT, "ENABLE ROW MOVEMENT: what Delta does", lambda n: n.enable),
-    _drop(RowMovement, W_ALTER, "DISABLE ROW MOVEMENT dropped (Delta has no partitions to move between)",
-          lambda n: not n.enable),
+    # DISABLE: every RowMovement the rule above left (one rule drops the class whatever its content)
+    _drop(RowMovement, W_ALTER, "DISABLE ROW MOVEMENT dropped (Delta has no partitions to move between)"),
     _drop(OpaqueSubcommand, W_ALTER, "subcommand kept as GaussDB text is not translated"),
     _drop(AddColumn, W_NO_OBJECT, "ADD ATTRIBUTE: Spark has no user-defined types",
           lambda n: n.kind is ColumnKind.ATTRIBUTE),
@@ -370,4 +378,5 @@ def _replace(n: Any, **kw: Any) -> Any:
 
 from . import alter_partitions  # noqa: E402  (partition subcommands: handlers and rules of their own)
 
-SUB = table_of(sys.modules[__name__], alter_partitions, what="ALTER handler", attr="__handles__")
+SUB = merge(table_of(sys.modules[__name__], alter_partitions, what="ALTER handler", attr="__handles__"),
+            alter_partitions.REFUSED, what="handled")

@@ -9,6 +9,7 @@ from typing import Any
 from ...diagnostics import Severity, register
 from ...ir.alter import AlterRelation
 from ...ir.names import TypeName
+from ...ir.rules import Refusal
 from ..writer import SqlWriter
 from .context import Emit
 
@@ -31,6 +32,9 @@ I_NO_EFFECT = register(
 )
 
 
+Handler = Callable[[Any, "Alter"], None]
+
+
 def handles(*classes: type) -> Callable[[Callable], Callable]:
     """Mark a function as the handler of ALTER subcommand classes (a tag only)."""
 
@@ -46,7 +50,7 @@ class Alter:
 
     __slots__ = ("n", "e", "table", "out", "_state", "handlers")
 
-    def __init__(self, n: AlterRelation, e: Emit, handlers: Mapping[type, Callable[[Any, Alter], None]]) -> None:
+    def __init__(self, n: AlterRelation, e: Emit, handlers: Mapping[type, Handler | Refusal]) -> None:
         self.n, self.e, self.handlers = n, e, handlers
         self.table = e.qname(n.identity)
         self.out: list[str] = []
@@ -77,9 +81,14 @@ class Alter:
 
     def run(self) -> list[str]:
         for sub in self.n.subcommands:
-            fn = self.handlers.get(type(sub))
-            if fn is None:  # every subcommand class is handled or removed by a rule (tested)
-                self.e.diag(W_ALTER, f"{type(sub).__name__} has no Delta form; dropped", sub.origin, dropped_node=sub)
+            try:  # every subcommand class is handled, refused here or removed by a rule (ddlc.backends.coverage)
+                fn = self.handlers[type(sub)]
+            except KeyError:
+                from ...errors import InternalError
+
+                raise InternalError(f"spark: no ALTER handler for {type(sub).__name__}", path=sub.origin) from None
+            if isinstance(fn, Refusal):  # declared with the table: reported in the order of the subcommands
+                self.e.diag(fn.code, fn.message, sub.origin, dropped_node=sub)
                 continue
             fn(sub, self)
         return self.out

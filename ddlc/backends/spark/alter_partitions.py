@@ -22,7 +22,7 @@ from ...ir.alter_partitions import (
     SplitSubpartition, TruncatePartition, TruncateSubpartition, parsed_bound, with_parsed_bounds,
 )
 from ...ir.partition import BoundKind
-from ...ir.rules import Rule
+from ...ir.rules import Refusal, Rule
 from .alter_base import Alter, handles
 from .table import W_TABLE_OPTION
 
@@ -60,12 +60,6 @@ def _advance(a: Alter, sub: Any) -> None:
 def _layout_only(n: Any, a: Alter) -> None:
     a.e.diag(I_LAYOUT_ONLY, f"{type(n).__name__}: no rows change; nothing to do on Delta", n.origin)
     _advance(a, n)
-
-
-@handles(ExchangePartition, TruncateSubpartition)
-def _not_exact(n: Any, a: Alter) -> None:
-    what = "EXCHANGE PARTITION" if isinstance(n, ExchangePartition) else "TRUNCATE SUBPARTITION"
-    a.e.diag(W_PARTITION, f"{what} has no exact Delta statement; not translated", n.origin, dropped_node=n)
 
 
 def _literal(text: str, a: Alter) -> str | None:
@@ -183,3 +177,11 @@ def _drop_partition(n: DropPartition, a: Alter) -> None:
 UNSUPPORTED = (
     Rule(MovePartition, W_TABLE_OPTION, "MOVE PARTITION ... TABLESPACE dropped"),
 )
+
+# Rows swapped with another table, or removed from a subpartition: never an exact Delta statement. Refused in
+# the subcommand table (alter.SUB), so the warning comes in the order of the subcommands, among those that
+# the history decides (DROP / TRUNCATE PARTITION above), as the comments of --on-unsupported comment do.
+REFUSED = {
+    ExchangePartition: Refusal(W_PARTITION, "EXCHANGE PARTITION has no exact Delta statement; not translated"),
+    TruncateSubpartition: Refusal(W_PARTITION, "TRUNCATE SUBPARTITION has no exact Delta statement; not translated"),
+}
