@@ -34,7 +34,8 @@ def text_report(report: CheckReport, *, colour: bool = False, verbose: bool = Fa
             head = click.style(head, fg=styles.get(f.severity), bold=f.fails)
         where = f"{f.target}: " if f.target else ""
         doc = f"{f.document} " if f.document != f.file else ""
-        lines.append(f"{f.file}:{f.line}: {head} {where}{doc}{f.path}: {f.message}")
+        at = f"{f.line}:{f.column}" if f.column is not None else f"{f.line}"
+        lines.append(f"{f.file}:{at}: {head} {where}{doc}{f.path}: {f.message}")
     return "".join(line + "\n" for line in lines)
 
 
@@ -88,7 +89,7 @@ def sarif_report(report: CheckReport, *, root: str = ".", verbose: bool = False)
             "level": "error" if f.fails else _SARIF_LEVEL[f.severity],
             "message": {"text": f"{message} ({f.document} {f.path})"},
             "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%"},
-                                                "region": {"startLine": max(1, f.line)}},
+                                                "region": _region(f)},
                            "logicalLocations": [{"fullyQualifiedName": f"{f.document}{f.path[1:]}",
                                                  "kind": "member"}]}],
             "properties": {"document": f.document, "jsonPath": f.path, "target": f.target,
@@ -107,6 +108,13 @@ def sarif_report(report: CheckReport, *, root: str = ".", verbose: bool = False)
             "invocations": [{"executionSuccessful": True}],
         }],
     }
+
+
+def _region(f: Finding) -> dict[str, int]:
+    region = {"startLine": max(1, f.line)}
+    if f.column is not None:
+        region["startColumn"] = max(1, f.column)
+    return region
 
 
 def _uri(path: str, root: str) -> str:

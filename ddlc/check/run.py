@@ -10,6 +10,7 @@ fails; a warning fails under ``strict``; a code in ``deny`` always fails; a code
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import field
 from typing import Any
@@ -17,7 +18,7 @@ from typing import Any
 from ..records import record
 from .config import CheckConfig
 
-__all__ = ["Finding", "CheckReport", "check_paths", "expand_paths"]
+__all__ = ["Finding", "CheckReport", "check_paths", "expand_paths", "error_at"]
 
 SEVERITY_RANK = {"error": 0, "warning": 1, "note": 2, "info": 3}
 
@@ -34,11 +35,33 @@ class Finding:
     target: str | None = None  # None: about the input itself (reading, grammars/)
     fails: bool = False  # does it fail the check (configuration applied)
     allowed: bool = False  # its code is in ``allow``
+    column: int | None = None  # 1-based column, when known (a JSON syntax error)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"file": self.file, "line": self.line, "document": self.document, "path": self.path,
-                "code": self.code, "severity": self.severity, "message": self.message, "target": self.target,
-                "fails": self.fails, "allowed": self.allowed}
+        out = {"file": self.file, "line": self.line, "document": self.document, "path": self.path,
+               "code": self.code, "severity": self.severity, "message": self.message, "target": self.target,
+               "fails": self.fails, "allowed": self.allowed}
+        if self.column is not None:  # (only when known: a JSON syntax error)
+            out["column"] = self.column
+        return out
+
+
+_AT = re.compile(r"line (\d+) column (\d+)")
+
+
+def error_at(e: Any, line: int, data: bytes | None = None) -> tuple[int, int | None]:
+    """The line and column of error ``e`` of a document whose text starts at line ``line``: a JSON syntax
+    error's own (its message says where, relative to the text parsed; invalid UTF-8 says its byte offset in
+    ``data``), else ``(line, None)``."""
+    if getattr(e, "code", None) != "DDLC-E001":
+        return line, None
+    m = _AT.search(e.message)
+    if m is not None:
+        return line + int(m[1]) - 1, int(m[2])
+    pos = getattr(e, "position", None)
+    if data is not None and line == 1 and isinstance(pos, int) and 0 <= pos <= len(data):
+        return data.count(b"\n", 0, pos) + 1, pos - data.rfind(b"\n", 0, pos)
+    return line, None
 
 
 @record(slots=True)
@@ -137,8 +160,8 @@ def _check_file(path: str, config: CheckConfig, report: CheckReport, stdin: Any)
 
         if doc.error is not None:
             e = doc.error
-            _add(report, config, Finding(name, line(e.path) if e.path else doc.line, doc.label, e.jsonpath, e.code,
-                                         "error", _text(e)))
+            at, column = (line(e.path), None) if e.path else error_at(e, doc.line, data)
+            _add(report, config, Finding(name, at, doc.label, e.jsonpath, e.code, "error", _text(e), column=column))
             continue
         if doc.tree is not None:
             problems = validate(doc.tree, document=doc.label)
@@ -171,4 +194,4 @@ def _add(report: CheckReport, config: CheckConfig, f: Finding) -> None:
     fails = not allowed and (f.code in config.deny or f.severity == "error"
                              or (config.strict and f.severity == "warning"))
     report.findings.append(Finding(f.file, f.line, f.document, f.path, f.code, f.severity, f.message, f.target,
-                                   fails, allowed))
+                                   fails, allowed, f.column))

@@ -194,15 +194,16 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool,
 
 def _findings(t) -> list:
     """A translation's diagnostics and error as findings (ddlc.check's data), at the document's line."""
-    from ..check.run import Finding
+    from ..check.run import Finding, error_at
 
     out = [Finding(t.source, t.line, t.document, d.jsonpath, d.code, d.severity.value, d.message, t.target,
                    fails=False) for d in t.diagnostics]
     if t.error is not None:
         e = t.error
         hint = getattr(e, "hint", None)
-        out.append(Finding(t.source, t.line, t.document, e.jsonpath, e.code, "error",
-                           e.message + (f" ({hint})" if hint else ""), t.target, fails=True))
+        line, column = error_at(e, t.line)
+        out.append(Finding(t.source, line, t.document, e.jsonpath, e.code, "error",
+                           e.message + (f" ({hint})" if hint else ""), t.target, fails=True, column=column))
     return out
 
 

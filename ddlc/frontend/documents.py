@@ -13,9 +13,12 @@ surrogate; reported with its JSON path) fail their own document only. The reader
 Inputs are streamed (:func:`read_inputs`, :func:`read_source`): each document is yielded as soon
 as it is complete and memory stays flat whatever the input's size. JSON lines and decoding text
 are read a line at a time (a decoding transaction is held until its COMMIT), batch framing a frame
-at a time; the form is told from the first line, or the first decoding row within 1 MiB. A single JSON document or
-JSON array is one value and is read whole: it takes about 3 to 10 times its size in memory (100 MB
-of small documents in one array: about 1 GB), so large inputs should be JSON lines.
+at a time; the form is told from the first line, or the first decoding row within 1 MiB. A first
+non-blank line that is not a whole JSON value makes the input one JSON value (a pretty-printed
+document): a syntax error in it is one error at its line and column (:func:`.jsonload.whole_value`).
+A single JSON document or JSON array is one value and is read whole: it takes about 3 to 10 times its
+size in memory (100 MB of small documents in one array: about 1 GB), so large inputs should be JSON
+lines.
 """
 
 from __future__ import annotations
@@ -24,8 +27,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import field, replace
 from typing import TYPE_CHECKING, Any
 
-from decimal import Decimal
-
 import orjson
 
 from ..records import record
@@ -33,7 +34,7 @@ from ..diagnostics import E_INPUT, E_JSON, E_SHAPE
 from ..errors import DdlcError
 from .jsonload import InputError, loads, text_error
 from .jsonload import load as _load
-from .jsonload import utf8_error as _utf8_error
+from .jsonload import NOT_ONE, Broken, whole_value
 from .streams_io import ByteSource
 from .txns import Position, TxnMark, Txns
 
@@ -245,14 +246,9 @@ def _forced(src: ByteSource, source: str, index: int, skip: Callable[[Skipped], 
             kind = rows_kind(first) or ("rows_json" if first.lstrip().startswith(b"{") else "rows_csv")
         yield from _rows(src, source, index, kind, skip, line, offset)
     elif form == "jsonl":
-        yield from _json_lines(src, source, index, line, offset, whole=False)
+        yield from _json_lines(src, source, index, line)
     elif form == "json":
-        head = b"" if at is None else src.get(at, at + 1)
-        whole = whole_value(src, at) if head in (b"{", b"[") else NOT_ONE  # type: ignore[arg-type]
-        if whole is not NOT_ONE:
-            yield from _one_value(whole, source, index)
-        else:
-            yield from _json_lines(src, source, index)
+        yield from _value_or_lines(src, source, index, NOT_ONE if at is None else whole_value(src, at))
     else:
         from . import streams
 
@@ -281,7 +277,7 @@ def _read_source(src: ByteSource, source: str, start: int,
             return
     if head in (b"{", b"["):
         whole = whole_value(src, at)  # type: ignore[arg-type]
-    if whole is NOT_ONE and head != b"":
+    if (whole is NOT_ONE or type(whole) is Broken) and head != b"":
         from . import streams  # decoding output: only imported when needed
 
         bom = src.skip_bom()  # a second one: the decoding readers skip it too
@@ -291,10 +287,20 @@ def _read_source(src: ByteSource, source: str, start: int,
             return
         if bom:
             src.shift(-3)
-    if whole is not NOT_ONE:
+        if head not in (b"{", b"["):  # no decoding output: JSON after all (a first line that is no JSON: one error)
+            whole = whole_value(src, at)  # type: ignore[arg-type]
+    yield from _value_or_lines(src, source, index, whole)
+
+
+def _value_or_lines(src: ByteSource, source: str, index: int, whole: Any) -> Iterator[Document]:
+    """What :func:`.jsonload.whole_value` told: one value, one value that does not parse (one error, at its line
+    and column), or JSON lines."""
+    if type(whole) is Broken:
+        yield Document(index, source, source, 1, error=_json_error(whole.error, source, whole.error.pos))
+    elif whole is not NOT_ONE:
         yield from _one_value(whole, source, index)
-        return
-    yield from _json_lines(src, source, index)
+    else:
+        yield from _json_lines(src, source, index)
 
 
 def _one_value(whole: Any, source: str, index: int) -> Iterator[Document]:
@@ -332,9 +338,6 @@ def _decoded(records: Iterator[Any], source: str, index: int, skip: Callable[[Sk
         index += 1
 
 
-NOT_ONE = object()
-
-
 def _rows(src: ByteSource, source: str, index: int, kind: str,
           skip: Callable[[Skipped | None], None], line: int = 1, offset: int = 0) -> Iterator[Document]:
     """The DDL documents of a rows file (:mod:`.streams_rows`), each with its row's LSN and xid."""
@@ -366,117 +369,12 @@ def _rows(src: ByteSource, source: str, index: int, kind: str,
         index += 1
 
 
-def whole_value(src: ByteSource, at: int) -> Any:
-    """The one JSON value the whole input is (as ``_load`` gives it), or ``NOT_ONE``, reading no more than it takes to
-    tell: JSON lines are told by their first line (and the start of the second)."""
-    end = src.line_end(at)
-    while True:
-        if not src.have(end + 1):  # all of it is in hand
-            try:
-                return _load(src.get(0, end))
-            except orjson.JSONDecodeError:
-                return NOT_ONE
-        state = _prefix_state(src.get(0, end))
-        if state is False:
-            return NOT_ONE
-        if state is True:  # a whole value, then only whitespace so far: the rest decides
-            if src.skip_space(end) is not None:
-                return NOT_ONE
-            try:
-                return _load(src.get(0, src.end))
-            except orjson.JSONDecodeError:
-                return NOT_ONE
-        # still the start of one value: past 1 MiB it is no JSON lines, read it whole
-        end = src.line_end(max(2 * end, 1 << 16)) if end < 1 << 20 else src.total()
-
-
-def _prefix_state(data: bytes) -> bool | None:
-    """Is ``data`` (whole lines of a longer input) a complete JSON value (True), the start of one
-    (None), or neither (False)? An error past the last non-blank byte only means "more to come"."""
-    try:
-        orjson.loads(data)
-        return True
-    except orjson.JSONDecodeError as exc:
-        if exc.pos >= len(data.rstrip()):
-            return None
-    # orjson's verdict is not the last word: loads() also takes what the standard parser takes
-    import json
-
-    try:
-        text = data.decode(json.detect_encoding(data), "surrogatepass")
-    except UnicodeDecodeError:
-        return False if json.detect_encoding(data) == "utf-8" else None
-    try:
-        json.loads(text, parse_float=Decimal)
-        return True
-    except json.JSONDecodeError as exc:
-        return None if exc.pos >= len(text.rstrip()) else False
-    except (ValueError, RecursionError):
-        return False
-
-
-def _json_lines(src: ByteSource, source: str, index: int, line1: int = 1, offset: int = 0,
-                whole: bool = True) -> Iterator[Document]:
-    """JSON lines: one document per line, each broken line reported on its own; but when no line
-    parses, the input is one malformed (multi-line) document and gets one error (``whole``; a piece
-    of a file, which starts at line ``line1``, byte ``offset``, is read a line at a time)."""
-    lines = src.lines(0)
-    held: list[tuple[int, Exception]] = []  # the broken lines before the first good one
-    raw: list[bytes] | None = []  # and all their bytes, for that one error (while short enough)
-    first: Exception | None = None  # its error, once a prefix tells it
-    utf8_bad: bytes | None = None  # a later line that is not UTF-8 (then the error is about that)
-    size, check_at = 0, 1 << 20
+def _json_lines(src: ByteSource, source: str, index: int, line1: int = 1) -> Iterator[Document]:
+    """JSON lines: one document per line (the input's first line, or the piece's, line ``line1``), each broken
+    line reported on its own. (An input whose first non-blank line is not a whole JSON value is one document:
+    :func:`.jsonload.whole_value`.)"""
     lineno = line1 - 1
-    at = utf8_at = 0
-    if not whole:
-        yield from _each_line(lines, source, index, lineno)
-        return
-    for line in lines:
-        lineno += 1
-        at += len(line) + 1
-        if raw is not None:
-            raw.append(line)
-            size += len(line) + 1
-        if not line.strip():
-            continue
-        try:
-            value, suspect = _load(line)
-        except orjson.JSONDecodeError as exc:
-            held.append((lineno, exc))
-            if raw is not None and size >= check_at:
-                first = _definite_error(b"\n".join(raw))
-                check_at *= 2
-                if first is not None:
-                    raw = None
-            elif raw is None and utf8_bad is None and not _is_utf8(line):
-                utf8_bad, utf8_at = line, at - len(line) - 1
-            continue
-        for n, exc in held:
-            label = f"{source}:{n}"
-            yield Document(index, source, label, n, error=_json_error(exc, label))
-            index += 1
-        held = []
-        yield classify(value, index=index, source=source, label=f"{source}:{lineno}", line=lineno,
-                       check=suspect)
-        index += 1
-        break
-    else:  # no line parses
-        if len(held) > 1:
-            exc = (_whole_error(b"\n".join(raw), first) if raw is not None
-                   else _whole_error(utf8_bad, first, utf8_at))
-            if exc is not None:
-                yield Document(index, source, source, error=_json_error(exc, source, exc.pos))
-        elif held:
-            n, exc = held[0]
-            label = f"{source}:{n}"
-            yield Document(index, source, label, n, error=_json_error(exc, label))
-        return
-    yield from _each_line(lines, source, index, lineno)
-
-
-def _each_line(lines: Iterator[bytes], source: str, index: int, lineno: int) -> Iterator[Document]:
-    """One document per line from line ``lineno + 1`` on."""
-    for line in lines:
+    for line in src.lines(0):
         lineno += 1
         if not line.strip():
             continue
@@ -488,39 +386,6 @@ def _each_line(lines: Iterator[bytes], source: str, index: int, lineno: int) -> 
         else:
             yield classify(value, index=index, source=source, label=label, line=lineno, check=suspect)
         index += 1
-
-
-def _definite_error(data: bytes) -> orjson.JSONDecodeError | None:
-    """orjson's error on whole lines ``data``, when no more input could change it."""
-    try:
-        orjson.loads(data)
-    except orjson.JSONDecodeError as exc:
-        if "UTF-8" in str(exc):
-            return _utf8_error(data, exc)
-        if exc.pos < len(data.rstrip()):
-            return exc
-    return None
-
-
-def _whole_error(data: bytes | None, first: Exception | None, base: int = 0
-                 ) -> orjson.JSONDecodeError | None:
-    """orjson's error on the whole input (its bytes, or a line of it that is not UTF-8, which
-    orjson reports first), or the error its start already told."""
-    if data is not None:
-        try:
-            orjson.loads(data)
-        except orjson.JSONDecodeError as exc:
-            return _utf8_error(data, exc, base) if "UTF-8" in str(exc) else exc
-        return None
-    return first  # type: ignore[return-value]
-
-
-def _is_utf8(line: bytes) -> bool:
-    try:
-        line.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
 
 
 def _from_payload(payload: str, kind: str, index: int, source: str, label: str, line: int,

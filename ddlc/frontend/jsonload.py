@@ -148,3 +148,38 @@ def _text_err(problem: str, what: str, s: str, path: Path) -> DdlcError:
 
 load = _load
 utf8_error = _utf8_error
+
+
+NOT_ONE = object()  # what whole_value says of JSON lines
+
+
+class Broken:
+    """What :func:`whole_value` says of an input that is one JSON value which does not parse: ``error`` (an
+    ``orjson.JSONDecodeError`` whose message has the true line and column)."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: orjson.JSONDecodeError) -> None:
+        self.error = error
+
+
+def whole_value(src: Any, at: int) -> Any:
+    """The one JSON value the input (a ``ByteSource``; ``at``: its first non-blank byte) is, as ``load`` gives it;
+    ``NOT_ONE`` for JSON lines; :class:`Broken` for one value that does not parse.
+
+    One rule: the first non-blank line tells. When it is a whole JSON value and more follows, the input is
+    JSON lines (only that line is read to tell); otherwise the input is one JSON value, read whole (a
+    pretty-printed document), and a syntax error in it is one error at its true line and column, not one
+    error per line read as JSON lines."""
+    end = src.line_end(at)
+    try:
+        first = _load(src.get(at, end))
+    except orjson.JSONDecodeError:
+        first = None
+    if first is not None:
+        return NOT_ONE if src.skip_space(end) is not None else first
+    data = src.get(0, src.total())
+    try:
+        return _load(data)
+    except orjson.JSONDecodeError as exc:
+        return Broken(exc)
