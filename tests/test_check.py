@@ -301,9 +301,9 @@ def test_include_and_exclude_are_gitignore_patterns(tmp_path):
         "ddl/a.json", "ddl/ab.json", "ddl/b.json", "ddl/keep/k.json"]
     assert _selected(r, ("ddl/**/*.json",), ("ddl/legacy/**", "ddl/keep/", "!ddl/legacy/l.json")) == [
         "ddl/a.json", "ddl/ab.json", "ddl/b.json", "ddl/legacy/l.json", "ddl/x/a.json"]
-    # named files: checked unless excluded (the include globs are what a directory stands for)
-    assert _selected(r, ("ddl/[a]*.json",), ("ddl/legacy/**",), ("notes.txt", "ddl/legacy/l.json", "ddl/b.json")) \
-        == ["notes.txt", "ddl/b.json"]
+    # named files (as pre-commit names them): chosen by the same globs as a directory's (issue 22.3)
+    assert _selected(r, ("ddl/[a]*.json",), ("ddl/legacy/**",), ("notes.txt", "ddl/legacy/l.json", "ddl/b.json",
+                                                                 "ddl/ab.json")) == ["ddl/ab.json"]
     (r / ".ddlc.toml").write_text('targets = ["postgres"]\ninclude = ["ddl/[a]*.json"]\n')
     p = ddlc("check", cwd=r)
     assert p.returncode == 0 and p.stderr == "ddlc check: passed: 2 files, 2 documents, targets postgres: 0 errors, " \
@@ -358,5 +358,9 @@ def test_named_files_without_exclude_do_not_import_the_glob_library(tmp_path):
     p = subprocess.run([sys.executable, "-c", code], cwd=r, capture_output=True, text=True)
     assert p.stderr.endswith("rc=0 pathspec=False"), p.stderr
     p = subprocess.run([sys.executable, "-c", code.replace("'ddl/a.json'", "'ddl'")], cwd=r, capture_output=True,
+                       text=True)
+    assert p.stderr.endswith("rc=0 pathspec=False"), p.stderr  # the default globs select by suffix
+    (r / ".ddlc.toml").write_text('include = ["ddl/*.json"]\n')
+    p = subprocess.run([sys.executable, "-c", code.replace("'--no-config', ", "")], cwd=r, capture_output=True,
                        text=True)
     assert p.stderr.endswith("rc=0 pathspec=True"), p.stderr

@@ -45,6 +45,9 @@ class CheckConfig:
     deny: frozenset[str] = frozenset()  # codes that always fail it, whatever their severity
     include: tuple[str, ...] = DEFAULT_INCLUDE  # files a directory (or a pre-commit file list) stands for
     exclude: tuple[str, ...] = ()
+    # every selected file must be JDDL: without it a JSON file with no "fmt", "JDDL" or "TDDL" key anywhere
+    # (package.json, tsconfig.json) is left alone with a note, by check and format alike
+    require_jddl: bool = False
     root: str = "."  # the directory globs are relative to
     source: str | None = None  # the file this came from
 
@@ -55,8 +58,11 @@ class CheckConfig:
     def wanted(self, path: str) -> bool:
         """Is ``path`` one of the files the include/exclude globs select? Raises :class:`ConfigError`
         for a glob that is not one."""
-        rel = _relative(path, self.root)
-        return self._spec("include").match_file(rel) and not self.excluded(path)
+        if self.include == DEFAULT_INCLUDE:  # the default globs select by suffix: no glob library to import
+            included = path.endswith((".json", ".jsonl", ".ndjson"))
+        else:
+            included = self._spec("include").match_file(_relative(path, self.root))
+        return included and not self.excluded(path)
 
     def excluded(self, path: str) -> bool:
         """Do the exclude globs leave ``path`` out? (Without any, the glob library is not imported.)"""
@@ -116,7 +122,7 @@ def find_config(start: str | os.PathLike[str] = ".") -> str | None:
         d = up
 
 
-_KEYS = {"targets", "strict", "default-schema", "schema-map", "allow", "deny", "include", "exclude"}
+_KEYS = {"targets", "strict", "default-schema", "schema-map", "allow", "deny", "include", "exclude", "require-jddl"}
 
 
 def load_config(path: str | os.PathLike[str] | None) -> CheckConfig:
@@ -148,7 +154,7 @@ def load_config(path: str | os.PathLike[str] | None) -> CheckConfig:
         if key not in _KEYS:
             raise ConfigError(f"{where}: unknown key {raw_key!r} (known: {', '.join(sorted(_KEYS))})")
         name = key.replace("-", "_")
-        if key == "strict":
+        if key in ("strict", "require-jddl"):
             if not isinstance(v, bool):
                 raise ConfigError(f"{where}: {raw_key} must be true or false, not {v!r}")
             kw[name] = v

@@ -48,7 +48,8 @@ def summary_line(report: CheckReport) -> str:
             f"targets {', '.join(report.targets) or '-'}: {_n(report.count('error'), 'error')}, "
             f"{_n(report.count('warning'), 'warning')}, {_n(report.count('note'), 'note')}"
             + (f" ({sum(1 for f in report.findings if f.allowed)} allowed)" if any(f.allowed for f in report.findings)
-               else ""))
+               else "")
+            + (f"; {_n(len(report.not_jddl), 'JSON file')} without JDDL left alone" if report.not_jddl else ""))
 
 
 def _order(f: Finding) -> tuple[Any, ...]:
@@ -59,7 +60,8 @@ def json_report(report: CheckReport) -> dict[str, Any]:
     return {"passed": not report.failed, "files": report.files, "documents": report.documents,
             "targets": list(report.targets),
             "counts": {s: report.count(s) for s in ("error", "warning", "note", "info")},
-            "findings": [f.to_dict() for f in sorted(report.findings, key=_order)]}
+            "findings": [f.to_dict() for f in sorted(report.findings, key=_order)],
+            **({"not_jddl": list(report.not_jddl)} if report.not_jddl else {})}
 
 
 def sarif_report(report: CheckReport, *, root: str = ".", verbose: bool = False) -> dict[str, Any]:

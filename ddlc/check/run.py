@@ -18,7 +18,7 @@ from typing import Any
 from ..records import record
 from .config import CheckConfig
 
-__all__ = ["Finding", "CheckReport", "check_paths", "expand_paths", "error_at"]
+__all__ = ["Finding", "CheckReport", "check_paths", "expand_paths", "error_at", "listed_files", "looks_jddl"]
 
 SEVERITY_RANK = {"error": 0, "warning": 1, "note": 2, "info": 3}
 
@@ -71,6 +71,7 @@ class CheckReport:
     documents: int = 0
     targets: tuple[str, ...] = ()
     empty: list[str] = field(default_factory=list)  # inputs with no document at all
+    not_jddl: list[str] = field(default_factory=list)  # files left alone: no JDDL key anywhere (looks_jddl)
 
     @property
     def failed(self) -> bool:
@@ -80,23 +81,65 @@ class CheckReport:
         return sum(1 for f in self.findings if f.severity == severity and not f.allowed)
 
 
-def expand_paths(paths: Iterable[str], config: CheckConfig, *, explicit_files: bool = True) -> Iterator[str]:
+def expand_paths(paths: Iterable[str], config: CheckConfig, *, explicit_files: bool = False,
+                 git: bool = False) -> Iterator[str]:
     """The files to check: a directory stands for the files under it that the include/exclude globs
-    select (sorted); a file named explicitly is checked unless the exclude globs (or, for a pre-commit
-    file list, ``explicit_files=False``, the include globs) leave it out. Missing paths come out as
-    they are (reading them is the finding). A glob that is not one raises
-    :class:`~ddlc.check.config.ConfigError`."""
+    select (sorted; listed as git lists them with ``git``: see :func:`listed_files`); a file named
+    explicitly is checked when the globs select it too, as pre-commit names them (``explicit_files``: when
+    only the exclude globs leave it out). Missing paths come out as they are (reading them is the finding).
+    A glob that is not one raises :class:`~ddlc.check.config.ConfigError`."""
     for p in paths:
         if p != "-" and os.path.isdir(p):
-            found = []
-            for d, dirs, files in os.walk(p):
-                dirs[:] = sorted(x for x in dirs if not x.startswith("."))
-                found.extend(os.path.join(d, f) for f in files)
-            yield from sorted(f for f in found if config.wanted(f))
+            yield from sorted(f for f in listed_files(p, git=git) if config.wanted(f))
         elif p == "-" or not os.path.exists(p):
             yield p
         elif (explicit_files and not config.excluded(p)) or config.wanted(p):
             yield p
+
+
+def listed_files(d: str, *, git: bool = False) -> list[str]:
+    """The files under directory ``d``: with ``git``, inside a git work tree, the files git knows (tracked,
+    and untracked but not ignored: ``git ls-files --cached --others --exclude-standard``, so .gitignore'd
+    directories such as node_modules are never walked); otherwise (or when git cannot say) every file
+    under it, hidden directories skipped."""
+    if git:
+        got = _git_files(d)
+        if got is not None:
+            return got
+    found = []
+    for base, dirs, files in os.walk(d):
+        dirs[:] = sorted(x for x in dirs if not x.startswith("."))
+        found.extend(os.path.join(base, f) for f in files)
+    return found
+
+
+def _git_files(d: str) -> list[str] | None:
+    import subprocess
+
+    try:
+        p = subprocess.run(["git", "-C", d, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                           capture_output=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if p.returncode != 0:  # not a repository (or no git): the walk
+        return None
+    out = []
+    for rel in dict.fromkeys(p.stdout.decode("utf-8", "surrogateescape").split("\0")):
+        if rel:
+            path = os.path.join(d, rel)
+            if os.path.isfile(path):  # (a tracked file deleted in the work tree is not there)
+                out.append(path)
+    return out
+
+
+_JDDL_KEY = re.compile(rb'\\?"{1,2}(?:fmt|JDDL|TDDL)\\?"{1,2}\s*:')
+
+
+def looks_jddl(data: bytes) -> bool:
+    """Does ``data`` hold a ``fmt``, ``JDDL`` or ``TDDL`` key anywhere (also inside a string, as a rows file
+    of the decoding functions quotes its documents)? A JSON file without one (package.json, tsconfig.json,
+    even with comments) cannot be a JDDL document at any level."""
+    return _JDDL_KEY.search(data) is not None
 
 
 def check_paths(paths: Iterable[str], config: CheckConfig, *, stdin: Any = None,
@@ -107,8 +150,9 @@ def check_paths(paths: Iterable[str], config: CheckConfig, *, stdin: Any = None,
         raise ValueError("no target to check against: a check without targets would pass anything")
     report = CheckReport(targets=tuple(config.targets))
     for path in paths:
-        report.files += 1
+        left_alone = len(report.not_jddl)
         _check_file(path, config, report, stdin)
+        report.files += len(report.not_jddl) == left_alone
         if on_file is not None:
             on_file(path)
     return report
@@ -137,6 +181,9 @@ def _check_file(path: str, config: CheckConfig, report: CheckReport, stdin: Any)
         report.empty.append(name)
         _add(report, config, Finding(name, 1, name, "$", "DDLC-E014", "error",
                                      "no documents: the input is empty"))
+        return
+    if path != "-" and not config.require_jddl and not looks_jddl(data):
+        report.not_jddl.append(name)  # package.json: not ours to check (require-jddl: it is)
         return
     options = Options.of(default_schema=config.default_schema, schema_map=config.schema_map)
     session = Session(config.targets, options)  # each document read and built once for every target

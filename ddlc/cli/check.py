@@ -83,20 +83,17 @@ def check(paths: tuple[str, ...], targets: tuple[str, ...] | None, strict: bool 
           default_schema: str | None, schema_map: tuple[tuple[str, str], ...], quiet: bool, verbose: bool) -> None:
     """Check JDDL documents: valid against grammars/, and translatable to every target.
 
-    PATHS are files, directories (every file under them that the include globs select) or - (stdin);
-    none: the configuration's directory (or the current one), where selecting no file is an error
-    (exit 2). Each finding names its file, line, document, JSON path and code.
+    PATHS are files and directories (the files the include/exclude globs select, among those named as
+    among those under a directory) or - (stdin); none: the files git lists under the configuration's
+    directory (or the current one; .gitignore honoured, and every file under it outside a repository),
+    where selecting no file is an error (exit 2). A JSON file with no "fmt", "JDDL" or "TDDL" key
+    (package.json) is left alone with a note unless the configuration says require-jddl = true. Each
+    finding names its file, line, document, JSON path and code.
     """
-    from ..check.config import ConfigError, find_config, load_config
+    from ..check.config import ConfigError
 
-    try:
-        where = None if no_config else (config_path or find_config())
-        config = load_config(where).with_flags(
-            targets=targets, strict=strict, allow=allow, deny=deny, default_schema=default_schema,
-            schema_map=schema_map or None)
-    except ConfigError as exc:
-        _report("error", str(exc))
-        sys.exit(2)
+    config = _config(config_path, no_config, targets=targets, strict=strict, allow=allow, deny=deny,
+                     default_schema=default_schema, schema_map=schema_map or None)
     from .needs import require_targets
 
     require_targets(config.targets)
@@ -105,8 +102,8 @@ def check(paths: tuple[str, ...], targets: tuple[str, ...] | None, strict: bool 
     named = paths or (config.root,)
     files = []
     try:
-        for p in named:
-            chosen = list(expand_paths([p], config))
+        for p in named:  # no path: the files git lists under the root (.gitignore honoured), else the walk
+            chosen = list(expand_paths([p], config, git=not paths))
             if not chosen and paths and not quiet:
                 _report("note", f"{p}: nothing to check (no file selected by {_globs(config)})")
             files.extend(chosen)
@@ -121,10 +118,29 @@ def check(paths: tuple[str, ...], targets: tuple[str, ...] | None, strict: bool 
     _finish_progress()
     _write(report, fmt, output, config, verbose, quiet)
     if not quiet:
+        for name in report.not_jddl:
+            _report("note", f"{name}: {NOT_JDDL}")
         from ..check.report import summary_line
 
         sys.stderr.write(summary_line(report) + "\n")
     sys.exit(1 if report.failed else 0)
+
+
+NOT_JDDL = ('not JDDL (no "fmt", "JDDL" or "TDDL" key anywhere): left alone (require-jddl = true in the '
+            "configuration makes every selected file JDDL)")
+
+
+def _config(config_path: str | None, no_config: bool, **flags):
+    """The configuration (``--config``, else the nearest one; none with ``--no-config``) under the flags;
+    a configuration that cannot be used is a usage error (exit 2)."""
+    from ..check.config import ConfigError, find_config, load_config
+
+    try:
+        where = None if no_config else (config_path or find_config())
+        return load_config(where).with_flags(**flags)
+    except ConfigError as exc:
+        _report("error", str(exc))
+        sys.exit(2)
 
 
 def _globs(config) -> str:
@@ -202,23 +218,39 @@ Examples:
   ddlc format ddl/orders.json          # rewrite it in the canonical layout
   ddlc format --check ddl/             # say which files would change (CI)
 \b
+Files are chosen as ddlc check chooses them: the configuration's include/exclude globs apply to the files
+named as to directories, and a JSON file with no "fmt", "JDDL" or "TDDL" key (package.json) is left alone.
+\b
 Exit status: 0 nothing to change, 1 files were (or, with --check, would be) rewritten or are not
 JSON, 2 usage error.""")
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option("--check", "only_check", is_flag=True, help="Change nothing; exit 1 if a file would change.")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None,
+              help="The configuration file (default: the nearest .ddlc.toml or pyproject.toml with [tool.ddlc]).")
+@click.option("--no-config", is_flag=True, help="Ignore configuration files.")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
-def format_(paths: tuple[str, ...], only_check: bool, quiet: bool) -> None:
+def format_(paths: tuple[str, ...], only_check: bool, config_path: str | None, no_config: bool, quiet: bool) -> None:
     """Rewrite JDDL files in one canonical JSON layout ("fmt" first, keys sorted, two-space indent;
     JSON lines stay one document per line), so diffs stay small. Idempotent."""
-    from ..check.config import CheckConfig
+    from ..check.config import ConfigError
     from ..check.layout import LayoutError, format_text
-    from ..check.run import expand_paths
+    from ..check.run import expand_paths, looks_jddl
 
+    config = _config(config_path, no_config)
+    try:
+        chosen = list(expand_paths(paths, config))
+    except ConfigError as exc:
+        _report("error", str(exc))
+        sys.exit(2)
     changed = bad = 0
-    for path in expand_paths(paths, CheckConfig()):
+    for path in chosen:
         try:
             with open(path, "rb") as fh:
                 raw = fh.read()
+            if raw.strip() and not config.require_jddl and not looks_jddl(raw):
+                if not quiet:
+                    _report("note", f"{path}: {NOT_JDDL}")
+                continue
             text = raw.decode("utf-8")
             new = format_text(text, lines=path.endswith((".jsonl", ".ndjson")))
         except (OSError, UnicodeDecodeError, LayoutError) as exc:
