@@ -16,6 +16,7 @@ from click.testing import CliRunner
 import ddlc
 from ddlc.backends import backend_class, register, target_names, unregister
 from ddlc.backends.base import Backend, Dialect, Emitted, OptionKind, TargetOption, line_comment
+from ddlc.backends.coverage import writes_whole
 from ddlc.backends.writer import pg_ident, pg_literal
 from ddlc.ir import statement_classes
 from ddlc.ir.rules import Refusal
@@ -24,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "fixtures" / "cases" / "drop" / "table-if-exists-cascade" / "input.json"
 
 
+@writes_whole  # every statement, its subcommands included, is written as one piece (coverage.check_nodes)
 def _echo(n, e):  # pragma: no cover - the backend's emit writes every statement itself
     return []
 
@@ -116,6 +118,12 @@ def test_a_target_that_lacks_a_statement_class_is_refused_when_the_class_is_buil
             name = "partial"
             dialect = EchoBackend.dialect
             emitters = {}
+    with pytest.raises(TypeError, match="subcommands neither handled nor dropped"):
+        class NoSubcommands(Backend):  # noqa: F841 - its ALTER emitter says nothing of the subcommands
+            name = "nosubs"
+            dialect = EchoBackend.dialect
+            emitters = {c: (lambda n, e: []) for c in EchoBackend.emitters}
+            refused = EchoBackend.refused
     with pytest.raises(TypeError, match="default 'x' is not a choice"):
         class BadOption(EchoBackend):  # noqa: F841
             name = "badopt"

@@ -331,7 +331,9 @@ class Backend:
 
 
 def check_coverage(cls: type[Backend], statements: Iterable[type] | None = None) -> None:
-    """Every IR statement class is emitted or refused by ``cls``, never both, never neither."""
+    """Every IR statement class is emitted or refused by ``cls``, never both, never neither; every
+    subcommand an emitted ALTER can hold is in the emitter's table or dropped by an unconditional rule
+    (:func:`.coverage.check_nodes`); the options are well declared."""
     from ..ir import statement_classes
 
     both = set(cls.emitters) & set(cls.refused)
@@ -352,3 +354,6 @@ def check_coverage(cls: type[Backend], statements: Iterable[type] | None = None)
             raise TypeError(f"backend {cls.name}: option {o.name}: default {o.default!r} is not a choice")
     if not cls.name.isidentifier() or cls.name != cls.name.lower():
         raise TypeError(f"backend name {cls.name!r}: a lower-case identifier (it makes the options' keywords)")
+    from .coverage import check_nodes
+
+    check_nodes(cls)  # and every ALTER subcommand each statement can hold, at node level
