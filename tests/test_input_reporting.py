@@ -121,7 +121,7 @@ def test_the_cli_counts_and_with_v_reports_each_line():
                      f'note: <stdin>:{last}: line not recognised (byte {at}): "trailing"']
     assert b"\x1b" not in p.stderr
     p = ddlc_run("validate", "-v", "-", stdin=data)
-    assert summary(p) == "5 of 5 document(s) valid, 2 lines not recognised"
+    assert summary(p) == "5 of 5 documents valid, 2 lines not recognised"
     p = ddlc_run("translate", "-", stdin=orjson.dumps(DROP))
     assert summary(p).endswith(", 0 errors, 0 lines not recognised")
 

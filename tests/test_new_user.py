@@ -27,7 +27,7 @@ def test_empty_inputs_are_said_and_the_exit_code_is_chosen(tmp_path):
     p = ddlc("translate", "--to", "postgres")  # stdin, empty
     assert p.returncode == 0 and "note: standard input: no documents: the input is empty" in p.stderr
     p = ddlc("validate", str(empty), str(CASES / "drop" / "function" / "input.json"))
-    assert p.returncode == 1 and "[DDLC-E014]" in p.stderr and "1 of 1 document(s) valid" in p.stderr
+    assert p.returncode == 1 and "[DDLC-E014]" in p.stderr and "1 of 1 document valid" in p.stderr
     p = ddlc("explain", str(empty))
     assert p.returncode == 0 and "no documents" in p.stderr
 

@@ -33,7 +33,8 @@ def text_report(report: CheckReport, *, colour: bool = False, verbose: bool = Fa
         if colour:
             head = click.style(head, fg=styles.get(f.severity), bold=f.fails)
         where = f"{f.target}: " if f.target else ""
-        doc = f"{f.document} " if f.document != f.file else ""
+        # the document when it says more than file:line (a JSON-lines document's label is file:line itself)
+        doc = f"{f.document} " if f.document not in (f.file, f"{f.file}:{f.line}") else ""
         at = f"{f.line}:{f.column}" if f.column is not None else f"{f.line}"
         lines.append(f"{f.file}:{at}: {head} {where}{doc}{f.path}: {f.message}")
     return "".join(line + "\n" for line in lines)

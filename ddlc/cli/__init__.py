@@ -322,7 +322,7 @@ def validate(inputs: tuple[str, ...], quiet: bool, verbose: bool, input_format: 
     for name in empty:  # validating nothing is a mistake (an empty schema file): it fails
         _report("error", f"{_called(name)}: no documents: the input is empty [DDLC-E014]")
     if not quiet:
-        sys.stderr.write(f"{total - bad} of {total} document(s) valid, "
+        sys.stderr.write(f"{total - bad} of {_n(total, 'document')} valid, "
                          f"{_n(docs.unrecognised, 'line')} not recognised"
                          + (f", {_n(len(empty), 'input')} empty" if empty else "") + "\n")
     sys.exit(1 if bad or empty else 0)

@@ -181,9 +181,9 @@ def _write(report, fmt: str, output: str | None, config, verbose: bool, quiet: b
 
 
 def _colour(stream) -> bool:
-    import os
+    from .common import use_colour
 
-    return stream.isatty() and not os.environ.get("NO_COLOR")
+    return use_colour(stream)
 
 
 _BAR = None
@@ -221,8 +221,8 @@ Examples:
 Files are chosen as ddlc check chooses them: the configuration's include/exclude globs apply to the files
 named as to directories, and a JSON file with no "fmt", "JDDL" or "TDDL" key (package.json) is left alone.
 \b
-Exit status: 0 nothing to change, 1 files were (or, with --check, would be) rewritten or are not
-JSON, 2 usage error.""")
+Exit status: 0 done (files rewritten, or nothing to change), 1 with --check a file would be rewritten,
+or a file is not JSON, 2 usage error.""")
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option("--check", "only_check", is_flag=True, help="Change nothing; exit 1 if a file would change.")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None,
@@ -275,4 +275,4 @@ def format_(paths: tuple[str, ...], only_check: bool, config_path: str | None, n
         os.replace(tmp, path)
         if not quiet:
             sys.stderr.write(f"reformatted {path}\n")
-    sys.exit(1 if changed or bad else 0)
+    sys.exit(1 if bad or (only_check and changed) else 0)  # as black and ruff: a rewrite done is a success

@@ -16,10 +16,21 @@ _COLOR_ERR = None
 def _err_color() -> bool:
     global _COLOR_ERR
     if _COLOR_ERR is None:
-        import os
-
-        _COLOR_ERR = sys.stderr.isatty() and not os.environ.get("NO_COLOR")
+        _COLOR_ERR = use_colour(sys.stderr)
     return _COLOR_ERR
+
+
+def use_colour(stream: Any) -> bool:
+    """Colour on ``stream``: never with ``NO_COLOR``; with ``FORCE_COLOR`` (any value but ``0`` or ``false``)
+    even in a pipe or a CI log; else only on a terminal."""
+    import os
+
+    if os.environ.get("NO_COLOR"):
+        return False
+    force = os.environ.get("FORCE_COLOR")
+    if force:
+        return force.lower() not in ("0", "false")
+    return stream.isatty()
 
 
 def _report(kind: str, text: str) -> None:
@@ -63,6 +74,9 @@ def _inputs(inputs: tuple[str, ...], verbose: bool = False, form: str = "auto", 
     from ..frontend.documents import read_inputs
 
     on_skip = (lambda s: _report("note", str(s))) if verbose else None
+    if (not inputs or "-" in inputs) and sys.stdin.isatty():  # else a bare `ddlc translate` waits, silent
+        _report("note", "reading standard input (type or paste the documents, then Ctrl-D; or name files: "
+                        "ddlc COMMAND FILE...)")
     return read_inputs(expand_inputs(inputs), stdin=sys.stdin, on_skip=on_skip, form=form, txns=txns)
 
 
@@ -296,7 +310,10 @@ def _options(**kw: Any) -> Any:
 
 
 def _n(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
+    """``1 document``, ``2 documents`` (``index``: ``indexes``)."""
+    if count == 1:
+        return f"{count} {word}"
+    return f"{count} {word}{'es' if word.endswith(('x', 's', 'sh', 'ch')) else 's'}"
 
 
 class Progress:

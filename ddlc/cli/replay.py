@@ -11,7 +11,8 @@ from typing import Any
 import click
 
 
-from .common import TargetChoice, TargetOptionsCommand, _owner_options, _report, _schema_map, expand_inputs, given_target_options
+from .common import (TargetChoice, TargetOptionsCommand, _n, _owner_options, _report, _schema_map, expand_inputs,
+                     given_target_options)
 
 
 @click.command(cls=TargetOptionsCommand, short_help="Fold a log's DDL into the schema it leaves behind.", epilog="""\b
@@ -87,11 +88,12 @@ def replay(target: str, fmt: str, on_unsupported: str, default_schema: str, sche
                 _report("error", str(r.error))
         sys.stdout.write("".join(out))
     m = result.model
-    summary = (f"ddlc replay: {result.documents} documents, {len(m.schemas)} schemas, {len(m.tables)} tables, "
-               f"{len(m.indexes)} indexes, {len(m.views)} views, {len(m.sequences)} sequences")
+    summary = (f"ddlc replay: {_n(result.documents, 'document')}, {_n(len(m.schemas), 'schema')}, "
+               f"{_n(len(m.tables), 'table')}, {_n(len(m.indexes), 'index')}, {_n(len(m.views), 'view')}, "
+               f"{_n(len(m.sequences), 'sequence')}")
     if fmt == "sql":
-        summary += f", {written} statements written"
-    summary += f", {errors} errors, {docs.unrecognised} lines not recognised"
+        summary += f", {_n(written, 'statement')} written"
+    summary += f", {_n(errors, 'error')}, {_n(docs.unrecognised, 'line')} not recognised"
     if options.filtering:
         summary += f", {result.filtered} filtered"
     sys.stderr.write(summary + "\n")

@@ -120,7 +120,8 @@ def run(inputs: list[str] | tuple[str, ...], output: str, targets: list[str] | t
     seconds = time.perf_counter() - t0
     mb = sum(p.size for p in pieces) / 1e6
     records = summary["records"]
-    say(f"ddlc pipeline: {records} records ({mb:.1f} MB) in {seconds:.1f} s: {records / seconds:,.0f} records/s, "
+    say(f"ddlc pipeline: {records} record{'s' if records != 1 else ''} ({mb:.1f} MB) in {seconds:.1f} s: "
+        f"{records / seconds:,.0f} records/s, "
         f"{mb / seconds:.1f} MB/s; " + "; ".join(
             f"{t}: {c['translated']} translated, {c['quarantined']} quarantined"
             for t, c in summary["targets"].items()))
@@ -168,7 +169,8 @@ def _tell(say: Any, results: list[dict[str, Any]], summary: dict[str, Any]) -> N
         say(f"error: ... and {len(errors) - _SHOWN} more: see quarantine.parquet")
     again = max((c["already_seen"] for c in summary["targets"].values()), default=0)
     if again:
-        say(f"note: replayed input: {again} documents the state had already seen were skipped")
+        say(f"note: replayed input: {again} document{'s' if again != 1 else ''} the state had already seen "
+            f"{'were' if again != 1 else 'was'} skipped")
 
 
 def _state(path: str | None, targets: list[str]) -> bytes | None:
