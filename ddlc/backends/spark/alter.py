@@ -18,7 +18,8 @@ Constraints go through :func:`.table.constraint_statement` (CHECK, informational
 subcommands are in :mod:`.alter_partitions`. What Delta has no form for is declared in
 :data:`UNSUPPORTED` and removed by the ``drop_unsupported`` pass; :data:`SUB`, the subcommand table,
 holds a handler or a refusal (reported in the order of the subcommands) for every other subcommand class
-(``ddlc.backends.coverage`` checks it).
+(``ddlc.backends.coverage`` checks it). What the handlers still decide needs the stream's history, an
+option or the written form (docs/spark-mapping.md lists it).
 """
 
 from __future__ import annotations
@@ -49,7 +50,10 @@ from ..writer import SqlWriter
 from .alter_base import I_NO_EFFECT, W_ALTER, Alter, handles
 from .context import Emit, emits
 from .objects import W_NO_FORM, W_NO_OBJECT, needs_column_mapping
-from .table import W_COLUMN_CLAUSE, W_CONSTRAINT, W_TABLE_OPTION, constraint_statement, properties_sql
+from .table import (
+    W_COLUMN_CLAUSE, W_CONSTRAINT, W_KEY, W_TABLE_OPTION, WRITTEN_KINDS, constraint_statement, properties_sql,
+    unreferenced,
+)
 from .types import SparkType
 
 W_TYPE_CHANGE = register(
@@ -103,17 +107,12 @@ def _set_default(a: Alter, column: str, default: Expr) -> str | None:
 def _add_column(n: AddColumn, a: Alter) -> None:
     c = n.column
     assert c.type is not None  # a rule removes a column without a type
-    if c.auto_increment:
-        a.e.diag(W_ALTER, f"AUTO_INCREMENT of added column {c.name} dropped (Delta cannot add an identity column)",
-                 c.origin, dropped_text=f"{c.name} AUTO_INCREMENT")
-    if c.generated is not None:
-        a.e.diag(W_ALTER, f"generated column {c.name}: Delta cannot add a generated column; added as a plain column",
-                 c.origin, dropped_text=f"GENERATED ALWAYS AS ({c.generated.text})")
+    assert c.generated is None  # and its generation expression (an AUTO_INCREMENT is reported by a rule)
     w = a.e.w().ident(c.name).raw(a.e.type(c.type).sql())
     if c.not_null:
         w.kw("NOT", "NULL")
     a.add(a.alter().kw("ADD", "COLUMNS").open().raw(_position(w, n.first, n.after).text()).close())
-    if c.default is not None and not c.auto_increment:
+    if c.default is not None and not c.auto_increment:  # an AUTO_INCREMENT column's ALTER form has no default
         value = _set_default(a, c.name, c.default)
         if value is not None:
             a.e.diag(I_ADD_DEFAULT, f"column {c.name}: default set, existing rows filled", c.origin)
@@ -211,13 +210,8 @@ def _alter_type(n: AlterColumnType, a: Alter) -> None:
 
 
 def _modify(a: Alter, n: ModifyColumn | ChangeColumn) -> None:
-    """The parts of MODIFY / CHANGE after the rename: type, nullability, default, position."""
-    if n.auto_increment:
-        a.e.diag(W_ALTER, f"AUTO_INCREMENT of {n.column} dropped (Delta cannot make a column an identity column)",
-                 n.origin, dropped_text=f"{n.column} AUTO_INCREMENT")
-    if n.generated is not None:
-        a.e.diag(W_ALTER, f"generated expression of {n.column} dropped (Delta cannot change a generated column)",
-                 n.origin, dropped_text=f"GENERATED ALWAYS AS ({n.generated.text})")
+    """The parts of MODIFY / CHANGE after the rename: type, nullability, default, position (AUTO_INCREMENT and a
+    generation expression: rules)."""
     _change_type(a, n.column, n.type, None, n.origin)
     if n.nullability is Nullability.NOT_NULL:
         a.add(a.column(n.column).kw("SET", "NOT", "NULL"))
@@ -225,7 +219,7 @@ def _modify(a: Alter, n: ModifyColumn | ChangeColumn) -> None:
         a.add(a.column(n.column).kw("DROP", "NOT", "NULL"))
     if n.default is not None:
         _set_default(a, n.column, n.default)
-    elif not n.auto_increment:
+    elif not n.auto_increment:  # an AUTO_INCREMENT column's default is its sequence's: not dropped
         a.add(a.column(n.column).kw("DROP", "DEFAULT"))
     if n.first or n.after:
         a.add(_position(a.column(n.column), n.first, n.after))
@@ -247,15 +241,8 @@ def _change_column(n: ChangeColumn, a: Alter) -> None:
 # ---- constraints and the table ----------------------------------------------------------------
 @handles(AddConstraint)
 def _add_constraint(n: AddConstraint, a: Alter) -> None:
-    text = f"ADD CONSTRAINT {n.name} {n.definition.text}"
-    if n.parsed is None:
-        a.e.diag(W_CONSTRAINT, f"constraint {n.name}: GaussDB-only syntax; not translated", n.origin,
-                 dropped_text=text)
-        return
-    if n.parsed.not_valid:
-        a.e.diag(W_CONSTRAINT, f"constraint {n.name}: NOT VALID not written (Delta checks the existing rows)",
-                 n.origin)
-    sql = constraint_statement(a.table, n.name, n.parsed, a.e, n.origin, text)
+    assert n.parsed is not None  # rules remove a constraint in GaussDB-only syntax, and NOT VALID
+    sql = constraint_statement(a.table, n.name, n.parsed, a.e, n.origin, _constraint_text(n))
     if sql is not None:
         a.add(sql)
 
@@ -296,6 +283,22 @@ def _drop(node: type, code: str, message: str, applies: Callable[[Any], bool] | 
     if applies is None:
         return Rule(node=node, code=code, message=message)
     return Rule(node=node, code=code, message=message, applies=applies)
+
+
+def _constraint_text(n: AddConstraint) -> str:
+    return f"ADD CONSTRAINT {n.name} {n.definition.text}"
+
+
+def _reported(node: type, message: Callable[[Any], str], applies: Callable[[Any], bool],
+              text: Callable[[Any], str], path: Callable[[Any], Any] | None = None) -> Rule:
+    """A rule that reports a clause Delta cannot take and leaves the node as it is: an AUTO_INCREMENT flag,
+    which also tells the emitter that the column's default is its sequence's (no DEFAULT is written or
+    dropped for it), and which the stream's history records."""
+    return Rule(node=node, code=W_ALTER, message=message, applies=applies, rewrite=lambda n: n, text=text, path=path)
+
+
+def _without_generated(n: Any) -> Any:
+    return _replace(n, generated=None, layout=None)
 
 
 def _field(node: type, field: str, message: str, text: str) -> Rule:
@@ -352,6 +355,13 @@ UNSUPPORTED = (
           lambda n: n.kind is ColumnKind.ATTRIBUTE),
     _drop(AddColumn, W_COLUMN_CLAUSE, "column without a type dropped", lambda n: n.column.type is None),
     _field(AddColumn, "if_not_exists", "IF NOT EXISTS dropped (Spark's ADD COLUMNS has none)", "IF NOT EXISTS"),
+    _reported(AddColumn, lambda n: f"AUTO_INCREMENT of added column {n.column.name} dropped (Delta cannot add an "
+              "identity column)", lambda n: n.column.auto_increment, lambda n: f"{n.column.name} AUTO_INCREMENT",
+              path=lambda n: n.column.origin),
+    Rule(AddColumn, W_ALTER, lambda n: f"generated column {n.column.name}: Delta cannot add a generated column; "
+         "added as a plain column", applies=lambda n: n.column.generated is not None,
+         rewrite=lambda n: _replace(n, column=_without_generated(n.column), layout=None),
+         text=lambda n: f"GENERATED ALWAYS AS ({n.column.generated.text})", path=lambda n: n.column.origin),
     _field(DropColumn, "cascade", "CASCADE dropped (Delta has no dependent objects to drop)", "CASCADE"),
     _field(DropConstraint, "cascade", "CASCADE dropped", "CASCADE"),
     _field(DropForeignKey, "cascade", "CASCADE dropped", "CASCADE"),
@@ -367,6 +377,21 @@ UNSUPPORTED = (
          field="on_update", text=lambda n: f"ON UPDATE {n.on_update.text}"),
     Rule(ChangeColumn, W_COLUMN_CLAUSE, "ON UPDATE dropped", applies=lambda n: n.on_update is not None,
          field="on_update", text=lambda n: f"ON UPDATE {n.on_update.text}"),
+    *(r for cls in (ModifyColumn, ChangeColumn) for r in (
+        _reported(cls, lambda n: f"AUTO_INCREMENT of {n.column} dropped (Delta cannot make a column an identity "
+                  "column)", lambda n: n.auto_increment, lambda n: f"{n.column} AUTO_INCREMENT"),
+        Rule(cls, W_ALTER, lambda n: f"generated expression of {n.column} dropped (Delta cannot change a generated "
+             "column)", applies=lambda n: n.generated is not None, rewrite=_without_generated,
+             text=lambda n: f"GENERATED ALWAYS AS ({n.generated.text})"))),
+    Rule(AddConstraint, W_CONSTRAINT, lambda n: f"constraint {n.name}: GaussDB-only syntax; not translated",
+         applies=lambda n: n.parsed is None, text=_constraint_text),
+    Rule(AddConstraint, W_CONSTRAINT, lambda n: f"constraint {n.name}: NOT VALID not written (Delta checks the "
+         "existing rows)", applies=lambda n: n.parsed.not_valid,
+         rewrite=lambda n: _replace(n, parsed=_replace(n.parsed, not_valid=False), verbatim=False), comment=False),
+    Rule(AddConstraint, W_KEY, lambda n: f"FOREIGN KEY {n.name}: the referenced columns are not named (Spark "
+         "requires them); not translated", applies=lambda n: unreferenced(n.parsed), text=_constraint_text),
+    Rule(AddConstraint, W_CONSTRAINT, lambda n: f"constraint {n.name} ({n.parsed.kind.value}) has no Delta form; "
+         "dropped", applies=lambda n: n.parsed.kind not in WRITTEN_KINDS, text=_constraint_text),
 )
 
 

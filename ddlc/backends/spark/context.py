@@ -8,7 +8,6 @@ from typing import Any
 
 from ...diagnostics import Severity, register
 from ...errors import Path
-from ...ir.base import Node
 from ...ir.names import Expr, QualifiedName, TypeName
 from ..base import Dialect, EmitBase, OptionKind, TargetOption, emits, line_comment, settings_of
 from .exprs import I_EXPR, W_EXPR, ToSpark, Untranslatable, deterministic, generate, tree_of
@@ -60,11 +59,6 @@ class Emit(EmitBase):
         self.partitioning: str = st.partitioning
         self.column_mapping: str = st.column_mapping
         self.varchar_as_string: bool = st.varchar == "string"
-
-    def refuse(self, n: Node, code: str, message: str, path: Path | None = None) -> list[str]:
-        """Report ``n`` as not translated (nothing emitted; a decision that needs the statement's content)."""
-        self.diag(code, message, n.origin if path is None else path, dropped_node=n)
-        return []
 
     # names -------------------------------------------------------------------------------
     @staticmethod

@@ -27,14 +27,15 @@ from ...ir.misc import (
     AlterDatabase, AlterMatView, CreateDatabase, CreateMatView, DropDatabase, DropMatView,
     DropRoutine, Grant, GrantRole, Package, RefreshMatView, Reindex, Truncate,
 )
+from ...ir.base import replace
 from ...ir.rename import (
-    RenameAttribute, RenameColumn, RenameConstraint, RenameRelation, RenameSchema, RenameTables, RenameType,
-    SetSchema,
+    RenameAttribute, RenameColumn, RenameConstraint, RenamePair, RenameRelation, RenameSchema, RenameTables,
+    RenameType, SetSchema,
 )
 from ...ir.routine import AlterFunction, CreateFunction
 from ...ir.rules import Refusal, Rule
 from ...ir.schema import AlterSchemaBlockchain, AlterSchemaCharset, CreateSchema
-from ...ir.sequence import AlterSequence, CreateSequence
+from ...ir.sequence import AlterSequence, CreateSequence, Persistence
 from ...ir.statement import Opaque
 from ...ir.trigger import CreateTrigger
 from ...ir.typedef import CreateCompositeType, CreateEnumType
@@ -141,14 +142,33 @@ def _drop_kept(n: Drop) -> bool:
     return n.objtype in _DROP_WORD or isinstance(n.identity, ConstraintIdentity)
 
 
+def _drop_unread(n: Drop) -> bool:
+    """The identity of a DROP Spark can address was not read (none, or of a shape the emitter cannot name)."""
+    return not isinstance(n.identity, ConstraintIdentity | SchemaName | QualifiedName)
+
+
+def _comment_unread(n: Comment) -> bool:
+    """The identity of a COMMENT ON was not read as what its kind names (a schema, or a qualified name)."""
+    ident = n.identity
+    return not ((_word(n.objtype) == "SCHEMA" and isinstance(ident, SchemaName)) or isinstance(ident, QualifiedName))
+
+
+def _cross_schema(p: RenamePair) -> bool:
+    return p.new.schema is not None and p.new.schema != p.old.schema
+
+
 UNSUPPORTED = (
     Rule(Drop, W_NO_OBJECT, "DROP of an object kind Spark does not have", applies=lambda n: not _drop_kept(n)),
     Rule(Drop, W_CLAUSE, "CASCADE dropped (Spark keeps dependent views)",
          applies=lambda n: n.cascade and n.objtype in (DropObjectType.TABLE, DropObjectType.VIEW),
          field="cascade", absent=False, text=lambda n: "CASCADE"),
+    Rule(Drop, W_NO_FORM, lambda n: f"DROP {n.objtype.value}: identity {n.identity_text!r} not read",
+         applies=_drop_unread, last=True),
     Rule(Comment, W_NO_OBJECT, "COMMENT ON an object kind Spark does not have",
          applies=lambda n: not n.on_constraint and _word(n.objtype) not in _COMMENT_KINDS),
     Rule(Comment, W_NO_FORM, "Spark has no comments on constraints", applies=lambda n: n.on_constraint),
+    Rule(Comment, W_NO_FORM, lambda n: f"COMMENT ON {n.objtype}: identity {n.identity_text!r} not read",
+         applies=_comment_unread, last=True),
     Rule(RenameRelation, W_NO_OBJECT, "RENAME of an object kind Spark does not have",
          applies=lambda n: _word(n.objtype) not in _WORD),
     Rule(RenameRelation, W_CLAUSE, "IF EXISTS dropped (Spark's ALTER has none)", applies=lambda n: n.if_exists,
@@ -166,15 +186,24 @@ UNSUPPORTED = (
          text=lambda n: f"AUTHORIZATION {n.authorization}"),
     Rule(CreateSchema, W_CLAUSE, "WITH BLOCKCHAIN dropped (no ledger schemas)", applies=lambda n: n.blockchain,
          field="blockchain", absent=False, text=lambda n: "WITH BLOCKCHAIN"),
+    Rule(CreateSchema, W_NO_FORM, "CREATE SCHEMA without a name", applies=lambda n: not n.name and not n.authorization,
+         last=True),
+    Rule(RenamePair, W_NO_FORM, lambda p: f"RENAME TABLE {p.old.dotted()} TO {p.new.dotted()}: Spark cannot move a "
+         "table to another schema; not translated", applies=_cross_schema,
+         text=lambda p: f"{p.old.dotted()} TO {p.new.dotted()}"),
+    Rule(CreateView, W_CLAUSE, lambda n: f"{n.persistence.value} view created as a permanent view",
+         applies=lambda n: n.persistence is not Persistence.PERMANENT,
+         rewrite=lambda n: replace(n, persistence=Persistence.PERMANENT, layout=None), comment=False),
+    # a statement the frontend kept as GaussDB text (not the empty one a rule leaves of a statement it removed)
+    Rule(Opaque, W_NO_FORM, lambda n: f"{n.kind or 'statement'} kept as GaussDB text by the frontend; not translated",
+         applies=lambda n: not (n.kind == "dropped" and not n.text), text=lambda n: n.text, comment=False),
 )
 
 
 # ---- DROP ----------------------------------------------------------------------------------------
 @emits(Drop)
 def drop(n: Drop, e: Emit) -> list[str]:
-    ident = n.identity
-    if ident is None:
-        return e.refuse(n, W_NO_FORM, f"DROP {n.objtype.value}: identity {n.identity_text!r} not read")
+    ident = n.identity  # one of these three: a rule refuses the others
     if isinstance(ident, ConstraintIdentity):
         w = e.w().kw("ALTER", "TABLE").raw(e.qname(ident.table)).kw("DROP", "CONSTRAINT")
         if n.if_exists:
@@ -185,10 +214,9 @@ def drop(n: Drop, e: Emit) -> list[str]:
         w.kw("IF", "EXISTS")
     if isinstance(ident, SchemaName):
         w.raw(e.schema_name(ident.name, ident.origin))
-    elif isinstance(ident, QualifiedName):
-        w.raw(e.qname(ident))
     else:
-        return e.refuse(n, W_NO_FORM, f"DROP {n.objtype.value}: identity {n.identity_text!r} not read")
+        assert isinstance(ident, QualifiedName)
+        w.raw(e.qname(ident))
     if n.cascade:  # schemas only: tables and views lost it to a rule
         w.kw("CASCADE")
     return [w.text()]
@@ -207,13 +235,10 @@ def _is(w: object, comment: str | None) -> str:
 @emits(Comment)
 def comment(n: Comment, e: Emit) -> list[str]:
     word = _word(n.objtype)
-    ident = n.identity
-    if ident is None:
-        return e.refuse(n, W_NO_FORM, f"COMMENT ON {n.objtype}: identity {n.identity_text!r} not read")
+    ident = n.identity  # a schema's name or a qualified name: a rule refuses the others
     if word == "SCHEMA" and isinstance(ident, SchemaName):
         return [_is(e.w().kw("COMMENT", "ON", "SCHEMA").raw(e.schema_name(ident.name, ident.origin)), n.comment)]
-    if not isinstance(ident, QualifiedName):
-        return e.refuse(n, W_NO_FORM, f"COMMENT ON {n.objtype}: identity {n.identity_text!r} not read")
+    assert isinstance(ident, QualifiedName)
     if word == "VIEW":
         w = e.w().kw("ALTER", "VIEW").raw(e.qname(ident))
         if n.comment:
@@ -249,11 +274,7 @@ def rename_column(n: RenameColumn, e: Emit) -> list[str]:
 @emits(RenameTables)
 def rename_tables(n: RenameTables, e: Emit) -> list[str]:
     out: list[str] = []
-    for p in n.pairs:
-        if p.new.schema is not None and p.new.schema != p.old.schema:
-            e.diag(W_NO_FORM, f"RENAME TABLE {p.old.dotted()} TO {p.new.dotted()}: Spark cannot move a table to "
-                   "another schema; not translated", p.origin, dropped_text=f"{p.old.dotted()} TO {p.new.dotted()}")
-            continue
+    for p in n.pairs:  # (a move to another schema: a rule)
         w = e.w().kw("ALTER", "TABLE").raw(e.qname(p.old)).kw("RENAME", "TO")
         out.append(w.raw(_renamed(e, p.old, p.new.name)).text())
     return out
@@ -262,10 +283,6 @@ def rename_tables(n: RenameTables, e: Emit) -> list[str]:
 # ---- views, schemas, truncate -------------------------------------------------------------------
 @emits(CreateView)
 def create_view(n: CreateView, e: Emit) -> list[str]:
-    from ...ir.sequence import Persistence
-
-    if n.persistence is not Persistence.PERMANENT:
-        e.diag(W_CLAUSE, f"{n.persistence.value} view created as a permanent view", n.origin)
     query = e.query(n.query, f"view {n.identity.dotted()}")
     if query is None:
         return []
@@ -278,9 +295,7 @@ def create_view(n: CreateView, e: Emit) -> list[str]:
 @emits(CreateSchema)
 def create_schema(n: CreateSchema, e: Emit) -> list[str]:
     name = n.name
-    if not name:
-        if not n.authorization:
-            return e.refuse(n, W_NO_FORM, "CREATE SCHEMA without a name")
+    if not name:  # (neither a name nor AUTHORIZATION: a rule)
         name = n.authorization
         e.diag(I_SCHEMA_OWNER, f"schema named after its owner {name}", n.origin)
     w = e.w().kw("CREATE", "SCHEMA")
@@ -311,11 +326,7 @@ def newpub(n: NewPub, e: Emit) -> list[str]:
 
 @emits(Opaque)
 def opaque(n: Opaque, e: Emit) -> list[str]:
-    if n.kind == "dropped" and not n.text:
-        return []  # removed by a capability rule, which reported it
-    e.diag(W_NO_FORM, f"{n.kind or 'statement'} kept as GaussDB text by the frontend; not translated", n.origin,
-           dropped_text=n.text)
-    return []
+    return []  # what a rule left of a statement it removed (it reported it); the frontend's text: a rule too
 
 
 __all__ = ["REFUSED", "UNSUPPORTED", "needs_column_mapping"]

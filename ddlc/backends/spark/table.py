@@ -162,6 +162,20 @@ def _constraint_text(c: TableConstraint) -> str:
     return (f"CONSTRAINT {c.name} " if c.name else "") + c.definition.text
 
 
+# the constraint kinds constraint_statement writes (CHECK; the keys as informational constraints)
+WRITTEN_KINDS = (ConstraintKind.CHECK, ConstraintKind.PRIMARY_KEY, ConstraintKind.UNIQUE, ConstraintKind.FOREIGN_KEY)
+
+
+def unreferenced(info: ConstraintInfo) -> bool:
+    """A FOREIGN KEY that does not name the referenced columns (Spark's REFERENCES requires them)."""
+    return info.kind is ConstraintKind.FOREIGN_KEY and (not info.ref_columns or info.references is None)
+
+
+def _foreign_default(c: ColumnDef, enclosing: tuple) -> bool:
+    """``c``'s default is ``nextval`` of a sequence other than its own serial one (CREATE TABLE's columns)."""
+    return bool(enclosing) and isinstance(enclosing[-1], CreateTable) and serial_of(c, enclosing[-1].identity) is False
+
+
 UNSUPPORTED: tuple[Rule, ...] = (
     Rule(CreateTable, W_PERSISTENCE, "temporary or unlogged table created as a Delta table",
          applies=lambda n: n.persistence is not Persistence.PERMANENT,
@@ -200,6 +214,11 @@ UNSUPPORTED: tuple[Rule, ...] = (
          text=lambda n: f"PARTITION {n.name} TABLESPACE {n.tablespace}"),
     Rule(PartitionSpec, W_TABLE_OPTION, "INTERVAL STORE IN dropped", applies=lambda n: bool(n.store_in),
          field="store_in", absent=(), text=lambda n: "STORE IN (" + ", ".join(n.store_in) + ")"),
+    Rule(ColumnDef, W_SEQUENCE_DEFAULT, lambda c: f"column {c.name}: DEFAULT {c.default.text} dropped (Spark has no "
+         "sequences)", applies=lambda c: c.default is not None, within=_foreign_default, field="default",
+         path=lambda c: c.default.origin, text=lambda c: f"DEFAULT {c.default.text}"),
+    Rule(CreateTable, W_TYPED_TABLE, lambda n: f"typed table {n.identity.dotted()} OF {n.of_type.name} not translated",
+         applies=lambda n: n.of_type is not None, last=True),
 )
 
 
@@ -243,10 +262,7 @@ def column_sql(c: ColumnDef, e: Emit, table: QualifiedName, autoinc_start: str |
         e.diag(I_IDENTITY, f"column {c.name} written as BIGINT {clause}", c.origin)
         typ = BIGINT
         tail.append(clause)
-    if serial is False:
-        e.diag(W_SEQUENCE_DEFAULT, f"column {c.name}: DEFAULT {c.default.text} dropped (Spark has no sequences)",
-               c.default.origin, dropped_text=f"DEFAULT {c.default.text}")
-    elif c.default is not None and serial is None and not c.auto_increment:
+    if c.default is not None and serial is None and not c.auto_increment:  # (another sequence's: a rule)
         d = e.expr(c.default, f"column {c.name} DEFAULT", dropped=f"DEFAULT {c.default.text}")
         if d is not None:
             tail.append(e.w().kw("DEFAULT").raw(d).text())
@@ -379,8 +395,7 @@ def _defaults_dropped(n: CreateTable, e: Emit) -> None:
 
 @emits(CreateTable)
 def create_table(n: CreateTable, e: Emit) -> list[str]:
-    if n.of_type is not None:
-        return e.refuse(n, W_TYPED_TABLE, f"typed table {n.identity.dotted()} OF {n.of_type.name} not translated")
+    assert n.of_type is None  # a typed table is refused by a rule
     _defaults_dropped(n, e)
     name = e.qname(n.identity)
     defaults: list[bool] = []
@@ -413,5 +428,5 @@ def create_table(n: CreateTable, e: Emit) -> list[str]:
     return out
 
 
-__all__ = ["UNSUPPORTED", "column_sql", "constraint_statement", "identity_clause", "properties_sql",
-           "table_properties"]
+__all__ = ["UNSUPPORTED", "WRITTEN_KINDS", "column_sql", "constraint_statement", "identity_clause", "properties_sql",
+           "table_properties", "unreferenced"]
