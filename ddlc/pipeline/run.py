@@ -65,7 +65,7 @@ def run(inputs: list[str] | tuple[str, ...], output: str, targets: list[str] | t
     ``options``: a :class:`ddlc.Options` (or ``option_kw``, its fields). ``overwrite``: replace the
     outputs of a committed run in ``output`` (else a directory holding them is refused; see
     :mod:`.outputs`). Raises :class:`PipelineError` before any work when the inputs, targets, options,
-    state or output directory cannot be used, and
+    state or output directory cannot be used (a file, or under a file), and
     :class:`CheckFailed` (nothing committed) when the counts do not add up."""
     from ..api import Options
     from ..backends import get_backend
@@ -91,6 +91,7 @@ def run(inputs: list[str] | tuple[str, ...], output: str, targets: list[str] | t
     from .outputs import check_output
 
     check_output(output, overwrite)  # OutputRefused: a committed run (no overwrite), or files not ddlc's
+    _creatable(output)
     spark = spark or session(master, ui=progress)
     sc = spark.sparkContext
     from .progress import Progress
@@ -103,7 +104,11 @@ def run(inputs: list[str] | tuple[str, ...], output: str, targets: list[str] | t
     summary = _summary(pieces, targets, side, results, inputs, groups.folded)
     from .outputs import commit, staging, write_outputs
 
-    tmp = staging(output)
+    try:
+        tmp = staging(output)
+    except OSError as exc:  # the output directory went away or became a file meanwhile: nothing written
+        raise PipelineError(f"output directory {output}: cannot be written: {exc.strerror or exc}; choose another "
+                            "--output") from None
     names = write_outputs(tmp, targets, results, side, summary)
     problems = _check(summary)
     if problems:
@@ -126,6 +131,20 @@ def run(inputs: list[str] | tuple[str, ...], output: str, targets: list[str] | t
             f"{t}: {c['translated']} translated, {c['quarantined']} quarantined"
             for t, c in summary["targets"].items()))
     return summary
+
+
+def _creatable(output: str) -> None:
+    """An output directory that does not exist must be one this run can create: its nearest existing
+    ancestor a directory (``--output notes.txt/out`` is a usage error, not a failure after the work)."""
+    here = os.path.abspath(output)
+    while not os.path.lexists(here):
+        up = os.path.dirname(here)
+        if up == here:
+            return
+        here = up
+    if here != os.path.abspath(output) and not os.path.isdir(here):
+        raise PipelineError(f"output directory {output}: {here} is not a directory, so it cannot be created; "
+                            "choose another --output")
 
 
 _LIBRARIES = ("pyspark", "pyarrow", "pandas", "mmh3")  # the extra ddlc[pipeline]
