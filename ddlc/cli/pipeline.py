@@ -50,6 +50,7 @@ def _targets(ctx: Any, param: Any, value: str) -> list[str]:
 @click.option("--piece-size", default=32, show_default=True, type=click.IntRange(1, 4096), metavar="MB",
               help="JSON lines inputs are read in pieces of about this many MB, each by its own task.")
 @click.option("--progress", is_flag=True, help="Show a progress bar (records/s, MB/s) and the Spark UI address.")
+@click.option("--verbose", "-v", is_flag=True, help="Show Spark's own logging (by default only its errors).")
 @_translate_options
 @click.option("--on-unsupported", type=click.Choice(["warn", "error", "comment", "skip"]), default="warn",
               show_default=True, help="As for ddlc translate.")
@@ -58,7 +59,8 @@ def _targets(ctx: Any, param: Any, value: str) -> list[str]:
 @click.option("--default-schema", default="public", show_default=True,
               help="Schema for names the input left unqualified.")
 def run_command(inputs: tuple[str, ...], input_format: str, targets: list[str], output: str, overwrite: bool,
-                master: str | None, state_path: str | None, piece_size: int, progress: bool, **kw: Any) -> None:
+                master: str | None, state_path: str | None, piece_size: int, progress: bool, verbose: bool,
+                **kw: Any) -> None:
     """Translate decoding logs on Spark into DIR, each target's statements in log order.
 
     DIR may be new, empty, or hold only an unfinished run's files (no summary.json: this run completes
@@ -80,6 +82,7 @@ def run_command(inputs: tuple[str, ...], input_format: str, targets: list[str], 
     try:
         summary = run(inputs, output, targets, master=master, input_format=input_format, state=state_path,
                       progress=progress, piece_size=piece_size << 20, options=options, overwrite=overwrite,
+                      verbose=verbose,
                       report=lambda text: sys.stderr.write(text + "\n"))
     except CheckFailed as exc:
         _report("error", str(exc))
