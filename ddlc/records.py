@@ -11,7 +11,12 @@ objects (so ``dataclasses.fields``/``replace``/``asdict``/``is_dataclass`` work)
 class and keyed on its field names. Anything unusual (``__post_init__``, ``InitVar``, non-string
 annotations, fields whose ``hash`` differs from ``compare``) is handed to ``dataclasses`` itself.
 ``tests/test_records.py`` proves, for every record ddlc defines, that both give the same classes and
-the same behaviour. :func:`ddlc.ir.base.node` builds IR nodes on the same machinery.
+the same behaviour.
+
+IR nodes are ``msgspec.Struct`` classes (:mod:`ddlc.ir.base`). These records stay on this module, not
+on a library, for now: ``dataclasses`` itself costs ~0.7 ms a class (~20 ms of a ``ddlc check``, past
+its cold-start goal; ``attrs`` more), and ``msgspec.Struct`` has no ``dataclasses.replace``/``fields``/
+``asdict``/``field(compare=...)`` that their users call (``bench/bench_records.py``, docs/performance.md).
 """
 
 from __future__ import annotations

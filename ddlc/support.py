@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from .ir.base import Node
 from .ir.statement import Opaque
 
 def targets() -> list[str]:
@@ -62,7 +63,7 @@ def _nodes_below(cls: type) -> set[type]:
             continue
         for h in hints.values():
             for t in _types_in(h):
-                if isinstance(t, type) and hasattr(t, "__dataclass_fields__"):
+                if isinstance(t, type) and (issubclass(t, Node) or hasattr(t, "__dataclass_fields__")):
                     stack.append(t)
                     stack.extend(_subclasses(t))  # a field typed by a base class holds its subclasses
     return seen

@@ -7,7 +7,6 @@ record the way GaussDB's decoding prints it with JSON output off (the statement 
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import json
 from pathlib import Path
@@ -15,7 +14,7 @@ from typing import Any
 
 import ddlc
 from ddlc.frontend.documents import read_documents
-from ddlc.ir.base import _SOURCE_TEXT, Node
+from ddlc.ir.base import _SOURCE_TEXT, Node, shown_fields
 
 from conftest import CASES
 
@@ -86,10 +85,10 @@ def comparable(v: Any) -> Any:
     if isinstance(v, Node):
         texts = {name for name, _ in _SOURCE_TEXT.get(type(v).__name__, ())}
         out: dict[str, Any] = {"@": type(v).__name__}
-        for f in dataclasses.fields(v):
-            if f.name in _SKIP_FIELDS or f.name in texts or f.name == "layout" or f.name.endswith("_layout"):
+        for f in shown_fields(type(v)):
+            if f in _SKIP_FIELDS or f in texts or f == "layout" or f.endswith("_layout"):
                 continue
-            out[f.name] = comparable(getattr(v, f.name))
+            out[f] = comparable(getattr(v, f))
         return out
     if isinstance(v, enum.Enum):
         return v.value

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import dataclasses
 import json
 from pathlib import Path
 
@@ -21,7 +20,7 @@ from ddlc.ir import alter as A
 from ddlc.ir import alter_columns as C
 from ddlc.ir import alter_partitions as P
 from ddlc.ir import followup as F
-from ddlc.ir.base import replace, transform, walk
+from ddlc.ir.base import fields, replace, transform, walk
 from ddlc.ir.names import Expr, QualifiedName, TypeName
 from ddlc.ir.statement import Opaque
 from ddlc.quoting import canonicalize
@@ -353,7 +352,7 @@ def _strip_layouts(stmt):
     names = ("layout", "list_layout", "label_layout")
 
     def fn(x):
-        ch = {f.name: None for f in dataclasses.fields(x) if f.name in names}
+        ch = {f: None for f in fields(x) if f in names}
         return replace(x, **ch) if ch else x
 
     return transform(stmt, fn)

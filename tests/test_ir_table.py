@@ -4,7 +4,6 @@ constraint text parsing (§3.4), error paths, default forms, and the lossless ro
 from __future__ import annotations
 
 import copy
-import dataclasses
 
 import pytest
 
@@ -12,7 +11,7 @@ from ddlc.backends.gaussdb import emit
 from ddlc.errors import DdlcError
 from ddlc.frontend.build import build
 from ddlc.jddl.expand import expand
-from ddlc.ir.base import Node, replace, to_json, walk
+from ddlc.ir.base import Node, fields, replace, to_json, walk
 from ddlc.ir.columns import ColumnDef
 from ddlc.frontend.sql.constraints import parse_constraint
 from ddlc.ir.statement import Opaque
@@ -206,15 +205,15 @@ def test_lossless(tree):
 def _strip_layouts(n):
     """The IR as a pass would make it: no layouts anywhere (partition text kept)."""
     changes = {}
-    for f in dataclasses.fields(n):
-        v = getattr(n, f.name)
-        if f.name == "layout" or f.name.endswith("_layout"):
-            changes[f.name] = None
+    for f in fields(n):
+        v = getattr(n, f)
+        if f == "layout" or f.endswith("_layout"):
+            changes[f] = None
         elif isinstance(v, Node) and not type(v).__module__.endswith("partition"):
-            changes[f.name] = _strip_layouts(v)
+            changes[f] = _strip_layouts(v)
         elif isinstance(v, tuple) and v and isinstance(v[0], Node):
-            changes[f.name] = tuple(_strip_layouts(x) for x in v)
-    return dataclasses.replace(n, **changes)
+            changes[f] = tuple(_strip_layouts(x) for x in v)
+    return replace(n, **changes)
 
 
 @pytest.mark.parametrize("name", ["ex1-plain", "ex2-partition", "ex3-bcompat", "ex4-typed", "composite", "enum",

@@ -19,19 +19,17 @@ from ddlc.ir.passes.qualify_names import NOT_USER_OBJECTS, qualify_names
 
 def user_names(n):
     """Every QualifiedName naming a user object (catalog collations/opclasses excluded)."""
-    import dataclasses
-
-    from ddlc.ir.base import Node
+    from ddlc.ir.base import Node, fields
 
     stack = [n]
     while stack:
         cur = stack.pop()
         if isinstance(cur, QualifiedName):
             yield cur
-        for f in dataclasses.fields(cur):
-            if (type(cur).__name__, f.name) in NOT_USER_OBJECTS:
+        for f in fields(cur):
+            if (type(cur).__name__, f) in NOT_USER_OBJECTS:
                 continue
-            v = getattr(cur, f.name)
+            v = getattr(cur, f)
             if isinstance(v, Node):
                 stack.append(v)
             elif isinstance(v, tuple):

@@ -27,7 +27,7 @@ from ddlc.backends.base import EmitContext
 from ddlc.compiler import front, normalize
 from ddlc.errors import DdlcError
 from ddlc.frontend.documents import as_document
-from ddlc.ir.base import walk
+from ddlc.ir.base import fields, walk
 from ddlc.ir.names import Expr
 
 CASES = [c for c in case_dirs() if not (c / "expected.error.json").exists()]
@@ -129,7 +129,7 @@ def _sql_layer_exprs(stmt) -> list[Expr]:
     out = []
     for n in walk(stmt):
         if type(n).__module__ in own:
-            out += [v for v in (getattr(n, f) for f in getattr(n, "__dataclass_fields__", {})) if isinstance(v, Expr)]
+            out += [v for v in (getattr(n, f) for f in fields(n)) if isinstance(v, Expr)]
     return out
 
 

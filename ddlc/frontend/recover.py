@@ -16,11 +16,11 @@ does not recover (a plain CREATE TABLE, for instance, is the table family's).
 
 from __future__ import annotations
 
-import dataclasses
-
 import re
 from collections.abc import Callable
 from typing import Any
+
+import msgspec.structs
 
 from ..diagnostics import Diagnostic, Severity, register
 from ..ir.misc import (
@@ -456,7 +456,7 @@ def _grant(text: str, kind: str) -> Statement:
         objects = tuple(quote_ident(o.sval) if type(o).__name__ == "String" else _sql(o) for o in s.objects)
     g = Grant(text, not s.is_grant, privs, objtype, relations, objects, all_in,
               tuple(_role(r) for r in s.grantees), bool(s.grant_option), s.behavior.value == 1)
-    return dataclasses.replace(g, pg_grammar=parses_as_statement(_grant_sql(g)))
+    return msgspec.structs.replace(g, pg_grammar=parses_as_statement(_grant_sql(g)))
 
 
 _ALL_IN = {"TABLE": "TABLES", "SEQUENCE": "SEQUENCES", "FUNCTION": "FUNCTIONS", "PROCEDURE": "PROCEDURES",

@@ -34,7 +34,7 @@ class AlterObjType(str, enum.Enum):
 
 
 @node
-class AlterSubcommand(Node):
+class AlterSubcommand(Node, kw_only=True):
     """Base of every element of ``subcmds``."""
 
     layout: str | None = layout_field()

@@ -13,9 +13,10 @@ exactly one of the two is set.
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 from typing import Any
+
+import msgspec.structs
 
 from .alter import AlterSubcommand
 from .base import Node, layout_field, node
@@ -75,7 +76,7 @@ def with_parsed_bounds(sub: Any) -> Any:
         children = getattr(sub, f, None)
         if children:
             changes[f] = tuple(with_parsed_bounds(c) for c in children)
-    return dataclasses.replace(sub, **changes) if changes else sub
+    return msgspec.structs.replace(sub, **changes) if changes else sub
 
 
 class BoundKind(str, enum.Enum):

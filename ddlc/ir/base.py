@@ -1,8 +1,9 @@
-"""Base of every IR node: frozen, slotted dataclasses with an origin.
+"""Base of every IR node: frozen ``msgspec.Struct`` classes with an origin.
 
 Conventions (see docs/architecture.md):
 
-* every node class is ``@node`` (a frozen, slotted, keyword-only-origin dataclass);
+* every node class subclasses :class:`Node` (a frozen :class:`msgspec.Struct`: slots, ``__init__``,
+  equality, hashing, ``repr`` and pickling are msgspec's, made in C) and is marked ``@node``;
 * closed vocabularies are :class:`enum.Enum` subclasses, collections are tuples;
 * ``origin`` is the path of the JSON value the node was built from (``("table_elements",
   "elements", 1)``); a node made by a pass inherits the origin of what it replaces;
@@ -12,16 +13,33 @@ Conventions (see docs/architecture.md):
   and :func:`transform`, which every pass rebuilds nodes with, set that text to None when they
   change a field it was parsed into. Emitters use the text while it is there and render from the
   parsed fields otherwise; they never parse.
+
+What msgspec has no per-field option for, a class declares in class attributes (a tuple of its own
+field names each, inherited by subclasses), read by the helpers here:
+
+* ``_not_compared``: fields left out of ``==`` and ``hash`` (:func:`node` gives such a class, and its
+  subclasses, an ``__eq__``/``__hash__`` over the other fields);
+* ``_hidden``: fields left out of :func:`to_json` and of the walks (:func:`children`,
+  :func:`field_names`): what rides along with a node without being part of its tree;
+* ``_reset_on_replace``: fields :func:`replace` sets to None unless given (a derived value that
+  would no longer match the fields it was derived from).
+
+Field order: msgspec puts keyword-only fields (``origin``, a statement's ``layout``) after the
+others; :func:`fields` gives them in declaration order (base classes first), the order
+:func:`to_json` writes and :func:`children` walks (:func:`shown_fields`), as ``dataclasses.fields``
+did before.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import enum
+import operator
 from collections.abc import Iterator
 from typing import Any, TypeVar
 
-from .. import records
+import msgspec
+from msgspec.structs import replace as _struct_replace
+
 from ..errors import Path
 
 T = TypeVar("T")
@@ -30,62 +48,90 @@ T = TypeVar("T")
 N = TypeVar("N", bound="Node")
 
 
-def node(cls: type[N]) -> type[N]:
-    """Decorator: make ``cls`` a frozen, slotted dataclass node.
+class Node(msgspec.Struct, frozen=True, kw_only=True):
+    """Base of every IR node."""
 
-    The fields are processed by :mod:`dataclasses` (so ``fields``, ``replace`` and ``is_dataclass``
-    work as usual), but of the methods only ``__init__`` is generated per class; equality, hashing,
-    ``repr`` and the frozen ``__setattr__`` are shared functions keyed on the class's field names.
-    That makes defining the ~170 node classes several times cheaper at start-up (one ``exec`` per
-    class instead of six) with the same behaviour as ``dataclass(frozen=True, slots=True)``.
-    """
-    if cls.__doc__ is None:  # else dataclasses builds one from inspect.signature (slow at start-up)
-        cls.__doc__ = cls.__name__
-    cls = _slotted_dataclass(cls)
-    fields = dataclasses.fields(cls)
-    cls.__init__ = records.lazy_init(cls)
-    compare = tuple(f.name for f in fields if f.compare)
-    cls.__ddlc_key__ = staticmethod(records.key_of(compare))
-    cls.__ddlc_repr__ = tuple(f.name for f in fields if f.repr)
-    for name, fn in _SHARED.items():
-        setattr(cls, name, fn)
+    origin: Path = ()
+
+
+def node(cls: type[N]) -> type[N]:
+    """Decorator of every node class (the class is already a :class:`msgspec.Struct` by subclassing
+    :class:`Node`): gives a class that declares ``_not_compared`` fields equality and hashing over
+    its other fields."""
+    if not (isinstance(cls, type) and issubclass(cls, Node)):
+        raise TypeError(f"@node class {cls!r} must subclass Node")
+    if "_not_compared" in cls.__dict__:
+        cls.__eq__ = _eq_compared  # type: ignore[method-assign,assignment]
+        cls.__hash__ = _hash_compared  # type: ignore[method-assign,assignment]
     return cls
 
 
-def _slotted_dataclass(cls: type[N]) -> type[N]:
-    """What ``dataclasses.dataclass(init=False, repr=False, eq=False, slots=True)`` makes of ``cls``,
-    without its general machinery (:func:`ddlc.records.with_fields`: the ``Field`` objects that
-    ``dataclasses.fields``/``replace``/``is_dataclass`` read, and the class rebuilt with ``__slots__``).
-    Anything unusual (no string annotations, slots of its own, ``InitVar``) goes to ``dataclasses``
-    itself; tests/test_ir_base_fast.py proves both give the same classes."""
-    own = cls.__dict__.get("__annotations__", {})
-    if "__slots__" in cls.__dict__ or not all(isinstance(a, str) and "InitVar" not in a for a in own.values()):
-        return dataclasses.dataclass(init=False, repr=False, eq=False, frozen=False, slots=True)(cls)
-    return records.with_fields(cls, slots=True, params=records.params(init=False, repr=False, eq=False,
-                                                                       frozen=False, slots=True))
+def _inherited(cls: type, attr: str) -> frozenset[str]:
+    out: set[str] = set()
+    for c in cls.__mro__:
+        out.update(c.__dict__.get(attr, ()))
+    return frozenset(out)
 
 
-_SHARED = {
-    "__eq__": records.shared_eq, "__hash__": records.shared_hash, "__repr__": records.shared_repr,
-    "__setattr__": records.frozen_setattr, "__delattr__": records.frozen_delattr,
-    "__getstate__": records.getstate, "__setstate__": records.setstate,
-}
+_ORDER: dict[type, tuple[str, ...]] = {}
+_KEYS: dict[type, Any] = {}
+_JSON: dict[type, tuple[str, ...]] = {}
 
 
-@node
-class Node:
-    """Base of every IR node."""
+def fields(n: Node | type) -> tuple[str, ...]:
+    """The field names of a node or node class, in declaration order (base classes' first)."""
+    cls = n if isinstance(n, type) else type(n)
+    names = _ORDER.get(cls)
+    if names is None:
+        declared = cls.__struct_fields__  # type: ignore[attr-defined]
+        seen: dict[str, None] = {}
+        for c in reversed(cls.__mro__):
+            for name in c.__dict__.get("__annotations__", ()):
+                if name in declared:
+                    seen.setdefault(name, None)
+        names = _ORDER[cls] = tuple(seen)
+    return names
 
-    origin: Path = dataclasses.field(default=(), kw_only=True)
+
+def _key(cls: type) -> Any:
+    key = _KEYS.get(cls)
+    if key is None:
+        skip = _inherited(cls, "_not_compared")
+        names = [f for f in cls.__struct_fields__ if f not in skip]  # type: ignore[attr-defined]
+        key = _KEYS[cls] = operator.attrgetter(*names) if len(names) > 1 else (
+            lambda self, _n=names[0]: (getattr(self, _n),))
+    return key
+
+
+def _eq_compared(self: Any, other: Any) -> Any:
+    if other.__class__ is not self.__class__:
+        return NotImplemented
+    key = _key(self.__class__)
+    return key(self) == key(other)
+
+
+def _hash_compared(self: Any) -> int:
+    return hash(_key(self.__class__)(self))
+
+
+def shown_fields(cls: type) -> tuple[str, ...]:
+    """The fields :func:`to_json` writes and :func:`children` walks (``origin`` included): all but the
+    ``_hidden`` ones, in declaration order."""
+    names = _JSON.get(cls)
+    if names is None:
+        skip = _inherited(cls, "_hidden")
+        names = _JSON[cls] = tuple(f for f in fields(cls) if f not in skip)
+    return names
 
 
 def layout_field() -> Any:
     """The ``layout`` field of nodes built from a JDDL object: that object's ``fmt``.
 
     Formatting only (which optional slots the server left blank); None for nodes made by passes,
-    which are written in the deparser's default form.
+    which are written in the deparser's default form. Builders give it by keyword (it is
+    keyword-only in a ``kw_only`` class such as :class:`~ddlc.ir.statement.Statement`).
     """
-    return dataclasses.field(default=None, kw_only=True)
+    return None
 
 
 # class name -> ((text field, the parsed fields it stands for), ...); see source_text
@@ -125,15 +171,18 @@ def stale_texts(n: Node, changes: dict[str, Any]) -> tuple[str, ...]:
 
 
 def replace(n: N, **changes: Any) -> N:
-    """``dataclasses.replace``, clearing the source text of any parsed field that changes."""
+    """``n`` with ``changes`` (``msgspec.structs.replace``), clearing the source text of any parsed
+    field that changes and every ``_reset_on_replace`` field not given."""
     for text_field in stale_texts(n, changes):
         changes[text_field] = None
-    return dataclasses.replace(n, **changes)
+    for name in getattr(n, "_reset_on_replace", ()):
+        changes.setdefault(name, None)
+    return _struct_replace(n, **changes)
 
 
 def children(n: Node) -> Iterator[Node]:
-    for f in dataclasses.fields(n):
-        v = getattr(n, f.name)
+    for name in shown_fields(type(n)):
+        v = getattr(n, name)
         if isinstance(v, Node):
             yield v
         elif isinstance(v, tuple):
@@ -155,14 +204,12 @@ def to_json(v: Any, *, with_origin: bool = False) -> Any:
     """JSON-ready form of a node tree: dicts tagged with ``"@": ClassName``."""
     if isinstance(v, Node):
         out: dict[str, Any] = {"@": type(v).__name__}
-        for f in dataclasses.fields(v):
-            if (f.name == "origin" and not with_origin) or f.metadata.get("json") is False:
+        for name in shown_fields(type(v)):
+            if name == "origin":
+                if with_origin:
+                    out["origin"] = list(v.origin)
                 continue
-            val = getattr(v, f.name)
-            if f.name == "origin":
-                out["origin"] = list(val)
-                continue
-            out[f.name] = to_json(val, with_origin=with_origin)
+            out[name] = to_json(getattr(v, name), with_origin=with_origin)
         return out
     if isinstance(v, enum.Enum):
         return v.value
@@ -179,8 +226,8 @@ _FIELDS: dict[type, tuple[str, ...]] = {}
 def field_names(cls: type) -> tuple[str, ...]:
     """The fields of a node class that may hold nodes (looked up once per class, from the type hints).
 
-    ``origin``/``layout`` and fields typed as scalars, enums or tuples of them are left out, so a pass
-    visits only what can change; a hint that cannot be resolved keeps its field.
+    ``origin``/``layout``, ``_hidden`` fields and fields typed as scalars, enums or tuples of them
+    are left out, so a pass visits only what can change; a hint that cannot be resolved keeps its field.
     """
     names = _FIELDS.get(cls)
     if names is None:
@@ -196,12 +243,12 @@ def _node_fields(cls: type) -> tuple[str, ...]:
     except Exception:  # noqa: BLE001 - an unresolvable hint: keep every field
         hints = {}
     out = []
-    for f in dataclasses.fields(cls):
-        if f.name in ("origin", "layout"):
+    for name in shown_fields(cls):
+        if name in ("origin", "layout"):
             continue
-        h = hints.get(f.name, Any)
+        h = hints.get(name, Any)
         if _may_hold_node(h):
-            out.append(f.name)
+            out.append(name)
     return tuple(out)
 
 

@@ -94,27 +94,25 @@ class _ExprText(Node):
     text: str
 
 
-class Expr(_ExprText):
+@node
+class Expr(_ExprText, kw_only=True):
     """A pre-rendered SQL fragment exactly as the server wrote it (default, CHECK body, query...),
     with its parsed form when the frontend's SQL layer made it (:mod:`ddlc.frontend.sql`).
 
     ``text`` is the IR value (equality, hashing, JSON, the GaussDB target's output); the parsed form
-    (:attr:`sql`, :attr:`tree`) is carried beside it, outside the dataclass fields. Any rebuilt Expr
-    (``replace(e, text=...)``) has no parsed form: the tree always matches the text. A pass that
-    renames schemas gets the new text from :meth:`renamed_text` and the Expr from :meth:`renamed`,
-    the tree rewritten alike; both work from the references the SQL layer found (no parsing).
+    (:attr:`sql`, :attr:`tree`) is carried beside it: a field, but not compared, hashed, written to
+    JSON or visited by passes. Any rebuilt Expr (``replace(e, text=...)``) has no parsed form: the
+    tree always matches the text. A pass that renames schemas gets the new text from
+    :meth:`renamed_text` and the Expr from :meth:`renamed`, the tree rewritten alike; both work from
+    the references the SQL layer found (no parsing).
     """
 
-    __slots__ = ("_sql",)
+    # what the SQL layer made of the text; None when it never saw it (built elsewhere)
+    sql: ParsedSql | None = None
 
-    def __init__(self, text: str, *, origin: Path = (), sql: ParsedSql | None = None) -> None:
-        _ExprText.__init__(self, text, origin=origin)
-        object.__setattr__(self, "_sql", sql)
-
-    @property
-    def sql(self) -> ParsedSql | None:
-        """What the SQL layer made of the text; None when it never saw it (built elsewhere)."""
-        return getattr(self, "_sql", None)
+    _not_compared = ("sql",)
+    _hidden = ("sql",)
+    _reset_on_replace = ("sql",)
 
     @property
     def parsed(self) -> bool:
@@ -127,14 +125,8 @@ class Expr(_ExprText):
         s = self.sql
         return None if s is None else s.node
 
-    def __getstate__(self) -> Any:
-        return (self.text, self.origin, self.sql)
-
-    def __setstate__(self, state: Any) -> None:
-        text, origin, sql = state
-        object.__setattr__(self, "text", text)
-        object.__setattr__(self, "origin", origin)
-        object.__setattr__(self, "_sql", sql)
+    def __repr__(self) -> str:  # the parsed form left out (a pglast tree)
+        return f"Expr(text={self.text!r}, origin={self.origin!r})"
 
     def renamed_text(self, relation: Callable[[str | None, str], str | None], *,
                      literal_regclass: bool = True) -> str | None:

@@ -13,7 +13,6 @@ keeps its source text, so re-rendering an unmodified clause reproduces it.
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 
 from .base import Node, node, source_text
@@ -56,8 +55,10 @@ class BoundValue(Node):
     type_name: str = ""
     qualifier: str = ""
     # EXPR: the expression as the frontend's SQL layer parsed it at build time (what other targets write)
-    expr: Expr | None = dataclasses.field(default=None, compare=False)
+    expr: Expr | None = None
     items: tuple[BoundValue, ...] = ()  # TUPLE members
+
+    _not_compared = ("expr",)
 
     @property
     def is_maxvalue(self) -> bool:
@@ -150,14 +151,16 @@ class PartitionSpec(Node):
     sub_key: tuple[str, ...] = ()
     sub_key_text: tuple[str, ...] = ()
     # each key (and subpartition key) as the frontend's SQL layer parsed it at build time
-    key_exprs: tuple[Expr, ...] = dataclasses.field(default=(), compare=False)
-    sub_key_exprs: tuple[Expr, ...] = dataclasses.field(default=(), compare=False)
+    key_exprs: tuple[Expr, ...] = ()
+    sub_key_exprs: tuple[Expr, ...] = ()
     interval: BoundValue | None = None  # INTERVAL ('1 month'): the value inside the parentheses
     store_in: tuple[str, ...] = ()  # INTERVAL (...) STORE IN (ts, ...), spelled as written
     partitions_num: int | None = None  # PARTITIONS n (hash, B compatibility)
     subpartitions_num: int | None = None  # SUBPARTITIONS n
     row_movement: bool | None = None  # ENABLE / DISABLE ROW MOVEMENT / not written
     has_list: bool = True  # False: no parenthesised partition list (HASH ... PARTITIONS n)
+
+    _not_compared = ("key_exprs", "sub_key_exprs")
 
     @property
     def has_range_items(self) -> bool:

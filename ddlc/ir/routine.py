@@ -10,10 +10,9 @@ are for the other targets (and for renames by passes).
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 
-from .base import Node, layout_field, node, source_text
+from .base import Node, fields, layout_field, node, source_text
 from .names import Expr, QualifiedName, TypeName
 from .statement import Statement
 
@@ -83,7 +82,9 @@ class FunctionArg(Node):
     mode: ArgMode | None = None
     default: str | None = None  # DEFAULT expression text as written
     # its parsed form, made by the SQL layer at build time (what targets other than GaussDB write)
-    default_expr: Expr | None = dataclasses.field(default=None, compare=False)
+    default_expr: Expr | None = None
+
+    _not_compared = ("default_expr",)
 
 
 @node
@@ -166,8 +167,8 @@ class CreateFunction(Statement):
 source_text(
     "CreateFunction",
     name_text=("name", "package"),
-    name_span=tuple(f.name for f in dataclasses.fields(CreateFunction)
-                    if f.name not in ("origin", "layout", "name", "package", "name_span", "name_text")),
+    name_span=tuple(f for f in fields(CreateFunction)
+                    if f not in ("origin", "layout", "name", "package", "name_span", "name_text")),
 )
 
 

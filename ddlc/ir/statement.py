@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 
 from ..errors import Path
@@ -10,7 +9,7 @@ from .base import Node, layout_field, node
 
 
 @node
-class Statement(Node):
+class Statement(Node, kw_only=True):
     """Base of every top-level statement.
 
     ``layout`` is the ``fmt`` of the JDDL object the node was built from (formatting only: it
@@ -25,8 +24,10 @@ class Statement(Node):
     """
 
     layout: str | None = layout_field()
-    unpastable: tuple[Path, ...] = dataclasses.field(default=(), kw_only=True, compare=False, repr=False,
-                                                     metadata={"json": False})
+    unpastable: tuple[Path, ...] = ()
+
+    _not_compared = ("unpastable",)
+    _hidden = ("unpastable",)
 
 
 class OpaqueReason(str, enum.Enum):

@@ -87,10 +87,12 @@ def _types() -> Any:
         from ..ir.drop import SchemaName
         from ..ir.misc import DropDatabase
         from ..ir.names import Expr, NameRef, QualifiedName, TypeName
+        from ..ir.base import Node, fields
         from ..ir.rename import SetSchema
 
         _TYPES = SimpleNamespace(SchemaName=SchemaName, DropDatabase=DropDatabase, Expr=Expr, NameRef=NameRef,
-                                 QualifiedName=QualifiedName, TypeName=TypeName, SetSchema=SetSchema)
+                                 QualifiedName=QualifiedName, TypeName=TypeName, SetSchema=SetSchema, Node=Node,
+                                 fields=fields)
     return _TYPES
 
 
@@ -99,7 +101,8 @@ def _fields_of(cls: type) -> tuple[tuple[str, ...], bool]:
     hit = _FIELDS.get(cls)
     if hit is None:
         t = _types()
-        hit = _FIELDS[cls] = (tuple(f.name for f in dataclasses.fields(cls)),
+        names = t.fields(cls) if issubclass(cls, t.Node) else tuple(f.name for f in dataclasses.fields(cls))
+        hit = _FIELDS[cls] = (names,
                               "Schema" in cls.__name__ and not issubclass(cls, t.SetSchema))
     return hit
 
@@ -151,7 +154,7 @@ class _Links:
             for r in (sql.refs or ()) if sql is not None else ():
                 self.rel(r.schema, r.name)
             return
-        if not hasattr(v, "__dataclass_fields__") or isinstance(v, type):
+        if isinstance(v, type) or not (isinstance(v, t.Node) or hasattr(v, "__dataclass_fields__")):
             return
         names, whole_schema = _fields_of(type(v))
         for name in names:

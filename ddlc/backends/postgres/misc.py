@@ -30,9 +30,10 @@ Decisions (see also the diagnostics' explanations):
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from typing import Any
+
+import msgspec.structs
 
 from ...diagnostics import I_CTAS_NO_DATA, Severity, register
 from ...ir.event import AlterEvent, CreateEvent, DropEvent, NewPub
@@ -182,7 +183,7 @@ def _pg_privs(n: Grant | Any) -> tuple[str, ...]:
 UNSUPPORTED = (
     Rule(CreateSchema, W_RESERVED_ROLE, lambda n: f"AUTHORIZATION {n.authorization}: a role name PostgreSQL reserves; "
          "dropped", applies=lambda n: n.authorization in RESERVED_ROLES,
-         rewrite=lambda n: dataclasses.replace(n, name=n.name or n.authorization, authorization=None, layout=None),
+         rewrite=lambda n: msgspec.structs.replace(n, name=n.name or n.authorization, authorization=None, layout=None),
          text=lambda n: f"AUTHORIZATION {pg_ident(n.authorization)}"),
     Rule(CreateSchema, W_BLOCKCHAIN, "WITH BLOCKCHAIN dropped (no ledger schemas in PostgreSQL)", field="blockchain",
          absent=False, applies=lambda n: n.blockchain, text=lambda n: "WITH BLOCKCHAIN"),
@@ -208,7 +209,7 @@ UNSUPPORTED = (
          applies=lambda n: bool(n.privileges) and not _pg_privs(n), text=lambda n: n.text),
     Rule(Grant, W_PRIVILEGE, "privileges PostgreSQL does not have dropped",
          applies=lambda n: bool(_pg_privs(n)) and _pg_privs(n) != n.privileges,
-         rewrite=lambda n: dataclasses.replace(n, privileges=_pg_privs(n)),
+         rewrite=lambda n: msgspec.structs.replace(n, privileges=_pg_privs(n)),
          text=lambda n: ", ".join(p for p in n.privileges if _priv_word(p) not in PG_PRIVILEGES)),
 )
 

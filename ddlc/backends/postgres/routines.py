@@ -26,10 +26,11 @@ Decisions (see also the diagnostics' explanations):
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import re
 from typing import Any
+
+import msgspec.structs
 
 from ...errors import InternalError
 from ...diagnostics import Severity, register
@@ -167,7 +168,7 @@ def _proc_word(field: str, v: Any) -> str:
 
 
 def _opts(n: CreateFunction, **changes: Any) -> CreateFunction:
-    return dataclasses.replace(n, options=dataclasses.replace(n.options, **changes))
+    return msgspec.structs.replace(n, options=msgspec.structs.replace(n.options, **changes))
 
 
 _ALTER_PROC_OK = frozenset({FunctionActionKind.SECURITY, FunctionActionKind.SET, FunctionActionKind.SET_FROM_CURRENT,
@@ -203,7 +204,7 @@ UNSUPPORTED = (
          text=lambda n: ", ".join(_proc_word(f, getattr(n.options, f)) for f in _proc_extra(n))),
     Rule(AlterFunction, W_PROC_OPTION, "ALTER PROCEDURE action PostgreSQL procedures do not take dropped",
          applies=lambda n: n.kind is RoutineKind.PROCEDURE and not all(_proc_action_ok(a) for a in n.actions),
-         rewrite=lambda n: dataclasses.replace(n, actions=tuple(a for a in n.actions if _proc_action_ok(a)),
+         rewrite=lambda n: msgspec.structs.replace(n, actions=tuple(a for a in n.actions if _proc_action_ok(a)),
                                                layout=None),
          text=lambda n: ", ".join(a.kind.value for a in n.actions if not _proc_action_ok(a))),
     Rule(CreateFunction, W_UNPARSED,

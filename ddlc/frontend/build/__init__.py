@@ -114,9 +114,9 @@ def build(tree: Mapping[str, Any], *, document: str | None = None) -> tuple[Stat
     shape_name = _NAMES.get(used[-1]) if used else _recognised_shape(tree)
     unpastable = check_tree(tree, shape_name, document)
     if unpastable:
-        import dataclasses
+        import msgspec.structs
 
-        stmt = dataclasses.replace(stmt, unpastable=unpastable)
+        stmt = msgspec.structs.replace(stmt, unpastable=unpastable)
     return stmt, diags
 
 

@@ -19,6 +19,8 @@ import enum
 import typing
 from typing import Any
 
+import msgspec.structs
+
 from ...diagnostics import E_UNSUPPORTED, Diagnostic, refusal_message
 from ...errors import DdlcError
 from ..base import Node, field_names, replace
@@ -256,8 +258,9 @@ def _without_markers(node: Any) -> Any:
 class _Dropped(Node):
     """Marker for a node removed by a rule (filtered out of its parent's tuple)."""
 
-    __slots__ = ("node",)
+    node: Node
 
-    def __init__(self, node: Node) -> None:
-        object.__setattr__(self, "node", node)
-        object.__setattr__(self, "origin", node.origin)
+    _hidden = ("node",)  # not walked: the rules looking below the marker's parent do not see it
+
+    def __post_init__(self) -> None:
+        msgspec.structs.force_setattr(self, "origin", self.node.origin)  # where the dropped node was

@@ -14,10 +14,8 @@ the GaussDB target renders the new names instead of the old text without re-pars
 
 from __future__ import annotations
 
-import dataclasses
-
 from ...diagnostics import Diagnostic, Severity, register
-from ..base import replace, transform
+from ..base import fields, replace, transform
 from ..partition import BoundValue
 from ..routine import FunctionArg
 from ._sync import synced
@@ -83,4 +81,4 @@ def map_schemas(stmt, ctx):
 
 
 def _field_names(cls: type) -> frozenset[str]:
-    return frozenset(f.name for f in dataclasses.fields(cls))
+    return frozenset(fields(cls))
