@@ -38,11 +38,12 @@ class Front:
     source: str | None = None  # the document's own GaussDB text (raw expansion), when it was expanded
 
 
-def front(doc: Document, options: Options) -> Front:
-    """Read one document into the IR. Raises :class:`DdlcError` (with its JSON path) when it is wrong."""
+def front(doc: Document, options: Options | None) -> Front:
+    """Read one document into the IR. Raises :class:`DdlcError` (with its JSON path) when it is wrong.
+    ``options`` None: the defaults (no grammar check)."""
     if doc.error is not None:
         raise doc.error
-    if options.validate and doc.tree is not None:
+    if options is not None and options.validate and doc.tree is not None:
         from .frontend.schema import validate
 
         problems = validate(doc.tree, document=doc.label)

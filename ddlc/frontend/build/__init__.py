@@ -63,6 +63,9 @@ def load_families() -> None:
         _loaded = True
 
 
+_load = load_families  # the name it had (kept for callers)
+
+
 def shape_of(tree: Mapping[str, Any]) -> str | None:
     load_families()
     fmt = tree.get("fmt")
