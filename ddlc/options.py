@@ -158,7 +158,12 @@ def _target_options(pairs: Any) -> tuple[tuple[str, Any], ...]:
 
 
 def _schema_map(sm: Any, what: str = "schema_map", flag: str = "--schema-map") -> tuple[tuple[str, str], ...]:
-    """``schema_map`` (or ``role_map``) as pairs: see :func:`parse_mapping`."""
+    """``schema_map`` (or ``role_map``) as pairs: see :func:`parse_mapping`. A plain string is refused
+    (TypeError): the library takes a mapping or pairs (``SRC=DST`` entries in a list are read too); the
+    ``SRC=DST,...`` text of a whole option is the spelling of the flag and the configuration key."""
+    if isinstance(sm, str):
+        raise TypeError(f"{what} must be a mapping or (source, target) pairs, not a string "
+                        f"(the SRC=DST spelling is for {flag}; parse_mapping reads it)")
     return parse_mapping(sm, what, flag)
 
 

@@ -26,7 +26,7 @@ def test_options_are_checked_however_they_are_made():
     with pytest.raises(ValueError, match="spark_varchar must be one of"):
         Options(target_options=(("spark_varchar", "text"),))
     assert Options(schema_map={"a": "b"}).schema_map == (("a", "b"),)  # written in its one form
-    assert Options(schema_map="a=b,c=d") == Options.of(schema_map={"a": "b", "c": "d"})
+    assert Options(schema_map=["a=b", "c=d"]) == Options.of(schema_map={"a": "b", "c": "d"})
     assert Options(target_options={"spark_varchar": "keep"}).target_options == ()  # the default is no change
 
 

@@ -82,15 +82,21 @@ def test_the_configuration_takes_the_same_forms(tmp_path):
 
 
 def test_the_library_parses_alike():
-    assert Options.of(schema_map="sales=s2,public=p2").schema_map == (("sales", "s2"), ("public", "p2"))
+    assert parse_mapping("sales=s2,public=p2") == (("sales", "s2"), ("public", "p2"))
+    with pytest.raises(TypeError, match="--schema-map"):  # a whole option as text is the flag's spelling
+        Options.of(schema_map="sales=s2,public=p2")
+    assert Options.of(schema_map=["sales=s2", "public=p2"]).schema_map == (("sales", "s2"), ("public", "p2"))
     assert Options.of(role_map=["a=b", ("c", "d")]).role_map == (("a", "b"), ("c", "d"))
     assert Options.of(schema_map={"a": "b"}).schema_map == (("a", "b"),)
     assert parse_mapping([("a", "b"), ("a", "b")]) == (("a", "b"),)
     for bad in ("a=b=c", "=b", "a=", "a=b,", [("a", "b"), ("a", "c")], {"a": ""}):
         with pytest.raises(ValueError):
-            Options.of(schema_map=bad)
+            parse_mapping(bad)
+        given = [bad] if isinstance(bad, str) else bad  # the library takes SRC=DST entries in a list
         with pytest.raises(ValueError):
-            Options.of(role_map=bad)
+            Options.of(schema_map=given)
+        with pytest.raises(ValueError):
+            Options.of(role_map=given)
     with pytest.raises(TypeError):
         Options.of(schema_map=3)
     with pytest.raises(TypeError):
