@@ -72,6 +72,41 @@ def test_a_statement_body_has_the_tokens_of_its_text_cut_there(text):
         assert tokenize(text[:end]) == got
 
 
+@SETTINGS
+@given(ANY_TEXT | SQLISH.map(lambda t: t.replace("$", "").replace("--", "-").replace("/*", "/")))
+def test_canonical_forms_worked_out_as_canonicalize_does(text):
+    from ddlc.frontend.text import _canonical
+    from ddlc.quoting import canonicalize
+
+    assert _canonical(text, {}) == canonicalize(text)
+
+
+BLANKS = st.sampled_from([" ", "  ", "\t", "\n", " \r\n ", "\f", "\v"])
+CHUNKS = st.lists(SQLISH.filter(bool), min_size=1, max_size=6)
+
+
+@SETTINGS
+@given(CHUNKS, st.data())
+def test_texts_the_same_but_for_blank_runs_are_the_same_tokens(chunks, data):
+    """``read_tree`` takes the tree read as proven when its expansion is the text but for blank runs outside
+    quotes (no backslash, dollar sign or comment in either): then it is the same tokens, as the lexer reads it.
+    Two texts of the same chunks joined by other blank runs (inside a quote of a chunk's, too)."""
+    from ddlc.frontend.text import _same_blanks_aside
+
+    def joined() -> str:
+        seps = data.draw(st.lists(BLANKS, min_size=len(chunks) + 1, max_size=len(chunks) + 1))
+        ends = data.draw(st.tuples(st.booleans(), st.booleans()))
+        return (seps[0] if ends[0] else "") + "".join(c + s for c, s in zip(chunks, seps[1:]))[:None if ends[1] else -1]
+
+    text, other = joined(), joined()
+    if _same_blanks_aside(text, other, {}):
+        a, b = _tokenize(text), _tokenize(other)
+        if isinstance(a, list) and isinstance(b, list):
+            assert [(t.kind, t.text) for t in a] == [(t.kind, t.text) for t in b]
+        else:
+            assert not isinstance(a, list) and not isinstance(b, list)
+
+
 def _tddl_texts() -> list[str]:
     out = []
     for p in sorted((ROOT / "fixtures" / "cases").rglob("input.json")):

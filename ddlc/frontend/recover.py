@@ -36,7 +36,7 @@ from ..ir.statement import Opaque, OpaqueReason, Statement
 from ..quoting import quote_ident
 from .build._read import BuildContext
 from .sql.expr import make_query, parses_as_statement
-from .sql.lexer import ScanError, Tok, is_ident, read_qualified, tokens
+from .sql.lexer import Lexed, ScanError, Tok, is_ident, read_qualified, tokens
 
 N_TDDL_UNPARSED = register(
     "DDLC-N404", Severity.NOTE, "TDDL statement not parsed",
@@ -90,9 +90,18 @@ def _head(text: str, limit: int = 10) -> list[Tok]:
     return out
 
 
-def statement_kind(text: str) -> str:
-    """The normalized leading words (``CREATE MATERIALIZED VIEW``, ``REINDEX``...), or ``""``."""
-    head = " ".join(t.upper or t.text for t in _head(text))
+def statement_kind(text: str | Lexed) -> str:
+    """The normalized leading words (``CREATE MATERIALIZED VIEW``, ``REINDEX``...), or ``""``. ``text``: the
+    text, or its tokens as read for every reader of it (the kind worked out once)."""
+    if isinstance(text, Lexed):
+        got = text.notes.get("kind")
+        if got is None:
+            got = text.notes["kind"] = _kind(" ".join(t.upper or t.text for t in text.head(10)))
+        return got  # type: ignore[return-value]
+    return _kind(" ".join(t.upper or t.text for t in _head(text)))
+
+
+def _kind(head: str) -> str:
     for rx, kind in _KINDS:
         m = rx.match(head)
         if m:
@@ -552,10 +561,13 @@ def recovers(kind: str | None) -> bool:
     return kind in _HANDLERS
 
 
-def recover_tddl(text: str, *, document: str | None = None) -> tuple[Statement, list[Diagnostic]]:
-    """Build the IR of one TDDL statement text (see the module docstring). Never raises on text."""
+def recover_tddl(text: str | Lexed, *, document: str | None = None) -> tuple[Statement, list[Diagnostic]]:
+    """Build the IR of one TDDL statement text (see the module docstring), given as text or as its tokens
+    read for every reader of it. Never raises on text."""
     ctx = BuildContext(document)
     kind = statement_kind(text)
+    if isinstance(text, Lexed):
+        text = text.text
     handler = _HANDLERS.get(kind)
     if handler is None:
         ctx.diag(N_TDDL_KIND, f"TDDL {kind or 'statement'} is not recovered; kept as text", ())

@@ -207,12 +207,14 @@ def tokenize(text: str, pos: int = 0, end: int | None = None) -> list[Tok]:
 class Lexed:
     """The tokens of one text, scanned once for every reader of it (blanks and comments skipped), and
     only as far as the readers have asked: :meth:`head` reads the first few, :meth:`upto` all those
-    before an offset. Each answers exactly as :func:`tokens` / :func:`tokenize` would on the text."""
+    before an offset. Each answers exactly as :func:`tokens` / :func:`tokenize` would on the text. ``notes``:
+    what a reader worked out from the tokens, for the others (the statement's kind...)."""
 
-    __slots__ = ("text", "_toks", "_scan", "_error")
+    __slots__ = ("text", "notes", "_toks", "_scan", "_error")
 
     def __init__(self, text: str) -> None:
         self.text = text
+        self.notes: dict[str, object] = {}
         self._toks: list[Tok] = []
         self._scan: Iterator[tuple[str, int, int]] | None = scan(text)
         self._error = -1  # where the text's error token (an unterminated one) starts, once scanned to it

@@ -21,12 +21,16 @@ from __future__ import annotations
 
 import importlib
 import re
-from itertools import islice
 from typing import Any
 
 from ...diagnostics import Diagnostic
 from ...ir.statement import Opaque, OpaqueReason, Statement
-from ..sql.lexer import ScanError, tokenize, tokens
+from ...jddl.expand import expand
+from ...quoting import canonicalize
+from ..build import build
+from ..build._read import BuildContext
+from ..recover import N_TDDL_UNPARSED, recover_tddl, recovers, statement_kind
+from ..sql.lexer import Lexed, ScanError, Tok, tokenize
 from ._match import Shape, TextError, match, norm
 
 FAMILIES = ("followup", "rename", "set_schema", "sequence", "table", "alter", "index", "view", "drop", "comment", "schema", "typedef", "routine",
@@ -52,14 +56,8 @@ def _dispatch() -> list[tuple[re.Pattern[str], Shape]]:
     return _DISPATCH
 
 
-def _head(text: str) -> str:
-    words = []
-    try:
-        for t in islice(tokens(text), 12):  # the first tokens only: never the whole text
-            words.append(t.upper or t.text)
-    except ScanError:
-        pass
-    return " ".join(words)
+def _head(text: Lexed) -> str:
+    return " ".join(t.upper or t.text for t in text.head(12))  # the first tokens only: never the whole text
 
 
 def _body_end(text: str) -> int:
@@ -71,85 +69,141 @@ def _body_end(text: str) -> int:
 def same_tokens(a: str, b: str) -> int | None:
     """None when ``a`` and ``b`` are the same tokens (meanings, see :func:`._match.norm`); else the byte
     offset in ``b`` of the first token that differs."""
-    ta, tb = tokenize(a), tokenize(b)
+    return _differs(tokenize(a), tokenize(b), len(b))
+
+
+def _differs(ta: list[Tok], tb: list[Tok], end: int) -> int | None:
+    """:func:`same_tokens` of two texts' tokens (``end``: the length of the second text)."""
     for x, y in zip(ta, tb):
         if x.text != y.text and norm(x) != norm(y):  # the same text is the same token (most are)
             return y.start
     if len(ta) != len(tb):
-        return tb[len(ta)].start if len(tb) > len(ta) else len(b)
+        return tb[len(ta)].start if len(tb) > len(ta) else end
     return None
 
 
-def read_tree(text: str) -> tuple[dict[str, Any] | None, TextError | None]:
-    """The JDDL tree whose expansion is ``text`` (one statement, its ``;`` optional), or why none."""
-    from ...jddl.expand import expand
+# where canonicalize and the lexer may cut a text differently: a backslash (E'' strings), a dollar sign
+# (dollar quotes, parameters), a comment
+_UNLIKE_LEXER = re.compile(r"[\\$]|--|/\*")
 
+
+def _same_blanks_aside(a: str, b: str, canon: dict[str, str]) -> bool:
+    """Whether ``a`` and ``b`` are the same tokens for a reason cheaper to see than their tokens: the same text
+    but for runs of blanks outside quotes (:func:`~ddlc.quoting.canonicalize`, whose quotes are the lexer's
+    where neither holds a backslash, a dollar sign or a comment; blank runs end every other token).
+    ``canon``: the canonical forms worked out for this text so far."""
+    return _UNLIKE_LEXER.search(a) is None and _UNLIKE_LEXER.search(b) is None and \
+        _canonical(a, canon) == _canonical(b, canon)
+
+
+def _canonical(t: str, canon: dict[str, str]) -> str:
+    """:func:`~ddlc.quoting.canonicalize` of ``t``, worked out once per text (``canon``), without a loop over
+    its characters when it holds no dollar quote or comment and every quote in it closes."""
+    got = canon.get(t)
+    if got is None:
+        got = None if _NOT_PLAIN.search(t) else _plain_canonical(t)
+        got = canon[t] = got if got is not None else canonicalize(t)
+    return got
+
+
+_NOT_PLAIN = re.compile(r"\$|--|/\*")  # what canonicalize reads apart from quotes and blank runs
+_QUOTED = re.compile(r"('(?:[^']|'')*'|\"(?:[^\"]|\"\")*\")")
+_BLANK_RUN = re.compile(r"[ \t\n\r\f\v]+")
+
+
+def _plain_canonical(t: str) -> str | None:
+    """canonicalize of a text without dollar quotes or comments: its blank runs outside quotes made one space,
+    none at its ends; None when a quote in it does not close (canonicalize keeps the rest as it is)."""
+    parts = _QUOTED.split(t)  # outside quotes, a quoted run, outside quotes, ...
+    for k in range(0, len(parts), 2):
+        p = parts[k]
+        if "'" in p or '"' in p:
+            return None
+        parts[k] = _BLANK_RUN.sub(" ", p)
+    return "".join(parts).strip(" ")
+
+
+def read_tree(text: str | Lexed) -> tuple[dict[str, Any] | None, TextError | None]:
+    """The JDDL tree whose expansion is ``text`` (one statement, its ``;`` optional), or why none."""
+    tree, err, _out = _read_tree(text if isinstance(text, Lexed) else Lexed(text), {})
+    return tree, err
+
+
+def _read_tree(lexed: Lexed, canon: dict[str, str]) -> tuple[dict[str, Any] | None, TextError | None, str]:
+    """:func:`read_tree`, and the expansion of the tree read (``""`` when none is); ``canon``: the canonical
+    forms of the texts compared (:func:`_same_blanks_aside`), kept for the caller."""
+    text = lexed.text
     end = _body_end(text)
-    head = _head(text)
+    head = _head(lexed)
     err: TextError | None = None
     for rx, shape in _dispatch():
         if not rx.match(head):
             continue
         try:
-            tree = match(shape, text, end)
+            tree = match(shape, lexed, end)
         except TextError as e:
             if err is None or e.pos > err.pos:
                 err = e
             continue
         except ScanError as e:
-            return None, TextError(str(e), e.pos)
+            return None, TextError(str(e), e.pos), ""
         try:
             out = expand(tree)
         except Exception as e:  # noqa: BLE001 - a template read wrongly: reported as not read
-            return None, TextError(f"internal: the tree read does not expand ({e})", 0)
-        bad = same_tokens(out, text if out.rstrip().endswith(";") else text[:end])
+            return None, TextError(f"internal: the tree read does not expand ({e})", 0), ""
+        # the text's tokens up to its end (or to its ';'): the match read those already, and the tokens
+        # of text[:end] are the same ones (its end is a ';' or a blank, which ends no token before it)
+        whole = out.rstrip().endswith(";")
+        if _same_blanks_aside(out, text if whole else text[:end], canon):
+            bad = None
+        else:
+            bad = _differs(tokenize(out), lexed.upto(None if whole else end), len(text) if whole else end)
         if bad is not None:
             err = TextError("the text reads as a tree whose expansion differs", bad)
             continue
-        return tree, None
-    return None, err
+        return tree, None, out
+    return None, err, ""
 
 
 # kinds the recovery reads that trees have too (CREATE TABLE AS is the recovery's only when the templates fail)
 _TREE_KINDS = frozenset({"CREATE TABLE", "CREATE LARGE SEQUENCE", "ALTER LARGE SEQUENCE", "DROP LARGE SEQUENCE"})
 
 
-def _deparser_drop(text: str) -> bool:
+def _deparser_drop(text: Lexed) -> bool:
     """``DROP function ...``: the drop message's own text (the deparser writes the object type in lower case)."""
     try:
-        toks = tokenize(text)[:2]
+        toks = text.upto()[:2]
     except ScanError:
         return False
     return len(toks) == 2 and toks[0].upper == "DROP" and toks[1].text.islower()
 
 
 def read_tddl(text: str, *, document: str | None = None) -> tuple[Statement, list[Diagnostic]]:
-    """Build the IR of one TDDL statement text. Never raises on text."""
-    from ..build import build
-    from ..build._read import BuildContext
-    from ..recover import N_TDDL_UNPARSED, recover_tddl, recovers, statement_kind
-
-    kind = statement_kind(text)
-    if recovers(kind) and kind not in _TREE_KINDS and not _deparser_drop(text):  # a kind with no tree
-        stmt, diags = recover_tddl(text, document=document)
+    """Build the IR of one TDDL statement text. Never raises on text. The text is scanned once, for every
+    reader of it (its kind, the templates, the check of the tree read, the recovery)."""
+    lexed = Lexed(text)
+    kind = statement_kind(lexed)
+    if recovers(kind) and kind not in _TREE_KINDS and not _deparser_drop(lexed):  # a kind with no tree
+        stmt, diags = recover_tddl(lexed, document=document)
         if not isinstance(stmt, Opaque):
             return stmt, diags
+    canon: dict[str, str] = {}
     try:
-        tree, err = read_tree(text)
+        tree, err, out = _read_tree(lexed, canon)
     except RecursionError:
-        tree, err = None, TextError("statement nested too deeply", 0)
+        tree, err, out = None, TextError("statement nested too deeply", 0), ""
     if tree is not None:
         try:
             stmt, diags = build(tree, document=document)
         except Exception as e:  # noqa: BLE001 - a tree the builder refuses: as if not read
             err = TextError(f"not built: {e}", 0)
         else:
-            if _written_by_hand(tree, text) and any(d.code.startswith("DDLC-N") for d in diags):
+            if _written_by_hand(out, text, canon) and any(d.code.startswith("DDLC-N") for d in diags):
                 hand = _handwritten(text, document)  # a fragment of a hand-written text the templates misread
                 if not isinstance(hand, str) and not any(d.code.startswith("DDLC-N") for d in hand[1]):
                     return hand
             return stmt, diags
-    stmt, diags = recover_tddl(text, document=document)
+    stmt, diags = recover_tddl(lexed, document=document)
     if not isinstance(stmt, Opaque):
         return stmt, diags
     hand = _handwritten(text, document)
@@ -164,28 +218,24 @@ def read_tddl(text: str, *, document: str | None = None) -> tuple[Statement, lis
     return Opaque(text, kind=kind, reason=OpaqueReason.UNPARSED), ctx.diagnostics
 
 
-def _written_by_hand(tree: dict[str, Any], text: str) -> bool:
-    """Whether ``text`` differs from the expansion of the tree read from it beyond blank runs (the case of a
-    keyword, the quoting of a name): then it is not the database's own text."""
-    from ...jddl.expand import expand
-    from ...quoting import canonicalize
+def _written_by_hand(out: str, text: str, canon: dict[str, str]) -> bool:
+    """Whether ``text`` differs from ``out``, the expansion of the tree read from it, beyond blank runs (the
+    case of a keyword, the quoting of a name): then it is not the database's own text."""
 
     def body(t: str) -> str:
-        t = canonicalize(t)
+        t = _canonical(t, canon)
         return t[:-1].rstrip() if t.endswith(";") else t
 
     try:
-        return body(expand(tree)) != body(text)
-    except Exception:  # noqa: BLE001 - the tree expanded when it was read
+        return body(out) != body(text)
+    except Exception:  # noqa: BLE001 - not the database's own text then
         return True
 
 
 def _handwritten(text: str, document: str | None) -> tuple[Statement, list[Diagnostic]] | str:
     """The statement read from ``text`` as hand-written SQL (:mod:`.pgtext`), or why not (``""``: PostgreSQL's
     grammar does not read it either)."""
-    from ..build import build
-    from ..build._read import BuildContext
-    from .pgtext import I_HANDWRITTEN, NotRead, read_sql
+    from .pgtext import I_HANDWRITTEN, NotRead, read_sql  # its PostgreSQL readers: only when the templates fail
 
     try:
         tree, kind = read_sql(text)

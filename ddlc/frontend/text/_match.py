@@ -199,12 +199,21 @@ class Words(Spec):
     choices: tuple[str, ...]
 
     def read(self, m: Matcher, i: int) -> Results:
+        index = self.__dict__.get("_index") or self._by_first()
         out: Results = {}
-        for c in self.choices:
-            words = literal_words(c)
+        for c, words in index[0].get(m.norm(i), index[1]):  # those that may start with the token, in order
             if m._at(i, words):
                 out.setdefault(i + len(words), c)
         return out
+
+    def _by_first(self) -> tuple[dict[Any, tuple[tuple[str, Any], ...]], tuple[tuple[str, Any], ...]]:
+        """The phrases (with their token meanings) by the meaning of their first token, in order, ``""``
+        in each; and ``""`` alone, for any other token."""
+        pairs = [(c, literal_words(c)) for c in self.choices]
+        index = ({f: tuple(p for p in pairs if not p[1] or p[1][0] == f) for f in {w[0] for _, w in pairs if w}},
+                 tuple(p for p in pairs if not p[1]))
+        object.__setattr__(self, "_index", index)  # derived from the fields: not one of them
+        return index
 
 
 @record(frozen=True)
@@ -327,6 +336,7 @@ class Shape(Spec):
     final: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     _alts: list[list[Any]] | None = None
     _plan: tuple[Any, ...] | None = None
+    _left_out: str | None = None  # the fmt of the object left out (``absent``)
 
     def alternatives(self) -> list[list[Any]]:
         if self._alts is None:
@@ -466,7 +476,9 @@ class Matcher:
                         continue
                 out[j] = obj
         if s.absent and i not in out:
-            out[i] = {"fmt": s.absent_fmt or first_fmt(s.alternatives()), "present": False}
+            if s._left_out is None:
+                s._left_out = s.absent_fmt or first_fmt(s.alternatives())
+            out[i] = {"fmt": s._left_out, "present": False}
         self._memo[key] = out
         return out
 
@@ -488,6 +500,16 @@ class Matcher:
                             self.furthest = j
                         if j not in nxt:
                             nxt[j] = (link, None, fmt)
+            elif step[0] == SLOT and step[4] is None and (want is None or k != last):  # one value, every end
+                _, name, spec, fmt, _, conv, is_frag, _ = step
+                if spec is None:
+                    raise KeyError(f"no value spec for %{{{name}}}{conv}")
+                before = befores[k] if is_frag else None
+                for p, link in states.items():
+                    got = spec.read(self, p) if before is None else self.frag_ends(spec, p, before)
+                    for j, v in got.items():
+                        if j not in nxt:
+                            nxt[j] = (link, (name, v), fmt)
             else:
                 w, before = (want if k == last else None), befores[k]
                 for p, link in states.items():
