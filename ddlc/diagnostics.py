@@ -38,6 +38,7 @@ class Code:
 
 
 CODES: dict[str, Code] = {}
+_FAMILY_SEVERITY = {"E": Severity.ERROR, "W": Severity.WARNING, "N": Severity.NOTE, "I": Severity.INFO}
 
 
 def register(code: str, severity: Severity, title: str, explanation: str, example: str = "") -> str:
@@ -67,7 +68,11 @@ class Diagnostic:
 
     @property
     def severity(self) -> Severity:
-        return CODES[self.code].severity
+        """The code's severity: its registration, or its family letter (registration checks they agree),
+        so a diagnostic unpickled where its registering module was never imported (a Spark worker
+        that takes stage 1's build) still has one."""
+        c = CODES.get(self.code)
+        return c.severity if c is not None else _FAMILY_SEVERITY[self.code.split("-")[1][0]]
 
     @property
     def jsonpath(self) -> str:
