@@ -352,7 +352,7 @@ def _cli(monkeypatch, spark, *args: str):
     import ddlc.pipeline.run as pipeline_run
     from ddlc.cli.pipeline import pipeline
 
-    monkeypatch.setattr(pipeline_run, "session", lambda master=None, ui=False: spark.session)
+    monkeypatch.setattr(pipeline_run, "session", lambda master=None, ui=False, verbose=False: spark.session)
     return CliRunner().invoke(pipeline, ["run", *args])
 
 
