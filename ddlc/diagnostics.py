@@ -65,6 +65,12 @@ class Diagnostic:
     # Or the dropped node itself: the library renders its GaussDB text only when a comment is asked for.
     dropped_node: object = field(default=None, compare=False, repr=False)
     dropped_prefix: str = field(default="", compare=False, repr=False)
+    # A clause removed from a node (a field set to its absent value, or a rewrite): ``dropped_node`` is the
+    # node before, ``dropped_after`` the node after, and the comment shows what the GaussDB text of the one
+    # has that the other's has not. ``dropped_within``: the nodes enclosing it (the statement first), then
+    # the node as it sits in its parent, to render it in its statement when it has no text of its own.
+    dropped_after: object = field(default=None, compare=False, repr=False)
+    dropped_within: tuple[object, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def severity(self) -> Severity:

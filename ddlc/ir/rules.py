@@ -45,7 +45,11 @@ class Rule:
     field: str | None = None
     absent: Any = None
     rewrite: Callable[[Any], Any] | None = None  # a lossless-enough rewrite instead of a drop
-    text: Callable[[Any], str] | None = None  # the dropped clause's text, for comments (else derived)
+    # The dropped clause's text for comments, written by hand: only where the GaussDB backend's text of the
+    # node does not change with the rule (the clause sits in text it writes as it is). Else derived: the
+    # library renders the node (dropped) or the node before and after the rule (a field or a rewrite) through
+    # the GaussDB backend, and shows what the first text has that the second has not.
+    text: Callable[[Any], str] | None = None
     # A decision that also reads the enclosing nodes (the statement first, the parent last), checked
     # after ``applies``: e.g. a storage option valid for one relation kind and not another.
     within: Callable[[Any, Ancestors], bool] | None = None

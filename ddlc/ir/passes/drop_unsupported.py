@@ -3,8 +3,9 @@
 The tables come with the pass context as data (``ctx.rules``, ``ctx.refused``; see
 :mod:`ddlc.ir.rules`): the pass never imports a backend. A statement the target refuses becomes an
 empty ``Opaque`` with the refusal's diagnostic; a clause a rule matches is removed or rewritten.
-Every removal is a diagnostic with the JSON path of the clause and the removed node, whose text the
-library renders only when a comment is asked for. ``--on-unsupported error`` turns it into a
+Every removal is a diagnostic with the JSON path of the clause and the removed node (for a field or a
+rewrite, the node before and after the rule, with the nodes enclosing it), whose text the library renders
+through the GaussDB backend only when a comment is asked for. ``--on-unsupported error`` turns it into a
 document error. Emitters never see what their target cannot take.
 
 The walk is bottom-up, children first, like :func:`~ddlc.ir.base.transform`, but it enters only the
@@ -148,10 +149,12 @@ def drop_unsupported(stmt, ctx):
     diags: list[Diagnostic] = []
 
     def report(code: str, message: str, path: Any, node: Any, text: str | None, prefix: str = "",
-               show: bool = True) -> None:
+               show: bool = True, after: Any = None, within: tuple[Any, ...] = ()) -> None:
+        keep = show and not text  # the library renders the node(s) only for a comment, and only then
         diags.append(Diagnostic(code, message, path, target=ctx.target, pass_name="drop_unsupported",
-                                document=ctx.document, dropped_text=text,
-                                dropped_node=None if text or not show else node, dropped_prefix=prefix))
+                                document=ctx.document, dropped_text=text, dropped_node=node if keep else None,
+                                dropped_prefix=prefix, dropped_after=after if keep else None,
+                                dropped_within=within if keep else ()))
         if ctx.on_unsupported == "error" and diags[-1].severity.value == "warning":
             raise DdlcError(refusal_message(message, code), code=E_UNSUPPORTED, path=path, document=ctx.document)
 
@@ -168,7 +171,9 @@ def drop_unsupported(stmt, ctx):
     enter, fields_of = plan.enter.get, plan._fields.get
     stack: list[Node] = []  # the nodes enclosing the one visited (for rules that read them)
 
-    def apply(node: Any, rules: tuple[Rule, ...]) -> Any:
+    def apply(node: Any, rules: tuple[Rule, ...], original: Any, marked: bool) -> Any:
+        """``node`` after its rules; ``original``: the node as its parent (``stack[-1]``) holds it;
+        ``marked``: ``node`` holds the markers of dropped children."""
         for rule in rules:
             if not rule.applies(node) or (rule.within is not None and not rule.within(node, tuple(stack))):
                 continue
@@ -179,19 +184,29 @@ def drop_unsupported(stmt, ctx):
                 if rule.field is not None and isinstance(getattr(node, rule.field, None), str | bool | int):
                     path = path + (rule.field,)  # a scalar clause: point at its own key
             prefix = rule.prefix(tuple(stack)) if rule.prefix is not None else ""
-            report(rule.code, rule.message_for(node), path, node, rule.text(node) if rule.text is not None else None,
-                   prefix, rule.comment)
+            text = rule.text(node) if rule.text is not None else None
+            before = node
             if rule.rewrite is not None:
                 node = rule.rewrite(node)
             elif rule.field is not None:
                 node = replace(node, **{rule.field: rule.absent})
                 if hasattr(node, "layout"):
                     node = replace(node, layout=None)
-            else:
-                return _Dropped(node)
+            shown, after, within = before, None if rule.drops else node, ()
+            if rule.comment and text is None:  # what the library renders for a comment, without markers
+                within = (*stack, original)
+                if marked:  # (a node dropped whole has no text once its reported children are gone)
+                    shown = None if after is None else _without_markers(before)
+                    after = None if after is None else _without_markers(after)
+                    if type(shown) is _Dropped or type(after) is _Dropped:
+                        shown = after = None
+            report(rule.code, rule.message_for(before), path, shown, text, prefix, rule.comment, after, within)
+            if rule.drops:
+                return _Dropped(before)
         return node
 
     def visit(node: Any) -> Any:
+        original = node
         cls = type(node)
         names = fields_of(cls)
         if names is None:
@@ -225,7 +240,7 @@ def drop_unsupported(stmt, ctx):
                 node = replace(node, **changes)
         rules = by_class.get(cls)
         if rules:  # (the rules see the markers of dropped children, as before their removal)
-            node = apply(node, rules)
+            node = apply(node, rules, original, marked)
             if type(node) is _Dropped:
                 return node
         if marked:
