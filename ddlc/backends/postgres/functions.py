@@ -320,11 +320,10 @@ def _default_rules(code: str, message: str, applies: Any) -> tuple[Rule, ...]:
     """The rules that drop a column DEFAULT ``applies`` says PostgreSQL cannot take, wherever a default is
     written (CREATE TABLE / ADD COLUMN, MODIFY / CHANGE COLUMN, SET DEFAULT)."""
     return (
-        Rule(ColumnDef, code, message, applies=applies, field="default",
-             text=lambda n: f"{n.name} DEFAULT {n.default.text}"),
-        *(Rule(cls, code, message, applies=applies, rewrite=lambda n: replace(n, default=None, layout=None),
-               text=lambda n: f"{n.column} DEFAULT {n.default.text}") for cls in (ModifyColumn, ChangeColumn)),
-        Rule(SetDefault, code, message, applies=applies, text=lambda n: f"{n.column} SET DEFAULT {n.default.text}"),
+        Rule(ColumnDef, code, message, applies=applies, field="default"),
+        *(Rule(cls, code, message, applies=applies, rewrite=lambda n: replace(n, default=None, layout=None))
+          for cls in (ModifyColumn, ChangeColumn)),
+        Rule(SetDefault, code, message, applies=applies),
     )
 
 

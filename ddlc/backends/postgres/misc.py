@@ -180,21 +180,24 @@ def _pg_privs(n: Grant | Any) -> tuple[str, ...]:
     return tuple(p for p in n.privileges if _priv_word(p) in PG_PRIVILEGES)
 
 
+# A rule that removes a clause from a statement GaussDB writes from its own text (ir.misc.TEXT_NODES: CREATE /
+# REFRESH MATERIALIZED VIEW, REINDEX, CREATE DATABASE, GRANT) keeps a hand-written text: the GaussDB text of the
+# statement is the same before and after the rule, so no difference can show the clause.
 UNSUPPORTED = (
     Rule(CreateSchema, W_RESERVED_ROLE, lambda n: f"AUTHORIZATION {n.authorization}: a role name PostgreSQL reserves; "
          "dropped", applies=lambda n: n.authorization in RESERVED_ROLES,
-         rewrite=lambda n: msgspec.structs.replace(n, name=n.name or n.authorization, authorization=None, layout=None),
-         text=lambda n: f"AUTHORIZATION {pg_ident(n.authorization)}"),
+         rewrite=lambda n: msgspec.structs.replace(n, name=n.name or n.authorization, authorization=None, layout=None)),
     Rule(CreateSchema, W_BLOCKCHAIN, "WITH BLOCKCHAIN dropped (no ledger schemas in PostgreSQL)", field="blockchain",
-         absent=False, applies=lambda n: n.blockchain, text=lambda n: "WITH BLOCKCHAIN"),
+         absent=False, applies=lambda n: n.blockchain),
     Rule(AlterSchemaBlockchain, W_SCHEMA_ALTER, "ALTER SCHEMA ... WITH BLOCKCHAIN: no ledger schemas in PostgreSQL",
-         applies=lambda n: n.with_,
-         text=lambda n: SqlWriter().kw("ALTER", "SCHEMA").ident(n.name).kw("WITH", "BLOCKCHAIN").text()),
+         applies=lambda n: n.with_),
+    # (a text: the options of a CREATE MATERIALIZED VIEW, a statement written from its text; those of a CREATE
+    # TABLE AS alone would not need it)
     Rule(WithOption, W_STORAGE, lambda o: f"storage option {o.name} dropped (PostgreSQL has no such storage parameter)",
          applies=lambda o: o.name.lower() not in HEAP_OPTIONS and not _gauss_default(o),
          text=lambda o: o.name + ("" if o.value is None else f" = {o.value}")),
     Rule(CreateTableAs, W_TABLESPACE, "tablespace dropped", field="tablespace",
-         applies=lambda n: n.tablespace is not None, text=lambda n: f"TABLESPACE {pg_ident(n.tablespace)}"),
+         applies=lambda n: n.tablespace is not None),
     Rule(CreateMatView, W_TABLESPACE, "tablespace dropped", field="tablespace",
          applies=lambda n: n.tablespace is not None, text=lambda n: f"TABLESPACE {pg_ident(n.tablespace)}"),
     Rule(CreateMatView, W_INCREMENTAL, "INCREMENTAL dropped: created as a plain materialized view",
@@ -206,7 +209,7 @@ UNSUPPORTED = (
     Rule(CreateDatabase, W_DATABASE, "database options dropped", field="options", absent="",
          applies=lambda n: bool(n.options.strip()), text=lambda n: n.options),
     Rule(Grant, W_PRIVILEGE, "no privilege PostgreSQL has: nothing granted or revoked",
-         applies=lambda n: bool(n.privileges) and not _pg_privs(n), text=lambda n: n.text),
+         applies=lambda n: bool(n.privileges) and not _pg_privs(n)),
     Rule(Grant, W_PRIVILEGE, "privileges PostgreSQL does not have dropped",
          applies=lambda n: bool(_pg_privs(n)) and _pg_privs(n) != n.privileges,
          rewrite=lambda n: msgspec.structs.replace(n, privileges=_pg_privs(n)),
@@ -231,7 +234,7 @@ def _not_pg(cls: type, applies: Any) -> Rule:
     """The statement does not parse as PostgreSQL (decided at build time: the query has no parsed form, or the
     recovered text did not parse): dropped, with its GaussDB text for a comment."""
     return Rule(cls, W_NOT_PG, f"translated {cls.__name__} does not parse as PostgreSQL; not emitted",
-                applies=applies, text=lambda n: n.text, last=True)
+                applies=applies, last=True)
 
 
 # GaussDB decodes a CTAS / SELECT INTO as the CREATE TABLE alone (its rows, if any, come as DML): only the
@@ -250,7 +253,7 @@ UNSUPPORTED += (
     _not_pg(AlterMatView, lambda n: not n.pg_grammar),
     _not_pg(Grant, lambda n: not n.pg_grammar),
     Rule(Opaque, W_OPAQUE, lambda n: f"{n.kind or 'statement'} kept as GaussDB text; not translated",
-         applies=lambda n: not (n.kind == "dropped" and not n.text), text=lambda n: n.text, last=True),
+         applies=lambda n: not (n.kind == "dropped" and not n.text), last=True),
 )
 
 _EVENT = Refusal(W_EVENT, "events (B-compatibility scheduler) have no PostgreSQL form")

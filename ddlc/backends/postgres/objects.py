@@ -320,8 +320,7 @@ def _no_comment_form(n: Comment) -> bool:
 
 UNSUPPORTED = (
     Rule(Drop, W_CONCURRENT_CASCADE, "PostgreSQL refuses DROP INDEX CONCURRENTLY with CASCADE; CONCURRENTLY "
-         "dropped", applies=lambda n: n.concurrently and n.cascade, field="concurrently", absent=False,
-         text=lambda n: "CONCURRENTLY"),
+         "dropped", applies=lambda n: n.concurrently and n.cascade, field="concurrently", absent=False),
     # statements naming an object kind PostgreSQL cannot address that way, or an identity not read
     # (each rule drops the statement; in this order, the first that applies says why)
     Rule(Drop, W_NO_FORM, lambda n: f"DROP {n.objtype_text or n.objtype.value} has no PostgreSQL translation",

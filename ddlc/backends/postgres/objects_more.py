@@ -252,14 +252,6 @@ def _drop_opclasses(n: CreateIndex) -> CreateIndex:
     return replace(n, keys=tuple(replace(k, opclass=None) if _bad_opclass(n, k) else k for k in n.keys))
 
 
-def _partition_list(n: CreateIndex) -> str:
-    def one(p: Any) -> str:
-        subs = ", ".join(one(s) for s in p.subpartitions)
-        return p.name + (f" ({subs})" if subs else "")
-
-    return "LOCAL(" + ", ".join(one(p) for p in n.partitions) + ")"
-
-
 def _bits(n: CreateSequence | AlterSequence) -> int:
     """The value range (2**bits) of the sequence's data type when the statement sets it, else bigint."""
     for o in n.options:  # (an option removed by a rule is still a marker here: not a SeqOption)
@@ -286,11 +278,6 @@ def _clamp(n: Any) -> Any:
     bits = _bits(n)
     return replace(n, options=tuple(replace(o, value=_clamped(o, bits), layout=None)
                                     if _clamped(o, bits) is not None else o for o in n.options))
-
-
-def _clamp_text(n: Any) -> str:
-    bits = _bits(n)
-    return ", ".join(f"{o.clause.name} {o.value} (now {_clamped(o, bits)})" for o in _out_of_range(n))
 
 
 _CONCURRENTLY = "CONCURRENTLY removed: PostgreSQL refuses it on a partitioned table"
@@ -331,44 +318,37 @@ def _gauss_only(n: CreateView) -> list[str]:
 UNSUPPORTED = (
     Rule(CreateIndex, W_METHOD, "column-store index method replaced (psort/cbtree -> btree, cgin -> gin)",
          applies=lambda n: n.method.strip().strip('"').lower() in _REPLACED_METHODS,
-         rewrite=lambda n: replace(n, method=target_method(n.method)), text=lambda n: "USING " + n.method),
+         rewrite=lambda n: replace(n, method=target_method(n.method))),
     Rule(CreateIndex, W_INDEX_TABLESPACE, "index TABLESPACE removed (tablespaces are not replicated)",
-         applies=lambda n: n.tablespace is not None, field="tablespace", absent=None,
-         text=lambda n: f"TABLESPACE {n.tablespace}"),
+         applies=lambda n: n.tablespace is not None, field="tablespace", absent=None),
     Rule(CreateIndex, W_INVISIBLE, "INVISIBLE removed: PostgreSQL has no invisible indexes",
-         applies=lambda n: n.invisible, field="invisible", absent=False, text=lambda n: "INVISIBLE"),
+         applies=lambda n: n.invisible, field="invisible", absent=False),
     Rule(CreateIndex, W_INDEX_OPTIONS, "index storage parameters PostgreSQL does not have removed",
          applies=lambda n: len(_kept_options(n)) != len(index_options(n.options)),
-         rewrite=lambda n: replace(n, options=", ".join(f"{k}={v}" for k, v in _kept_options(n)) or None),
-         text=lambda n: "WITH (" + ", ".join(f"{k}={v}" for k, v in index_options(n.options)
-                                              if (k, v) not in _kept_options(n)) + ")"),
+         rewrite=lambda n: replace(n, options=", ".join(f"{k}={v}" for k, v in _kept_options(n)) or None)),
     Rule(CreateIndex, W_OPCLASS, "operator class PostgreSQL does not have for the method removed",
-         applies=lambda n: any(_bad_opclass(n, k) for k in n.keys), rewrite=_drop_opclasses,
-         text=lambda n: ", ".join(k.opclass.dotted() for k in n.keys if _bad_opclass(n, k))),
+         applies=lambda n: any(_bad_opclass(n, k) for k in n.keys), rewrite=_drop_opclasses),
     Rule(IndexKey, W_COLLATION, "B-compatibility collation removed from an index key",
          applies=lambda k: k.collation is not None and _B_COLLATION.match(k.collation.name) is not None,
-         field="collation", absent=None, text=lambda k: f"COLLATE {k.collation.dotted()}"),
+         field="collation", absent=None),
     Rule(CreateIndex, W_LOCAL_NAMES, "LOCAL index partition names are not kept: PostgreSQL names the "
          "partitions' indexes itself",
-         applies=lambda n: bool(n.partitions), rewrite=lambda n: replace(n, partitions=(), subpartitioned=False),
-         text=_partition_list),
+         applies=lambda n: bool(n.partitions), rewrite=lambda n: replace(n, partitions=(), subpartitioned=False)),
     Rule(SeqOption, W_SEQ_TYPE, "sequence data type PostgreSQL does not have removed",
          applies=lambda o: o.clause is SeqClause.AS and o.type is not None
-         and (o.type.schema not in (None, "pg_catalog") or o.type.name.lower() not in _SEQ_TYPES),
-         text=lambda o: f"AS {o.type.dotted()}"),
+         and (o.type.schema not in (None, "pg_catalog") or o.type.name.lower() not in _SEQ_TYPES)),
     *(r for cls in (CreateSequence, AlterSequence) for r in (
         Rule(cls, W_LARGE, "LARGE SEQUENCE written as a bigint sequence", applies=lambda n: n.large,
-             field="large", absent=False, text=lambda n: "LARGE"),
+             field="large", absent=False),
         Rule(cls, W_CLAMPED, "sequence values beyond the data type clamped",
-             applies=lambda n: bool(_out_of_range(n)), rewrite=_clamp, text=_clamp_text))),
+             applies=lambda n: bool(_out_of_range(n)), rewrite=_clamp))),
     Rule(CreateSequence, W_PERSISTENCE, "GLOBAL TEMPORARY sequence created TEMPORARY",
          applies=lambda n: n.persistence is Persistence.GLOBAL_TEMPORARY,
-         field="persistence", absent=Persistence.TEMPORARY, text=lambda n: n.persistence.value),
+         field="persistence", absent=Persistence.TEMPORARY),
     Rule(CreateView, W_PERSISTENCE, "view persistence PostgreSQL does not have removed",
          applies=lambda n: n.persistence in (Persistence.GLOBAL_TEMPORARY, Persistence.UNLOGGED),
          rewrite=lambda n: replace(n, persistence=Persistence.TEMPORARY if n.persistence is
-                                   Persistence.GLOBAL_TEMPORARY else Persistence.PERMANENT),
-         text=lambda n: n.persistence.value),
+                                   Persistence.GLOBAL_TEMPORARY else Persistence.PERMANENT)),
     # a LOCAL / GLOBAL definition says the table is partitioned (the history may say so too: create_index)
     Rule(CreateIndex, W_CONCURRENTLY, _CONCURRENTLY,
          applies=lambda n: n.concurrently and n.partition_scope is not PartitionScope.NONE,

@@ -412,15 +412,13 @@ def _unpartitioned(n: CreateTable) -> bool:
 RULES = (
     Rule(CreateTable, W_NOT_PARTITIONED, "LIST partitioning on several columns; table created unpartitioned",
          applies=_unpartitioned, rewrite=lambda n: replace(n, partition=None), path=lambda n: n.partition.origin,
-         text=lambda n: _clause_text(n.partition), comment=False, last=True),
+         last=True),
     # constraints of a table written partitioned (ALTER TABLE ... ADD CONSTRAINT: the history says, and
     # table.constraint_sql decides)
     Rule(TableConstraint, W_KEY_WIDENED, lambda c: f"constraint {c.name}: a partition key is an expression; dropped",
-         within=lambda c, enclosing: _in_layout(c, enclosing, "key"), text=constraint_text, comment=False,
-         last=True),
+         within=lambda c, enclosing: _in_layout(c, enclosing, "key"), last=True),
     Rule(TableConstraint, W_EXCLUDE_PARTITIONED, lambda c: f"exclusion constraint {c.name} of a partitioned table "
-         "dropped", within=lambda c, enclosing: _in_layout(c, enclosing, "exclusion"), text=constraint_text,
-         comment=False, last=True),
+         "dropped", within=lambda c, enclosing: _in_layout(c, enclosing, "exclusion"), last=True),
 )
 
 __all__ = ["partition_table_name", "plan", "partition_by", "partition_statements", "partitioned_layout", "Layout",
