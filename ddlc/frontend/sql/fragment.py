@@ -114,7 +114,8 @@ def statement_problem(text: str, *, block: bool = False) -> str | None:
       or before any token;
     * a backslash outside quotes: ``psql`` and ``gsql`` start a meta-command at any unquoted backslash,
       at the start of a line or not (``CREATE TABLE t (a int) \\! cmd`` runs ``cmd``);
-    * a line holding only ``/`` (gsql ends a block there and sends what came before);
+    * a line holding only ``/`` (gsql ends a block there and sends what came before), also once the
+      statement's own ``;`` is taken off (``/;``: ddlc writes the statement without it);
     * a comment: the server writes none in a statement outside quotes; in a statement ddlc writes as it
       came, one would hide words (a ``--`` comment in a value swallows the template's words after it on
       its line, or the ``;`` ddlc writes after the statement);
@@ -153,11 +154,13 @@ def statement_problem(text: str, *, block: bool = False) -> str | None:
         if kind == "string" and "\\" in tok and _scs_off_end(tok) != len(tok):
             return (f"a string at offset {s} that ends elsewhere when standard_conforming_strings is off "
                     "(a backslash before a quote)")
-        slash_line = line_start and tok == "/"
+        after_slash, slash_line = slash_line, line_start and tok == "/"
         line_start = False
         if kind == "punct" and tok == ";":
             if not seen:
                 return "a ';' before any word (an empty statement)"
+            if after_slash and not block:  # the statement is written without its ';': ``/;`` is then a / line
+                return "a line holding only / once its ';' is taken off (gsql ends a block there)"
             ended = not block
         else:
             seen = True
