@@ -182,3 +182,22 @@ def test_the_first_token_filters_change_no_reading(request):
     filtered = _reads(texts + cuts)
     request.getfixturevalue("unfiltered")
     assert _reads(texts + cuts) == filtered
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(["ALTER", "CREATE", "DROP", "COMMENT", "ON", "TABLE", "TYPE", "x", "(", "AS",
+                                 "RENAME", "TO", "UPDATE", "DECLARE", "SCHEMA", "ALTERX", "", "OR", "REPLACE"]),
+                max_size=8).map(" ".join))
+def test_the_dispatch_by_first_word_keeps_every_pattern_that_matches(head):
+    from ddlc.frontend.text import _candidates, _dispatch
+
+    assert [e for e in _candidates(head) if e[0].match(head)] == [e for e in _dispatch() if e[0].match(head)]
+
+
+def test_the_dispatch_by_first_word_on_the_fixtures():
+    from ddlc.frontend.sql.lexer import Lexed
+    from ddlc.frontend.text import _candidates, _dispatch, _head
+
+    for text in _tddl_texts():
+        head = _head(Lexed(text))
+        assert [e for e in _candidates(head) if e[0].match(head)] == [e for e in _dispatch() if e[0].match(head)]

@@ -56,6 +56,22 @@ def _dispatch() -> list[tuple[re.Pattern[str], Shape]]:
     return _DISPATCH
 
 
+_BY_WORD: tuple[dict[str, list[tuple[re.Pattern[str], Shape]]], list[tuple[re.Pattern[str], Shape]]] | None = None
+
+
+def _candidates(head: str) -> list[tuple[re.Pattern[str], Shape]]:
+    """The entries of :func:`_dispatch` whose head pattern may match ``head``, in order: a pattern that
+    starts with a word and a blank matches only a head starting with that word."""
+    global _BY_WORD
+    if _BY_WORD is None:
+        entries = _dispatch()
+        words = [m[1] if (m := re.match(r"([A-Z]+) ", rx.pattern)) else None for rx, _shape in entries]
+        _BY_WORD = ({w: [e for e, k in zip(entries, words) if k in (None, w)] for w in set(words) - {None}},
+                    [e for e, k in zip(entries, words) if k is None])
+    by_word, others = _BY_WORD
+    return by_word.get(head.partition(" ")[0], others)
+
+
 def _head(text: Lexed) -> str:
     return " ".join(t.upper or t.text for t in text.head(12))  # the first tokens only: never the whole text
 
@@ -136,7 +152,7 @@ def _read_tree(lexed: Lexed, canon: dict[str, str]) -> tuple[dict[str, Any] | No
     end = _body_end(text)
     head = _head(lexed)
     err: TextError | None = None
-    for rx, shape in _dispatch():
+    for rx, shape in _candidates(head):
         if not rx.match(head):
             continue
         try:

@@ -29,7 +29,7 @@ def norm(t: Tok) -> tuple[str, str]:
 
 
 _WORDS: dict[str, tuple[tuple[str, str], ...]] = {}
-_WORDS_MAX = 4096  # the templates hold ~600 distinct literals; past this, literals are lexed each time
+_WORDS_MAX = 4096  # the templates hold ~260 distinct literals; past this, literals are lexed each time
 
 
 def literal_words(literal: str) -> tuple[tuple[str, str], ...]:
