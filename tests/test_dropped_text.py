@@ -18,7 +18,7 @@ import pytest
 
 import ddlc
 from ddlc.backends import get_backend
-from ddlc.compiler import _removed, dropped_text
+from ddlc.dropped import _removed, dropped_text
 from ddlc.diagnostics import Diagnostic
 
 ROOT = Path(__file__).resolve().parent.parent
