@@ -8,6 +8,8 @@ holds on a loaded machine.
     .venv/bin/python bench/bench_ratio.py --check               # + is the unique corpus still valid (~10 s)
     .venv/bin/python bench/bench_ratio.py --profile postgres --corpora unique [--top 25]   # cProfile of
                                                     # translate_many over the --chunks chunks, one pass
+    .venv/bin/python bench/bench_ratio.py --vs /tmp/ddlc-old --targets postgres   # A/B: this tree against
+                                                    # another (a git archive export), interleaved
 
 Corpora (bench/corpus.py): ``fixtures`` (every case that translates, the oracle inputs and
 fixtures/sample/ddl.jsonl: 209 documents), ``varied`` (every statement family of fixtures/cases/ with
@@ -42,6 +44,12 @@ corpus and target before round r+1, so a chunk's fastest round is not taken from
 the machine, and a change of load touches every corpus and target alike. ``gc.freeze()`` after the
 untimed warm-up keeps the corpora out of the collector's way; the collector runs as usual.
 
+A/B (``--vs TREE``): two worker processes, one importing ddlc from ``TREE`` (the baseline, e.g. ``git
+archive <commit> | tar -x -C TREE``) and one from this tree, are handed the same chunks in turn (which goes
+first alternates by round), each timing its own ``orjson.loads`` and ddlc as above; per chunk the figure is
+the speed-up ratio(baseline) / ratio(this tree), and ddlc(baseline) / ddlc(this tree) by CPU time. ``--vs``
+with this very tree gives the self-vs-self noise of the comparison.
+
 Replaces the former options: ``--mb`` now sets ``--chunks`` (that many MB of distinct chunks per
 corpus and target; the old one-corpus best-of-5 figure of a whole 4 MB pass is gone: it moved with
 load by up to 2.7x). bench/bench_translate.py is left as it was (orjson vs the expander stages).
@@ -64,7 +72,7 @@ from typing import Any
 
 import orjson
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(os.environ.get("DDLC_BENCH_ROOT") or Path(__file__).resolve().parents[1]).resolve()
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -236,6 +244,140 @@ def profile(args: argparse.Namespace) -> None:
         pstats.Stats(pr, stream=sys.stdout).strip_dirs().sort_stats(key).print_stats(args.top)
 
 
+# --- A/B: this tree against another, in two worker processes ------------------------------------------
+
+def _send(stream: Any, obj: Any) -> None:
+    import pickle
+
+    data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(len(data).to_bytes(8, "little") + data)
+    stream.flush()
+
+
+def _recv(stream: Any) -> Any:
+    import pickle
+
+    head = stream.read(8)
+    if len(head) < 8:
+        raise EOFError
+    return pickle.loads(stream.read(int.from_bytes(head, "little")))
+
+
+def worker(args: argparse.Namespace) -> None:
+    """``--worker``: time what the parent hands in (stdin/stdout, length-prefixed pickles), with the ddlc
+    of ``DDLC_BENCH_ROOT``."""
+    inp, out = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr  # nothing else may write to the pipe
+    fns: dict[str, Any] = {}
+    _send(out, {"root": os.path.dirname(os.path.dirname(os.path.abspath(ddlc.__file__)))})
+    while True:
+        try:
+            msg = _recv(inp)
+        except EOFError:
+            return
+        kind = msg[0]
+        if kind == "warm":  # untimed: imports, lazy tables; then the collector set as in run()
+            _, target, lines = msg
+            list(ddlc.translate_many(lines, target=target))
+            _send(out, None)
+        elif kind == "freeze":
+            gc.collect()
+            gc.freeze()
+            _send(out, None)
+        else:
+            _, target, r, a, b = msg
+            fn = fns.get(target) or fns.setdefault(target, translator(target, args.api))
+            t: dict[str, list[float]] = {"o": [], "d": [], "o2": [], "d2": []}
+            measure_round(fn, r, a, b, t)
+            _send(out, {k: v[0] for k, v in t.items()})
+
+
+class _Worker:
+    def __init__(self, root: Path, args: argparse.Namespace) -> None:
+        import subprocess
+
+        env = dict(os.environ, DDLC_BENCH_ROOT=str(root))
+        cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", "--api", args.api, "--clock", args.clock]
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+        self.root = _recv(self.proc.stdout)["root"]
+
+    def ask(self, *msg: Any) -> Any:
+        _send(self.proc.stdin, msg)
+        return _recv(self.proc.stdout)
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def run_ab(args: argparse.Namespace) -> dict[str, Any]:
+    """Per chunk, corpus and target: round r is timed by both workers in turn (the baseline first in even
+    rounds), each its own orjson and ddlc passes; the fastest round per chunk and side counts."""
+    cs = build(args.corpora, args.per_family)
+    sides = {"old": _Worker(Path(args.vs), args), "new": _Worker(ROOT, args)}
+    info: dict[str, Any] = {"roots": {k: w.root for k, w in sides.items()}, "load": [os.getloadavg()[0]],
+                            "cores": os.cpu_count(), "corpora": {}}
+    for c in cs.values():
+        whole = c.whole()
+        info["corpora"][c.name] = {"documents": len(c.docs), "bytes_per_doc": sum(map(len, whole)) / len(whole)}
+        for t in args.targets:
+            for w in sides.values():
+                w.ask("warm", t, whole)
+    for w in sides.values():
+        w.ask("freeze")
+    streams = {n: corpora.chunks(c.docs, args.chunk, args.seed + (n == "fixtures")) for n, c in cs.items()}
+    plan = [{n: next(st) for n, st in streams.items()} for _ in range(args.chunks)]
+    times = {(k, n, t, s): {"o": [], "d": [], "o2": [], "d2": []}
+             for k in range(args.chunks) for n in cs for t in args.targets for s in sides}
+    t0 = time.perf_counter()
+    for r in range(args.repeat):
+        order = ("old", "new") if r % 2 == 0 else ("new", "old")
+        for k, chunk_of in enumerate(plan):
+            for n, c in cs.items():
+                for t in args.targets:
+                    (a, b), = c.copies(chunk_of[n], 1)
+                    for s in order:
+                        for key, v in sides[s].ask("round", t, r, a, b).items():
+                            times[k, n, t, s][key].append(v)
+        if args.progress:
+            print(f"\rround {r + 1}/{args.repeat} ({time.perf_counter() - t0:.0f} s)", end="", file=sys.stderr)
+    if args.progress:
+        print(file=sys.stderr)
+    for w in sides.values():
+        w.close()
+    info["load"].append(os.getloadavg()[0])
+    rows: dict[str, list[dict[str, float]]] = {}
+    for n in cs:
+        for t in args.targets:
+            out = []
+            for k in range(args.chunks):
+                size = len(plan[k][n])
+                old, new = (chunk_figures(times[k, n, t, s], size) for s in ("old", "new"))
+                do, dn = (min(times[k, n, t, s]["d"]) for s in ("old", "new"))
+                out.append({"speedup_ratio": old["ratio"] / new["ratio"], "speedup_cpu": do / dn,
+                            "ratio_old": old["ratio"], "ratio_new": new["ratio"],
+                            "noise_old": old["noise_ddlc"], "noise_new": new["noise_ddlc"]})
+            rows[f"{n}/{t}"] = out
+    figures = {key: {f: summary([r[f] for r in rs]) for f in rs[0]} for key, rs in rows.items()}
+    return {"info": info, "figures": figures, "chunks": rows, "timed_seconds": time.perf_counter() - t0}
+
+
+def report_ab(res: dict[str, Any], args: argparse.Namespace) -> None:
+    info = res["info"]
+    load = "-".join(f"{x:.1f}" for x in info.get("load", ()))
+    print(f"A/B: old = ddlc from {info['roots']['old']}, new = ddlc from {info['roots']['new']}; "
+          f"load average {load} on {info.get('cores', '?')} cores")
+    print(f"{args.chunks} chunks of {args.chunk} documents per corpus and target, fastest of {args.repeat}, "
+          f"{args.clock} clock; timed {res['timed_seconds']:.0f} s")
+    print("\nmedian [interquartile range] (95% confidence interval of the median) over the chunks")
+    print(f"{'corpus/target':<18} {'× orjson old':>12} {'× orjson new':>12}  {'speed-up (ratio old/new)':<28} "
+          f"{'speed-up (cpu old/new)':<28} {'noise ddlc/ddlc old':<22} {'new':<22}")
+    for key, f in res["figures"].items():
+        print(f"{key:<18} {f['ratio_old']['median']:>12.0f} {f['ratio_new']['median']:>12.0f}  "
+              f"{fmt(f['speedup_ratio'], '.3f'):<28} {fmt(f['speedup_cpu'], '.3f'):<28} "
+              f"{fmt(f['noise_old'], '', True)[:21]:<22} {fmt(f['noise_new'], '', True)[:21]:<22}")
+
+
 def fmt(s: dict[str, float], spec: str, pct: bool = False) -> str:
     if pct:
         return (f"{(s['median'] - 1) * 100:+5.1f}% [{(s['q1'] - 1) * 100:+.1f}, {(s['q3'] - 1) * 100:+.1f}]"
@@ -290,6 +432,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--quiet", dest="progress", action="store_false", help="no progress on stderr")
     ap.add_argument("--profile", choices=TARGETS, help="cProfile one target on the first corpus instead")
     ap.add_argument("--top", type=int, default=25)
+    ap.add_argument("--vs", metavar="TREE", help="A/B: this tree against the ddlc of TREE (a git archive export)")
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     global clock
     clock = CLOCKS[args.clock]
@@ -301,20 +445,23 @@ def main(argv: list[str] | None = None) -> None:
     if args.mb is not None:
         sizes = [len(b) for _, b in corpora.varied_corpus(args.per_family) + corpora.fixtures_corpus()]
         args.chunks = max(1, round(args.mb * 1e6 / (statistics.mean(sizes) * args.chunk)))
+    if args.worker:
+        worker(args)
+        return
     if args.show:
         res = json.loads(Path(args.show).read_text("utf-8"))
-        report(res, argparse.Namespace(**res["args"]))
+        (report_ab if res["args"].get("vs") else report)(res, argparse.Namespace(**res["args"]))
         return
     if args.profile:
         profile(args)
         return
-    res = run(args)
+    res = run_ab(args) if args.vs else run(args)
     res["args"] = {k: v for k, v in vars(args).items()}
     res["python"], res["orjson"], res["root"] = platform.python_version(), orjson.__version__, str(ROOT)
     if args.json:
         print(json.dumps(res, indent=1))
         return
-    report(res, args)
+    (report_ab if args.vs else report)(res, args)
 
 
 if __name__ == "__main__":
