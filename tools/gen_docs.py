@@ -1,5 +1,5 @@
 """Generate docs/diagnostics.md (from the CODES registry), docs/functions.md (the PostgreSQL backend's
-table of GaussDB function rewrites) and the README support matrix.
+table of GaussDB function rewrites), docs/support.md and the README support matrix (row names: STATEMENT_NAMES).
 
     .venv/bin/python -m tools.gen_docs          # rewrite
     .venv/bin/python -m tools.gen_docs --check  # exit 1 when out of date (used by the tests)
@@ -86,24 +86,110 @@ def functions_md() -> str:
     return "\n".join(out) + "\n"
 
 
-def support_matrix() -> str:
-    from ddlc.support import matrix_rows, refused_forms, targets
+# The support matrix's rows, named as a user looks for them (the statement as written), one per IR statement
+# class (ddlc/ir/), in the matrix's order. A class missing here fails the generation, so a new statement
+# family cannot reach the README under its internal name.
+STATEMENT_NAMES: dict[str, str] = {
+    "CreateTable": "CREATE TABLE",
+    "CreateTableAs": "CREATE TABLE AS, SELECT INTO",
+    "AlterRelation": "ALTER TABLE (also ALTER INDEX / VIEW / SEQUENCE / TYPE)",
+    "AlterTableFollowup": "ALTER TABLE follow-up of ADD COLUMN (SET DEFAULT, SET NOT NULL, AUTO_INCREMENT)",
+    "BackfillUpdate": "UPDATE back-fill of ADD COLUMN with a non-constant DEFAULT",
+    "AutoIncrementBackfill": "PL/pgSQL back-fill of ADD COLUMN ... AUTO_INCREMENT",
+    "RenameRelation": "ALTER TABLE / INDEX / SEQUENCE / VIEW ... RENAME TO",
+    "RenameColumn": "ALTER TABLE ... RENAME COLUMN",
+    "RenameConstraint": "ALTER TABLE ... RENAME CONSTRAINT",
+    "RenameTables": "RENAME TABLE a TO b (B-compatible)",
+    "SetSchema": "ALTER ... SET SCHEMA",
+    "Truncate": "TRUNCATE",
+    "CreateIndex": "CREATE INDEX",
+    "Reindex": "REINDEX, ALTER INDEX ... REBUILD",
+    "CreateView": "CREATE VIEW",
+    "CreateMatView": "CREATE MATERIALIZED VIEW",
+    "AlterMatView": "ALTER MATERIALIZED VIEW",
+    "RefreshMatView": "REFRESH MATERIALIZED VIEW",
+    "DropMatView": "DROP MATERIALIZED VIEW",
+    "CreateSequence": "CREATE SEQUENCE",
+    "AlterSequence": "ALTER SEQUENCE",
+    "CreateSchema": "CREATE SCHEMA",
+    "RenameSchema": "ALTER SCHEMA ... RENAME TO",
+    "AlterSchemaBlockchain": "ALTER SCHEMA ... WITH / WITHOUT BLOCKCHAIN",
+    "AlterSchemaCharset": "ALTER SCHEMA ... CHARACTER SET / COLLATE (B-compatible)",
+    "CreateEnumType": "CREATE TYPE ... AS ENUM",
+    "CreateCompositeType": "CREATE TYPE ... AS (composite)",
+    "RenameType": "ALTER TYPE ... RENAME TO",
+    "RenameAttribute": "ALTER TYPE ... RENAME ATTRIBUTE",
+    "CreateFunction": "CREATE FUNCTION / PROCEDURE",
+    "AlterFunction": "ALTER FUNCTION / PROCEDURE",
+    "DropRoutine": "DROP FUNCTION / PROCEDURE (GaussDB text, TDDL)",
+    "CreateTrigger": "CREATE TRIGGER",
+    "Package": "CREATE / ALTER / DROP PACKAGE",
+    "Comment": "COMMENT ON",
+    "Drop": "DROP TABLE / INDEX / VIEW / SEQUENCE / SCHEMA / TYPE / TRIGGER (a JDDL tree: also FUNCTION)",
+    "CreateDatabase": "CREATE DATABASE",
+    "AlterDatabase": "ALTER DATABASE",
+    "DropDatabase": "DROP DATABASE",
+    "Grant": "GRANT / REVOKE privileges",
+    "GrantRole": "GRANT / REVOKE role membership",
+    "CreateEvent": "CREATE EVENT (B-compatible scheduled job)",
+    "AlterEvent": "ALTER EVENT",
+    "DropEvent": "DROP EVENT",
+    "NewPub": "NEWPUB (a cascading-replication notice, not DDL)",
+    "Opaque": "a statement ddlc cannot read (kept as GaussDB text)",
+}
+
+
+def statement_rows() -> list[tuple[type, str]]:
+    """Every IR statement class with its row name, in STATEMENT_NAMES order; a class without a name (or a
+    name without a class) is an error."""
+    from ddlc.support import _all_statements
+
+    classes = {c.__name__: c for c in _all_statements()}
+    missing = sorted(set(classes) - set(STATEMENT_NAMES))
+    gone = sorted(set(STATEMENT_NAMES) - set(classes))
+    if missing or gone:
+        raise SystemExit(f"tools/gen_docs.py STATEMENT_NAMES: no row name for {missing or 'none'}; "
+                         f"names of no statement class: {gone or 'none'}")
+    return [(classes[n], name) for n, name in STATEMENT_NAMES.items()]
+
+
+LEGEND = ("Legend: ✅ translated; ⚠️ translated with documented losses (W diagnostics; some forms may be refused "
+          "whole: {where}); 📝 kept as text with a diagnostic; ❌ refused: the target has no such object (the "
+          "document fails unless `--on-unsupported comment` or `skip`); 🚧 not implemented yet.")
+
+
+def support_matrix(where: str = "[docs/support.md](docs/support.md)") -> str:
+    """The README's matrix: one row per statement, one column per target, and the legend."""
+    from ddlc.support import cell, targets
 
     ts = targets()
     head = "| statement | " + " | ".join(ts) + " |"
     sep = "|---|" + "---|" * len(ts)
-    rows = [f"| {name} | " + " | ".join(cells[t] for t in ts) + " |" for name, cells in matrix_rows()]
-    legend = ("Legend: ✅ translated; ⚠️ translated with documented losses (W diagnostics); "
-              "📝 kept as text with a diagnostic; ❌ refused: the target has no such object (the document fails "
-              "unless `--on-unsupported comment` or `skip`); 🚧 not implemented yet.")
-    forms = []
-    for t in ts:
-        listed = refused_forms(t)
-        if listed:
-            forms += ["", f"Refused in some forms on {t} (⚠️ above: those forms have no {t} form; the statement is "
-                          "not translated, with the warning, and fails its document like ❌): "
-                      + "; ".join(f"{name} ({', '.join(codes)})" for name, codes in listed) + "."]
-    return "\n".join([head, sep, *rows, "", legend, *forms])
+    body = [f"| {name} | " + " | ".join(cell(t, c) for t in ts) + " |" for c, name in statement_rows()]
+    return "\n".join([head, sep, *body, "", LEGEND.format(where=where)])
+
+
+def support_md() -> str:
+    """docs/support.md: the matrix, then the forms each target refuses whole, with their codes."""
+    from ddlc.support import label, refused_forms, targets
+
+    ts = targets()
+    rows = statement_rows()
+    named = {f"`{label(c)}`": name for c, name in rows}
+    refused = {t: {named[lab]: codes for lab, codes in refused_forms(t)} for t in ts}
+    listed = [name for _, name in rows if any(name in refused[t] for t in ts)]
+    out = ["# Supported statements per target", "",
+           "Generated from the backends' own tables by `python -m tools.gen_docs` (do not edit by hand; a test "
+           "fails when it is stale). Row names are `STATEMENT_NAMES` in `tools/gen_docs.py`, one per IR statement "
+           "class of `ddlc/ir/`.", "", support_matrix("[below](#forms-refused-whole)"), "",
+           "## Forms refused whole", "",
+           "A ⚠️ statement is translated with documented losses, but some of its forms have no form on the target: "
+           "such a statement is not translated, with the warning below, and fails its document like ❌ (unless "
+           "`--on-unsupported comment` or `skip`). What each code means: [diagnostics.md](diagnostics.md).", "",
+           "| statement | " + " | ".join(ts) + " |", "|---|" + "---|" * len(ts)]
+    for name in listed:
+        out.append(f"| {name} | " + " | ".join(", ".join(refused[t].get(name, ())) or "—" for t in ts) + " |")
+    return "\n".join(out) + "\n"
 
 
 def main() -> int:
@@ -122,6 +208,12 @@ def main() -> int:
         stale.append(fn_path)
         if not check:
             fn_path.write_text(text, "utf-8")
+    support_path = ROOT / "docs" / "support.md"
+    text = support_md()
+    if not support_path.exists() or support_path.read_text("utf-8") != text:
+        stale.append(support_path)
+        if not check:
+            support_path.write_text(text, "utf-8")
     readme = ROOT / "README.md"
     if readme.exists():
         body = readme.read_text("utf-8")
