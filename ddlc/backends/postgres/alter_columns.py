@@ -257,7 +257,7 @@ def _key_layout(a: Alter) -> Any:
 @handles(AddConstraint)
 def _add_constraint(n: AddConstraint, a: Alter) -> None:
     from ...ir.table import TableConstraint
-    from .table import constraint_sql
+    from .constraints import constraint_sql
 
     info = n.parsed
     assert info is not None  # unparsed constraints were dropped by a rule
