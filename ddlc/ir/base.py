@@ -53,6 +53,14 @@ class Node(msgspec.Struct, frozen=True, kw_only=True):
 
     origin: Path = ()
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        global generation
+        generation += 1  # plans made from the classes' type hints (ddlc.ir.reach) know to look again
+
+
+generation = 0  # how many node classes have been defined (a family imported later adds subclasses)
+
 
 def node(cls: type[N]) -> type[N]:
     """Decorator of every node class (the class is already a :class:`msgspec.Struct` by subclassing
@@ -272,14 +280,19 @@ def _may_hold_node(h: Any) -> bool:
     return True  # a node class, or something we cannot rule out
 
 
-def transform(n: N, fn: Any, skip: frozenset[tuple[str, str]] = frozenset()) -> N:
+def transform(n: N, fn: Any, skip: frozenset[tuple[str, str]] = frozenset(), reach: Any = None) -> N:
     """Rebuild ``n`` bottom-up: children first, then ``fn(node) -> node`` on each node.
 
     Subtrees that ``fn`` leaves unchanged are shared, not copied (passes stay allocation-light).
     A node rebuilt because a child changed goes through :func:`replace`: its source text of that
     child is cleared.
     ``skip`` names ``(ClassName, field)`` pairs whose subtrees are left alone.
+    ``reach`` (a :class:`ddlc.ir.reach.Reach`, made with the same ``skip``): ``fn`` changes nodes of its
+    target classes only and returns every other node as it is given; the walk then enters only the
+    fields that can lead to a target and calls ``fn`` on the targets alone (the same result).
     """
+    if reach is not None:
+        return _pruned(n, fn, reach.current())
     changes: dict[str, Any] = {}
     cls = type(n)
     for name in field_names(cls):
@@ -297,3 +310,45 @@ def transform(n: N, fn: Any, skip: frozenset[tuple[str, str]] = frozenset()) -> 
     if changes:
         n = replace(n, **changes)
     return fn(n)
+
+
+def _pruned(n: Any, fn: Any, reach: Any) -> Any:
+    """:func:`transform` of ``n`` with ``reach``: fields that cannot lead to a target class left alone."""
+    cls = type(n)
+    names = reach._fields.get(cls)
+    if names is None:
+        names = reach.fields(cls)
+    changes = None
+    enter = reach.enter
+    for name in names:
+        v = getattr(n, name)
+        if isinstance(v, Node):
+            go = enter.get(type(v))
+            if go is None:
+                go = reach.enters(type(v))
+            if go:
+                nv = _pruned(v, fn, reach)
+                if nv is not v:
+                    if changes is None:
+                        changes = {}
+                    changes[name] = nv
+        elif type(v) is tuple and v:
+            items = None
+            for i, x in enumerate(v):
+                if isinstance(x, Node):
+                    go = enter.get(type(x))
+                    if go is None:
+                        go = reach.enters(type(x))
+                    if go:
+                        nx = _pruned(x, fn, reach)
+                        if nx is not x:
+                            if items is None:
+                                items = list(v)
+                            items[i] = nx
+            if items is not None:
+                if changes is None:
+                    changes = {}
+                changes[name] = tuple(items)
+    if changes is not None:
+        n = replace(n, **changes)
+    return fn(n) if cls in reach.targets else n

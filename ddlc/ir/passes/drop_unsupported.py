@@ -16,8 +16,6 @@ only when a child changed.
 
 from __future__ import annotations
 
-import enum
-import typing
 from typing import Any
 
 import msgspec.structs
@@ -25,112 +23,28 @@ import msgspec.structs
 from ...diagnostics import E_UNSUPPORTED, Diagnostic, refusal_message
 from ...errors import DdlcError
 from ..base import Node, field_names, replace
+from ..reach import Reach, child_classes
 from ..rules import Rule
 from ..statement import Opaque, OpaqueReason
 
 
-class _Plan:
-    """For one rules table: the rules of each node class and the fields worth visiting per class.
+class _Plan(Reach):
+    """For one rules table: the rules of each node class (:attr:`by_class`, the last ones after the others)
+    and, as a :class:`~ddlc.ir.reach.Reach` of the classes they target, the fields worth visiting per
+    class: a class is worth entering when a targeted class, or a field of unknown type, can be reached
+    from it through its fields' types."""
 
-    Worked out on demand, per class met (a short run meets a few dozen of the ~300 node classes, and
-    reading every class's type hints up front cost tens of milliseconds of start-up): a class is worth
-    entering when a targeted class, or a field of unknown type, can be reached from it through its
-    fields' types (the least fixed point the rules need, found by a walk from the class)."""
-
-    __slots__ = ("by_class", "_edges", "_fields", "enter")
+    __slots__ = ("by_class",)
 
     def __init__(self, rules: tuple[Rule, ...]) -> None:
-        self.by_class: dict[type, tuple[Rule, ...]] = {}
+        by_class: dict[type, tuple[Rule, ...]] = {}
         for r in (*(r for r in rules if not r.last), *(r for r in rules if r.last)):
-            self.by_class[r.node] = (*self.by_class.get(r.node, ()), r)
-        self._edges: dict[type, dict[str, frozenset[type] | None]] = {}
-        self._fields: dict[type, tuple[str, ...]] = {}
-        self.enter: dict[type, bool] = {}  # worth visiting, by class
-
-    def _kids(self, cls: type) -> dict[str, frozenset[type] | None]:
-        out = self._edges.get(cls)
-        if out is None:
-            out = self._edges[cls] = _child_classes(cls)
-        return out
-
-    def fields(self, cls: type) -> tuple[str, ...]:
-        """The fields of ``cls`` that may lead to a targeted node."""
-        out = self._fields.get(cls)
-        if out is None:
-            out = self._fields[cls] = tuple(
-                f for f, kids in self._kids(cls).items() if kids is None or any(self.enters(k) for k in kids))
-        return out
-
-    def enters(self, cls: type) -> bool:
-        hit = self.enter.get(cls)
-        if hit is None:
-            hit = self.enter[cls] = self._reaches(cls)
-        return hit
-
-    def _reaches(self, start: type) -> bool:
-        seen, todo = {start}, [start]
-        while todo:
-            c = todo.pop()
-            known = self.enter.get(c)
-            if known is not None and c is not start:
-                if known:
-                    return True
-                continue  # nothing targeted below it
-            if c in self.by_class:
-                return True
-            for kids in self._kids(c).values():
-                if kids is None:
-                    return True
-                for k in kids:
-                    if k not in seen:
-                        seen.add(k)
-                        todo.append(k)
-        return False
+            by_class[r.node] = (*by_class.get(r.node, ()), r)
+        super().__init__(by_class)
+        self.by_class = by_class
 
 
-def _child_classes(cls: type) -> dict[str, frozenset[type] | None]:
-    """For each node-holding field of ``cls``: the node classes it may hold (with their subclasses),
-    or None when its type hint does not say."""
-    try:
-        hints = typing.get_type_hints(cls)
-    except Exception:  # noqa: BLE001 - an unresolvable hint: every field unknown
-        hints = {}
-    out: dict[str, frozenset[type] | None] = {}
-    for name in field_names(cls):
-        kids: set[type] | None = set()
-        for t in _leaves(hints.get(name, Any)):
-            if isinstance(t, type) and t is not Any and issubclass(t, Node):
-                kids.update(_node_subclasses(t))  # a field typed by a base class holds its subclasses
-            elif not _scalar(t):  # Any, object, a bare tuple, a type variable...: unknown
-                kids = None
-                break
-        out[name] = None if kids is None else frozenset(kids)
-    return out
-
-
-def _scalar(t: Any) -> bool:
-    return t is type(None) or (isinstance(t, type) and t is not Any and (
-        t in (str, int, bool, float, bytes) or issubclass(t, enum.Enum) or t.__module__ in ("decimal", "datetime")))
-
-
-def _leaves(h: Any) -> list[Any]:
-    args = typing.get_args(h)
-    if not args:
-        return [h]
-    out: list[Any] = []
-    for a in args:
-        if a is not Ellipsis:
-            out.extend(_leaves(a))
-    return out
-
-
-def _node_subclasses(cls: type) -> list[type]:
-    out, todo = [], [cls]
-    while todo:
-        c = todo.pop()
-        out.append(c)
-        todo.extend(c.__subclasses__())
-    return out
+_child_classes = child_classes  # (its former name)
 
 
 _PLANS: dict[int, tuple[tuple[Rule, ...], _Plan]] = {}
@@ -164,7 +78,7 @@ def drop_unsupported(stmt, ctx):
         return Opaque("", kind="dropped", reason=OpaqueReason.UNPARSED, origin=stmt.origin), diags
     if not ctx.rules:
         return stmt, diags
-    plan = _plan(ctx.rules)
+    plan = _plan(ctx.rules).current()
     if not plan.enters(type(stmt)):
         return stmt, diags
     by_class = plan.by_class

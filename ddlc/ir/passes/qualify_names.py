@@ -23,6 +23,7 @@ from ..partition import BoundValue
 from ..routine import FunctionArg
 from ._sync import synced
 from ..names import Expr, QualifiedName
+from ..reach import Reach
 
 N_UNPARSED_REF = register(
     "DDLC-N501", Severity.NOTE, "References inside SQL text not checked",
@@ -35,6 +36,9 @@ N_UNPARSED_REF = register(
 NOT_USER_OBJECTS = frozenset({("IndexKey", "opclass"), ("IndexKey", "collation"), ("ColumnDef", "collation"),
                               ("AlterColumnType", "collation"), ("ModifyColumn", "collation"),
                               ("ChangeColumn", "collation")})
+
+# the classes fn below changes (it returns every other node as given): the walk enters only what can hold them
+_REACH = Reach({FunctionArg, BoundValue, QualifiedName, Expr}, NOT_USER_OBJECTS)
 
 _MAY_REFERENCE = re.compile(r"\b(nextval|currval|setval|REFERENCES|SELECT|FROM|JOIN)\b", re.I)
 
@@ -61,4 +65,4 @@ def qualify_names(stmt, ctx):
                 return node.renamed(new, unqualified)
         return node
 
-    return transform(stmt, fn, NOT_USER_OBJECTS), diags
+    return transform(stmt, fn, NOT_USER_OBJECTS, _REACH), diags
