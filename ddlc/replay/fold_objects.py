@@ -17,7 +17,9 @@ from ..ir.constraints import ConstraintKind
 from ..ir.drop import DropObjectType, SchemaName
 from ..ir.names import QualifiedName
 from ..ir.sequence import SeqClause
-from .rewrite import column_refs, constraint_renamed, expr_renamed, view_column_renamed
+from .rewrite import (
+    column_refs, constraint_renamed, expr_renamed, names_sequence, sequence_renamed, view_column_renamed,
+)
 from .schema_model import Constraint, Index, Key, Schema, Sequence, Table, View
 
 
@@ -158,11 +160,54 @@ def move_table(f: Any, old: Key, new: Key, stmt: Any) -> None:
             refs = tuple(QualifiedName(new[1], new[0], origin=r.origin) if _key(r) == old else r
                          for r in v.node.references)
             v.node = replace(v.node, query=q, references=refs, layout=None)
+    moved = []
     for sq in m.sequences.values():
         opts = tuple(replace(o, owner=QualifiedName(new[1], new[0], o.owner.attr, origin=o.owner.origin))
                      if o.owner is not None and _key(o.owner) == old else o for o in sq.node.options)
         if opts != sq.node.options:
             sq.node = replace(sq.node, options=opts)
+            if new[0] != old[0]:
+                moved.append(sq)
+    for sq in moved:  # ALTER TABLE ... SET SCHEMA moves the sequences the table's columns own
+        was = sq.key
+        sq.node = replace(sq.node, identity=QualifiedName(was[1], new[0], origin=sq.node.identity.origin))
+        _rekey(m.sequences)
+        sequence_moved(f, was, sq.key, stmt)
+
+
+def owned_sequences(m: Any, table: Key, column: str | None = None) -> list[Sequence]:
+    """The sequences owned by a column of ``table`` (by ``column`` when given)."""
+    return [sq for sq in m.sequences.values()
+            if any(o.clause is SeqClause.OWNED and o.owner is not None and _key(o.owner) == table
+                   and (column is None or o.owner.attr == column) for o in sq.node.options)]
+
+
+def sequence_moved(f: Any, old: Key, new: Key, stmt: Any) -> None:
+    """Sequence ``old`` is now ``new`` (renamed, or moved to another schema): the defaults and view queries
+    that name it by a ``nextval('...')`` literal follow, as PostgreSQL's stored regclass does."""
+    m = f.model
+    for t in m.tables.values():
+        for c in t.columns:
+            for fld in ("default", "generated"):
+                e = getattr(c.defn, fld)
+                if e is None or not names_sequence(e, old):
+                    continue
+                r = sequence_renamed(e, old, new)
+                if r is None:
+                    f.diag(W_REPLAY_INEXACT, f"{fld} of column {t.schema}.{t.name}.{c.name} still names sequence "
+                                             f"{_dotted(old)} (now {_dotted(new)}): written as it was", stmt.origin)
+                elif r is not e:
+                    c.defn = replace(c.defn, **{fld: r})
+    for v in m.views.values():
+        q = v.node.query
+        if not names_sequence(q, old):
+            continue
+        r = sequence_renamed(q, old, new)
+        if r is None:
+            f.diag(W_REPLAY_INEXACT, f"view {v.node.identity.dotted()}: its query still names sequence "
+                                     f"{_dotted(old)} (now {_dotted(new)})", stmt.origin)
+        elif r is not q:
+            v.node = replace(v.node, query=r, layout=None)
 
 
 def rename_column(f: Any, t: Table, old: str, new: str, stmt: Any) -> None:
@@ -173,6 +218,10 @@ def rename_column(f: Any, t: Table, old: str, new: str, stmt: Any) -> None:
         f.diag(W_REPLAY_UNKNOWN, f"column {old} of {t.schema}.{t.name} is not in the replayed schema", stmt.origin)
         return
     col.defn = replace(col.defn, name=new, layout=None)
+    for sq in owned_sequences(m, t.key, old):  # a renamed column keeps the sequences it owns
+        sq.node = replace(sq.node, options=tuple(
+            replace(o, owner=replace(o.owner, attr=new)) if o.clause is SeqClause.OWNED and o.owner is not None
+            and _key(o.owner) == t.key and o.owner.attr == old else o for o in sq.node.options))
 
     def inexact(what: str) -> None:
         f.diag(W_REPLAY_INEXACT, f"{what} still names column {old} (renamed to {new}): written as it was",
@@ -327,17 +376,27 @@ def _move(f: Any, word: str, key: Key, new: Key, s: Any, if_exists: bool = False
             return
         obj.node = replace(obj.node, identity=QualifiedName(new[1], new[0], origin=obj.node.identity.origin))
         _rekey(d)
-        f.diag(W_REPLAY_INEXACT, f"{word.lower()} {_dotted(key)} renamed: texts naming it (view queries, "
-                                 "defaults) are written as they were", s.origin) if _named_in_texts(m, key) else None
+        if word == "VIEW":
+            _view_moved(f, key, new, s)
+        else:
+            sequence_moved(f, key, new, s)
     else:
         f.diag(N_REPLAY_NOT_FOLDED, f"RENAME of {word.lower()} {_dotted(key)} not folded", s.origin)
 
 
-def _named_in_texts(m: Any, key: Key) -> bool:
-    if any(_key(r) == key for v in m.views.values() for r in v.node.references):
-        return True
-    return any(c.defn.default is not None and key[1] in c.defn.default.text
-               for t in m.tables.values() for c in t.columns)
+def _view_moved(f: Any, old: Key, new: Key, stmt: Any) -> None:
+    """View ``old`` is now ``new``: the queries of the views that read it follow."""
+    for v in f.model.views.values():
+        if not any(_key(r) == old for r in v.node.references):
+            continue
+        q = expr_renamed(v.node.query, relation=(old, new))
+        if q is None:
+            f.diag(W_REPLAY_INEXACT, f"view {v.node.identity.dotted()}: its query still names {_dotted(old)}",
+                   stmt.origin)
+            continue
+        refs = tuple(QualifiedName(new[1], new[0], origin=r.origin) if _key(r) == old else r
+                     for r in v.node.references)
+        v.node = replace(v.node, query=q, references=refs, layout=None)
 
 
 def rename_tables(f: Any, s: Any) -> None:
@@ -393,11 +452,24 @@ def alter_sequence(f: Any, s: Any) -> None:
         return
     opts = list(sq.node.options)
     for o in s.options:
-        if o.clause is SeqClause.RESTART:
-            f.diag(I_REPLAY_NO_CHANGE, "RESTART changes the sequence's value, not its definition", o.origin)
-            continue
+        if o.clause is SeqClause.RESTART and o.value is None:
+            # RESTART without a value: the start value the sequence has now (GaussDB writes the new value)
+            start = next((p for p in opts if p.clause is SeqClause.START), None)
+            if start is None:
+                f.diag(W_REPLAY_INEXACT, f"sequence {s.identity.dotted()}: RESTART without a value and no START "
+                                         "known: its next value is not kept", o.origin)
+                continue
+            o = replace(o, value=start.value)
+        if o.clause is SeqClause.OWNED and o.owner is not None:
+            t = f.model.tables.get(_key(o.owner))
+            if t is None or t.column(o.owner.attr or "") is None:
+                f.diag(W_REPLAY_UNKNOWN, f"sequence {s.identity.dotted()}: OWNED BY {o.owner.dotted()}, a column "
+                                         "not in the replayed schema: the ownership is not kept", o.origin)
+                continue
         opts = [p for p in opts if p.clause is not o.clause] + [replace(o, layout=None)]
-    sq.node = replace(sq.node, options=tuple(opts))
+    # the next value (RESTART, the sequence's last_value as GaussDB writes it) is kept: the script hands out
+    # the value the log left; OWNED BY NONE is the absence of an owner
+    sq.node = replace(sq.node, options=tuple(p for p in opts if not (p.clause is SeqClause.OWNED and p.owner is None)))
 
 
 # ---- COMMENT -----------------------------------------------------------------------------------
@@ -462,6 +534,13 @@ def drop(f: Any, s: Any) -> None:
         drop_table(f, key, cascade=s.cascade)
     elif kind is DropObjectType.VIEW:
         drop_view(f, key)
+    elif kind in (DropObjectType.SEQUENCE, DropObjectType.LARGE_SEQUENCE):
+        d.pop(key)
+        if s.cascade:  # the defaults that name it go with it
+            for t in m.tables.values():
+                for c in t.columns:
+                    if c.defn.default is not None and names_sequence(c.defn.default, key):
+                        c.defn = replace(c.defn, default=None)
     else:
         d.pop(key)
 
@@ -496,9 +575,8 @@ def drop_table(f: Any, key: Key, cascade: bool) -> None:
     m.tables.pop(key, None)
     for idx in m.indexes_of(key):
         m.indexes.pop(idx.key, None)
-    for k in [k for k, sq in m.sequences.items()
-              if any(o.owner is not None and _key(o.owner) == key for o in sq.node.options)]:
-        m.sequences.pop(k)
+    for sq in owned_sequences(m, key):
+        m.sequences.pop(sq.key, None)
     for t in m.tables.values():
         t.constraints = [c for c in t.constraints if getattr(c.info, "references", None) is None
                          or _key(c.info.references) != key]
@@ -511,6 +589,8 @@ def drop_column(f: Any, t: Table, name: str) -> None:
     reference it, views that read it (CASCADE)."""
     m = f.model
     t.columns = [c for c in t.columns if c.name != name]
+    for sq in owned_sequences(m, t.key, name):  # a sequence owned by the column is dropped with it
+        m.sequences.pop(sq.key, None)
     gone = [c for c in t.constraints if _uses(c, name)]
     for c in gone:
         drop_constraint(f, t, c)
@@ -549,6 +629,6 @@ def drop_constraint(f: Any, t: Table, c: Constraint) -> None:
 
 __all__ = [
     "alter_sequence", "comment", "create_index", "create_schema", "create_sequence", "create_view", "drop",
-    "drop_column", "drop_constraint", "drop_table", "kind_of", "move_table", "rename_column",
-    "rename_column_stmt", "rename_constraint", "rename_relation", "rename_schema", "rename_tables", "set_schema",
+    "drop_column", "drop_constraint", "drop_table", "kind_of", "move_table", "owned_sequences", "rename_column",
+    "rename_column_stmt", "sequence_moved", "rename_constraint", "rename_relation", "rename_schema", "rename_tables", "set_schema",
 ]

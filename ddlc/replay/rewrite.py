@@ -240,3 +240,118 @@ def view_column_renamed(e: Any, table: tuple[str | None, str], old: str, new: st
     from ..frontend.sql.expr import make_query
 
     return make_query(_print(tree) + (";" if e.text.rstrip().endswith(";") else ""), e.origin)
+
+
+def _regclass_key(value: str) -> tuple[str | None, str] | None:
+    """The (schema or None, name) a ``nextval('x')``-style literal names, read as PostgreSQL's regclass input
+    reads it (double quotes keep the case, bare names fold to lower case); None when it is not a name."""
+    parts: list[str] = []
+    i, n = 0, len(value)
+    while i < n:
+        if value[i] == '"':
+            j, buf = i + 1, []
+            while j < n:
+                if value[j] == '"':
+                    if j + 1 < n and value[j + 1] == '"':
+                        buf.append('"')
+                        j += 2
+                        continue
+                    break
+                buf.append(value[j])
+                j += 1
+            if j >= n:
+                return None
+            parts.append("".join(buf))
+            i = j + 1
+        else:
+            j = value.find(".", i)
+            j = n if j < 0 else j
+            word = value[i:j].strip()
+            if not word:
+                return None
+            parts.append(word.lower())
+            i = j
+        if i < n:
+            if value[i] != ".":
+                return None
+            i += 1
+    if len(parts) == 1:
+        return (None, parts[0])
+    if len(parts) == 2:
+        return (parts[0], parts[1])
+    return None
+
+
+def sequence_names(e: Expr | None) -> list[tuple[str | None, str]]:
+    """The sequences a fragment names by a ``nextval('x')``-style literal (the references the SQL layer found)."""
+    sql = getattr(e, "sql", None)
+    if sql is None or not sql.refs:
+        return []
+    from ..ir.names import RefKind
+
+    out = []
+    for r in sql.refs:
+        if r.kind is RefKind.REGCLASS:
+            key = _regclass_key(r.value) if r.value is not None else (r.schema, r.name)
+            out.append(key if key is not None else (r.schema, r.name))
+    return out
+
+
+def names_sequence(e: Expr | None, key: tuple[str | None, str], default_schema: str | None = "public") -> bool:
+    """Whether a fragment names sequence ``key`` by a literal (an unqualified literal names it when it lives
+    in ``default_schema``, the schema an unqualified name resolves to)."""
+    return any(_same_relation(k, key, default_schema) for k in sequence_names(e))
+
+
+def _same_relation(ref: tuple[str | None, str], key: tuple[str | None, str], default_schema: str | None) -> bool:
+    if ref[1] != key[1]:
+        return False
+    return ref[0] == key[0] or (ref[0] is None and key[0] in (None, default_schema))
+
+
+def sequence_renamed(e: Expr | None, old: tuple[str | None, str], new: tuple[str | None, str],
+                     default_schema: str | None = "public") -> Expr | None:
+    """``e`` with the ``nextval('old')``-style literals that name sequence ``old`` naming ``new`` instead
+    (PostgreSQL stores the sequence's OID: a default follows a renamed or moved sequence). The same Expr
+    when it does not name it; None when it has no parsed form to change."""
+    if e is None:
+        return None
+    sql = e.sql
+    if sql is None or sql.node is None:
+        return None
+    if not names_sequence(e, old, default_schema):
+        return e
+    from pglast import ast
+
+    from ..ir.sqltree import nodes
+    from ..quoting import quote_ident
+
+    tree = copy.deepcopy(sql.node)
+    changed = False
+    for n in nodes(tree):
+        if not isinstance(n, ast.FuncCall):
+            continue
+        names = [getattr(s, "sval", None) for s in n.funcname]
+        if names[-1] not in ("nextval", "currval", "setval") or not n.args:
+            continue
+        arg = n.args[0]
+        const = arg.arg if isinstance(arg, ast.TypeCast) else arg
+        if not (isinstance(const, ast.A_Const) and isinstance(const.val, ast.String)):
+            continue
+        ref = _regclass_key(const.val.sval)
+        if ref is None or not _same_relation(ref, old, default_schema):
+            continue
+        if ref[0] is None and new[0] == old[0]:
+            text = quote_ident(new[1])
+        else:
+            text = (quote_ident(new[0]) + "." if new[0] is not None else "") + quote_ident(new[1])
+        const.val = ast.String(sval=text)
+        changed = True
+    if not changed:
+        return e
+    from ..frontend.sql.expr import make_expr, make_query
+
+    printed = _print(tree)
+    if sql.form == "query":
+        return make_query(printed + (";" if e.text.rstrip().endswith(";") else ""), e.origin)
+    return make_expr(printed, e.origin)
