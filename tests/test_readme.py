@@ -1,4 +1,5 @@
-"""The README's examples are real: console blocks are run, python blocks are doctests."""
+"""The README's examples, and those of the documents the README's reference moved to, are real: console
+blocks are run, python blocks are doctests."""
 
 from __future__ import annotations
 
@@ -13,11 +14,15 @@ import pytest
 
 from conftest import ROOT
 
-README = (ROOT / "README.md").read_text("utf-8")
+# README.md and the documents that hold its reference (every command shown in them must work)
+DOCUMENTS = ["README.md", "docs/cli.md", "docs/targets.md", "docs/library.md", "docs/check.md",
+             "docs/replay.md", "docs/decoding-logs.md"]
+TEXTS = {name: (ROOT / name).read_text("utf-8") for name in DOCUMENTS}
+README = TEXTS["README.md"]
 
 
-def _console_examples():
-    for block in re.findall(r"```console\n(.*?)```", README, re.S):
+def _console_examples(text):
+    for block in re.findall(r"```console\n(.*?)```", text, re.S):
         cmd, out = None, []
         for line in block.splitlines():
             if line.startswith("$ "):
@@ -30,11 +35,16 @@ def _console_examples():
             yield cmd, "\n".join(out)
 
 
-EXAMPLES = list(_console_examples())
+EXAMPLES = [(name, cmd, out) for name in DOCUMENTS for cmd, out in _console_examples(TEXTS[name])]
 
 
-@pytest.mark.parametrize("cmd,expected", EXAMPLES, ids=[c for c, _ in EXAMPLES])
-def test_console_example(cmd, expected):
+def test_the_readme_and_each_document_have_examples():
+    for name in DOCUMENTS:
+        assert "```console\n$ ddlc " in TEXTS[name] or "```python\n>>> " in TEXTS[name], name
+
+
+@pytest.mark.parametrize("name,cmd,expected", EXAMPLES, ids=[f"{n}: {c}" for n, c, _ in EXAMPLES])
+def test_console_example(name, cmd, expected):
     env = dict(os.environ, PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"])
     p = subprocess.run(cmd, shell=True, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     lines = (p.stdout + p.stderr).splitlines()
@@ -42,12 +52,18 @@ def test_console_example(cmd, expected):
     assert "\n".join(lines) == expected
 
 
-def test_python_examples():
-    blocks = re.findall(r"```python\n(.*?)```", README, re.S)
+@pytest.mark.parametrize("name", [n for n in DOCUMENTS if "```python\n>>> " in TEXTS[n]])
+def test_python_examples(name, monkeypatch):
+    monkeypatch.chdir(ROOT)  # the examples name files relative to the checkout
+    blocks = re.findall(r"```python\n(.*?)```", TEXTS[name], re.S)
     assert blocks
     parser = doctest.DocTestParser()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     for i, block in enumerate(blocks):
-        test = parser.get_doctest(block, {}, f"README[{i}]", "README.md", 0)
+        test = parser.get_doctest(block, {}, f"{name}[{i}]", name, 0)
         runner.run(test)
     assert runner.failures == 0
+
+
+def test_readme_has_python_examples():
+    assert re.findall(r"```python\n>>> ", README)
