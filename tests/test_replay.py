@@ -209,7 +209,8 @@ def test_the_json_model_of_a_hand_written_log_is_exact():
              "where": None, "comment": None},
         ],
         "views": [{"schema": "shop", "name": "v_big", "query": "SELECT purchases.id, purchases.total FROM "
-                   "shop.purchases WHERE (purchases.total > (100)::numeric);", "comment": None}],
+                   "shop.purchases WHERE (purchases.total > (100)::numeric);", "comment": None,
+                   "column_comments": {}}],
         "sequences": [],
     }
 

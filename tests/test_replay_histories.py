@@ -144,3 +144,27 @@ def test_owned_sequences_follow_postgresql(pg_server, tmp_path, form):
     assert seq("arch.note_seq").startswith("sequence arch.note_seq integer start -1 min -500 max -1 inc -1 ")
     assert "column: arch.notes.id integer not null default nextval('arch.note_seq'::regclass)" in lines
     assert "comment: shop.orders.ref a note number" in lines
+
+
+@pytest.mark.parametrize("form", ["jddl", "tddl"])
+def test_comments_on_view_columns_are_kept(pg_server, tmp_path, form):
+    """Every comment the translated log leaves is in the replay script (issue 25.3): on views and their
+    columns (through ALTER VIEW ... RENAME COLUMN, RENAME, SET SCHEMA and CREATE OR REPLACE), on tables,
+    columns, constraints, indexes and schemas; a comment set to NULL, or on a dropped view, is gone."""
+    cat, replayed = same_catalogs(pg_server, tmp_path, HISTORY_DIR / f"views-and-comments.{form}.jsonl")
+    assert "warning" not in replayed.stderr and "W962" not in replayed.stderr, replayed.stderr
+    comments = sorted(x for x in cat.splitlines() if x.startswith("comment: "))
+    assert comments == [
+        "comment: rpt.v_best.name customer",
+        "comment: rpt.v_best.total over 1000",
+        "comment: rpt.v_by_customer.total sum of amounts",
+        "comment: rpt.v_recent moved",
+        "comment: rpt.v_recent.placed recent",
+        "comment: sales.customers.email contact",
+        "comment: sales.orders_placed_idx by date",
+        "comment: sales.purchases orders",
+        "comment: sales.purchases.gross gross amount",
+        "comment: sales.v_orders paid orders",
+        "comment: sales.v_orders.paid amount paid, renamed",
+        "comment: sales.v_orders.placed when",
+    ]

@@ -18,7 +18,8 @@ from ..ir.drop import DropObjectType, SchemaName
 from ..ir.names import QualifiedName
 from ..ir.sequence import SeqClause
 from .rewrite import (
-    column_refs, constraint_renamed, expr_renamed, names_sequence, sequence_renamed, view_column_renamed,
+    column_refs, constraint_renamed, expr_renamed, names_sequence, output_column_renamed, sequence_renamed,
+    view_column_renamed,
 )
 from .schema_model import Constraint, Index, Key, Schema, Sequence, Table, View
 
@@ -319,6 +320,9 @@ def _rename_in_partitioning(t: Table, old: str, new: str, inexact: Any) -> None:
 
 
 def rename_column_stmt(f: Any, s: Any) -> None:
+    if s.objtype.upper() == "VIEW":
+        _rename_view_column(f, s)
+        return
     if s.objtype.upper() not in ("TABLE", "FOREIGN TABLE"):
         f.diag(N_REPLAY_NOT_FOLDED, f"RENAME COLUMN of {s.objtype} {s.identity.dotted()} not folded", s.origin)
         return
@@ -328,6 +332,35 @@ def rename_column_stmt(f: Any, s: Any) -> None:
             f.diag(W_REPLAY_UNKNOWN, f"table {s.identity.dotted()} is not in the replayed schema", s.origin)
         return
     rename_column(f, t, s.column, s.new_name, s)
+
+
+def _rename_view_column(f: Any, s: Any) -> None:
+    """ALTER VIEW ... RENAME COLUMN: the view's output column takes the new name (``AS new`` in its query),
+    its comment follows, and the views that read it name the new column."""
+    m = f.model
+    key = _key(s.identity)
+    v = m.views.get(key)
+    if v is None:
+        if not s.if_exists:
+            f.diag(W_REPLAY_UNKNOWN, f"view {s.identity.dotted()} is not in the replayed schema", s.origin)
+        return
+    q = output_column_renamed(v.node.query, s.column, s.new_name)
+    if q is None:
+        f.diag(W_REPLAY_INEXACT, f"view {s.identity.dotted()}: output column {s.column} not found in its query; "
+                                 "the column is not renamed", s.origin)
+        return
+    v.node = replace(v.node, query=q, layout=None)
+    if s.column in v.column_comments:
+        v.column_comments[s.new_name] = v.column_comments.pop(s.column)
+    for other in m.views.values():
+        if other is not v and any(_key(r) == key for r in other.node.references):
+            q2 = view_column_renamed(other.node.query, key, s.column, s.new_name)
+            if q2 is None:
+                f.diag(W_REPLAY_INEXACT, f"view {other.node.identity.dotted()} still names column {s.column} of "
+                                         f"{s.identity.dotted()} (renamed to {s.new_name}): written as it was",
+                       s.origin)
+            elif q2 is not other.node.query:
+                other.node = replace(other.node, query=q2, layout=None)
 
 
 def rename_constraint(f: Any, s: Any) -> None:
@@ -488,6 +521,13 @@ def comment(f: Any, s: Any) -> None:
     elif word == "COLUMN" and isinstance(ident, QualifiedName) and ident.attr is not None:
         t = m.tables.get(_key(ident))
         target = t.column(ident.attr) if t is not None else None
+        v = m.views.get(_key(ident)) if t is None else None
+        if v is not None:  # a view's column (its output columns are not modelled: any name is taken)
+            if text is None:
+                v.column_comments.pop(ident.attr, None)
+            else:
+                v.column_comments[ident.attr] = text
+            return
     elif isinstance(ident, QualifiedName) and word in ("TABLE", "FOREIGN TABLE", "VIEW", "INDEX", "SEQUENCE",
                                                        "LARGE SEQUENCE"):
         d = {"VIEW": m.views, "INDEX": m.indexes}.get(word, m.sequences if "SEQUENCE" in word else m.tables)

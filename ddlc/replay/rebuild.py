@@ -155,9 +155,11 @@ def _comments(model: SchemaModel) -> Iterator[Item]:
                                       parent=_qname(t.schema, t.name))
     for word, objs in (("INDEX", model.indexes), ("VIEW", model.views), ("SEQUENCE", model.sequences)):
         for o in sorted(objs.values(), key=lambda o: o.order):
+            q = _qname(o.key[0], o.key[1])
             if o.comment:
-                q = _qname(o.key[0], o.key[1])
                 yield f"{word.lower()} {q.dotted()}", _comment(word, q, o.comment)
+            for col, text in getattr(o, "column_comments", {}).items():
+                yield f"{word.lower()} {q.dotted()}", _comment("COLUMN", _qname(o.key[0], o.key[1], col), text)
 
 
 __all__ = ["create_table", "statements"]

@@ -355,3 +355,38 @@ def sequence_renamed(e: Expr | None, old: tuple[str | None, str], new: tuple[str
     if sql.form == "query":
         return make_query(printed + (";" if e.text.rstrip().endswith(";") else ""), e.origin)
     return make_expr(printed, e.origin)
+
+
+def output_column_renamed(e: Any, old: str, new: str) -> Any:
+    """A view query whose output column ``old`` is called ``new`` (``ALTER VIEW ... RENAME COLUMN``): the
+    target that gives it takes ``AS new``. None when the query has no parsed form or no such output column
+    (``*`` targets, set operations)."""
+    from pglast import ast
+
+    sql = e.sql
+    if sql is None or sql.node is None:
+        return None
+    tree = copy.deepcopy(sql.node)
+    select = tree
+    while isinstance(select, ast.SelectStmt) and select.larg is not None:  # a set operation: its first branch
+        select = select.larg                                                # names the columns
+    targets = getattr(select, "targetList", None) or ()
+    hit = None
+    for t in targets:
+        if not isinstance(t, ast.ResTarget):
+            continue
+        if t.name is not None:
+            name = t.name
+        elif isinstance(t.val, ast.ColumnRef) and isinstance(t.val.fields[-1], ast.String):
+            name = t.val.fields[-1].sval
+        else:
+            continue
+        if name == old:
+            hit = t
+            break
+    if hit is None:
+        return None
+    hit.name = new
+    from ..frontend.sql.expr import make_query
+
+    return make_query(_print(tree) + (";" if e.text.rstrip().endswith(";") else ""), e.origin)

@@ -106,6 +106,8 @@ class View:
     node: Any  # CreateView
     comment: str | None = None
     order: int = 0
+    # COMMENT ON COLUMN view.col: output column name -> comment
+    column_comments: dict[str, str] = field(default_factory=dict)
 
     @property
     def key(self) -> Key:
@@ -275,7 +277,8 @@ def _index_json(i: Index) -> dict[str, Any]:
 
 def _view_json(v: View) -> dict[str, Any]:
     n = v.node
-    return {"schema": n.identity.schema, "name": n.identity.name, "query": n.query.text, "comment": v.comment}
+    return {"schema": n.identity.schema, "name": n.identity.name, "query": n.query.text, "comment": v.comment,
+            "column_comments": dict(sorted(v.column_comments.items()))}
 
 
 def _sequence_json(s: Sequence) -> dict[str, Any]:
