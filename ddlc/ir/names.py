@@ -12,7 +12,6 @@ import enum
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
-from ..records import record
 from ..errors import Path
 from .base import Node, node
 
@@ -68,10 +67,8 @@ class NameRef(NamedTuple):
     value: str | None = None
 
 
-@record(frozen=True, slots=True)
 class ParsedSql:
-    """The parsed form of an :class:`Expr`, made once at build time by the frontend's SQL layer
-    (:mod:`ddlc.frontend.sql`).
+    """The parsed form of an :class:`Expr`, made by the frontend's SQL layer (:mod:`ddlc.frontend.sql`).
 
     ``form``: ``"expr"`` (a scalar expression: ``node`` is the pglast expression node, as in
     ``SELECT <expr>``) or ``"query"`` (``node`` is the pglast statement node, a ``SelectStmt``).
@@ -79,14 +76,89 @@ class ParsedSql:
     Trees may be shared between Exprs: never mutate one, copy it (``copy.deepcopy``) first.
     ``refs``: the object references in the text (:class:`NameRef`), None when the text does not parse
     as a query, an expression or a table constraint, so that its references are unknown.
+    ``verbatim`` False: PostgreSQL's grammar read the text with names quoted (openGauss writes some
+    PostgreSQL keywords bare, e.g. ``isnull``): a target other than GaussDB must print ``node``, never the text.
+
+    Frozen, compared and hashed by its four values. :meth:`later` makes one whose ``node``, ``refs`` and
+    ``verbatim`` are worked out on first use, by a pure function of the text (issue 26: the GaussDB target
+    prints most fragments as they came and never needs their parse); no reader can tell the difference.
+    A pickle keeps it unresolved (the function is pickled by its name).
     """
 
+    __slots__ = ("form", "_node", "_refs", "_verbatim", "_later")
+
     form: str
-    node: Any
-    refs: tuple[NameRef, ...] | None = None
-    # False: PostgreSQL's grammar read the text with names quoted (openGauss writes some PostgreSQL keywords
-    # bare, e.g. ``isnull``): a target other than GaussDB must print ``node``, never the text
-    verbatim: bool = True
+
+    def __init__(self, form: str, node: Any, refs: tuple[NameRef, ...] | None = None, verbatim: bool = True) -> None:
+        _set(self, "form", form)
+        _set(self, "_node", node)
+        _set(self, "_refs", refs)
+        _set(self, "_verbatim", verbatim)
+        _set(self, "_later", None)
+
+    @classmethod
+    def later(cls, form: str, text: str,
+              load: Callable[[str], tuple[Any, tuple[NameRef, ...] | None, bool]]) -> ParsedSql:
+        """A parsed form whose ``(node, refs, verbatim)`` is ``load(text)``, called on first use (``load``: a
+        pure function of the text, defined at module level)."""
+        out = cls.__new__(cls)
+        _set(out, "form", form)
+        _set(out, "_later", (load, text))
+        return out
+
+    def _resolve(self) -> None:
+        load, text = self._later
+        node, refs, verbatim = load(text)
+        _set(self, "_node", node)
+        _set(self, "_refs", refs)
+        _set(self, "_verbatim", verbatim)
+        _set(self, "_later", None)
+
+    @property
+    def node(self) -> Any:
+        if self._later is not None:
+            self._resolve()
+        return self._node
+
+    @property
+    def refs(self) -> tuple[NameRef, ...] | None:
+        if self._later is not None:
+            self._resolve()
+        return self._refs
+
+    @property
+    def verbatim(self) -> bool:
+        if self._later is not None:
+            self._resolve()
+        return self._verbatim
+
+    def _values(self) -> tuple[Any, ...]:
+        return self.form, self.node, self.refs, self.verbatim
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self is other or self._values() == other._values()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((self.form, self.refs, self.verbatim))
+
+    def __repr__(self) -> str:
+        return f"ParsedSql(form={self.form!r}, node={self.node!r}, refs={self.refs!r}, verbatim={self.verbatim!r})"
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to field {name!r} (ParsedSql is frozen)")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r} (ParsedSql is frozen)")
+
+    def __reduce__(self) -> Any:
+        if self._later is not None:
+            return ParsedSql.later, (self.form, self._later[1], self._later[0])
+        return ParsedSql, (self.form, self._node, self._refs, self._verbatim)
+
+
+_set = object.__setattr__
 
 
 @node

@@ -64,15 +64,27 @@ def parses_as_statement(text: str) -> bool:
 
 def make_expr(text: str, origin: Path = ()) -> Expr:
     """An :class:`Expr` of a scalar expression, with its parsed form (``DDLC-E011`` when it is not one
-    fragment: :mod:`.fragment`)."""
+    fragment: :mod:`.fragment`). The fragment is checked now; PostgreSQL's grammar reads it when a pass
+    or a target first asks for its tree or its references (:meth:`ParsedSql.later`)."""
     check_fragment(text, origin, "expression")
-    return Expr(text, origin=origin, sql=ParsedSql("expr", parse_expr(text), name_refs(text), _verbatim(text)))
+    return Expr(text, origin=origin, sql=ParsedSql.later("expr", text, expr_parts))
 
 
 def make_query(text: str, origin: Path = ()) -> Expr:
-    """An :class:`Expr` of a query, with its parsed form (``DDLC-E011`` when it is not one fragment)."""
+    """An :class:`Expr` of a query, with its parsed form (``DDLC-E011`` when it is not one fragment), read
+    when first asked for, as :func:`make_expr`'s."""
     check_fragment(text, origin, "query", query=True)
-    return Expr(text, origin=origin, sql=ParsedSql("query", parse_query(text), name_refs(text), _verbatim(text)))
+    return Expr(text, origin=origin, sql=ParsedSql.later("query", text, query_parts))
+
+
+def expr_parts(text: str) -> tuple[Any, Any, bool]:
+    """``(tree, references, verbatim)`` of the scalar expression ``text`` (a :class:`ParsedSql`'s values)."""
+    return parse_expr(text), name_refs(text), _verbatim(text)
+
+
+def query_parts(text: str) -> tuple[Any, Any, bool]:
+    """``(tree, references, verbatim)`` of the query ``text``."""
+    return parse_query(text), name_refs(text), _verbatim(text)
 
 
 def _verbatim(text: str) -> bool:
