@@ -348,14 +348,16 @@ class _Walk:
             value = obj.get(name, _ABSENT)
             if value is _ABSENT:
                 continue
-            if name in quoted and not quote_free(value) and path + (name,) not in self.unpastable:
+            if quoted and name in quoted and not quote_free(value) and path + (name,) not in self.unpastable:
                 self.unpastable.append(path + (name,))  # between the fmt's own quotes, unescaped
-            if conv == "T":
-                self.types(value, path + (name,))
             if conv != "s":
+                if conv == "T":
+                    self.types(value, path + (name,))
                 continue
             slot = node.get(CANONICAL.get(name, name), _GENERIC)
-            if sep is not None and isinstance(value, list):
+            if type(value) is str:  # the common case, as self.value would take it
+                self.string(value, name, slot, path + (name,))
+            elif sep is not None and isinstance(value, list):
                 for i, elem in enumerate(value):
                     self.value(elem, name, slot, slot.items or slot.node, path + (name, i), depth)
             else:
@@ -368,7 +370,7 @@ class _Walk:
             self.node(v, NODES.get(child, {}) if child else {}, path, depth + 1)
 
     def string(self, v: str, name: str, slot: Slot, path: Path) -> None:
-        why, refused = verdict(v, slot)
+        why, refused = _verdict(v, slot)
         if why is not None:
             raise _fail(f"{name} {v[:60]!r} is {why} (a raw %s slot: {self.describe(slot)})", path, self.document)
         if refused and path not in self.unpastable:
@@ -394,6 +396,27 @@ class _Walk:
 
 
 _ABSENT: Any = object()
+
+# verdict's answers per slot object (the table's slots live as long as the process): a dict lookup by the
+# string instead of hashing the (string, Slot) pair; bounded (a slot's answers are dropped past _PER_SLOT)
+_VERDICTS: dict[int, tuple[Slot, dict[str, Verdict]]] = {}
+_PER_SLOT = 2048
+
+
+def _verdict(v: str, slot: Slot) -> Verdict:
+    """:func:`verdict`, remembered per slot object."""
+    hit = _VERDICTS.get(id(slot))
+    if hit is None or hit[0] is not slot:
+        if len(_VERDICTS) > 4096:  # slots made on the fly (not the table's): start again
+            _VERDICTS.clear()
+        hit = _VERDICTS[id(slot)] = (slot, {})
+    known = hit[1]
+    got = known.get(v)
+    if got is None:
+        if len(known) >= _PER_SLOT:
+            known.clear()
+        got = known[v] = verdict.__wrapped__(v, slot)  # (the lru_cache of verdict would hash the Slot again)
+    return got
 
 
 def check_tree(tree: Mapping[str, Any], shape: str | None, document: str | None = None) -> tuple[Path, ...]:
