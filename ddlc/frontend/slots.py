@@ -398,24 +398,27 @@ class _Walk:
 _ABSENT: Any = object()
 
 # verdict's answers per slot object (the table's slots live as long as the process): a dict lookup by the
-# string instead of hashing the (string, Slot) pair; bounded (a slot's answers are dropped past _PER_SLOT)
+# string instead of hashing the (string, Slot) pair. Bounded: all answers are dropped past _MAX of them.
 _VERDICTS: dict[int, tuple[Slot, dict[str, Verdict]]] = {}
-_PER_SLOT = 2048
+_MAX = 16384
+_count = 0
 
 
 def _verdict(v: str, slot: Slot) -> Verdict:
     """:func:`verdict`, remembered per slot object."""
+    global _count
     hit = _VERDICTS.get(id(slot))
     if hit is None or hit[0] is not slot:
-        if len(_VERDICTS) > 4096:  # slots made on the fly (not the table's): start again
-            _VERDICTS.clear()
         hit = _VERDICTS[id(slot)] = (slot, {})
     known = hit[1]
     got = known.get(v)
     if got is None:
-        if len(known) >= _PER_SLOT:
-            known.clear()
+        if _count >= _MAX:
+            _VERDICTS.clear()
+            _count = 0
+            known = _VERDICTS.setdefault(id(slot), (slot, {}))[1]
         got = known[v] = verdict.__wrapped__(v, slot)  # (the lru_cache of verdict would hash the Slot again)
+        _count += 1
     return got
 
 
