@@ -22,8 +22,22 @@ from conftest import FIXTURES, ddlc_command
 HISTORY_DIR = FIXTURES / "histories"
 
 
+# histories whose translated log the server refuses today: the emission that drops and recreates the
+# dependent views around ALTER COLUMN TYPE (issue 25.1) is not wired yet; strict, so wiring it fails here
+# until the mark is removed
+REFUSED = {"alter-type-under-views": "issue 25.1: ALTER COLUMN TYPE under views is written bare"}
+
+
 def histories() -> list[Path]:
     return [*sorted(HISTORY_DIR.glob("*.jsonl")), FIXTURES / "sample/ddl.jsonl", FIXTURES / "streams/test_decoding.txt"]
+
+
+def params(paths: list[Path]) -> list:
+    out = []
+    for p in paths:
+        why = REFUSED.get(p.name.split(".")[0])
+        out.append(pytest.param(p, id=p.name, marks=pytest.mark.xfail(strict=True, reason=why) if why else ()))
+    return out
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:
@@ -98,7 +112,7 @@ def same_catalogs(pg_server, tmp_path: Path, log: Path) -> tuple[str, subprocess
     return got[1], replayed
 
 
-@pytest.mark.parametrize("log", histories(), ids=lambda p: p.name)
+@pytest.mark.parametrize("log", params(histories()))
 def test_replay_builds_the_catalog_of_the_translated_log(pg_server, tmp_path, log):
     same_catalogs(pg_server, tmp_path, log)
 

@@ -154,7 +154,7 @@ def constraint_renamed(node: Any, *, column: tuple[str, str] | None = None, own:
     stmts = parse_statements(_PREFIX + node.definition.text)
     if stmts is None or len(stmts) != 1:
         return None
-    tree = stmts[0].stmt
+    tree = copy.deepcopy(stmts[0].stmt)  # parse_statements' trees are cached: never change them
     if relation is not None:
         changed = _fk_target(tree, *relation, None)
     elif own:
