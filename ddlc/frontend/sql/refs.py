@@ -11,6 +11,7 @@ imported lazily (start-up time).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -58,7 +59,6 @@ def name_refs(text: str) -> tuple[NameRef, ...] | None:
     refs: list[NameRef] = []
     dummy = stmts[0].stmt.relation if prefix == _CONSTRAINT else None
     ctes: set[str] = set()
-    visit(stmts, {ast.CommonTableExpr: lambda node: ctes.add(node.ctename)})
 
     def schema_ref(kind: RefKind, schema: str | None, name: str, location: int) -> None:
         start = at(location)
@@ -89,7 +89,18 @@ def name_refs(text: str) -> tuple[NameRef, ...] | None:
         if len(names) == 2 and names[0] != "pg_catalog" and node.location >= 0:
             schema_ref(RefKind.TYPE, names[0], names[1], node.location)
 
-    visit(stmts, {ast.RangeVar: range_var, ast.FuncCall: func_call, ast.TypeName: type_name})
+    # one walk: the CTE names are all known before any relation is judged (the handlers run in walk order
+    # once the walk is done, as a second walk would call them)
+    found: list[tuple[Callable[[Any], None], Any]] = []
+    handlers = {ast.RangeVar: range_var, ast.FuncCall: func_call, ast.TypeName: type_name}
+
+    def cte(node: Any) -> None:
+        ctes.add(node.ctename)
+
+    visit(stmts, {ast.CommonTableExpr: cte,
+                  **{cls: (lambda node, fn=fn: found.append((fn, node))) for cls, fn in handlers.items()}})
+    for fn, node in found:
+        fn(node)
     return tuple(refs)
 
 
