@@ -214,9 +214,9 @@ def _compile(doc: Document, backend: Backend, options: Options, catalog: Any, bu
             return Result(owner=f.owner, filtered=reason, **_what(f.stmt))
     if doc.tddl is not None and backend.passes_source_text:
         unless = backend.source_text_unless  # statement classes written from the IR instead
-        if unless and f is None:  # then the recovered statement decides (recovery never fails on text)
-            f = built.front()
-        if not (unless and isinstance(f.stmt, unless)):
+        if unless and f is None and _may_read_as(doc.tddl, unless):
+            f = built.front()  # then the recovered statement decides (recovery never fails on text)
+        if not (unless and f is not None and isinstance(f.stmt, unless)):  # (a kind that gives none: not read)
             # GaussDB's own TDDL text: its exact output on the GaussDB target, in both modes
             notes = [Diagnostic(I_TDDL, "TDDL text passed through", (), target=backend.name, document=doc.label)]
             if options.schema_map:  # said, never silently unmapped
@@ -234,6 +234,12 @@ def _compile(doc: Document, backend: Backend, options: Options, catalog: Any, bu
     role = f.owner if f.owner is not None else doc.meta.get("owner")  # myowner, or a decoding row's owner
     return compile_statement(f.stmt, backend, options, catalog, document=doc.label, fronted=f,
                              role=role if isinstance(role, str) else None, shared=built.passes)
+
+
+def _may_read_as(text: str, classes: tuple[type, ...]) -> bool:
+    from .frontend.recover import may_read_as  # (not at start-up)
+
+    return may_read_as(text, classes)
 
 
 # statements whose TDDL text holds user code outside quotes (Oracle-style routine and package bodies,

@@ -556,6 +556,26 @@ _HANDLERS: dict[str, Callable[[str, str], Statement]] = {
 }
 
 
+# the statement kinds (statement_kind) whose text can be read as each of these classes: only this module's
+# handlers make them, the templates and the hand-written reading never do (tests/test_throughput_text.py)
+MADE_FROM: dict[type, frozenset[str]] = {CreateTableAs: frozenset({"CREATE TABLE", "SELECT"})}
+
+
+def may_read_as(text: str, classes: tuple[type, ...]) -> bool:
+    """Whether :func:`ddlc.frontend.text.read_tddl` of ``text`` may give a statement of one of ``classes``
+    (False only when the statement's kind rules it out: no class of ``classes`` is made from it)."""
+    kind = None
+    for cls in classes:
+        kinds = MADE_FROM.get(cls)
+        if kinds is None:
+            return True
+        if kind is None:
+            kind = statement_kind(text)
+        if kind in kinds:
+            return True
+    return False
+
+
 def recovers(kind: str | None) -> bool:
     """Whether :func:`recover_tddl` has a handler for statements of ``kind`` (see ``statement_kind``)."""
     return kind in _HANDLERS
@@ -582,4 +602,4 @@ def recover_tddl(text: str | Lexed, *, document: str | None = None) -> tuple[Sta
         return Opaque(text, kind=kind, reason=OpaqueReason.UNPARSED), ctx.diagnostics
 
 
-__all__ = ["recover_tddl", "statement_kind", "N_TDDL_UNPARSED", "N_TDDL_KIND"]
+__all__ = ["MADE_FROM", "may_read_as", "recover_tddl", "statement_kind", "N_TDDL_UNPARSED", "N_TDDL_KIND"]
