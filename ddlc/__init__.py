@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from .version import __version__
 
-__all__ = ["translate", "translate_many", "Translation", "Options", "DdlcError", "Diagnostic", "__version__"]
+__all__ = ["translate", "translate_many", "Translation", "Options", "DdlcError", "Diagnostic", "DEFAULT_TARGET",
+           "__version__"]
 
 if TYPE_CHECKING:  # pragma: no cover
     from .api import Options, Translation, translate, translate_many
@@ -24,6 +25,10 @@ def __getattr__(name: str) -> Any:  # lazy: `import ddlc` stays cheap
         from . import api
 
         return getattr(api, name)
+    if name == "DEFAULT_TARGET":
+        from .options import DEFAULT_TARGET
+
+        return DEFAULT_TARGET
     if name == "DdlcError":
         from .errors import DdlcError
 

@@ -16,7 +16,7 @@ from .errors import DdlcError
 from .frontend.documents import Document, as_document, read_documents
 
 from .options import (  # noqa: F401  (the library's names for them)
-    MODES, ON_UNSUPPORTED, Mode, OnUnsupported, Options, SchemaMap, Target,
+    DEFAULT_TARGET, MODES, ON_UNSUPPORTED, Mode, OnUnsupported, Options, SchemaMap, Target,
 )
 
 
@@ -109,8 +109,10 @@ def unwritable(result: Translation, exc: Exception) -> Translation:
 
 
 _OPTIONS_DOC = """
-    Targets: ``gaussdb`` (GaussDB's canonical text), ``postgres`` (PostgreSQL 15+), ``spark`` (Spark SQL
-    with Delta Lake). Options (the flags of ``ddlc translate``; or pass ``options=Options.of(...)``):
+    Targets: ``postgres`` (PostgreSQL 15+, the default: ``ddlc.DEFAULT_TARGET``, as on the command
+    line), ``spark`` (Spark SQL with Delta Lake), ``gaussdb`` (GaussDB's canonical text). The library
+    reads no environment variable or configuration file: a call says what it wants. Options (the flags
+    of ``ddlc translate``; or pass ``options=Options.of(...)``):
 
     - ``mode``: gaussdb target: ``"canonical"`` text or ``"raw"``, the byte-exact openGauss expansion.
     - ``validate``: check each tree against grammars/ first.
@@ -133,7 +135,7 @@ _OPTIONS_DOC = """
 """
 
 
-def translate(doc: Any, target: Target = "gaussdb", *, options: Options | None = None,
+def translate(doc: Any, target: Target = DEFAULT_TARGET, *, options: Options | None = None,
               mode: Mode = "canonical", validate: bool = False, default_schema: str = "public",
               schema_map: SchemaMap = (), on_unsupported: OnUnsupported = "warn", pretty: bool = False,
               white_table_list: str | Iterable[str] | None = None, schema_regex: str | None = None,
@@ -152,7 +154,7 @@ translate.__doc__ = """Translate one document (str, bytes, or a parsed mapping) 
     """ + _OPTIONS_DOC
 
 
-def translate_many(docs: Iterable[Any] | str | bytes, target: Target = "gaussdb", *, state: Any = None,
+def translate_many(docs: Iterable[Any] | str | bytes, target: Target = DEFAULT_TARGET, *, state: Any = None,
                    options: Options | None = None, mode: Mode = "canonical", validate: bool = False,
                    default_schema: str = "public", schema_map: SchemaMap = (),
                    on_unsupported: OnUnsupported = "warn", pretty: bool = False,

@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from .api import Options
+from .options import DEFAULT_TARGET
 from .diagnostics import Diagnostic
 from .frontend.documents import Document
 from .ir.base import to_json
 
 
-def explain_document(doc: Document, options: Options, target: str = "gaussdb") -> dict[str, Any]:
+def explain_document(doc: Document, options: Options, target: str = DEFAULT_TARGET) -> dict[str, Any]:
     """Build and normalize one document; return a JSON-ready report (never raises DdlcError)."""
     from .errors import DdlcError
 

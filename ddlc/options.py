@@ -13,6 +13,13 @@ from typing import Any, Literal
 from .records import record
 
 MODES = ("canonical", "raw")
+
+# The one default target of every command and of the library. A command line picks another with
+# ``--to``; the environment (``DDLC_TARGETS=postgres,spark``) and ``targets`` in .ddlc.toml change
+# the commands' default, in that order (flag, environment, file, this). Commands taking one target
+# use the first.
+DEFAULT_TARGET = "postgres"
+TARGETS_ENV = "DDLC_TARGETS"
 # warn: clauses dropped with a warning, a statement with no target form fails the document;
 # error: both fail it; comment: both kept as SQL comments; skip: a statement with no form is left out.
 ON_UNSUPPORTED = ("warn", "error", "comment", "skip")

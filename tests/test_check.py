@@ -37,7 +37,7 @@ def repo(tmp_path: Path) -> Path:
 def test_text_findings_name_file_line_document_path_code(tmp_path):
     r = repo(tmp_path)
     (r / "ddl" / "broken.json").write_text('{"fmt": "CREATE SCHEMA %{name}I",\n "name": ')
-    p = ddlc("check", "ddl", cwd=r)
+    p = ddlc("check", "--targets", "postgres,spark", "ddl", cwd=r)
     assert p.returncode == 1, p.stderr
     lines = p.stdout.splitlines()
     assert any(line.startswith("ddl/broken.json:") and "error[DDLC-E001]" in line for line in lines)

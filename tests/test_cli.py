@@ -25,13 +25,13 @@ def test_translate_oracle_file(tmp_path):
     p = run("translate", "--to", "gaussdb", str(f))
     assert p.returncode == 0, p.stderr
     assert p.stdout.decode() == doc["expect"]["gaussdb_canonical"] + ";\n"
-    p = run("translate", "--mode", "raw", str(f))
+    p = run("translate", "--to", "gaussdb", "--mode", "raw", str(f))
     assert p.stdout.decode() == doc["expect"]["opengauss_raw"] + ";\n"
 
 
 def test_mixed_good_and_bad_lines_exit_1_and_keep_the_good_ones():
     lines = "\n".join([json.dumps(DROP), json.dumps(BAD), "{not json", json.dumps({"TDDL": "CREATE  TABLE t (a int)"})])
-    p = run("translate", "-", stdin=lines + "\n")
+    p = run("translate", "--to", "gaussdb", "-", stdin=lines + "\n")
     assert p.returncode == 1
     assert p.stdout.decode() == "DROP table IF EXISTS public.orders CASCADE;\nCREATE  TABLE t (a int);\n"
     err = [x for x in p.stderr.decode().splitlines() if x.startswith("error:")]
@@ -44,7 +44,7 @@ def test_mixed_good_and_bad_lines_exit_1_and_keep_the_good_ones():
 
 def test_json_format_contract():
     lines = json.dumps(DROP) + "\n" + json.dumps(BAD) + "\n"
-    p = run("translate", "--format", "json", stdin=lines)
+    p = run("translate", "--to", "gaussdb", "--format", "json", stdin=lines)
     assert p.returncode == 1
     rows = [json.loads(x) for x in p.stdout.decode().splitlines()]
     assert [r["index"] for r in rows] == [0, 1]
@@ -71,7 +71,7 @@ def test_json_array_input_and_owner(tmp_path):
 def test_missing_file_is_exit_1_and_other_files_still_translate(tmp_path):
     f = tmp_path / "ok.json"
     f.write_text(json.dumps(DROP))
-    p = run("translate", str(tmp_path / "nope.json"), str(f))
+    p = run("translate", "--to", "gaussdb", str(tmp_path / "nope.json"), str(f))
     assert p.returncode == 1
     assert p.stdout.decode() == "DROP table IF EXISTS public.orders CASCADE;\n"
     assert "cannot read input" in p.stderr.decode()
@@ -119,8 +119,8 @@ def test_explain_text_and_json():
 def test_default_schema_and_schema_map_flags():
     tree = {"fmt": "DROP %{objtype}s %{concurrently}s %{if_exists}s %{objidentity}s %{cascade}s", "cascade": "",
             "objtype": "table", "if_exists": "", "objidentity": "orders", "concurrently": ""}
-    p = run("translate", "--default-schema", "crm", stdin=json.dumps(tree))
+    p = run("translate", "--to", "gaussdb", "--default-schema", "crm", stdin=json.dumps(tree))
     assert p.stdout.decode() == "DROP table crm.orders;\n", p.stderr
-    p = run("translate", "--schema-map", "public=app", stdin=json.dumps(dict(tree, objidentity="public.orders")))
+    p = run("translate", "--to", "gaussdb", "--schema-map", "public=app", stdin=json.dumps(dict(tree, objidentity="public.orders")))
     assert p.stdout.decode() == "DROP table app.orders;\n", p.stderr
     assert run("translate", "--schema-map", "nonsense").returncode == 2

@@ -207,7 +207,7 @@ def test_an_unknown_key_with_a_value_is_named_and_kept_as_text():
     stmt, diags = build(t)
     assert isinstance(stmt, Opaque)
     assert [d.code for d in diags] == ["DDLC-N003"] and "'purge'" in diags[0].message
-    assert ddlc.translate(t).sql == "DROP table IF EXISTS public.t CASCADE PURGE;\n"
+    assert ddlc.translate(t, target="gaussdb").sql == "DROP table IF EXISTS public.t CASCADE PURGE;\n"
     with pytest.raises(DdlcError) as e:
         ddlc.translate(t, target="postgres")
     assert e.value.code == "DDLC-E010"
@@ -263,7 +263,7 @@ def test_gaussdb_create_function_builds_the_opengauss_ir():
     assert pg == ddlc.translate(OPENGAUSS, target="postgres").sql
     assert pg == ("CREATE OR REPLACE FUNCTION public.add1(a integer) RETURNS integer LANGUAGE plpgsql IMMUTABLE STRICT "
                   "COST 100 SECURITY DEFINER AS $function$ begin return a + 1; end $function$;\n")
-    assert ddlc.translate(gauss_function()).sql == (
+    assert ddlc.translate(gauss_function(), target="gaussdb").sql == (
         "CREATE OR REPLACE FUNCTION public.add1(a pg_catalog.int4) RETURNS pg_catalog.int4 LANGUAGE plpgsql "
         "IMMUTABLE STRICT SECURITY DEFINER COST 100 AS ' begin return a + 1; end ';\n")
 
@@ -346,7 +346,7 @@ def test_gaussdb_create_function_of_another_form_is_kept_as_text():
     t["fmt"] = t["fmt"].replace(" AS %{definition}L", " PARALLEL AS %{definition}L")
     stmt, diags = build(t)
     assert isinstance(stmt, Opaque) and [d.code for d in diags] == ["DDLC-N403"]
-    assert ddlc.translate(t).sql == canonicalize(expand(t)) + ";\n"
+    assert ddlc.translate(t, target="gaussdb").sql == canonicalize(expand(t)) + ";\n"
 
 
 def test_gaussdb_create_function_on_the_server(pg_db):

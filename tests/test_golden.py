@@ -28,7 +28,7 @@ def test_gaussdb(case):
     if error_file.exists():
         expect = json.loads(error_file.read_text("utf-8"))
         with pytest.raises(ddlc.DdlcError) as info:
-            ddlc.translate(data)
+            ddlc.translate(data, target="gaussdb")
         assert info.value.message == expect["message"]
         if "path" in expect:
             assert info.value.jsonpath == expect["path"]

@@ -145,7 +145,7 @@ def test_non_finite_numbers_are_input_errors(const):
     assert [d.error is None for d in docs] == [True, False, True]
     assert docs[1].error.code == E_JSON and f"{const.lstrip('-')} is not valid JSON" in docs[1].error.message
     with pytest.raises(DdlcError, match="not valid JSON"):
-        ddlc.translate(lines[1])
+        ddlc.translate(lines[1], target="gaussdb")
 
 
 def test_invalid_utf8_names_its_byte():

@@ -436,7 +436,7 @@ def test_reference_example(tree, expected):
     assert [d.code for d in diags] == codes
     if "PERCENT" in json.dumps(tree):  # example 9: the server's expansion fails, and so does ours
         with pytest.raises(DdlcError) as info:
-            ddlc.translate(tree)
+            ddlc.translate(tree, target="gaussdb")
         assert info.value.message == 'expected JSON numeric for %n element "column", got 1'
         assert info.value.jsonpath == "$.subcmds[0].column"
         assert stmt.subcommands[0].percent
@@ -574,7 +574,7 @@ def test_gaussdb_key_spellings():
     assert add.column.type.name == "int4" and typ_.type.schema == "pg_catalog" and inh.parent.name == "Orders"
     _round_trip(tree)
     doc = {"JDDL": tree}
-    assert ddlc.translate(doc).sql == ddlc.translate(tree).sql
+    assert ddlc.translate(doc, target="gaussdb").sql == ddlc.translate(tree, target="gaussdb").sql
     upd = {"fmt": "UPDATE %{identity}D SET %{name}I = %{default}s WHERE %{name}I IS NULL", "name": "c",
            "default": "1", "identity": ident}
     stmt, _ = build(upd)
@@ -694,7 +694,7 @@ def test_owner_defect_keeps_the_node():
 def test_translate_reports_defect_codes():
     tree = alter(sub("MODIFY PARTITION %{partition_identity}I REBUILD ALL INDEX", "rebuild partition all index",
                      partition_identity="p1"))
-    out = ddlc.translate(tree)
+    out = ddlc.translate(tree, target="gaussdb")
     assert out.sql == "ALTER TABLE public.t MODIFY PARTITION p1 REBUILD ALL INDEX;\n"
     assert "DDLC-W202" in [d.code for d in out.diagnostics]
 

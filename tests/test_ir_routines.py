@@ -527,7 +527,7 @@ def test_renamed_function_text():
 
 def test_schema_map_through_the_api():
     docs = [CREATE_FUNCTION, SCHEMA_LEDGER, CREATE_EVENT, TRIGGER_ROW, NEWPUB]
-    out = [ddlc.translate(json.dumps(d), schema_map={"public": "app", "ledger": "l2", "db1": "d2"}).sql for d in docs]
+    out = [ddlc.translate(json.dumps(d), schema_map={"public": "app", "ledger": "l2", "db1": "d2"}, target="gaussdb").sql for d in docs]
     assert out[0].startswith("CREATE OR REPLACE FUNCTION app.add1(a integer) RETURNS integer")
     assert out[1] == "CREATE SCHEMA l2 AUTHORIZATION bob WITH BLOCKCHAIN;\n"
     assert " d2.ev_purge " in out[2]

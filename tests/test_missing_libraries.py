@@ -52,8 +52,8 @@ def test_spark_target_without_sqlglot_is_a_usage_error_not_e900():
     assert "DDLC-E900" not in p.stderr and "internal error" not in p.stderr
     assert "the spark target needs the Python library sqlglot, which is not installed" in p.stderr
     assert p.stdout == ""
-    # ddlc check's default targets include spark: the README's own `ddlc check examples/ddl`
-    p = _without(["sqlglot"], "check", "examples/ddl")
+    # ddlc check with spark among its targets (DDLC_TARGETS, or targets in .ddlc.toml, or --targets)
+    p = _without(["sqlglot"], "check", "--targets", "postgres,spark", "examples/ddl")
     assert p.returncode == 2 and "sqlglot" in p.stderr and "E900" not in p.stdout + p.stderr
     # a target that needs nothing more still works
     p = _without(["sqlglot"], "translate", "--to", "postgres", "fixtures/sample/ddl.jsonl")

@@ -114,7 +114,7 @@ def test_the_reproduction():
         "the text of a statement of no known shape (written as it came on the GaussDB target, with no IR to print "
         "it from) is not exactly one statement: more after the ';' that ends it (another statement at offset 14)")
     # the same tree with a value that is one statement is written as it came
-    assert ddlc.translate({"fmt": "CREATE FOO %{x}s", "x": "a"}).sql == "CREATE FOO a;\n"
+    assert ddlc.translate({"fmt": "CREATE FOO %{x}s", "x": "a"}, target="gaussdb").sql == "CREATE FOO a;\n"
 
 
 ACCEPTED = {  # one statement: written as it came
@@ -139,8 +139,8 @@ def test_the_check_reads_the_text_as_written():
     """Canonical mode writes the canonical text: the check reads that, so a line break that canonical
     mode would fold cannot hide anything (blanks inside quotes are kept, so nothing moves across)."""
     tree = {"fmt": "SELECT %{x}s", "x": "'a\n;' \n , 2"}
-    assert ddlc.translate(tree).sql == "SELECT 'a\n;' , 2;\n"
-    assert ddlc.translate(tree, mode="raw").sql == "SELECT 'a\n;' \n , 2;\n"
+    assert ddlc.translate(tree, target="gaussdb").sql == "SELECT 'a\n;' , 2;\n"
+    assert ddlc.translate(tree, mode="raw", target="gaussdb").sql == "SELECT 'a\n;' \n , 2;\n"
 
 
 # ---- subcommands of no known shape, TDDL texts ----------------------------------------------------------------
@@ -349,8 +349,8 @@ def test_the_comment_rule_of_canonical_text_is_kept_for_known_shapes():
     case = CASES / "expander" / "canon-line-comment-keeps-newline"
     tree = json.loads((case / "input.json").read_text("utf-8"))
     text = tree["function"]
-    assert ddlc.translate(tree).sql.encode() == (case / "expected.gaussdb.sql").read_bytes()
-    assert ddlc.translate(tree, mode="raw").sql.encode() == (case / "expected.gaussdb-raw.sql").read_bytes()
+    assert ddlc.translate(tree, target="gaussdb").sql.encode() == (case / "expected.gaussdb.sql").read_bytes()
+    assert ddlc.translate(tree, mode="raw", target="gaussdb").sql.encode() == (case / "expected.gaussdb-raw.sql").read_bytes()
     assert (canonicalize(text) + ";\n").encode() == (case / "expected.gaussdb.sql").read_bytes()
     t = result({"fmt": "%{f}s", "f": text}, "gaussdb")
     assert t.error is not None and t.error.code == E011 and "a comment" in t.error.message

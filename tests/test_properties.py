@@ -68,7 +68,7 @@ trees = st.recursive(_scalar, lambda ch: st.one_of(st.lists(ch, max_size=3), _tr
 def test_random_trees_raise_only_ddlc_errors(tree):
     for mode in ("raw", "canonical"):
         try:
-            ddlc.translate(tree, mode=mode)
+            ddlc.translate(tree, mode=mode, target="gaussdb")
         except ddlc.DdlcError as exc:
             assert exc.message and exc.code.startswith("DDLC-E") and exc.code != "DDLC-E900"
 
@@ -115,7 +115,7 @@ def test_mutated_real_trees_raise_only_ddlc_errors(data):
         except (KeyError, IndexError, TypeError):
             continue
     try:
-        ddlc.translate(tree)
+        ddlc.translate(tree, target="gaussdb")
     except ddlc.DdlcError as exc:
         assert exc.code != "DDLC-E900", exc
 
@@ -125,12 +125,12 @@ def test_ten_thousand_deep_tree_is_an_error_not_a_crash():
     for _ in range(10_000):
         tree = {"fmt": "(%{a}s)", "a": tree}
     try:
-        ddlc.translate(tree)
+        ddlc.translate(tree, target="gaussdb")
     except ddlc.DdlcError as exc:
         assert exc.code == "DDLC-E004"
     else:
         raise AssertionError("expected an error")
     text = "".join('{"fmt": "(%{a}s)", "a": ' for _ in range(10_000)) + '{"fmt": "x"}' + "}" * 10_000
-    results = list(ddlc.translate_many(text))
+    results = list(ddlc.translate_many(text, target="gaussdb"))
     assert len(results) == 1 and results[0].error is not None
     assert results[0].error.code in ("DDLC-E001", "DDLC-E004")

@@ -22,10 +22,11 @@ from dataclasses import replace
 from typing import Any
 
 from ..records import record
+from ..options import DEFAULT_TARGET, TARGETS_ENV
 
-__all__ = ["CheckConfig", "ConfigError", "DEFAULT_TARGETS", "find_config", "load_config", "glob_spec"]
+__all__ = ["CheckConfig", "ConfigError", "DEFAULT_TARGETS", "default_targets", "find_config", "load_config", "glob_spec"]
 
-DEFAULT_TARGETS = ("postgres", "spark")
+DEFAULT_TARGETS = (DEFAULT_TARGET,)
 DEFAULT_INCLUDE = ("**/*.json", "**/*.jsonl", "**/*.ndjson")
 
 
@@ -127,8 +128,9 @@ _KEYS = {"targets", "strict", "default-schema", "schema-map", "allow", "deny", "
 
 def load_config(path: str | os.PathLike[str] | None) -> CheckConfig:
     """The configuration in ``path`` (None: the defaults). Raises :class:`ConfigError`."""
+    env = _env_targets()
     if path is None:
-        return CheckConfig()
+        return CheckConfig() if env is None else CheckConfig(targets=env)
     try:
         import tomllib
     except ImportError:  # Python 3.10
@@ -189,7 +191,29 @@ def load_config(path: str | os.PathLike[str] | None) -> CheckConfig:
                 kw[name] = frozenset(_code(c, where, raw_key) for c in v)
             else:
                 kw[name] = tuple(v)
+    if env is not None:
+        kw["targets"] = env  # the environment over the file, a flag over both
     return CheckConfig(root=os.path.dirname(p) or ".", source=where, **kw)
+
+
+def _env_targets() -> tuple[str, ...] | None:
+    """The targets ``DDLC_TARGETS`` names (comma-separated), None when it is unset or blank."""
+    raw = os.environ.get(TARGETS_ENV, "")
+    if not raw.strip():
+        return None
+    names = [t.strip() for t in raw.split(",") if t.strip()]
+    _check_targets(names, f"the environment variable {TARGETS_ENV}={raw!r}")
+    return tuple(names)
+
+
+def default_targets(start: str | os.PathLike[str] = ".") -> tuple[str, ...]:
+    """The targets a command uses when its ``--to`` is not given: ``DDLC_TARGETS``, else the ``targets``
+    of the configuration that applies in ``start``, else :data:`ddlc.options.DEFAULT_TARGET`. Raises
+    :class:`ConfigError` for a configuration or a variable that cannot be used."""
+    env = _env_targets()
+    if env is not None:
+        return env
+    return load_config(find_config(start)).targets
 
 
 def _known_targets() -> tuple[str, ...]:

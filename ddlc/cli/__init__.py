@@ -15,7 +15,7 @@ from .. import __version__
 from .common import Progress
 from .common import (  # noqa: F401  (re-exported: ddlc.cli.TARGET_CHOICES ...)
     INPUT_FORMATS, TARGET_CHOICES, TargetChoice, TargetOptionsCommand, _common, _inputs, _n, _options, _report,
-    _schema_map, _translate_options, _verbose, given_target_options, nothing_read,
+    TO_DEFAULT_HELP, _schema_map, _translate_options, _verbose, given_target_options, nothing_read, resolve_targets,
 )
 
 
@@ -77,9 +77,9 @@ Examples:
   ddlc translate --to spark --spark-catalog main ddl/ > ddl.sql
   ddlc translate --to postgres --format json log.jsonl | jq .sql
   ddlc translate --to postgres --state cdc.state batch-0042.jsonl   # a CDC batch, history kept""")
-@click.option("--to", "target", type=TargetChoice(), default="gaussdb", show_default=True,
-              help="Target: gaussdb (canonical GaussDB text), postgres (PostgreSQL 15+), spark (Spark SQL, Delta), "
-                   "or one registered (ddlc targets lists them with their options).")
+@click.option("--to", "target", type=TargetChoice(), default=None,
+              help="Target: postgres (PostgreSQL 15+), spark (Spark SQL, Delta), gaussdb (canonical GaussDB text), "
+                   "or one registered (ddlc targets lists them with their options). " + TO_DEFAULT_HELP)
 @click.option("--format", "fmt", type=click.Choice(["sql", "json"]), default="sql", show_default=True,
               help="sql: a script ready for psql -f / spark-sql; json: one JSON object per document and line "
                    "(README: Output as JSON).")
@@ -105,6 +105,7 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool,
     """
     from ..api import Options, translation, unwritable
 
+    target = resolve_targets(target)[0]
     try:
         options = Options.of(mode=mode, validate=validate, default_schema=default_schema,
                              schema_map=schema_map, on_unsupported=on_unsupported, pretty=pretty,
@@ -264,8 +265,8 @@ class _Tally:
 Examples:
   ddlc explain --to postgres orders.json
   ddlc explain --format json log.jsonl | jq '.diagnostics[]'""")
-@click.option("--to", "target", type=TargetChoice(), default="gaussdb", show_default=True,
-              help="Target whose capability table the passes apply.")
+@click.option("--to", "target", type=TargetChoice(), default=None,
+              help="Target whose capability table the passes apply. " + TO_DEFAULT_HELP)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="text: an indented tree for people; json: one object per document and line.")
 @_common
@@ -277,6 +278,7 @@ def explain(target: str, fmt: str, default_schema: str, schema_map: tuple[tuple[
     from ..api import Options
     from ..explain import explain_document, render_text
 
+    target = resolve_targets(target)[0]
     options = Options.of(default_schema=default_schema, schema_map=schema_map, on_unsupported=on_unsupported)
     failed = 0
     docs = _inputs(inputs, verbose, input_format)

@@ -10,12 +10,13 @@ import sys
 
 import click
 
-from .common import _report, _schema_map
+from .common import TO_DEFAULT_HELP, _report, _schema_map
 
 _CHECK_EPILOG = """\b
 Examples:
   ddlc check migrations/                       # every JSON file under it
   ddlc check --targets postgres,spark --strict ddl/orders.json
+  DDLC_TARGETS=postgres,spark ddlc check ddl/    # the default targets, for every command
   ddlc check --format sarif --output ddlc.sarif ddl/    # for code scanning
 \b
 Configuration ([tool.ddlc] in pyproject.toml, or .ddlc.toml; flags win):
@@ -60,7 +61,7 @@ def _targets(ctx, param, value):
 @click.command(epilog=_CHECK_EPILOG, short_help="Check documents are valid and translate to every target.")
 @click.argument("paths", nargs=-1, type=click.Path(allow_dash=True))
 @click.option("--targets", callback=_targets, metavar="LIST",
-              help="Targets to translate to, comma-separated (default: the configuration's, else postgres,spark).")
+              help="Targets to translate to, comma-separated. " + TO_DEFAULT_HELP)
 @click.option("--strict/--no-strict", default=None, help="Fail on warnings too (what a target drops).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text", show_default=True,
               help="text: one line per finding; json: one report object; sarif: SARIF 2.1.0 for code scanning.")

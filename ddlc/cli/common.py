@@ -205,6 +205,27 @@ class TargetChoice(click.Choice):
         return value
 
 
+TO_DEFAULT_HELP = "Default: the targets DDLC_TARGETS names, else targets in .ddlc.toml, else postgres."
+
+
+def resolve_targets(given: str | list[str] | None) -> list[str]:
+    """The targets of a command: ``--to`` when given, else :func:`ddlc.check.config.default_targets`
+    (``DDLC_TARGETS``, the configuration's ``targets``, ``postgres``); one that cannot be used is a usage
+    error (exit 2). A command that takes one target uses the first."""
+    if given:
+        return [given] if isinstance(given, str) else list(given)
+    from ..check.config import ConfigError, default_targets
+
+    try:
+        names = list(default_targets())
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
+    from .needs import require_targets
+
+    require_targets(names)
+    return names
+
+
 def __getattr__(name: str) -> Any:
     """``SPARK_PARTITIONING``... the spark target's declared choices (ddlc.api gives the same)."""
     if name.startswith("SPARK_"):

@@ -7,7 +7,8 @@ from typing import Any
 
 import click
 
-from .common import INPUT_FORMATS, TARGET_CHOICES, TargetOptionsCommand, _options, _report, _schema_map, _translate_options
+from .common import (INPUT_FORMATS, TARGET_CHOICES, TO_DEFAULT_HELP, TargetOptionsCommand, _options, _report, _schema_map,
+                     _translate_options, resolve_targets)
 
 
 @click.group(short_help="Translate decoding logs on Spark (PySpark).", epilog="""\b
@@ -17,7 +18,9 @@ def pipeline() -> None:
     """Translate logical-decoding logs on Spark (local[*] by default, any cluster with --master)."""
 
 
-def _targets(ctx: Any, param: Any, value: str) -> list[str]:
+def _targets(ctx: Any, param: Any, value: str | None) -> list[str] | None:
+    if value is None:
+        return None  # resolved when the command runs (resolve_targets)
     names = [t.strip() for t in value.split(",") if t.strip()]
     bad = [t for t in names if t not in TARGET_CHOICES]
     if bad or not names:
@@ -35,8 +38,8 @@ def _targets(ctx: Any, param: Any, value: str) -> list[str]:
                    "read in the order given.")
 @click.option("--input-format", type=click.Choice(INPUT_FORMATS), default="auto", show_default=True,
               help="The inputs' form, told from each file (auto) or forced (see ddlc translate --help).")
-@click.option("--to", "targets", default="postgres", show_default=True, callback=_targets, metavar="T1,T2",
-              help=f"Targets, separated by commas ({', '.join(TARGET_CHOICES)}).")
+@click.option("--to", "targets", default=None, callback=_targets, metavar="T1,T2",
+              help=f"Targets, separated by commas ({', '.join(TARGET_CHOICES)}). " + TO_DEFAULT_HELP)
 @click.option("--output", required=True, metavar="DIR",
               help="Where the outputs go: <target>.sql, results.parquet, quarantine.parquet, summary.json. "
                    "Must be new, empty or an unfinished run's; a committed run there needs --overwrite.")
@@ -76,6 +79,7 @@ def run_command(inputs: tuple[str, ...], input_format: str, targets: list[str], 
     from .needs import PIPELINE, require
 
     require(PIPELINE, "ddlc pipeline run")
+    targets = resolve_targets(targets)
     from ..pipeline.run import CheckFailed, PipelineError, run
 
     options = _options(**kw)

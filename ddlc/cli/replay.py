@@ -12,15 +12,15 @@ import click
 
 
 from .common import (TargetChoice, TargetOptionsCommand, _n, _owner_options, _report, _schema_map, expand_inputs,
-                     given_target_options)
+                     TO_DEFAULT_HELP, given_target_options, resolve_targets)
 
 
 @click.command(cls=TargetOptionsCommand, short_help="Fold a log's DDL into the schema it leaves behind.", epilog="""\b
 Examples:
   ddlc replay --to postgres log.jsonl > schema.sql
   ddlc replay --format json log.jsonl""")
-@click.option("--to", "target", type=TargetChoice(), default="postgres", show_default=True,
-              help="Target of the CREATE script (--format sql).")
+@click.option("--to", "target", type=TargetChoice(), default=None,
+              help="Target of the CREATE script (--format sql). " + TO_DEFAULT_HELP)
 @click.option("--format", "fmt", type=click.Choice(["sql", "json"]), default="sql", show_default=True,
               help="sql: one CREATE script for the target; json: the schema model (docs/replay.md).")
 @click.option("--on-unsupported", type=click.Choice(["warn", "error", "comment", "skip"]), default="warn",
@@ -48,6 +48,7 @@ def replay(target: str, fmt: str, on_unsupported: str, default_schema: str, sche
     from ..frontend.documents import read_inputs
     from ..replay import fold_log, script
 
+    target = resolve_targets(target)[0]
     try:
         options = Options.of(default_schema=default_schema, schema_map=schema_map, on_unsupported=on_unsupported,
                              white_table_list=white_table_list, schema_regex=schema_regex,
