@@ -21,6 +21,8 @@ from .diagnostics import E_INTERNAL, E_NOT_TRANSLATED, I_TDDL, I_VIA_TEXT, W_TDD
 from .errors import DdlcError
 from .frontend.build import build
 from .frontend.documents import Document
+from .frontend.sql.fragment import check_statement
+from .ir.alter import AlterRelation, OpaqueSubcommand
 from .ir.passes import SHARED, PassContext, run_pipeline
 from .ir.statement import Opaque, OpaqueReason, Statement
 from .jddl.expand import expand, owner_of
@@ -257,7 +259,6 @@ def _one_tddl_statement(text: str, document: str) -> None:
     holds user code outside quotes, ``;`` and comments are the user's: only a ``/`` line before the end,
     a meta-command, an unterminated token or a comment running to the end is refused there."""
     from .frontend.recover import statement_kind
-    from .frontend.sql.fragment import check_statement
 
     kind = statement_kind(text)
     check_statement(text, f"the TDDL text of {kind or 'a statement'} {_AS_IT_CAME}", block=kind in _CODE_KINDS,
@@ -271,9 +272,6 @@ def _one_statement_as_written(f: Front, document: str) -> None:
     (``frontend/slots.py`` knows the known shapes only). DDLC-E011 otherwise. Lexed here, before the
     backend: the emitters parse nothing. Canonical text is the raw text with blank runs folded outside
     quotes, the same tokens on fewer lines: what passes raw passes canonical."""
-    from .frontend.sql.fragment import check_statement
-    from .ir.alter import AlterRelation, OpaqueSubcommand
-
     stmt = f.stmt
     if isinstance(stmt, Opaque):
         for text in dict.fromkeys(t for t in (f.source, stmt.text) if t is not None):
@@ -337,9 +335,18 @@ def _settings(backend_cls: type, options: Options) -> Any:
 
 
 def _what(stmt: Statement) -> dict[str, str | None]:
+    return {"kind": type(stmt).__name__, "object": (_object_of or _load_object_of())(stmt)}
+
+
+_object_of: Any = None  # ddlc.filters.object_of, imported on first use (not at start-up), then kept
+
+
+def _load_object_of() -> Any:
+    global _object_of
     from .filters import object_of
 
-    return {"kind": type(stmt).__name__, "object": object_of(stmt)}
+    _object_of = object_of
+    return object_of
 
 
 def _blocks(backend: Backend, statements: tuple[str, ...]) -> frozenset[int]:

@@ -21,6 +21,16 @@ if TYPE_CHECKING:
 
 __all__ = ["Session"]
 
+_compile_many: Any = None  # ddlc.compiler.compile_many, imported on first use (not at start-up), then kept
+
+
+def _load_compile_many() -> Any:
+    global _compile_many
+    from .compiler import compile_many
+
+    _compile_many = compile_many
+    return compile_many
+
 
 class Session:
     """``Session(targets, options, state=PATH)``: translate documents for every target in turn.
@@ -74,8 +84,7 @@ class Session:
         ``fronted``: the document's build, when it was made already (the pipeline's stage 1);
         ``seen``: the decision made already for the whole log (the pipeline's driver, for a bucket of
         documents translated apart: the history is then neither asked nor advanced)."""
-        from .compiler import compile_many
-
+        compile_many = _compile_many or _load_compile_many()
         history = self.history
         if seen is None:
             seen = history is not None and history.seen(doc)

@@ -98,6 +98,23 @@ def _builder_of(fmt: str) -> Builder | None:
 _UNSEEN: Any = object()
 
 
+class _lazy:
+    """The slot check and the variants reader, imported on first build (not at start-up) and kept: no
+    import statement per document."""
+
+    check_tree: Any = None
+    normalize: Any = None
+    unknown_keys: Any = None
+
+    @classmethod
+    def load(cls) -> Any:
+        from ..slots import check_tree
+        from .variants import normalize, unknown_keys
+
+        cls.check_tree, cls.normalize, cls.unknown_keys = check_tree, normalize, unknown_keys
+        return check_tree
+
+
 def build(tree: Mapping[str, Any], *, document: str | None = None) -> tuple[Statement, list[Diagnostic]]:
     """Build the IR of one JDDL tree. Raises DdlcError (with a JSON path) on a malformed tree.
 
@@ -109,7 +126,7 @@ def build(tree: Mapping[str, Any], *, document: str | None = None) -> tuple[Stat
     (:mod:`ddlc.frontend.slots`, DDLC-E011); the fragments a target must not paste as they came are
     recorded in the statement's ``unpastable``.
     """
-    from ..slots import check_tree
+    check_tree = _lazy.check_tree or _lazy.load()
 
     load_families()
     used: list[Builder] = []
@@ -142,8 +159,9 @@ def _build(tree: Mapping[str, Any], document: str | None, used: list[Builder]) -
     fmt = tree.get("fmt")
     if not isinstance(fmt, str):
         return _fallback_text(tree, ctx)
-    from .variants import normalize, unknown_keys
-
+    if _lazy.unknown_keys is None:
+        _lazy.load()
+    normalize, unknown_keys = _lazy.normalize, _lazy.unknown_keys
     kind, unknown = unknown_keys(tree)
     fn = _builder_of(fmt)
     stmt: Statement | None = None

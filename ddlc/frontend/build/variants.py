@@ -359,6 +359,8 @@ def unknown_keys(tree: Mapping[str, Any]) -> tuple[str | None, tuple[str, ...]]:
     if not isinstance(fmt, str):
         return None, ()
     info = _info(fmt)
+    if not info.strangers:  # the common case: every key of the fmt is one of its kind's
+        return info.kind, ()
     spelled = {CANONICAL.get(k, k): k for k in tree}
     keys = sorted({spelled.get(s.key, s.key) for s in info.strangers if not is_empty(s, _value(tree, s.key))})
     return info.kind, tuple(keys)

@@ -28,7 +28,7 @@ from ...ir.table import ConstraintInfo, ConstraintKind, FkAction, FkMatch, Optio
 from .expr import make_expr
 from .lexer import closing_paren, split_commas
 from .fragment import check_fragment, has_comment
-from .pgparse import parse_statements
+from .pgparse import parse_statements, pglast_ast
 from .pgwords import requote
 
 N_CONSTRAINT_UNPARSED = register(
@@ -153,7 +153,7 @@ def _parse(text: str) -> tuple[str, Any, tuple[int, ...], bool, bool, bool, bool
 
 
 def _constraint_node(body: str) -> Any:
-    from pglast import ast
+    ast = pglast_ast()
 
     stmts = parse_statements(_DUMMY + body)
     if stmts is None or len(stmts) != 1 or not isinstance(stmts[0].stmt, ast.AlterTableStmt):
@@ -263,7 +263,7 @@ def _check_text(body: str) -> str | None:
 
 
 def _option(d: Any, origin: Path) -> WithOption:
-    from pglast import ast
+    ast = pglast_ast()
     from pglast.stream import RawStream
 
     arg = d.arg

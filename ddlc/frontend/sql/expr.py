@@ -16,7 +16,7 @@ from typing import Any
 from ...errors import Path
 from ...ir.names import Expr, ParsedSql
 from .fragment import check_fragment, has_comment
-from .pgparse import parse_statements
+from .pgparse import parse_statements, pglast_ast
 from .pgwords import requote
 from .refs import name_refs
 
@@ -29,7 +29,7 @@ _CLAUSES = ("distinctClause", "intoClause", "fromClause", "whereClause", "groupC
 @lru_cache(maxsize=4096)
 def parse_expr(text: str) -> Any:
     """The pglast node of the scalar expression ``text``, or None."""
-    from pglast import ast
+    ast = pglast_ast()
 
     stmts = parse_statements("SELECT " + text.strip())
     if stmts is None or len(stmts) != 1:
@@ -45,7 +45,7 @@ def parse_expr(text: str) -> Any:
 @lru_cache(maxsize=1024)
 def parse_query(text: str) -> Any:
     """The pglast statement node of the one query in ``text`` (a ``SelectStmt``), or None."""
-    from pglast import ast
+    ast = pglast_ast()
 
     body = text.strip()
     if body.endswith(";"):

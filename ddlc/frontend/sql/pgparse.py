@@ -13,6 +13,19 @@ from typing import Any
 from .pgwords import requote
 
 
+_PGLAST: Any = None
+
+
+def pglast_ast() -> Any:
+    """``pglast.ast``, imported on first use (start-up time) and kept: no import statement per call."""
+    global _PGLAST
+    if _PGLAST is None:
+        from pglast import ast
+
+        _PGLAST = ast
+    return _PGLAST
+
+
 @lru_cache(maxsize=8192)
 def parse_statements(sql: str) -> tuple[Any, ...] | None:
     """The raw statements of ``sql`` (pglast ``RawStmt`` nodes), or None when it does not parse.
@@ -28,4 +41,4 @@ def parse_statements(sql: str) -> tuple[Any, ...] | None:
         return None
 
 
-__all__ = ["parse_statements"]
+__all__ = ["parse_statements", "pglast_ast"]

@@ -17,7 +17,7 @@ from typing import Any
 
 from ...ir.names import NameRef, RefKind
 from ...ir.sqltree import visit
-from .pgparse import parse_statements
+from .pgparse import parse_statements, pglast_ast
 from .lexer import ScanError, token_at
 from .pgwords import requote, to_source
 
@@ -48,7 +48,7 @@ def name_refs(text: str) -> tuple[NameRef, ...] | None:
     if parsed is None:
         return None
     prefix, stmts = parsed
-    from pglast import ast
+    ast = pglast_ast()
 
     lead = len(text) - len(text.lstrip())
     marks = requote(prefix + body)[1]  # names quoted for PostgreSQL's grammar shift pglast's locations
