@@ -34,11 +34,12 @@ from .history import Catalog
 from .frontend.streams_rows import format_lsn
 from .frontend.txns import Position, Txns
 from .history.state import PartitionState, RelationState, TableState
+from .history.views import views_from_json, views_to_json
 from .ir.alter_partitions import BoundText
 from .ir.names import TypeName
 
 FORMAT = "ddlc-state"
-VERSION = 2
+VERSION = 3
 
 __all__ = ["History", "StateError", "FORMAT", "VERSION", "dump_catalog", "load_catalog"]
 
@@ -107,9 +108,10 @@ def dump_catalog(cat: Catalog) -> dict[str, Any]:
                "sub_strategy": t.sub_strategy, "sub_key": list(t.sub_key),
                "partitions": [_part_out(p) for p in t.partitions]} for k, t in cat.tables.items()]
     relations = [{"schema": k[0], "name": k[1], "identity_column": r.identity_column,
-                  "primary_key": r.primary_key, "columns": [[c, _type_out(t)] for c, t in r.columns.items()]}
+                  "primary_key": r.primary_key, "columns": [[c, _type_out(t)] for c, t in r.columns.items()],
+                  "created": r.created}
                  for k, r in cat.relations.items()]
-    return {"tables": tables, "relations": relations}
+    return {"tables": tables, "relations": relations, "views": views_to_json(cat.views)}
 
 
 def load_catalog(d: dict[str, Any]) -> Catalog:
@@ -119,10 +121,14 @@ def load_catalog(d: dict[str, Any]) -> Catalog:
             t["strategy"], tuple(t["key"]), [_part_in(p) for p in t["partitions"]], t.get("sub_strategy"),
             tuple(t.get("sub_key", ())))
     for r in d.get("relations", ()):
-        rel = RelationState(r.get("identity_column"), r.get("primary_key"))
+        rel = RelationState(r.get("identity_column"), r.get("primary_key"), created=bool(r.get("created")))
         for c, ty in r.get("columns", ()):
             rel.columns[c] = TypeName(ty["name"], ty.get("schema"), ty.get("typmod", ""), ty.get("array", False))
         cat.relations[(r["schema"], r["name"])] = rel
+    if d.get("views"):
+        from .frontend.sql.expr import make_query
+
+        cat.views = views_from_json(d["views"], make_query)
     return cat
 
 
@@ -190,6 +196,10 @@ class History:
             else:
                 out.last = _position_in(last)
                 out.held = _held_in(d.get("held"), name)
+                if d["version"] == 2:
+                    out.migrated = (f"the state {name} is of format 2 (no views): views are known from this run on, "
+                                    f"tables created before it have none the history can name; it is saved in "
+                                    f"format {VERSION}")
             out._start = out.last
             out._start_xid = out.xid
             return out

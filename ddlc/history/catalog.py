@@ -12,16 +12,18 @@ from typing import Any
 
 from .recorders import RECORDERS
 from .state import RelationState, TableState
+from .views import ViewState, Views
 
 
 class Catalog:
     """Tables seen so far, keyed by (schema, table)."""
 
-    __slots__ = ("tables", "relations")
+    __slots__ = ("tables", "relations", "views")
 
     def __init__(self) -> None:
         self.tables: dict[tuple[str | None, str], TableState] = {}  # partitioned tables
         self.relations: dict[tuple[str | None, str], RelationState] = {}
+        self.views = Views()  # views, what they read, and what recreates them (:mod:`.views`)
 
     @staticmethod
     def key(q: Any) -> tuple[str | None, str]:
@@ -46,11 +48,32 @@ class Catalog:
         r = self.relations.get(self.key(q))
         return None if r is None else r.primary_key
 
+    def dependent_views(self, q: Any, column: str | None = None) -> list[ViewState]:
+        """The views that read ``column`` of table (or view) ``q`` (a QualifiedName or a (schema, name) key;
+        any column when None) and every view that reads one of them, transitively, in dependency order:
+        creation order, each after the views it reads. Drop them in the reverse order (each with
+        :meth:`ViewState.drop_statement`), change the column, then create them in this order
+        (:meth:`ViewState.create_statements`). Empty when the history knows of none: see
+        :meth:`knows_views_of`."""
+        return self.views.dependents(q if isinstance(q, tuple) else self.key(q), column)
+
+    def knows_views_of(self, q: Any) -> bool:
+        """Whether the history can know every view on table ``q``: it saw the table created (a view on it
+        can only come later, and was recorded). False for a table the stream never created (the log starts
+        later, or no ``--state`` carried the history over): an empty :meth:`dependent_views` then proves
+        nothing, and a target that would refuse a change under a view should say so."""
+        r = self.relations.get(q if isinstance(q, tuple) else self.key(q))
+        return r is not None and r.created
+
+    def view(self, q: Any) -> ViewState | None:
+        return self.views.views.get(q if isinstance(q, tuple) else self.key(q))
+
     def record(self, stmt: Any) -> None:
         """Replay one (translated) statement into the state."""
         handler = RECORDERS.get(type(stmt))
         if handler is not None:
             handler(self, stmt)
+        self.views.record(stmt)
 
     # helpers for recorders ------------------------------------------------------------------
     def _rel(self, key: tuple[str | None, str]) -> RelationState:

@@ -39,8 +39,8 @@ def _create_table(cat: Any, stmt: Any) -> None:
     for c in getattr(stmt, "constraints", ()):
         if getattr(c.kind, "value", None) == "primary key" and c.name:
             rel.primary_key = c.name
-    if rel.identity_column is not None or rel.primary_key is not None or rel.columns:
-        cat.relations[key] = rel
+    rel.created = True
+    cat.relations[key] = rel
 
 
 def keep_parsed_bounds(states: list[Any], parts: tuple[Any, ...]) -> None:

@@ -95,6 +95,8 @@ class RelationState:
     # column name -> its type (an IR TypeName) as the stream declared or last changed it; a target
     # that can only widen a column in place (Delta) needs the type it had
     columns: dict[str, Any] = field(default_factory=dict)
+    # the stream created the table (CREATE TABLE seen): every view on it is in the history
+    created: bool = False
 
 
 def state_of_spec(spec: Any, home: tuple[str | None, str] | None = None) -> TableState:

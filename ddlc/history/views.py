@@ -1,0 +1,558 @@
+"""Views in the stream's history: which table (and view) columns each view reads, and everything needed to
+create it again (issue 25.1).
+
+GaussDB and openGauss recompile the views that read a column when ``ALTER TABLE ... ALTER COLUMN ... TYPE``
+changes it; PostgreSQL refuses (``cannot alter type of a column used by a view or rule``). A target that
+wants the same effect drops the dependent views (views on views included) in reverse dependency order,
+alters the column, and creates them again in dependency order with their options, comments, owner and
+grants, as the history holds them. :meth:`ddlc.history.Catalog.dependent_views` gives them.
+
+What a view reads comes from the parsed query the IR already holds (``CreateView.query.tree``, made by the
+frontend's SQL layer at build time): a column qualified by a relation's name or alias is that relation's;
+an unqualified one is the only relation's, or, beside others, counted against each of them; ``*`` and a
+query that did not parse read every column of every relation they name. The error is always on the side
+of dropping a view too many, never one too few.
+
+Renames follow into the stored statement (the database keeps references, the history keeps names): a
+table, view or schema renamed or moved, a column renamed (the view's output name kept with ``AS``, as the
+database does), a view column renamed. The tree is changed on a copy and printed (pglast's ``RawStream``);
+nothing is parsed here.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import field
+from typing import Any
+
+from ..records import record
+from ..ir.names import Expr, ParsedSql, QualifiedName, rename_schemas
+
+Key = tuple[str | None, str]
+ALL = "*"  # a read of every column of a relation
+
+
+@record(slots=True)
+class ViewState:
+    """One view as the history holds it.
+
+    ``node``: the CREATE VIEW (``ddlc.ir.view.CreateView``) as the stream last defined it, after the run's
+    passes for the catalog's target (names qualified and mapped), ``or_replace`` False, renames applied;
+    ``reads``: the ``(relation key, column)`` pairs its query reads (column ``"*"``: all of them);
+    ``comment`` and ``column_comments`` (output column -> text): COMMENT ON VIEW / COLUMN; ``owner``: the
+    role of the last ``ALTER VIEW ... OWNER TO`` (None: never changed by the stream); ``grants``: the
+    ``ddlc.ir.misc.Grant`` statements (GRANT and REVOKE) that named it, in stream order; ``options``:
+    ``ALTER VIEW ... SET (k = v)`` options in force (name -> its ``ddlc.ir.alter.RelOption``), ``order``: creation
+    order (a CREATE OR REPLACE counts as a new creation)."""
+
+    node: Any
+    reads: tuple[tuple[Key, str], ...] = ()
+    comment: str | None = None
+    column_comments: dict[str, str] = field(default_factory=dict)
+    owner: str | None = None
+    grants: list[Any] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)
+    order: int = 0
+
+    @property
+    def key(self) -> Key:
+        return (self.node.identity.schema, self.node.identity.name)
+
+    @property
+    def relations(self) -> set[Key]:
+        """The relations (tables and views) it reads."""
+        return {k for k, _ in self.reads}
+
+    def reads_column(self, relation: Key, column: str | None) -> bool:
+        """Whether the view reads ``column`` of ``relation`` (any column when ``column`` is None)."""
+        return any(k == relation and (column is None or c == column or c == ALL) for k, c in self.reads)
+
+    # -- the statements that make it again ----------------------------------------------------------
+    def drop_statement(self) -> Any:
+        """``DROP VIEW schema.name`` (no CASCADE: the dependent views are dropped before it, in order)."""
+        from ..ir.drop import Drop, DropObjectType
+
+        return Drop(DropObjectType.VIEW, None, self.node.identity)
+
+    def create_statements(self) -> list[Any]:
+        """The IR statements that create the view again as the history holds it, in order: the CREATE VIEW,
+        its options (``ALTER VIEW ... SET (...)``), its owner (``ALTER VIEW ... OWNER TO``), the comments on
+        it and on its columns, and its grants and revokes in stream order. Post-pass nodes: emit them with the
+        target's backend as they are (running the passes again would map names twice)."""
+        from ..ir.alter import AlterObjType, AlterRelation, ChangeOwner, SetRelOptions
+        from ..ir.comment import Comment
+
+        ident = self.node.identity
+        out: list[Any] = [self.node]
+        if self.options:
+            opts = tuple(self.options.values())
+            out.append(AlterRelation(AlterObjType.VIEW, ident, (SetRelOptions(opts),)))
+        if self.owner is not None:
+            out.append(AlterRelation(AlterObjType.VIEW, ident, (ChangeOwner(self.owner),)))
+        if self.comment is not None:
+            out.append(Comment("VIEW", None, ident, self.comment))  # type: ignore[arg-type]  # rendered
+        for col, text in self.column_comments.items():
+            out.append(Comment("COLUMN", None, QualifiedName(ident.name, ident.schema, col), text))  # type: ignore[arg-type]
+        out.extend(self.grants)
+        return out
+
+
+# ---- what a query reads -------------------------------------------------------------------------
+def columns_read(node: Any) -> tuple[tuple[Key, str], ...]:
+    """The ``(relation key, column)`` pairs a CREATE VIEW reads (see the module's docstring)."""
+    refs = [(r.schema, r.name) for r in node.references]
+    tree = node.query.tree
+    if tree is None:
+        return tuple((k, ALL) for k in dict.fromkeys(refs))
+    from pglast import ast
+
+    from ..ir.sqltree import nodes
+
+    ctes = {n.ctename for n in nodes(tree) if isinstance(n, ast.CommonTableExpr)}
+    names: dict[str, Key] = {}  # alias or bare relation name -> relation
+    rels: list[Key] = []
+    for n in nodes(tree):
+        if not isinstance(n, ast.RangeVar) or (n.schemaname is None and n.relname in ctes):
+            continue
+        key = _resolve(n.schemaname, n.relname, refs)
+        rels.append(key)
+        names[n.alias.aliasname if n.alias is not None else n.relname] = key
+    rels = list(dict.fromkeys(rels))
+    out: dict[tuple[Key, str], None] = {}
+    for n in nodes(tree):
+        if not isinstance(n, ast.ColumnRef):
+            continue
+        fields = [ALL if isinstance(f, ast.A_Star) else getattr(f, "sval", None) for f in n.fields]
+        if not fields or fields[-1] is None:
+            continue
+        col = fields[-1]
+        qual = fields[-2] if len(fields) >= 2 else None
+        if qual is not None and qual in names and (len(fields) < 3 or _qualifies(fields[-3], names[qual])):
+            out[(names[qual], col)] = None
+        elif len(rels) == 1 and qual is None:
+            out[(rels[0], col)] = None
+        else:  # a subquery's or CTE's column, or an unqualified one beside other relations: any of them
+            for k in rels:
+                out[(k, col)] = None
+    return tuple(out)
+
+
+def _resolve(schema: str | None, name: str, refs: list[Key]) -> Key:
+    if schema is not None:
+        return (schema, name)
+    found = [k for k in refs if k[1] == name]
+    return found[0] if len(found) == 1 else (None, name)
+
+
+def _qualifies(schema: str | None, key: Key) -> bool:
+    return schema is None or key[0] is None or schema == key[0]
+
+
+# ---- renames in a stored query --------------------------------------------------------------------
+def _query(e: Expr, tree: Any) -> Expr:
+    """``e`` as the changed ``tree`` prints (the tree kept as its parsed form; its references unknown)."""
+    from pglast.stream import RawStream
+
+    text = RawStream()(tree) + (";" if e.text.rstrip().endswith(";") else "")
+    return Expr(text, origin=e.origin, sql=ParsedSql("query", tree, None, False))
+
+
+def relation_renamed(e: Expr, old: Key, new: Key) -> Expr | None:
+    """The query with relation ``old`` named ``new`` (its references qualified by the bare old name follow);
+    the same Expr when it does not name it, None when it has no tree."""
+    from pglast import ast
+
+    from ..ir.sqltree import nodes
+
+    if e.tree is None:
+        return None
+    tree = copy.deepcopy(e.tree)
+    changed, bare = False, False
+    for n in nodes(tree):
+        if isinstance(n, ast.RangeVar) and n.relname == old[1] and n.schemaname in (old[0], None):
+            bare = bare or n.alias is None
+            n.relname = new[1]
+            if n.schemaname is not None:
+                n.schemaname = new[0]
+            changed = True
+    if not changed:
+        return e
+    if bare and old[1] != new[1]:
+        for n in nodes(tree):
+            if isinstance(n, ast.ColumnRef) and len(n.fields) >= 2 and getattr(n.fields[-2], "sval", None) == old[1]:
+                n.fields = (*n.fields[:-2], ast.String(sval=new[1]), n.fields[-1])
+    return _query(e, tree)
+
+
+def schema_renamed(e: Expr, old: str, new: str) -> Expr | None:
+    """The query with schema ``old`` named ``new`` (relations, functions and types it names)."""
+    if e.tree is None:
+        return None
+    text = e.renamed_text(lambda schema, name: new if schema == old else None)
+    if text is not None:  # the references are known: the text edited in place, the tree alike
+        return e if text is e.text else e.renamed(text, lambda schema, name: new if schema == old else None)
+    tree = rename_schemas(copy.deepcopy(e.tree), lambda schema, name: new if schema == old else None, {})
+    return _query(e, tree)
+
+
+def column_renamed(e: Expr, relation: Key, old: str, new: str) -> Expr | None:
+    """The query with column ``old`` of ``relation`` named ``new``: references qualified by the relation's
+    name or alias, or unqualified when it reads that relation alone; an output column that took the old name
+    keeps it (``AS old``), as the database's view does. The same Expr when it does not name the column; None
+    when that cannot be told (no tree, an unqualified reference beside other relations)."""
+    from pglast import ast
+
+    from ..ir.sqltree import nodes
+
+    if e.tree is None:
+        return None
+    tree = copy.deepcopy(e.tree)
+    rels = [n for n in nodes(tree) if isinstance(n, ast.RangeVar)]
+    mine = [r for r in rels if r.relname == relation[1] and r.schemaname in (relation[0], None)]
+    if not mine:
+        return e
+    names = {r.alias.aliasname if r.alias is not None else r.relname for r in mine}
+
+    def ours(ref: Any) -> bool | None:
+        f = [getattr(x, "sval", None) for x in ref.fields]
+        if not f or f[-1] != old:
+            return False
+        if len(f) >= 2:
+            return f[-2] in names
+        return True if len(rels) == 1 else None
+
+    for n in nodes(tree):
+        if isinstance(n, ast.ResTarget) and n.name is None and isinstance(n.val, ast.ColumnRef) and ours(n.val):
+            n.name = old
+    changed = False
+    for n in nodes(tree):
+        if isinstance(n, ast.ColumnRef):
+            hit = ours(n)
+            if hit is None:
+                return None
+            if hit:
+                n.fields = (*n.fields[:-1], ast.String(sval=new))
+                changed = True
+    return _query(e, tree) if changed else e
+
+
+def output_renamed(e: Expr, old: str, new: str) -> Expr | None:
+    """The query whose output column ``old`` is called ``new`` (``ALTER VIEW ... RENAME COLUMN``); None when
+    it has no tree or no such output column."""
+    from pglast import ast
+
+    if e.tree is None:
+        return None
+    tree = copy.deepcopy(e.tree)
+    select = tree
+    while isinstance(select, ast.SelectStmt) and select.larg is not None:
+        select = select.larg
+    for t in getattr(select, "targetList", None) or ():
+        if not isinstance(t, ast.ResTarget):
+            continue
+        name = t.name
+        if name is None and isinstance(t.val, ast.ColumnRef) and isinstance(t.val.fields[-1], ast.String):
+            name = t.val.fields[-1].sval
+        if name == old:
+            t.name = new
+            return _query(e, tree)
+    return None
+
+
+
+
+# ---- the views of a catalog ---------------------------------------------------------------------------
+class Views:
+    """The views a stream's history holds, keyed by (schema, name), and how statements change them."""
+
+    __slots__ = ("views", "counter")
+
+    def __init__(self) -> None:
+        self.views: dict[Key, ViewState] = {}
+        self.counter = 0
+
+    def next_order(self) -> int:
+        self.counter += 1
+        return self.counter
+
+    # -- queries --
+    def dependents(self, relation: Key, column: str | None = None) -> list[ViewState]:
+        """The views that read ``column`` of ``relation`` (any column when None), and every view that reads
+        one of those, in dependency order: each after the views it reads, otherwise in creation order.
+        Drop them in the reverse order."""
+        found: dict[Key, ViewState] = {v.key: v for v in self.views.values() if v.reads_column(relation, column)}
+        todo = list(found)
+        while todo:
+            k = todo.pop()
+            for v in self.views.values():
+                if v.key not in found and k in v.relations:
+                    found[v.key] = v
+                    todo.append(v.key)
+        return self.in_order(found.values())
+
+    def in_order(self, views: Any) -> list[ViewState]:
+        """``views`` in creation order, each after the views (of ``views``) it reads."""
+        chosen = {v.key: v for v in views}
+        done: list[ViewState] = []
+        seen: set[Key] = set()
+
+        def visit(v: ViewState, path: tuple[Key, ...]) -> None:
+            if v.key in seen or v.key in path:
+                return
+            for k in sorted(v.relations, key=lambda k: (k[0] or "", k[1])):
+                dep = chosen.get(k)
+                if dep is not None and dep is not v:
+                    visit(dep, (*path, v.key))
+            seen.add(v.key)
+            done.append(v)
+
+        for v in sorted(chosen.values(), key=lambda v: v.order):
+            visit(v, ())
+        return done
+
+    # -- changes --
+    def create(self, stmt: Any) -> None:
+        from ..ir.base import replace
+
+        key = (stmt.identity.schema, stmt.identity.name)
+        node = replace(stmt, or_replace=False, layout=None)
+        v = self.views.get(key)
+        if v is None:
+            self.views[key] = ViewState(node, columns_read(node), order=self.next_order())
+        else:  # CREATE OR REPLACE keeps the comments, owner, grants and options
+            v.node, v.reads, v.order = node, columns_read(node), self.next_order()
+
+    def drop(self, key: Key) -> None:
+        """A view and the views that read it (CASCADE, or the drop would have failed)."""
+        if self.views.pop(key, None) is None:
+            return
+        for v in [v for v in self.views.values() if key in v.relations]:
+            self.drop(v.key)
+
+    def drop_reading(self, relation: Key, column: str | None = None) -> None:
+        """The views that read ``column`` of ``relation`` (any) go, with theirs: a dropped table or column."""
+        for v in [v for v in self.views.values() if v.reads_column(relation, column)]:
+            self.drop(v.key)
+
+    def moved(self, old: Key, new: Key) -> None:
+        """Relation ``old`` (a table or a view) is now ``new``."""
+        from ..ir.base import replace
+
+        if old == new:
+            return
+        v = self.views.pop(old, None)
+        if v is not None:
+            ident = QualifiedName(new[1], new[0], origin=v.node.identity.origin)
+            v.node = replace(v.node, identity=ident)
+            v.grants = [replace(g, relations=(ident,)) for g in v.grants]
+            self.views[new] = v
+        for w in self.views.values():
+            if old not in w.relations:
+                continue
+            q = relation_renamed(w.node.query, old, new)
+            refs = tuple(QualifiedName(new[1], new[0], origin=r.origin) if (r.schema, r.name) == old else r
+                         for r in w.node.references)
+            w.node = replace(w.node, query=q if q is not None else w.node.query, references=refs)
+            w.reads = tuple((new if k == old else k, c) for k, c in w.reads)
+
+    def schema_moved(self, old: str, new: str) -> None:
+        from ..ir.base import replace
+
+        for v in list(self.views.values()):
+            node = v.node
+            q = schema_renamed(node.query, old, new)
+            refs = tuple(replace(r, schema=new) if r.schema == old else r for r in node.references)
+            ident = replace(node.identity, schema=new) if node.identity.schema == old else node.identity
+            v.node = replace(node, identity=ident, query=q if q is not None else node.query, references=refs)
+            v.reads = tuple(((new, k[1]) if k[0] == old else k, c) for k, c in v.reads)
+            if ident is not node.identity:
+                v.grants = [replace(g, relations=(ident,)) for g in v.grants]
+        self.views = {v.key: v for v in self.views.values()}
+
+    def column_moved(self, relation: Key, old: str, new: str) -> None:
+        """Column ``old`` of ``relation`` (a table, or a view's output column) is now ``new``."""
+        from ..ir.base import replace
+
+        if old == new:
+            return
+        own = self.views.get(relation)
+        if own is not None:  # ALTER VIEW ... RENAME COLUMN
+            q = output_renamed(own.node.query, old, new)
+            if q is not None:
+                own.node = replace(own.node, query=q)
+            if old in own.column_comments:
+                own.column_comments[new] = own.column_comments.pop(old)
+        for v in self.views.values():
+            if v is own or relation not in v.relations:
+                continue
+            q = column_renamed(v.node.query, relation, old, new)
+            if q is not None and q is not v.node.query:
+                v.node = replace(v.node, query=q)
+            v.reads = tuple((k, new if k == relation and c == old else c) for k, c in v.reads)
+
+    def record(self, stmt: Any) -> None:
+        fn = _EFFECTS.get(type(stmt).__name__)
+        if fn is not None:
+            fn(self, stmt)
+
+
+def _key(q: Any) -> Key:
+    return (q.schema, q.name)
+
+
+def _drop(vs: Views, s: Any) -> None:
+    ident = s.identity
+    word = s.objtype.value
+    if word == "schema" and hasattr(ident, "name") and not hasattr(ident, "schema"):
+        for v in list(vs.views.values()):
+            if v.key in vs.views and (v.key[0] == ident.name or any(k[0] == ident.name for k in v.relations)):
+                vs.drop(v.key)
+        return
+    if not isinstance(ident, QualifiedName):
+        return
+    if word == "view":
+        vs.drop(_key(ident))
+    elif word == "table":
+        vs.drop_reading(_key(ident))
+
+
+def _alter(vs: Views, s: Any) -> None:
+    from ..ir.alter import ChangeOwner, ResetRelOptions, SetRelOptions
+    from ..ir.alter_columns import ChangeColumn, DropColumn
+
+    key = _key(s.identity)
+    v = vs.views.get(key)
+    for sub in s.subcommands:
+        if isinstance(sub, DropColumn):
+            vs.drop_reading(key, sub.column)
+        elif isinstance(sub, ChangeColumn) and sub.old_column != sub.column:
+            vs.column_moved(key, sub.old_column, sub.column)
+        elif v is not None and isinstance(sub, ChangeOwner) and sub.owner is not None:
+            v.owner = sub.owner
+        elif v is not None and isinstance(sub, SetRelOptions):
+            for o in sub.options:
+                v.options[o.name] = o
+        elif v is not None and isinstance(sub, ResetRelOptions):
+            for o in sub.options:
+                v.options.pop(o.name, None)
+
+
+def _rename_relation(vs: Views, s: Any) -> None:
+    key = _key(s.identity)
+    vs.moved(key, (key[0], s.new_name))
+
+
+def _rename_tables(vs: Views, s: Any) -> None:
+    for pair in s.pairs:
+        vs.moved(_key(pair.old), _key(pair.new))
+
+
+def _set_schema(vs: Views, s: Any) -> None:
+    if isinstance(s.identity, QualifiedName) and s.objtype.upper() in ("TABLE", "VIEW", "FOREIGN TABLE"):
+        vs.moved(_key(s.identity), (s.new_schema, s.identity.name))
+
+
+def _rename_column(vs: Views, s: Any) -> None:
+    vs.column_moved(_key(s.identity), s.column, s.new_name)
+
+
+def _comment(vs: Views, s: Any) -> None:
+    ident = s.identity
+    if not isinstance(ident, QualifiedName) or s.on_constraint:
+        return
+    word = " ".join(s.objtype.split()).upper()
+    v = vs.views.get(_key(ident))
+    if v is None:
+        return
+    text = s.comment or None
+    if word == "VIEW" and ident.attr is None:
+        v.comment = text
+    elif word == "COLUMN" and ident.attr is not None:
+        if text is None:
+            v.column_comments.pop(ident.attr, None)
+        else:
+            v.column_comments[ident.attr] = text
+
+
+def _grant(vs: Views, s: Any) -> None:
+    from ..ir.base import replace
+
+    if s.all_in_schema:
+        return
+    for r in s.relations:
+        v = vs.views.get(_key(r))
+        if v is not None:
+            v.grants.append(replace(s, relations=(v.node.identity,)))
+
+
+_EFFECTS: dict[str, Any] = {
+    "CreateView": Views.create,
+    "Drop": _drop,
+    "AlterRelation": _alter,
+    "AlterTableFollowup": _alter,
+    "RenameRelation": _rename_relation,
+    "RenameTables": _rename_tables,
+    "SetSchema": _set_schema,
+    "RenameSchema": lambda vs, s: vs.schema_moved(s.identity, s.new_name),
+    "RenameColumn": _rename_column,
+    "Comment": _comment,
+    "Grant": _grant,
+}
+
+
+# ---- the state file (``--state``, docs/state.md) -------------------------------------------------------
+_GRANT_FIELDS = ("text", "revoke", "privileges", "objtype", "objects", "all_in_schema", "grantees", "grant_option",
+                 "cascade", "pg_grammar")
+
+
+def _name_out(q: QualifiedName) -> list[Any]:
+    return [q.schema, q.name]
+
+
+def views_to_json(vs: Views) -> list[dict[str, Any]]:
+    """The views as the state file keeps them, in creation order."""
+    out = []
+    for v in sorted(vs.views.values(), key=lambda v: v.order):
+        n = v.node
+        out.append({
+            "schema": n.identity.schema, "name": n.identity.name, "query": n.query.text,
+            "persistence": n.persistence.value, "references": [_name_out(r) for r in n.references],
+            "reads": [[k[0], k[1], c] for k, c in v.reads], "comment": v.comment,
+            "column_comments": dict(v.column_comments), "owner": v.owner,
+            "options": [{"name": o.name, "value": o.value, "namespace": o.namespace, "quoted": o.quoted}
+                        for o in v.options.values()],
+            "grants": [{**{f: (list(getattr(g, f)) if isinstance(getattr(g, f), tuple) else getattr(g, f))
+                           for f in _GRANT_FIELDS}} for g in v.grants],
+        })
+    return out
+
+
+def views_from_json(items: Any, make_query: Any) -> Views:
+    """The views of a state file; ``make_query``: the frontend's reader of a query text (the stored query is
+    read again as a document's is, its parsed form made once)."""
+    from ..ir.alter import RelOption
+    from ..ir.misc import Grant
+    from ..ir.sequence import Persistence
+    from ..ir.view import CreateView
+
+    vs = Views()
+    for d in items or ():
+        ident = QualifiedName(d["name"], d["schema"])
+        query = make_query(d["query"])
+        node = CreateView(ident, query, False, Persistence(d.get("persistence", "")), query.tree is not None,
+                          tuple(QualifiedName(r[1], r[0]) for r in d.get("references", ())))
+        v = ViewState(node, tuple(((r[0], r[1]), r[2]) for r in d.get("reads", ())), d.get("comment"),
+                      dict(d.get("column_comments") or {}), d.get("owner"), order=vs.next_order())
+        for o in d.get("options", ()):
+            v.options[o["name"]] = RelOption(o["name"], o.get("value"), o.get("namespace"), bool(o.get("quoted")))
+        for g in d.get("grants", ()):
+            v.grants.append(Grant(g["text"], bool(g["revoke"]), tuple(g["privileges"]), g["objtype"], (ident,),
+                                  tuple(g.get("objects", ())), bool(g.get("all_in_schema")),
+                                  tuple(g.get("grantees", ())), bool(g.get("grant_option")), bool(g.get("cascade")),
+                                  bool(g.get("pg_grammar", True))))
+        vs.views[v.key] = v
+    return vs
+
+
+__all__ = ["ALL", "ViewState", "Views", "column_renamed", "columns_read", "output_renamed", "relation_renamed",
+           "schema_renamed", "views_from_json", "views_to_json"]
