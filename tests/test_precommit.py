@@ -78,3 +78,14 @@ def test_hooks_under_pre_commit(tmp_path):
     _git("add", "-A", cwd=repo, env=env)
     p = _git("commit", "-q", "-m", "orders", cwd=repo, env=env)
     assert p.returncode == 0, p.stdout + p.stderr
+
+    # issue 22.3: a JSON file with no JDDL shape at all (package.json, keys in no canonical order) is left
+    # alone by both hooks: not re-sorted by ddlc-format, not rejected by ddlc-check
+    pkg = '{\n  "version": "1.0.0",\n  "name": "schema-repo",\n  "scripts": {"lint": "ddlc check"}\n}\n'
+    (repo / "package.json").write_text(pkg)
+    (repo / "tsconfig.json").write_text('{"compilerOptions": {"strict": true}}')
+    _git("add", "-A", cwd=repo, env=env)
+    p = _git("commit", "-q", "-m", "package.json", cwd=repo, env=env)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert (repo / "package.json").read_text() == pkg
+    assert _git("status", "--porcelain", cwd=repo, env=env).stdout == ""
