@@ -125,7 +125,7 @@ _OPTIONS_DOC = """
     - A target's own options, as ``<target>_<option>`` keywords, declared on its backend class
       (``ddlc targets`` lists them): ``spark_catalog``, ``spark_partitioning`` (``"auto"``,
       ``"cluster"``, ``"partition"``, ``"none"``), ``spark_column_mapping`` (``"name"``, ``"id"``,
-      ``"none"``), ``spark_varchar`` (``"keep"``, ``"string"``): README, Spark SQL and Delta Lake.
+      ``"none"``), ``spark_varchar`` (``"keep"``, ``"string"``): docs/targets.md, Spark SQL / Delta Lake.
     - ``white_table_list`` (``"public.t1,*.t3"``), ``schema_regex``, ``exclude_users``: filters, as
       GaussDB's decoding options of those names.
     - ``owners``: also write ``ALTER ... OWNER TO`` the tree's owner after each CREATE (postgres);

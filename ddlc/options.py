@@ -60,7 +60,7 @@ class Options:
     white_table_list: tuple[tuple[str, str], ...] = ()
     schema_regex: str | None = None
     exclude_users: tuple[str, ...] = ()
-    # owners (README "Owners"): what the statement says about ownership (CREATE SCHEMA ... AUTHORIZATION,
+    # owners (docs/targets.md, "Owners"): what the statement says about ownership (CREATE SCHEMA ... AUTHORIZATION,
     # ALTER ... OWNER TO, DEFINER) is kept unless no_owner; owners=True also writes ALTER <kind> <name>
     # OWNER TO <myowner> after each CREATE (postgres), as pg_dump does; role_map renames roles everywhere
     owners: bool = False

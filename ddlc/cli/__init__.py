@@ -82,7 +82,7 @@ Examples:
                    "or one registered (ddlc targets lists them with their options). " + TO_DEFAULT_HELP)
 @click.option("--format", "fmt", type=click.Choice(["sql", "json"]), default="sql", show_default=True,
               help="sql: a script ready for psql -f / spark-sql; json: one JSON object per document and line "
-                   "(README: Output as JSON).")
+                   "(docs/cli.md: Output as JSON).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only errors: no warnings, notes or summary line.")
 @click.option("--sarif", "sarif_path", metavar="PATH", default=None,
               help="Also write every diagnostic and error as SARIF 2.1.0 to PATH (for code scanning).")
