@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from conftest import FIXTURES
 from ddlc.api import Options
@@ -237,3 +239,95 @@ def test_on_the_server_views_recreated_around_alter_type(pg_server, tmp_path):
 def test_every_target_records_the_same_views(target):
     lines = BASE + tddl("CREATE VIEW s.v1 AS SELECT t.a FROM s.t;")
     assert [v.key for v in catalog_of(lines, target).dependent_views(("s", "t"), "a")] == [("s", "v1")]
+
+
+# ---- never a dependency too few: the history's reads hold every column PostgreSQL says a view depends on ----
+PG_DEPENDS = """
+    SELECT vn.nspname, v.relname, tn.nspname, t.relname, a.attname
+      FROM pg_rewrite r JOIN pg_class v ON v.oid = r.ev_class JOIN pg_namespace vn ON vn.oid = v.relnamespace
+      JOIN pg_depend d ON d.classid = 'pg_rewrite'::regclass AND d.objid = r.oid AND d.refclassid = 'pg_class'::regclass
+      JOIN pg_class t ON t.oid = d.refobjid JOIN pg_namespace tn ON tn.oid = t.relnamespace
+      JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = d.refobjsubid
+     WHERE d.refobjsubid > 0 AND t.oid <> v.oid AND vn.nspname NOT IN ('pg_catalog', 'information_schema')"""
+
+
+def _missing(conn, cat: Catalog) -> list[str]:
+    out = []
+    for vs, vn, ts, tn, col in conn.execute(PG_DEPENDS).fetchall():
+        v = cat.view((vs, vn))
+        if v is None or not v.reads_column((ts, tn), col):
+            out.append(f"{vs}.{vn} reads {ts}.{tn}.{col}: {None if v is None else v.reads}")
+    return out
+
+
+def _run_and_apply(conn, lines: list[str]) -> Catalog:
+    import psycopg
+
+    s = Session(["postgres"], Options.of())
+    for doc in read_documents(("\n".join(lines) + "\n").encode()):
+        for r in s.translate(doc) or ():
+            for sql in r.statements:
+                try:
+                    conn.execute(sql)
+                except psycopg.Error:
+                    return s.catalogs[0]  # the history up to what the server took
+    return s.catalogs[0]
+
+
+@pytest.mark.parametrize("log", sorted((FIXTURES / "histories").glob("*.jsonl")), ids=lambda p: p.name)
+def test_reads_hold_what_postgres_depends_on_in_every_history(pg_server, log):
+    db = pg_server.fresh_database()
+    with pg_server.connect(db) as conn:
+        conn.autocommit = True
+        cat = _run_and_apply(conn, [x for x in log.read_text().splitlines() if x.strip()])
+        assert _missing(conn, cat) == []
+
+
+_T = {"t": ("a", "b", "c"), "u": ("a", "d", "e")}
+
+
+@st.composite
+def view_queries(draw):
+    """A query over s.t (a, b, c) and s.u (a, d, e): aliases or bare names, qualified or unique unqualified
+    columns, in the target list, WHERE, GROUP BY, a subquery in FROM, expressions and functions."""
+    alias = draw(st.booleans())
+    tq, uq = ("x", "y") if alias else ("t", "u")
+    join = draw(st.booleans())
+    rels = [("t", tq)] + ([("u", uq)] if join else [])
+
+    def col() -> str:
+        rel, q = draw(st.sampled_from(rels))
+        c = draw(st.sampled_from(_T[rel]))
+        unique = sum(c in _T[r] for r, _ in rels) == 1
+        return c if unique and draw(st.booleans()) else f"{q}.{c}"
+
+    targets = [col() for _ in range(draw(st.integers(1, 3)))]
+    targets = [f"{c} AS o{i}" if draw(st.booleans()) else f"({c} + 1) AS o{i}" if c.split(".")[-1] in "abd"
+               else f"{c} AS o{i}" for i, c in enumerate(targets)]
+    from_ = f"s.t {tq}" if alias else "s.t"
+    if join:
+        from_ += f" JOIN s.u {uq} ON {tq}.a = {uq}.a" if alias else " JOIN s.u ON t.a = u.a"
+    if draw(st.booleans()):
+        from_ += " JOIN (SELECT u.d AS sd FROM s.u) sub ON true" if not join else ""
+    where = f" WHERE {col()} IS NOT NULL" if draw(st.booleans()) else ""
+    return f"SELECT {', '.join(targets)} FROM {from_}{where}"
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(st.lists(view_queries(), min_size=1, max_size=3))
+def test_reads_hold_what_postgres_depends_on(pg_server, queries):
+    db = pg_server.fresh_database()
+    with pg_server.connect(db) as conn:
+        conn.autocommit = True
+        conn.execute("CREATE SCHEMA s")
+        conn.execute("CREATE TABLE s.t (a int, b int, c text)")
+        conn.execute("CREATE TABLE s.u (a int, d int, e text)")
+        lines = []
+        for i, q in enumerate(queries):  # the server's own text of the view, as GaussDB's deparser sends it
+            conn.execute(f"CREATE VIEW s.v{i} AS {q}")
+            text = conn.execute(f"SELECT pg_get_viewdef('s.v{i}'::regclass)").fetchone()[0]
+            lines.append(json.dumps({"TDDL": f"CREATE VIEW s.v{i} AS {' '.join(text.split())}"}))
+        cat = catalog_of(BASE + lines)
+        assert len(cat.views.views) == len(queries), lines
+        assert _missing(conn, cat) == []
