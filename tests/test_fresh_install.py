@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -17,14 +18,37 @@ ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "fixtures" / "sample" / "ddl.jsonl"
 
 
+def _install_line() -> str:
+    """The README's install line: the first ``bash`` block after its "Install" heading."""
+    text = (ROOT / "README.md").read_text("utf-8")
+    return re.search(r"^## Install.*?```bash\n(.*?)```", text, re.S | re.M).group(1).strip()
+
+
 @pytest.fixture(scope="module")
-def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    d = tmp_path_factory.mktemp("fresh") / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(d)], check=True)
-    p = subprocess.run([str(d / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                        str(ROOT)], capture_output=True, text=True)
-    assert p.returncode == 0, f"pip install of this checkout into a fresh venv failed:\n{p.stdout}\n{p.stderr}"
-    return d
+def clone(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess.CompletedProcess[str]]:
+    """A clone of this checkout's HEAD where the README's install line was run verbatim."""
+    d = tmp_path_factory.mktemp("fresh") / "ddlc"
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(d)], check=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DDLC_", "PYTHON", "VIRTUAL_ENV"))}
+    p = subprocess.run(["bash", "-c", _install_line()], cwd=d, capture_output=True, text=True, env=env)
+    assert (d / ".venv" / "bin" / "ddlc").exists(), f"the README's install line failed:\n{p.stdout}\n{p.stderr}"
+    return d, p
+
+
+@pytest.fixture(scope="module")
+def venv(clone) -> Path:
+    return clone[0] / ".venv"
+
+
+def test_the_readme_install_line_works_verbatim(clone):
+    d, p = clone
+    assert p.returncode == 0, p.stderr
+    readme = (ROOT / "README.md").read_text("utf-8")
+    first = _install_line().rsplit("&& ", 1)[1].replace(".venv/bin/", "")
+    block = readme.split(f"```console\n$ {first}\n", 1)[1].split("```", 1)[0]
+    shown = [line for line in block.splitlines() if not line.startswith(("warning:", "ddlc:", "note:"))]
+    assert p.stdout.splitlines() == shown  # what the README shows is what the fresh install prints
+    assert p.stdout.startswith("CREATE SCHEMA IF NOT EXISTS sales;")
 
 
 def ddlc(venv: Path, *args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -84,3 +108,24 @@ def test_mapping_flags_take_lists_and_refuse_what_is_malformed(venv, tmp_path):
     for bad in ("sales=s2=x", "sales=a,sales=b", "nonsense"):
         p = ddlc(venv, "translate", "--schema-map", bad, cwd=tmp_path, stdin=doc)
         assert p.returncode == 2 and p.stdout == "" and "Traceback" not in p.stderr, (bad, p.stderr)
+
+
+def test_the_readmes_commands_work_in_the_fresh_install(clone):
+    """Every console example of the README, run in the fresh clone with its .venv first on PATH; the
+    pipeline's need the extra (Use 4 says so) and are run by tests/test_readme.py with the dev install."""
+    import test_readme
+
+    d, _ = clone
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DDLC_", "PYTHON", "VIRTUAL_ENV"))}
+    env["PATH"] = f"{d / '.venv' / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    examples = [(cmd, out) for name, cmd, out in test_readme.EXAMPLES if name == "README.md"]
+    assert len(examples) >= 3
+    ran = 0
+    for cmd, expected in examples:
+        if "pipeline run" in cmd:
+            continue
+        p = subprocess.run(cmd, shell=True, cwd=d, env=env, capture_output=True, text=True, timeout=120)
+        lines = [x for x in (p.stdout + p.stderr).splitlines() if not x.startswith(("note:", "info:"))]
+        assert "\n".join(lines) == expected, cmd
+        ran += 1
+    assert ran >= 3
