@@ -337,3 +337,15 @@ def test_reads_hold_what_postgres_depends_on(pg_server, queries):
         cat = catalog_of(BASE + lines)
         assert len(cat.views.views) == len(queries), lines
         assert _missing(conn, cat) == []
+
+
+def test_dependents_after_a_column_rename_are_copies():
+    cat = catalog_of(BASE + tddl(
+        "CREATE VIEW s.v1 AS SELECT t.a, t.b AS bee FROM s.t;",
+        "CREATE VIEW s.v2 AS SELECT t.b FROM s.t;",
+    ))
+    deps = cat.dependent_views(("s", "t"), "b", renamed_to="b2")
+    assert [v.node.query.text for v in deps] == ["SELECT t.a, t.b2 AS bee FROM s.t;",
+                                                 "SELECT t.b2 AS b FROM s.t;"]
+    assert [v.node.query.text for v in cat.dependent_views(("s", "t"), "b")] == [
+        "SELECT t.a, t.b AS bee FROM s.t;", "SELECT t.b FROM s.t;"]  # the history itself unchanged

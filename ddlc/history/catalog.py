@@ -48,14 +48,22 @@ class Catalog:
         r = self.relations.get(self.key(q))
         return None if r is None else r.primary_key
 
-    def dependent_views(self, q: Any, column: str | None = None) -> list[ViewState]:
+    def dependent_views(self, q: Any, column: str | None = None, *, renamed_to: str | None = None) -> list[ViewState]:
         """The views that read ``column`` of table (or view) ``q`` (a QualifiedName or a (schema, name) key;
         any column when None) and every view that reads one of them, transitively, in dependency order:
         creation order, each after the views it reads. Drop them in the reverse order (each with
         :meth:`ViewState.drop_statement`), change the column, then create them in this order
         (:meth:`ViewState.create_statements`). Empty when the history knows of none: see
-        :meth:`knows_views_of`."""
-        return self.views.dependents(q if isinstance(q, tuple) else self.key(q), column)
+        :meth:`knows_views_of`.
+
+        ``renamed_to``: the statement also renames the column (B-compatibility ``CHANGE old new type``): the
+        views are given as they must be created after it, naming the new column (their output names kept
+        with ``AS``), on copies: the history itself changes when the statement is recorded."""
+        key = q if isinstance(q, tuple) else self.key(q)
+        found = self.views.dependents(key, column)
+        if renamed_to is None or column is None or renamed_to == column:
+            return found
+        return self.views.copies(found).renamed_column(key, column, renamed_to)
 
     def knows_views_of(self, q: Any) -> bool:
         """Whether the history can know every view on table ``q``: it saw the table created (a view on it

@@ -310,6 +310,21 @@ class Views:
             visit(v, ())
         return done
 
+    def copies(self, views: list[ViewState]) -> Views:
+        """A Views holding copies of ``views`` (their order kept), to change apart from the history."""
+        out = Views()
+        for v in views:
+            c = copy.copy(v)
+            c.column_comments, c.grants, c.options = dict(v.column_comments), list(v.grants), dict(v.options)
+            out.views[c.key] = c
+        out.counter = self.counter
+        return out
+
+    def renamed_column(self, relation: Key, old: str, new: str) -> list[ViewState]:
+        """These views, in dependency order, after column ``old`` of ``relation`` became ``new``."""
+        self.column_moved(relation, old, new)
+        return self.in_order(self.views.values())
+
     # -- changes --
     def create(self, stmt: Any) -> None:
         from ..ir.base import replace
