@@ -72,7 +72,7 @@ def test_verbose_reaches_spark(monkeypatch):
 
 
 def test_the_jvm_stderr_filter_keeps_what_is_not_noise(capfd):
-    from ddlc.pipeline.run import _QuietJvm
+    from ddlc.pipeline.spark_session import _QuietJvm
 
     with _QuietJvm(True):
         os.write(2, b"WARNING: Using incubator modules: jdk.incubator.vector\nreal error line\n")
