@@ -290,6 +290,7 @@ def owned_catalog(catalog: Any, owned: frozenset[str], default: str) -> dict[str
     part = Catalog()
     part.tables = {k: v for k, v in catalog.tables.items() if _owns(owned, k, default)}
     part.relations = {k: v for k, v in catalog.relations.items() if _owns(owned, k, default)}
+    part.views.views = {k: v for k, v in catalog.views.views.items() if _owns(owned, k, default)}
     return dump_catalog(part)
 
 
@@ -302,16 +303,22 @@ def merge_catalogs(loaded: Any, parts: Iterable[tuple[frozenset[str], dict[str, 
     owned = frozenset().union(*(o for o, _ in parts)) if parts else frozenset()
     tables: dict[Any, Any] = {}
     relations: dict[Any, Any] = {}
+    views: dict[Any, Any] = {}
     if loaded is not None:
         tables = {k: v for k, v in loaded.tables.items() if not _owns(owned, k, default)}
         relations = {k: v for k, v in loaded.relations.items() if not _owns(owned, k, default)}
+        views = {k: v for k, v in loaded.views.views.items() if not _owns(owned, k, default)}
     for _, dumped in parts:
         c = load_catalog(dumped)
         tables.update(c.tables)
         relations.update(c.relations)
+        views.update(c.views.views)
     out = Catalog()  # in key order: the same state file at any parallelism
     out.tables = {k: tables[k] for k in sorted(tables, key=_sort_key)}
     out.relations = {k: relations[k] for k in sorted(relations, key=_sort_key)}
+    for k in sorted(views, key=_sort_key):  # (a view's dependencies order it among the others: in_order)
+        views[k].order = out.views.next_order()
+        out.views.views[k] = views[k]
     return out
 
 
