@@ -349,3 +349,14 @@ def test_dependents_after_a_column_rename_are_copies():
                                                  "SELECT t.b2 AS b FROM s.t;"]
     assert [v.node.query.text for v in cat.dependent_views(("s", "t"), "b")] == [
         "SELECT t.a, t.b AS bee FROM s.t;", "SELECT t.b FROM s.t;"]  # the history itself unchanged
+
+
+def test_dependents_of_several_columns():
+    cat = catalog_of(BASE + tddl(
+        "CREATE VIEW s.v1 AS SELECT t.a FROM s.t;",
+        "CREATE VIEW s.v2 AS SELECT t.c FROM s.t;",
+        "CREATE VIEW s.v3 AS SELECT v2.c, v1.a FROM s.v1, s.v2;",
+        "CREATE VIEW s.v4 AS SELECT t.b FROM s.t;",
+    ))
+    assert [v.key[1] for v in cat.dependent_views(("s", "t"), ["c", "a"])] == ["v1", "v2", "v3"]
+    assert [v.key[1] for v in cat.dependent_views(("s", "t"), ("b",))] == ["v4"]

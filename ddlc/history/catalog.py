@@ -48,9 +48,9 @@ class Catalog:
         r = self.relations.get(self.key(q))
         return None if r is None else r.primary_key
 
-    def dependent_views(self, q: Any, column: str | None = None, *, renamed_to: str | None = None) -> list[ViewState]:
+    def dependent_views(self, q: Any, column: Any = None, *, renamed_to: str | None = None) -> list[ViewState]:
         """The views that read ``column`` of table (or view) ``q`` (a QualifiedName or a (schema, name) key;
-        any column when None) and every view that reads one of them, transitively, in dependency order:
+        any column when None; several: an iterable of names, the views of any of them) and every view that reads one of them, transitively, in dependency order:
         creation order, each after the views it reads. Drop them in the reverse order (each with
         :meth:`ViewState.drop_statement`), change the column, then create them in this order
         (:meth:`ViewState.create_statements`). Empty when the history knows of none: see
@@ -60,6 +60,9 @@ class Catalog:
         views are given as they must be created after it, naming the new column (their output names kept
         with ``AS``), on copies: the history itself changes when the statement is recorded."""
         key = q if isinstance(q, tuple) else self.key(q)
+        if column is not None and not isinstance(column, str):  # several columns: the union, in order
+            found = self.views.in_order({v.key: v for c in column for v in self.views.dependents(key, c)}.values())
+            return found
         found = self.views.dependents(key, column)
         if renamed_to is None or column is None or renamed_to == column:
             return found
