@@ -16,7 +16,8 @@ from .views import ViewState, Views
 
 
 class Catalog:
-    """Tables seen so far, keyed by (schema, table)."""
+    """Tables seen so far, keyed by (schema, table); views, what they read and what recreates them
+    (:mod:`.views`: :meth:`dependent_views`)."""
 
     __slots__ = ("tables", "relations", "views")
 
