@@ -117,13 +117,25 @@ def test_replay_builds_the_catalog_of_the_translated_log(pg_server, tmp_path, lo
     same_catalogs(pg_server, tmp_path, log)
 
 
-@pytest.mark.parametrize("name", ["LOG", "RENAMES"])
-def test_the_hand_written_logs_too(pg_server, tmp_path, name):
-    import test_replay
+HAND_WRITTEN = ["test_replay.LOG", "test_replay.RENAMES", "test_state.LOG", "test_spark_history.STREAM",
+                "test_spark_history.STREAM+PARTITIONED"]
 
+
+def hand_written(name: str, tmp_path: Path) -> Path:
+    """A history another test writes by hand (JDDL trees built in Python: ``module.NAME[+NAME]``), as a file."""
+    import importlib
+    import json
+
+    module, attrs = name.split(".")
+    mod = importlib.import_module(module)
     p = tmp_path / "log.jsonl"
-    p.write_text(test_replay._log_text(getattr(test_replay, name)))
-    same_catalogs(pg_server, tmp_path, p)
+    p.write_text("".join(json.dumps(d) + "\n" for a in attrs.split("+") for d in getattr(mod, a)))
+    return p
+
+
+@pytest.mark.parametrize("name", HAND_WRITTEN)
+def test_the_hand_written_logs_too(pg_server, tmp_path, name):
+    same_catalogs(pg_server, tmp_path, hand_written(name, tmp_path))
 
 
 @pytest.mark.parametrize("form", ["jddl", "tddl"])

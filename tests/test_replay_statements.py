@@ -17,7 +17,7 @@ from ddlc.api import Options
 from ddlc.diagnostics import Severity
 from ddlc.frontend.documents import read_documents
 from ddlc.replay import fold_log, script
-from test_replay_histories import HISTORY_DIR, SKIP, histories, params, sequences
+from test_replay_histories import HAND_WRITTEN, HISTORY_DIR, SKIP, hand_written, histories, params, sequences
 
 
 def _said(t) -> list[str]:
@@ -53,6 +53,14 @@ def test_no_statement_is_refused_silently(pg_server, log):
     with pg_server.connect(db) as conn:
         conn.autocommit = True
         apply_statement_by_statement(conn, list(ddlc.translate_many(log, target="postgres")))
+
+
+@pytest.mark.parametrize("name", HAND_WRITTEN)
+def test_no_statement_of_the_hand_written_logs_is_refused_silently(pg_server, tmp_path, name):
+    db = pg_server.fresh_database()
+    with pg_server.connect(db) as conn:
+        conn.autocommit = True
+        apply_statement_by_statement(conn, list(ddlc.translate_many(hand_written(name, tmp_path), target="postgres")))
 
 
 def _lines(path: Path) -> list[str]:
