@@ -1,8 +1,10 @@
 """The text a target's comment shows for what a rule dropped, rendered by the GaussDB backend.
 
 A rule that drops a node or a clause records the node before and after it (``Diagnostic.dropped_after``)
-and the nodes around it (``dropped_within``); :func:`dropped_text` writes both with the GaussDB backend
-and shows what the first has that the second has not. No backend writes GaussDB snippets of its own.
+and the nodes around it (``dropped_within``); an emitter that drops one does the same through its
+``diag``. :func:`dropped_text` writes both with the GaussDB backend and shows what the first has that the
+second has not. No backend writes GaussDB snippets of its own (but where the GaussDB text never shows the
+clause: the rules that keep a ``text``, pinned in tests/test_dropped_text.py).
 """
 
 from __future__ import annotations
@@ -36,8 +38,7 @@ def dropped_text(d: Diagnostic) -> str | None:
     prefix = d.dropped_prefix
     while True:
         try:
-            before_text = emit(node)
-            after_text = None if after is _GONE else emit(after)
+            before_text, after_text = _texts(emit, node, after)
         except Exception:  # noqa: BLE001 - a node the GaussDB writer cannot take alone: try its parent
             if not enclosing or original is None:
                 return None
@@ -60,6 +61,17 @@ def dropped_text(d: Diagnostic) -> str | None:
 
 
 _GONE = object()  # the node after a rule that drops it
+
+
+def _texts(emit: Any, node: Any, after: Any) -> tuple[str, str | None]:
+    """The GaussDB texts of ``node`` and ``after`` (None: dropped). A rule that rewrote a node and kept its
+    layout (the deparser's fmt) may leave one the node no longer fits: both are then written without it."""
+    try:
+        return emit(node), None if after is _GONE else emit(after)
+    except Exception:  # noqa: BLE001 - retried without the layouts, else raised again
+        if after is _GONE or (getattr(node, "layout", None) is None and getattr(after, "layout", None) is None):
+            raise
+    return emit(_replace(node, layout=None)), emit(_replace(after, layout=None))
 
 
 def _whole(emit: Any, d: Diagnostic) -> str | None:
@@ -127,6 +139,7 @@ def _removed(before: str, after: str) -> str | None:
     for op, i, j, _, _ in matcher.get_opcodes():
         if op in ("delete", "replace"):
             spans.append((head + i, head + j, op == "replace"))
+    spans = _slid(b, spans)
     if not all(_balanced(b[i:j]) for i, j, _ in spans):
         spans = [(head, len(b) - tail, len(a) > head + tail)]
     out = []
@@ -145,6 +158,37 @@ def _removed(before: str, after: str) -> str | None:
         if i < j and _balanced(b[i:j]):
             out.append(before[b[i][2]:b[j - 1][3]])
     return " ... ".join(out) or None
+
+
+def _slid(b: list[tuple[str, str, int, int]], spans: list[tuple[int, int, bool]]) -> list[tuple[int, int, bool]]:
+    """Each span of removed tokens moved, among the places where removing it leaves the same text, to one that
+    starts and ends at an item of a list: removing ``CONSTRAINT a ..., `` before ``CONSTRAINT b ...`` is also
+    removing ``a ..., CONSTRAINT`` after the first ``CONSTRAINT``, and only the first is the item."""
+    def edge(i: int, j: int) -> int:
+        left = i == 0 or b[i - 1][0] in (",", "(") or b[i][0] == ","
+        right = j == len(b) or b[j][0] in (",", ")") or b[j - 1][0] == ","
+        return left + right
+
+    out = []
+    for k, (i, j, replaced) in enumerate(spans):
+        if replaced:
+            out.append((i, j, replaced))
+            continue
+        low = out[-1][1] if out else 0
+        high = spans[k + 1][0] if k + 1 < len(spans) else len(b)
+        best, score = (i, j), edge(i, j)
+        x, y = i, j
+        while x > low and b[x - 1][0] == b[y - 1][0]:  # the same text left when the span moves left by one
+            x, y = x - 1, y - 1
+            if edge(x, y) > score:
+                best, score = (x, y), edge(x, y)
+        x, y = i, j
+        while y < high and b[x][0] == b[y][0]:
+            x, y = x + 1, y + 1
+            if edge(x, y) > score:
+                best, score = (x, y), edge(x, y)
+        out.append((*best, replaced))
+    return out
 
 
 def _balanced(toks: list[tuple[str, str, int, int]]) -> bool:

@@ -251,13 +251,17 @@ class EmitBase:
         return SqlWriter(self.DIALECT)
 
     def diag(self, code: str, message: str, path: Any, dropped_text: str | None = None,
-             dropped_node: Any = None, dropped_prefix: str = "") -> None:
-        """Report a diagnostic; with ``--on-unsupported error`` a warning fails the document."""
+             dropped_node: Any = None, dropped_prefix: str = "", dropped_after: Any = None,
+             dropped_within: tuple[Any, ...] = ()) -> None:
+        """Report a diagnostic; with ``--on-unsupported error`` a warning fails the document. What a comment
+        shows for what was dropped: ``dropped_node`` (and the node after, the nodes enclosing it), as for a
+        rule (:func:`ddlc.dropped.dropped_text`)."""
         from ..diagnostics import E_UNSUPPORTED, Severity, refusal_message
         from ..errors import DdlcError
 
         d = Diagnostic(code, message, path, target=self.TARGET, document=self.ctx.document,
-                       dropped_text=dropped_text, dropped_node=dropped_node, dropped_prefix=dropped_prefix)
+                       dropped_text=dropped_text, dropped_node=dropped_node, dropped_prefix=dropped_prefix,
+                       dropped_after=dropped_after, dropped_within=dropped_within)
         self.diagnostics.append(d)
         if self.ctx.on_unsupported == "error" and d.severity is Severity.WARNING:
             raise DdlcError(refusal_message(message, code), code=E_UNSUPPORTED, path=path, document=self.ctx.document)

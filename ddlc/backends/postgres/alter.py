@@ -195,7 +195,7 @@ _RULES = (
           lambda n: n.owner in RESERVED_ROLES),
     _drop(RelOption, W_RELOPTION, "storage parameter unknown to PostgreSQL; removed", lambda n: not _pg_option(n)),
     Rule(RelOption, W_RELOPTION, lambda o: f"option {o.name} is not valid here in PostgreSQL; removed",
-         within=lambda o, enclosing: not valid_here(o, enclosing), text=lambda o: o.name, last=True),
+         within=lambda o, enclosing: not valid_here(o, enclosing), last=True),
     _drop(Unusable, W_INDEX_STATE, "UNUSABLE has no PostgreSQL form"),
     _drop(UnusablePartition, W_INDEX_STATE, "MODIFY PARTITION ... UNUSABLE has no PostgreSQL form"),
     _drop(IndexVisibility, W_INDEX_STATE, "index [IN]VISIBLE has no PostgreSQL form"),

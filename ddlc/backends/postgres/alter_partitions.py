@@ -474,10 +474,9 @@ def _merge(n: MergePartitions, a: Alter) -> None:
 # ---- what the drop_unsupported pass removes ---------------------------------------------------------
 def _rule(node: type, code: str, message: str, applies: Any = None, field: str | None = None) -> Rule:
     """Without ``applies``, the rule takes every such node (so the coverage check counts an unconditional drop)."""
-    text = (lambda n: f"TABLESPACE {n.tablespace}") if field == "tablespace" else None
     if applies is None:
-        return Rule(node=node, code=code, message=message, field=field, absent=None, text=text)
-    return Rule(node=node, code=code, message=message, applies=applies, field=field, absent=None, text=text)
+        return Rule(node=node, code=code, message=message, field=field, absent=None)
+    return Rule(node=node, code=code, message=message, applies=applies, field=field, absent=None)
 
 
 def _adding(n: AddPartition | ModifyPartitionAddSubpartition) -> str:

@@ -1,10 +1,9 @@
-"""PostgreSQL constraint elements of CREATE TABLE (and of ALTER TABLE ... ADD CONSTRAINT, through
-:func:`constraint_sql`), and the WITH options they and the table take.
+"""PostgreSQL constraint definitions rebuilt from their parsed form, and the WITH options of a table and
+of a constraint's index.
 
-A constraint is written as the server's text when the frontend's SQL layer found it to be PostgreSQL
-syntax as written and no rule changed its parsed form (``verbatim``); otherwise it is rebuilt from the
-parsed :class:`ConstraintInfo`. On a partitioned table a PRIMARY KEY / UNIQUE gets the partition key
-columns PostgreSQL requires, and NO INHERIT leaves a CHECK. Nothing here parses SQL.
+``table.constraint_sql`` writes a constraint element as the server's text when the frontend's SQL layer
+found it to be PostgreSQL syntax as written and no rule changed its parsed form (``verbatim``); otherwise
+:func:`rebuild_constraint` writes it from the parsed :class:`ConstraintInfo`. Nothing here parses SQL.
 """
 
 from __future__ import annotations
@@ -12,20 +11,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...diagnostics import Severity, register
-from ...ir.base import replace
-from ...ir.table import ConstraintInfo, ConstraintKind, FkAction, FkMatch, OptionValueKind, TableConstraint, WithOption
+from ...ir.table import ConstraintInfo, ConstraintKind, FkAction, FkMatch, OptionValueKind, WithOption
 from ..writer import SqlWriter, pg_option_value
 from .context import Emit
-from .partitions import W_EXCLUDE_PARTITIONED, W_KEY_WIDENED, Layout
-from .partitions import constraint_text as _constraint_text
-
-I_NO_INHERIT = register(
-    "DDLC-I619", Severity.INFO, "NO INHERIT dropped from a CHECK of a partitioned table",
-    "PostgreSQL refuses NO INHERIT constraints on partitioned tables; GaussDB partitions are not "
-    "inheritance children, so the check applied to every partition there too.",
-)
-
 
 def option_sql(o: WithOption, e: Emit) -> str:
     w = e.w().name(o.namespace, o.label)  # namespace.label; no namespace: label
@@ -102,36 +90,3 @@ def rebuild_constraint(info: ConstraintInfo, e: Emit) -> str:
     if info.no_inherit:
         w.kw("NO", "INHERIT")
     return w.text()
-
-
-def constraint_sql(c: TableConstraint, e: Emit, layout: Layout | None) -> str | None:
-    """The constraint element, or None when it cannot be written on this table."""
-    info = c.parsed
-    assert info is not None  # unparsed constraints were dropped by a rule
-    as_written = c.verbatim  # PostgreSQL syntax as written, and no rule changed the parsed form
-    if layout is not None:
-        if info.kind in (ConstraintKind.PRIMARY_KEY, ConstraintKind.UNIQUE):
-            if layout.expression_keys:
-                e.diag(W_KEY_WIDENED, f"constraint {c.name}: a partition key is an expression; dropped", c.origin,
-                       dropped_text=_constraint_text(c))
-                return None
-            missing = tuple(k for k in layout.key_columns if k not in info.columns)
-            if missing:
-                e.diag(W_KEY_WIDENED, f"constraint {c.name}: partition key columns {', '.join(missing)} appended",
-                       c.origin)
-                info, as_written = replace(info, columns=info.columns + missing), False
-        elif info.kind is ConstraintKind.EXCLUSION:
-            e.diag(W_EXCLUDE_PARTITIONED, f"exclusion constraint {c.name} of a partitioned table dropped", c.origin,
-                   dropped_text=_constraint_text(c))
-            return None
-        elif info.kind is ConstraintKind.CHECK and info.no_inherit:
-            e.diag(I_NO_INHERIT, f"constraint {c.name}: NO INHERIT dropped (partitioned table)", c.origin)
-            info = replace(info, no_inherit=False)
-    if as_written and info.kind is not ConstraintKind.CHECK:
-        body = c.definition.text.strip()
-    else:
-        body = rebuild_constraint(info, e)
-    w = e.w()
-    if c.name:
-        w.kw("CONSTRAINT").ident(c.name)
-    return w.raw(body).text()

@@ -156,25 +156,21 @@ def is_expression_key(name: str, text: str) -> bool:
     return not _PLAIN_KEY.match(text or name)
 
 
-def plan(spec: PartitionSpec | None, clause: Any, e: Any) -> Layout | None:
-    """The layout to write, or None: not partitioned, or not translated yet (diagnostic given)."""
+def plan(n: CreateTable, e: Any) -> Layout | None:
+    """The layout to write, or None: not partitioned, or not translated yet (diagnostic given; a comment
+    shows the partition clause as GaussDB writes it)."""
+    clause = n.partition
     if clause is None:
         return None
     path = clause.origin
-    if spec is None:
-        e.diag(N_NOT_EXPANDED, "partition clause not parsed; table created unpartitioned", path,
-               dropped_text=_clause_text(clause))
-        return None
-    if spec.has_range_items:
-        e.diag(N_NOT_EXPANDED, "START/END/EVERY partitions not expanded; table created unpartitioned", path,
-               dropped_text=_clause_text(clause))
+    spec = clause.spec
+    if spec is None or spec.has_range_items:
+        why = "partition clause not parsed" if spec is None else "START/END/EVERY partitions not expanded"
+        e.diag(N_NOT_EXPANDED, f"{why}; table created unpartitioned", path,
+               dropped_node=n, dropped_after=replace(n, partition=None))
         return None
     assert not multi_column_list(spec)  # removed by a rule (W_NOT_PARTITIONED)
     return layout_of(spec)
-
-
-def _clause_text(clause: Any) -> str | None:
-    return (clause.text or "").strip() or None
 
 
 def multi_column_list(spec: PartitionSpec) -> bool:
@@ -327,12 +323,14 @@ def _generated(spec: PartitionSpec, e: Any, path: Any) -> tuple[Partition, ...]:
     return tuple(Partition(name=f"p{i}", origin=spec.origin) for i in range(n))
 
 
-def partition_statements(layout: Layout, t: Target, e: Any) -> list[str]:
+def partition_statements(layout: Layout, t: Target, e: Any, n: CreateTable) -> list[str]:
     spec = layout.spec
     path = spec.origin
-    if spec.interval is not None:
+    if spec.interval is not None:  # (a comment shows the INTERVAL clause: both texts rendered from the spec)
+        clause = replace(n.partition, text=None)
         e.diag(W_INTERVAL, "INTERVAL partitioning: only the existing partitions are created", path,
-               dropped_text=f"INTERVAL ({spec.interval.text})")
+               dropped_node=replace(n, partition=clause),
+               dropped_after=replace(n, partition=replace(clause, spec=replace(spec, interval=None))))
     parts = spec.partitions if spec.has_list else _generated(spec, e, path)
     top = _Level(spec.strategy, len(spec.key), interval=spec.interval is not None)
     sub = _Level(spec.sub_strategy, len(spec.sub_key)) if spec.sub_strategy is not None else None
@@ -383,10 +381,6 @@ def _default_sub(p: Partition, strategy: PartitionStrategy, e: Any, path: Any) -
         ListValues(values=(BoundValue(text="DEFAULT", kind=BoundKind.DEFAULT),))
         if strategy is PartitionStrategy.LIST else LessThan(values=(BoundValue.maxvalue(),)))
     return (Partition(name=f"{p.name}_subpartdefault1", bound=bound, origin=p.origin),)
-
-
-def constraint_text(c: TableConstraint) -> str:
-    return (f"CONSTRAINT {c.name} " if c.name else "") + c.definition.text
 
 
 def _in_layout(c: TableConstraint, enclosing: tuple[Any, ...], what: str) -> bool:

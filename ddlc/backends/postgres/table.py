@@ -21,12 +21,16 @@ what needs context:
   ``NO INHERIT`` on a CHECK is dropped (no effect in GaussDB, refused by PostgreSQL).
 * AUTO_INCREMENT on a type that cannot be an identity column is removed by a rule (DDLC-W627).
 
-Constraint elements (and the WITH options) are written by ``constraints.py``. Nothing here parses SQL.
+Constraint elements are written as the server's text when the frontend's SQL layer found it to be
+PostgreSQL syntax as written and no rule changed its parsed form (``verbatim``); otherwise they are
+rebuilt from the parsed :class:`ConstraintInfo` (``constraints.py``, with the WITH options). Nothing
+here parses SQL.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from ...diagnostics import Severity, register
 from ...ir.base import replace
@@ -34,13 +38,14 @@ from ...ir.columns import ColumnDef, GeneratedKind
 from ...ir.names import QualifiedName
 from ...ir.partition import Partition, PartitionSpec
 from ...ir.rules import Rule
-from ...ir.table import Compression, CreateTable, OptionValueKind, Persistence, TableConstraint, WithOption
+from ...ir.table import (
+    Compression, ConstraintKind, CreateTable, OptionValueKind, Persistence, TableConstraint, WithOption,
+)
 from ...ir.typedef import CreateCompositeType, CreateEnumType
-from .constraints import constraint_sql, options_sql
-from .constraints import rebuild_constraint  # noqa: F401 - (re-exported: the tests read it here)
+from .constraints import options_sql, rebuild_constraint
 from .context import Emit, emits
 from .partitions import RULES as PARTITION_RULES
-from .partitions import Target, partition_by, partition_statements, plan
+from .partitions import W_EXCLUDE_PARTITIONED, W_KEY_WIDENED, Layout, Target, partition_by, partition_statements, plan
 from .types import TYPE_MAP
 
 # -- codes: clauses removed by rules ----------------------------------------------------------
@@ -197,6 +202,12 @@ I_ROW_MOVEMENT = register(
 I_PERSISTED = register(
     "DDLC-I618", Severity.INFO, "PERSISTED generated column written as STORED",
     "The D-compatibility form AS (expr) PERSISTED is PostgreSQL's GENERATED ALWAYS AS (expr) STORED.",
+)
+
+I_NO_INHERIT = register(
+    "DDLC-I619", Severity.INFO, "NO INHERIT dropped from a CHECK of a partitioned table",
+    "PostgreSQL refuses NO INHERIT constraints on partitioned tables; GaussDB partitions are not "
+    "inheritance children, so the check applied to every partition there too.",
 )
 
 # -- what PostgreSQL takes -------------------------------------------------------------------
@@ -394,6 +405,44 @@ def _identity(n: CreateTable, c: ColumnDef, e: Emit) -> str | None:
     return clause
 
 
+# -- constraints -----------------------------------------------------------------------------
+
+def constraint_sql(c: TableConstraint, e: Emit, layout: Layout | None, dropped: dict[str, Any] | None = None
+                   ) -> str | None:
+    """The constraint element, or None when it cannot be written on this table. ``dropped``: what a comment
+    shows for it then (the ALTER TABLE ... ADD CONSTRAINT, ``Alter.dropped``; a CREATE TABLE's constraints
+    that cannot be written were removed by rules)."""
+    info = c.parsed
+    assert info is not None  # unparsed constraints were dropped by a rule
+    as_written = c.verbatim  # PostgreSQL syntax as written, and no rule changed the parsed form
+    if layout is not None:
+        if info.kind in (ConstraintKind.PRIMARY_KEY, ConstraintKind.UNIQUE):
+            if layout.expression_keys:
+                e.diag(W_KEY_WIDENED, f"constraint {c.name}: a partition key is an expression; dropped", c.origin,
+                       **(dropped or {}))
+                return None
+            missing = tuple(k for k in layout.key_columns if k not in info.columns)
+            if missing:
+                e.diag(W_KEY_WIDENED, f"constraint {c.name}: partition key columns {', '.join(missing)} appended",
+                       c.origin)
+                info, as_written = replace(info, columns=info.columns + missing), False
+        elif info.kind is ConstraintKind.EXCLUSION:
+            e.diag(W_EXCLUDE_PARTITIONED, f"exclusion constraint {c.name} of a partitioned table dropped", c.origin,
+                   **(dropped or {}))
+            return None
+        elif info.kind is ConstraintKind.CHECK and info.no_inherit:
+            e.diag(I_NO_INHERIT, f"constraint {c.name}: NO INHERIT dropped (partitioned table)", c.origin)
+            info = replace(info, no_inherit=False)
+    if as_written and info.kind is not ConstraintKind.CHECK:
+        body = c.definition.text.strip()
+    else:
+        body = rebuild_constraint(info, e)
+    w = e.w()
+    if c.name:
+        w.kw("CONSTRAINT").ident(c.name)
+    return w.raw(body).text()
+
+
 # -- CREATE TABLE ----------------------------------------------------------------------------
 
 def _storage(n: CreateTable, e: Emit) -> str:
@@ -411,8 +460,7 @@ def _storage(n: CreateTable, e: Emit) -> str:
 
 @emits(CreateTable)
 def create_table(n: CreateTable, e: Emit) -> list[str]:
-    clause = n.partition
-    layout = plan(clause.spec if clause is not None else None, clause, e)
+    layout = plan(n, e)
     with_sql = _storage(n, e)
     temporary = n.persistence is Persistence.TEMPORARY
     unlogged = n.persistence is Persistence.UNLOGGED
@@ -456,7 +504,7 @@ def create_table(n: CreateTable, e: Emit) -> list[str]:
     out = [w.text()]
     if layout is not None:
         target = Target(n.identity.schema, n.identity.name, temporary, unlogged, n.if_not_exists, with_sql)
-        out += partition_statements(layout, target, e)
+        out += partition_statements(layout, target, e, n)
     if n.comments:
         c = n.comments[0]
         e.diag(I_TABLE_COMMENT, "table COMMENT written as COMMENT ON TABLE", c.origin)

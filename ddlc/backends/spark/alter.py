@@ -42,7 +42,7 @@ from ...ir.alter_columns import (
     Nullability, ResetColumnOptions, SetColumnOptions, SetDefault, SetNotNull, SetStatistics, SetStorage,
 )
 from ...ir.followup import AlterTableFollowup, ModifyColumnAutoIncrement
-from ...ir.names import Expr, TypeName
+from ...ir.names import Expr
 from ...ir.rules import Rule
 from ..base import merge, table_of
 from ..coverage import dispatches
@@ -94,8 +94,9 @@ def _position(w: SqlWriter, first: bool, after: str | None) -> SqlWriter:
     return w
 
 
-def _set_default(a: Alter, column: str, default: Expr) -> str | None:
-    value = a.e.expr(default, f"column {column} DEFAULT", dropped=f"SET DEFAULT {default.text}")
+def _set_default(a: Alter, column: str, default: Expr, dropped: dict[str, Any]) -> str | None:
+    """``dropped``: what a comment shows when the default has no Spark form (``diag``'s keywords)."""
+    value = a.e.expr(default, f"column {column} DEFAULT", dropped=dropped)
     if value is None:
         return None
     a.add(a.alter().kw("SET").raw(properties_sql(a.e, [("delta.feature.allowColumnDefaults", "supported")])))
@@ -113,7 +114,8 @@ def _add_column(n: AddColumn, a: Alter) -> None:
         w.kw("NOT", "NULL")
     a.add(a.alter().kw("ADD", "COLUMNS").open().raw(_position(w, n.first, n.after).text()).close())
     if c.default is not None and not c.auto_increment:  # an AUTO_INCREMENT column's ALTER form has no default
-        value = _set_default(a, c.name, c.default)
+        value = _set_default(a, c.name, c.default,
+                             {"dropped_node": n, "dropped_after": _replace(n, column=_replace(c, default=None))})
         if value is not None:
             a.e.diag(I_ADD_DEFAULT, f"column {c.name}: default set, existing rows filled", c.origin)
             a.add(a.e.w().kw("UPDATE").raw(a.table).kw("SET").ident(c.name).kw("=").raw(value))
@@ -133,7 +135,7 @@ def _default(n: SetDefault, a: Alter) -> None:
     if n.default is None:  # the deparser's SET DEFAULT without a definition: SET DEFAULT NULL, the default removed
         a.add(a.column(n.column).kw("DROP", "DEFAULT"))
         return
-    _set_default(a, n.column, n.default)
+    _set_default(a, n.column, n.default, {"dropped_node": n})
 
 
 @handles(DropDefault)
@@ -176,24 +178,34 @@ def _widens(old: SparkType, new: SparkType) -> str | None:
     return None
 
 
-def _change_type(a: Alter, column: str, t: TypeName, using: Expr | None, origin: Any) -> None:
+def _change_type(a: Alter, n: AlterColumnType | ModifyColumn | ChangeColumn) -> None:
+    """The type change of ``n``; not translated, a comment shows ``n`` as GaussDB writes it, a MODIFY or CHANGE
+    with its column and type only (its other parts are translated on their own)."""
+    column, t, origin = n.column, n.type, n.origin
+    using = n.using if isinstance(n, AlterColumnType) else None
+    if isinstance(n, AlterColumnType):
+        shown: Any = n
+    elif isinstance(n, ChangeColumn):
+        shown = ChangeColumn(old_column=n.old_column, column=column, type=t, origin=origin)
+    else:
+        shown = ModifyColumn(column=column, type=t, origin=origin)
     new = a.e.type(t)
     old_t = a.column_type(column)
     what = f"column {column} TYPE {new.sql()}"
     if using is not None:
         a.e.diag(W_TYPE_CHANGE, f"{what} USING {using.text}: needs a rewrite of the data; not translated", origin,
-                 dropped_text=f"ALTER COLUMN {column} TYPE {t.name}{t.typmod} USING {using.text}")
+                 dropped_node=shown)
         return
     if old_t is None:
         a.e.diag(W_TYPE_CHANGE, f"{what}: the column's current type is not in the history; not translated", origin,
-                 dropped_text=f"ALTER COLUMN {column} TYPE {t.name}{t.typmod}")
+                 dropped_node=shown)
         return
     probe = Emit(a.e.ctx, a.e.catalog)  # the old type's own diagnostics belong to an earlier statement
     old = probe.type(old_t)
     how = _widens(old, new)
     if how is None:
         a.e.diag(W_TYPE_CHANGE, f"{what} (was {old.sql()}): not a widening, needs a rewrite of the data; "
-                 "not translated", origin, dropped_text=f"ALTER COLUMN {column} TYPE {t.name}{t.typmod}")
+                 "not translated", origin, dropped_node=shown)
         return
     if how == "same":
         a.e.diag(I_NO_EFFECT, f"{what}: already {old.sql()} in Delta", origin)
@@ -206,19 +218,19 @@ def _change_type(a: Alter, column: str, t: TypeName, using: Expr | None, origin:
 
 @handles(AlterColumnType)
 def _alter_type(n: AlterColumnType, a: Alter) -> None:
-    _change_type(a, n.column, n.type, n.using, n.origin)
+    _change_type(a, n)
 
 
 def _modify(a: Alter, n: ModifyColumn | ChangeColumn) -> None:
     """The parts of MODIFY / CHANGE after the rename: type, nullability, default, position (AUTO_INCREMENT and a
     generation expression: rules)."""
-    _change_type(a, n.column, n.type, None, n.origin)
+    _change_type(a, n)
     if n.nullability is Nullability.NOT_NULL:
         a.add(a.column(n.column).kw("SET", "NOT", "NULL"))
     elif n.nullability is Nullability.NULL:
         a.add(a.column(n.column).kw("DROP", "NOT", "NULL"))
     if n.default is not None:
-        _set_default(a, n.column, n.default)
+        _set_default(a, n.column, n.default, {"dropped_node": n, "dropped_after": _replace(n, default=None)})
     elif not n.auto_increment:  # an AUTO_INCREMENT column's default is its sequence's: not dropped
         a.add(a.column(n.column).kw("DROP", "DEFAULT"))
     if n.first or n.after:
@@ -242,7 +254,7 @@ def _change_column(n: ChangeColumn, a: Alter) -> None:
 @handles(AddConstraint)
 def _add_constraint(n: AddConstraint, a: Alter) -> None:
     assert n.parsed is not None  # rules remove a constraint in GaussDB-only syntax, and NOT VALID
-    sql = constraint_statement(a.table, n.name, n.parsed, a.e, n.origin, _constraint_text(n))
+    sql = constraint_statement(a.table, n.name, n.parsed, a.e, n.origin, {"dropped_node": n})
     if sql is not None:
         a.add(sql)
 
@@ -261,7 +273,7 @@ def _drop_primary_key(n: DropPrimaryKey, a: Alter) -> None:
     name = cat.primary_key(a.n.identity) if cat is not None else None
     if name is None:
         a.e.diag(W_ALTER, "DROP PRIMARY KEY: the key's name is not in the history; not translated", n.origin,
-                 dropped_text="DROP PRIMARY KEY")
+                 dropped_node=n)
         return
     a.add(a.alter().kw("DROP", "CONSTRAINT").ident(name))
 
@@ -285,15 +297,14 @@ def _drop(node: type, code: str, message: str, applies: Callable[[Any], bool] | 
     return Rule(node=node, code=code, message=message, applies=applies)
 
 
-def _constraint_text(n: AddConstraint) -> str:
-    return f"ADD CONSTRAINT {n.name} {n.definition.text}"
-
-
 def _reported(node: type, message: Callable[[Any], str], applies: Callable[[Any], bool],
               text: Callable[[Any], str], path: Callable[[Any], Any] | None = None) -> Rule:
     """A rule that reports a clause Delta cannot take and leaves the node as it is: an AUTO_INCREMENT flag,
     which also tells the emitter that the column's default is its sequence's (no DEFAULT is written or
-    dropped for it), and which the stream's history records."""
+    dropped for it), and which the stream's history records. Its comment text is written by hand: the
+    GaussDB text of an added or modified column has no AUTO_INCREMENT (the server's ALTER form of the column
+    stops before it; the flag is read from that shape), and the node is left as it is, so no difference
+    can show it."""
     return Rule(node=node, code=W_ALTER, message=message, applies=applies, rewrite=lambda n: n, text=text, path=path)
 
 
@@ -301,9 +312,9 @@ def _without_generated(n: Any) -> Any:
     return _replace(n, generated=None, layout=None)
 
 
-def _field(node: type, field: str, message: str, text: str) -> Rule:
+def _field(node: type, field: str, message: str) -> Rule:
     return Rule(node=node, code=W_ALTER, message=message, applies=lambda n: bool(getattr(n, field)), field=field,
-                absent=False, text=lambda n: text)
+                absent=False)
 
 
 _NOT_TABLE = (AlterObjType.INDEX, AlterObjType.SEQUENCE, AlterObjType.LARGE_SEQUENCE, AlterObjType.TYPE,
@@ -354,44 +365,43 @@ UNSUPPORTED = (
     _drop(AddColumn, W_NO_OBJECT, "ADD ATTRIBUTE: Spark has no user-defined types",
           lambda n: n.kind is ColumnKind.ATTRIBUTE),
     _drop(AddColumn, W_COLUMN_CLAUSE, "column without a type dropped", lambda n: n.column.type is None),
-    _field(AddColumn, "if_not_exists", "IF NOT EXISTS dropped (Spark's ADD COLUMNS has none)", "IF NOT EXISTS"),
+    _field(AddColumn, "if_not_exists", "IF NOT EXISTS dropped (Spark's ADD COLUMNS has none)"),
     _reported(AddColumn, lambda n: f"AUTO_INCREMENT of added column {n.column.name} dropped (Delta cannot add an "
               "identity column)", lambda n: n.column.auto_increment, lambda n: f"{n.column.name} AUTO_INCREMENT",
               path=lambda n: n.column.origin),
     Rule(AddColumn, W_ALTER, lambda n: f"generated column {n.column.name}: Delta cannot add a generated column; "
          "added as a plain column", applies=lambda n: n.column.generated is not None,
          rewrite=lambda n: _replace(n, column=_without_generated(n.column), layout=None),
-         text=lambda n: f"GENERATED ALWAYS AS ({n.column.generated.text})", path=lambda n: n.column.origin),
-    _field(DropColumn, "cascade", "CASCADE dropped (Delta has no dependent objects to drop)", "CASCADE"),
-    _field(DropConstraint, "cascade", "CASCADE dropped", "CASCADE"),
-    _field(DropForeignKey, "cascade", "CASCADE dropped", "CASCADE"),
+         path=lambda n: n.column.origin),
+    _field(DropColumn, "cascade", "CASCADE dropped (Delta has no dependent objects to drop)"),
+    _field(DropConstraint, "cascade", "CASCADE dropped"),
+    _field(DropForeignKey, "cascade", "CASCADE dropped"),
     Rule(AlterColumnType, W_COLUMN_CLAUSE, "COLLATE dropped", applies=lambda n: n.collation is not None,
-         field="collation", text=lambda n: f"COLLATE {n.collation.dotted()}"),
+         field="collation"),
     Rule(ModifyColumn, W_COLUMN_CLAUSE, "COLLATE / CHARACTER SET dropped",
          applies=lambda n: n.collation is not None or n.charset is not None,
-         rewrite=lambda n: _replace(n, collation=None, charset=None), text=lambda n: "COLLATE / CHARACTER SET"),
+         rewrite=lambda n: _replace(n, collation=None, charset=None, layout=None)),
     Rule(ChangeColumn, W_COLUMN_CLAUSE, "COLLATE / CHARACTER SET dropped",
          applies=lambda n: n.collation is not None or n.charset is not None,
-         rewrite=lambda n: _replace(n, collation=None, charset=None), text=lambda n: "COLLATE / CHARACTER SET"),
+         rewrite=lambda n: _replace(n, collation=None, charset=None, layout=None)),
     Rule(ModifyColumn, W_COLUMN_CLAUSE, "ON UPDATE dropped", applies=lambda n: n.on_update is not None,
-         field="on_update", text=lambda n: f"ON UPDATE {n.on_update.text}"),
+         field="on_update"),
     Rule(ChangeColumn, W_COLUMN_CLAUSE, "ON UPDATE dropped", applies=lambda n: n.on_update is not None,
-         field="on_update", text=lambda n: f"ON UPDATE {n.on_update.text}"),
+         field="on_update"),
     *(r for cls in (ModifyColumn, ChangeColumn) for r in (
         _reported(cls, lambda n: f"AUTO_INCREMENT of {n.column} dropped (Delta cannot make a column an identity "
                   "column)", lambda n: n.auto_increment, lambda n: f"{n.column} AUTO_INCREMENT"),
         Rule(cls, W_ALTER, lambda n: f"generated expression of {n.column} dropped (Delta cannot change a generated "
-             "column)", applies=lambda n: n.generated is not None, rewrite=_without_generated,
-             text=lambda n: f"GENERATED ALWAYS AS ({n.generated.text})"))),
+             "column)", applies=lambda n: n.generated is not None, rewrite=_without_generated))),
     Rule(AddConstraint, W_CONSTRAINT, lambda n: f"constraint {n.name}: GaussDB-only syntax; not translated",
-         applies=lambda n: n.parsed is None, text=_constraint_text),
+         applies=lambda n: n.parsed is None),
     Rule(AddConstraint, W_CONSTRAINT, lambda n: f"constraint {n.name}: NOT VALID not written (Delta checks the "
          "existing rows)", applies=lambda n: n.parsed.not_valid,
          rewrite=lambda n: _replace(n, parsed=_replace(n.parsed, not_valid=False), verbatim=False), comment=False),
     Rule(AddConstraint, W_KEY, lambda n: f"FOREIGN KEY {n.name}: the referenced columns are not named (Spark "
-         "requires them); not translated", applies=lambda n: unreferenced(n.parsed), text=_constraint_text),
+         "requires them); not translated", applies=lambda n: unreferenced(n.parsed)),
     Rule(AddConstraint, W_CONSTRAINT, lambda n: f"constraint {n.name} ({n.parsed.kind.value}) has no Delta form; "
-         "dropped", applies=lambda n: n.parsed.kind not in WRITTEN_KINDS, text=_constraint_text),
+         "dropped", applies=lambda n: n.parsed.kind not in WRITTEN_KINDS),
 )
 
 

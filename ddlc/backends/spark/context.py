@@ -24,6 +24,8 @@ W_NAME = register(
     "CREATE TABLE public.`Order Items` (...)",
 )
 _CATALOG_NAME = re.compile(r"[A-Za-z0-9_]+\Z")
+# What a comment shows for an expression not translated: ``diag``'s dropped_* keywords, a text, or None
+Dropped = dict[str, Any] | str | None
 
 TARGET = "spark"
 DIALECT = Dialect("spark", spark_ident, spark_literal, line_comment)
@@ -112,12 +114,14 @@ class Emit(EmitBase):
 
         return ToSpark(ident, table, lambda t: self.type(t).node())
 
-    def expr(self, x: Expr, what: str, *, deterministic_only: bool = False, dropped: str | None = None) -> str | None:
+    def expr(self, x: Expr, what: str, *, deterministic_only: bool = False, dropped: Dropped = None) -> str | None:
         """Spark SQL for an expression (a default, a CHECK body, a generation expression), or None
-        after a DDLC-W810 diagnostic when it has no exact Spark form."""
+        after a DDLC-W810 diagnostic when it has no exact Spark form. ``dropped``: what a comment shows then,
+        as ``diag``'s ``dropped_*`` keywords (the node holding the expression, before and after; a text;
+        None: the expression's own text)."""
         return self._translate(x, what, query=False, deterministic_only=deterministic_only, dropped=dropped)
 
-    def query(self, x: Expr, what: str, dropped: str | None = None, *, into: bool = False,
+    def query(self, x: Expr, what: str, dropped: Dropped = None, *, into: bool = False,
               shape: Callable[[Any], Any] | None = None) -> str | None:
         """Spark SQL for a query (a view's, a CREATE TABLE AS's), or None after a DDLC-W810 diagnostic.
         ``into``: a SELECT INTO (its INTO clause is not part of the query); ``shape`` takes the query's sqlglot
@@ -125,7 +129,7 @@ class Emit(EmitBase):
         return self._translate(x, what, query=True, dropped=dropped, into=into, shape=shape)
 
     def _translate(self, x: Expr, what: str, *, query: bool, deterministic_only: bool = False,
-                   dropped: str | None = None, into: bool = False,
+                   dropped: Dropped = None, into: bool = False,
                    shape: Callable[[Any], Any] | None = None) -> str | None:
         conv = self._converter()
         try:
@@ -137,8 +141,8 @@ class Emit(EmitBase):
                 raise Untranslatable("the expression is not deterministic")
             text = generate(node)
         except Untranslatable as why:
-            self.diag(W_EXPR, f"{what}: {why}; not translated", x.origin,
-                      dropped_text=dropped if dropped is not None else x.text)
+            shown = dropped if isinstance(dropped, dict) else {"dropped_text": x.text if dropped is None else dropped}
+            self.diag(W_EXPR, f"{what}: {why}; not translated", x.origin, **shown)
             return None
         if conv.rewritten:
             self.diag(I_EXPR, f"{what}: rewritten " + ", ".join(sorted(set(conv.rewritten))), x.origin)

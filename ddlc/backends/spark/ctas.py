@@ -46,11 +46,10 @@ def _no_data_message(n: CreateTableAs) -> str:
 
 UNSUPPORTED: tuple[Rule, ...] = (
     Rule(CreateTableAs, W_PERSISTENCE, "temporary or unlogged table created as a Delta table",
-         applies=lambda n: bool(n.persistence), field="persistence", absent="", text=lambda n: n.persistence),
+         applies=lambda n: bool(n.persistence), field="persistence", absent=""),
     Rule(CreateTableAs, W_TABLE_OPTION, "table tablespace dropped", applies=lambda n: n.tablespace is not None,
-         field="tablespace", text=lambda n: f"TABLESPACE {n.tablespace}"),
-    Rule(WithOption, W_TABLE_OPTION, lambda o: f"storage option {_option_text(o)} dropped (no Delta meaning)", applies=lambda o: not _is_default(o),
-         text=_option_text),
+         field="tablespace"),
+    Rule(WithOption, W_TABLE_OPTION, lambda o: f"storage option {_option_text(o)} dropped (no Delta meaning)", applies=lambda o: not _is_default(o)),
     Rule(CreateTableAs, I_CTAS_NO_DATA, _no_data_message, applies=lambda n: n.with_data, field="with_data",
          absent=False, comment=False),
 )

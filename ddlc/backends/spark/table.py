@@ -158,10 +158,6 @@ def _is_default_collation(q: QualifiedName) -> bool:
     return q.name == "default" and q.schema in (None, "pg_catalog")
 
 
-def _constraint_text(c: TableConstraint) -> str:
-    return (f"CONSTRAINT {c.name} " if c.name else "") + c.definition.text
-
-
 # the constraint kinds constraint_statement writes (CHECK; the keys as informational constraints)
 WRITTEN_KINDS = (ConstraintKind.CHECK, ConstraintKind.PRIMARY_KEY, ConstraintKind.UNIQUE, ConstraintKind.FOREIGN_KEY)
 
@@ -179,44 +175,37 @@ def _foreign_default(c: ColumnDef, enclosing: tuple) -> bool:
 UNSUPPORTED: tuple[Rule, ...] = (
     Rule(CreateTable, W_PERSISTENCE, "temporary or unlogged table created as a Delta table",
          applies=lambda n: n.persistence is not Persistence.PERMANENT,
-         rewrite=lambda n: replace(n, persistence=Persistence.PERMANENT, on_commit=None, layout=None),
-         text=lambda n: n.persistence.value + (f" ON COMMIT {n.on_commit.value}" if n.on_commit else "")),
+         rewrite=lambda n: replace(n, persistence=Persistence.PERMANENT, on_commit=None, layout=None)),
     Rule(CreateTable, W_TABLE_OPTION, "DISTRIBUTE BY dropped (Delta tables are not distributed by key)",
-         applies=lambda n: n.distribute_by is not None, field="distribute_by", text=lambda n: n.distribute_by),
+         applies=lambda n: n.distribute_by is not None, field="distribute_by"),
     Rule(CreateTable, W_TABLE_OPTION, "table tablespace dropped", applies=lambda n: n.tablespace is not None,
-         field="tablespace", text=lambda n: f"TABLESPACE {n.tablespace}"),
+         field="tablespace"),
     Rule(CreateTable, W_TABLE_OPTION, "COMPRESS dropped", applies=lambda n: n.compression is Compression.COMPRESS,
-         field="compression", text=lambda n: "COMPRESS"),
+         field="compression"),
     Rule(CreateTable, W_TABLE_OPTION, "INHERITS dropped (Delta tables have no inheritance)",
-         applies=lambda n: bool(n.inherits), field="inherits", absent=(),
-         text=lambda n: "INHERITS (" + ", ".join(q.dotted() for q in n.inherits) + ")"),
+         applies=lambda n: bool(n.inherits), field="inherits", absent=()),
     Rule(WithOption, W_TABLE_OPTION, lambda o: f"storage option {_option_text(o)} dropped (no Delta meaning)",
-         applies=lambda n: is_table_option(n) and not is_default_option(n), text=_option_text),
-    Rule(ColumnDef, W_COLUMN_CLAUSE, "ledger hash column dropped", applies=_is_ledger_column,
-         text=lambda n: f"{n.name} pg_catalog.hash16"),
-    Rule(ColumnDef, W_COLUMN_CLAUSE, "column without a type dropped", applies=lambda n: n.type is None,
-         text=lambda n: n.name),
+         applies=lambda n: is_table_option(n) and not is_default_option(n)),
+    Rule(ColumnDef, W_COLUMN_CLAUSE, "ledger hash column dropped", applies=_is_ledger_column),
+    Rule(ColumnDef, W_COLUMN_CLAUSE, "column without a type dropped", applies=lambda n: n.type is None),
     Rule(ColumnDef, W_COLUMN_CLAUSE, "COLLATE dropped (Delta compares UTF-8 bytes)",
-         applies=lambda n: n.collation is not None and not _is_default_collation(n.collation), field="collation",
-         text=lambda n: f"COLLATE {n.collation.dotted()}"),
+         applies=lambda n: n.collation is not None and not _is_default_collation(n.collation), field="collation"),
     Rule(ColumnDef, W_COLUMN_CLAUSE, "ON UPDATE dropped", applies=lambda n: n.on_update is not None,
-         field="on_update", text=lambda n: f"ON UPDATE {n.on_update.text}"),
-    Rule(TableConstraint, W_CONSTRAINT, "informational constraint dropped", applies=lambda n: n.informational,
-         text=_constraint_text),
+         field="on_update"),
+    Rule(TableConstraint, W_CONSTRAINT, "informational constraint dropped", applies=lambda n: n.informational),
     Rule(TableConstraint, W_CONSTRAINT, "constraint in GaussDB-only syntax dropped",
-         applies=lambda n: n.parsed is None, text=_constraint_text),
+         applies=lambda n: n.parsed is None),
     Rule(TableConstraint, W_CONSTRAINT, "disabled CHECK constraint dropped",
-         applies=lambda n: n.parsed is not None and n.parsed.disabled, text=_constraint_text),
+         applies=lambda n: n.parsed is not None and n.parsed.disabled),
     Rule(TableConstraint, W_CONSTRAINT, "constraint kind Delta does not have dropped",
-         applies=lambda n: n.kind in (ConstraintKind.EXCLUSION, ConstraintKind.TRIGGER), text=_constraint_text),
+         applies=lambda n: n.kind in (ConstraintKind.EXCLUSION, ConstraintKind.TRIGGER)),
     Rule(Partition, W_TABLE_OPTION, "partition tablespace dropped", applies=lambda n: n.tablespace is not None,
-         rewrite=lambda n: replace(n, tablespace=None, tablespace_text=""),
-         text=lambda n: f"PARTITION {n.name} TABLESPACE {n.tablespace}"),
+         rewrite=lambda n: replace(n, tablespace=None, tablespace_text="")),
     Rule(PartitionSpec, W_TABLE_OPTION, "INTERVAL STORE IN dropped", applies=lambda n: bool(n.store_in),
-         field="store_in", absent=(), text=lambda n: "STORE IN (" + ", ".join(n.store_in) + ")"),
+         field="store_in", absent=()),
     Rule(ColumnDef, W_SEQUENCE_DEFAULT, lambda c: f"column {c.name}: DEFAULT {c.default.text} dropped (Spark has no "
          "sequences)", applies=lambda c: c.default is not None, within=_foreign_default, field="default",
-         path=lambda c: c.default.origin, text=lambda c: f"DEFAULT {c.default.text}"),
+         path=lambda c: c.default.origin),
     Rule(CreateTable, W_TYPED_TABLE, lambda n: f"typed table {n.identity.dotted()} OF {n.of_type.name} not translated",
          applies=lambda n: n.of_type is not None, last=True),
 )
@@ -245,32 +234,39 @@ def identity_clause(e: Emit, start: str | None) -> str:
     return w.kw("INCREMENT", "BY", "1").close().text()
 
 
-def column_sql(c: ColumnDef, e: Emit, table: QualifiedName, autoinc_start: str | None = None,
-               defaults: list[bool] | None = None) -> str:
-    """``name TYPE [NOT NULL] [GENERATED ... | DEFAULT ...]``."""
+def _without(n: CreateTable, element: Any, **changes: Any) -> dict[str, Any]:
+    """What a comment shows for a part of ``element`` (its ``changes``), or ``element`` (no changes), dropped
+    from the table ``n``: the GaussDB texts of the table before and after (``diag``'s keywords)."""
+    kept = (replace(x, **changes) if changes and x is element else x for x in n.elements
+            if changes or x is not element)
+    return {"dropped_node": n, "dropped_after": replace(n, elements=tuple(kept))}
+
+
+def column_sql(c: ColumnDef, e: Emit, n: CreateTable, defaults: list[bool] | None = None) -> str:
+    """``name TYPE [NOT NULL] [GENERATED ... | DEFAULT ...]``: a column of the table ``n``."""
     assert c.type is not None  # removed by a rule otherwise
     typ: SparkType = e.type(c.type)
     tail: list[str] = []
-    serial = serial_of(c, table) if c.default is not None else None
+    serial = serial_of(c, n.identity) if c.default is not None else None
     integer = typ.is_integer and not c.type.array
     if (c.auto_increment or serial) and not integer:
         what = "AUTO_INCREMENT" if c.auto_increment else f"DEFAULT {c.default.text}"
         e.diag(W_IDENTITY_TYPE, f"{what} of {c.name} (type {typ.sql()}) dropped: identity columns are integers",
-               c.origin, dropped_text=f"{c.name} {what}")
+               c.origin, **_without(n, c, **({"auto_increment": False} if c.auto_increment else {"default": None})))
     elif c.auto_increment or serial:
-        clause = identity_clause(e, autoinc_start if c.auto_increment else None)
+        clause = identity_clause(e, n.autoinc_start if c.auto_increment else None)
         e.diag(I_IDENTITY, f"column {c.name} written as BIGINT {clause}", c.origin)
         typ = BIGINT
         tail.append(clause)
     if c.default is not None and serial is None and not c.auto_increment:  # (another sequence's: a rule)
-        d = e.expr(c.default, f"column {c.name} DEFAULT", dropped=f"DEFAULT {c.default.text}")
+        d = e.expr(c.default, f"column {c.name} DEFAULT", dropped=_without(n, c, default=None))
         if d is not None:
             tail.append(e.w().kw("DEFAULT").raw(d).text())
             if defaults is not None:
                 defaults.append(True)
     if c.generated is not None:
         g = e.expr(c.generated, f"generated column {c.name}", deterministic_only=True,
-                   dropped=f"GENERATED ALWAYS AS ({c.generated.text})")
+                   dropped=_without(n, c, generated=None))
         if g is not None:
             tail.append(e.w().kw("GENERATED", "ALWAYS", "AS").open().raw(g).close().text())
     w = e.w().ident(c.name).raw(typ.sql())
@@ -283,14 +279,15 @@ def column_sql(c: ColumnDef, e: Emit, table: QualifiedName, autoinc_start: str |
 
 # ---- constraints ---------------------------------------------------------------------------------
 def constraint_statement(table: str, name: str, info: ConstraintInfo, e: Emit, origin: Any,
-                         text: str) -> str | None:
-    """``ALTER TABLE t ADD CONSTRAINT name <definition>`` for a CHECK or a key, or None (diagnosed)."""
+                         dropped: dict[str, Any]) -> str | None:
+    """``ALTER TABLE t ADD CONSTRAINT name <definition>`` for a CHECK or a key, or None (diagnosed; a comment
+    shows what ``dropped`` says, as ``diag``'s keywords)."""
     w = e.w().kw("ALTER", "TABLE").raw(table).kw("ADD", "CONSTRAINT").ident(name)
     k = info.kind
     if k is ConstraintKind.CHECK:
         if info.check is None:
             return None
-        body = e.expr(info.check, f"CHECK constraint {name}", dropped=text)
+        body = e.expr(info.check, f"CHECK constraint {name}", dropped=dropped)
         if body is None:
             return None
         return w.kw("CHECK").open().raw(body).close().text()
@@ -302,7 +299,7 @@ def constraint_statement(table: str, name: str, info: ConstraintInfo, e: Emit, o
     if k is ConstraintKind.FOREIGN_KEY:
         if not info.ref_columns or info.references is None:
             e.diag(W_KEY, f"FOREIGN KEY {name}: the referenced columns are not named (Spark requires them); "
-                   "not translated", origin, dropped_text=text)
+                   "not translated", origin, **dropped)
             return None
         extra = []
         if info.match is not FkMatch.SIMPLE:
@@ -315,7 +312,7 @@ def constraint_statement(table: str, name: str, info: ConstraintInfo, e: Emit, o
         w.kw("FOREIGN", "KEY").paren_list(info.columns, lambda w_, c: w_.ident(c))
         w.kw("REFERENCES").raw(e.qname(info.references))
         return w.paren_list(info.ref_columns, lambda w_, c: w_.ident(c)).text()
-    e.diag(W_CONSTRAINT, f"constraint {name} ({k.value}) has no Delta form; dropped", origin, dropped_text=text)
+    e.diag(W_CONSTRAINT, f"constraint {name} ({k.value}) has no Delta form; dropped", origin, **dropped)
     return None
 
 
@@ -344,15 +341,14 @@ def partitioning(n: CreateTable, e: Emit) -> str:
         return ""
     spec = clause.spec
     path = n.origin + ("partition_by",)
+    unpartitioned = {"dropped_node": n, "dropped_after": replace(n, partition=None)}  # (the clause, as GaussDB writes it)
     if spec is None:
-        e.diag(W_PARTITIONING, "partition clause not read; table not partitioned", path,
-               dropped_text=(clause.text or "").strip())
+        e.diag(W_PARTITIONING, "partition clause not read; table not partitioned", path, **unpartitioned)
         return ""
     key = _key_columns(spec.key, spec.key_exprs)
     sub = _key_columns(spec.sub_key, spec.sub_key_exprs) if spec.sub_strategy is not None else ()
     if key is None or sub is None:
-        e.diag(W_PARTITIONING, "a partition key is an expression; table not partitioned", path,
-               dropped_text="PARTITION BY " + spec.strategy.value + " (" + ", ".join(spec.key_text or spec.key) + ")")
+        e.diag(W_PARTITIONING, "a partition key is an expression; table not partitioned", path, **unpartitioned)
         return ""
     mode = e.partitioning
     if mode == "auto":
@@ -399,7 +395,7 @@ def create_table(n: CreateTable, e: Emit) -> list[str]:
     _defaults_dropped(n, e)
     name = e.qname(n.identity)
     defaults: list[bool] = []
-    cols = [column_sql(c, e, n.identity, n.autoinc_start, defaults) for c in n.columns]
+    cols = [column_sql(c, e, n, defaults) for c in n.columns]
     w = e.w().kw("CREATE", "TABLE")
     if n.if_not_exists:
         w.kw("IF", "NOT", "EXISTS")
@@ -422,7 +418,7 @@ def create_table(n: CreateTable, e: Emit) -> list[str]:
             e.diag(I_CHECK, f"CHECK {cname} added with ALTER TABLE ... ADD CONSTRAINT", c.origin)
         elif not cname:
             cname = f"{n.identity.name}_{'pkey' if c.kind is ConstraintKind.PRIMARY_KEY else 'key'}"
-        sql = constraint_statement(name, cname, c.parsed, e, c.origin, _constraint_text(c))
+        sql = constraint_statement(name, cname, c.parsed, e, c.origin, _without(n, c))
         if sql is not None:
             out.append(sql)
     return out
