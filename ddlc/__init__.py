@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from .version import __version__
 
 __all__ = ["translate", "translate_many", "Translation", "Options", "DdlcError", "Diagnostic", "DEFAULT_TARGET",
-           "__version__"]
+           "apply", "__version__"]
 
 if TYPE_CHECKING:  # pragma: no cover
     from .api import Options, Translation, translate, translate_many
@@ -25,6 +25,12 @@ def __getattr__(name: str) -> Any:  # lazy: `import ddlc` stays cheap
         from . import api
 
         return getattr(api, name)
+    if name == "apply":  # the package ddlc.apply, callable: ddlc.apply(log, dsn=...) (psycopg: ddlc[apply])
+        import sys
+
+        from .apply import ApplyResult  # noqa: F401  (imports the package, which sets ddlc.apply)
+
+        return sys.modules[__name__ + ".apply"]
     if name == "DEFAULT_TARGET":
         from .options import DEFAULT_TARGET
 

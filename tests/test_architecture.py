@@ -224,7 +224,10 @@ LAYERS = (  # lowest first
     ("frontend", ("ddlc.frontend",)),  # reading and building: the only layer that parses
     ("backends", ("ddlc.backends",)),  # emitting: never the frontend, never another backend
     ("driver", ("ddlc.options", "ddlc.compiler", "ddlc.filters", "ddlc.state_file", "ddlc.session", "ddlc.replay", "ddlc.explain",
-                "ddlc.api", "ddlc.check", "ddlc.support", "ddlc")),  # one path, the run driver, the library
+                "ddlc.api", "ddlc.check", "ddlc.support", "ddlc",
+                "ddlc.apply",  # ddlc apply: above the session, beside the api
+                # the objects each statement touches (it imports only the driver): ddlc.apply's failures use it
+                "ddlc.pipeline.groups")),  # one path, the run driver, the library
     ("pipeline", ("ddlc.pipeline",)),
     ("cli", ("ddlc.cli", "ddlc.console", "ddlc.__main__")),
 )

@@ -362,6 +362,7 @@ def completion(shell: str) -> None:
 
 def _register() -> None:
     """The commands that live in their own modules (each imports .common, never this module)."""
+    from .apply import apply
     from .check import check, format_
     from .pipeline import pipeline
     from .replay import replay
@@ -370,6 +371,7 @@ def _register() -> None:
     cli.add_command(format_)
     cli.add_command(replay)
     cli.add_command(pipeline)
+    cli.add_command(apply)
 
 
 _register()

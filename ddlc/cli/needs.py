@@ -18,7 +18,7 @@ __all__ = ["PIPELINE", "TARGET_NEEDS", "missing", "require", "require_targets", 
 
 # module -> the extra that installs it (None: a dependency of the base install)
 EXTRA: dict[str, str | None] = {"sqlglot": None, "pyspark": "pipeline", "pyarrow": "pipeline",
-                                "pandas": "pipeline", "mmh3": "pipeline"}
+                                "pandas": "pipeline", "mmh3": "pipeline", "psycopg": "apply"}
 PIPELINE = ("pyspark", "pyarrow", "pandas", "mmh3")  # what `ddlc pipeline run` imports
 TARGET_NEEDS: dict[str, tuple[str, ...]] = {"spark": ("sqlglot",)}  # a target's own libraries
 _PINS = {"sqlglot": "sqlglot>=25,<31"}
@@ -80,7 +80,7 @@ def missing_module(exc: BaseException) -> str | None:
     top = exc.name.partition(".")[0]
     if top not in EXTRA:
         return None
-    what = "ddlc pipeline run" if EXTRA[top] == "pipeline" else "this command"
+    what = {"pipeline": "ddlc pipeline run", "apply": "ddlc apply"}.get(EXTRA[top] or "", "this command")
     return advice([top], what)
 
 
