@@ -360,3 +360,12 @@ def test_dependents_of_several_columns():
     ))
     assert [v.key[1] for v in cat.dependent_views(("s", "t"), ["c", "a"])] == ["v1", "v2", "v3"]
     assert [v.key[1] for v in cat.dependent_views(("s", "t"), ("b",))] == ["v4"]
+
+
+def test_a_statement_the_views_cannot_follow_makes_the_history_say_it_does_not_know(monkeypatch):
+    from ddlc.history import views
+
+    lines = BASE + tddl("CREATE VIEW s.v1 AS SELECT t.a FROM s.t;")
+    monkeypatch.setattr(views, "columns_read", lambda node: 1 / 0)
+    cat = catalog_of(lines)
+    assert not cat.knows_views_of(("s", "t")) and cat.knows_views_of(("s", "u"))

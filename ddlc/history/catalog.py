@@ -85,7 +85,22 @@ class Catalog:
         handler = RECORDERS.get(type(stmt))
         if handler is not None:
             handler(self, stmt)
-        self.views.record(stmt)
+        try:
+            self.views.record(stmt)
+        except Exception:  # noqa: BLE001 - a query the view bookkeeping cannot follow: the history says it
+            self._views_unknown(stmt)  # does not know the views of what the statement names, never a wrong answer
+
+    def _views_unknown(self, stmt: Any) -> None:
+        names = [*getattr(stmt, "references", ()), getattr(stmt, "identity", None)]
+        for q in names:
+            if hasattr(q, "name") and hasattr(q, "schema"):
+                r = self.relations.get(self.key(q))
+                if r is not None:
+                    r.created = False
+                for v in self.views.dependents(self.key(q)):
+                    for k in v.relations:
+                        if k in self.relations:
+                            self.relations[k].created = False
 
     # helpers for recorders ------------------------------------------------------------------
     def _rel(self, key: tuple[str | None, str]) -> RelationState:
