@@ -73,7 +73,7 @@ class PlanReport:
 def plan(conn: Any, tables: Any, settings: Any, session: Any, read: Any, options: Any, say: Any) -> PlanReport:
     import psycopg
 
-    from .runner import links_in
+    from .tables import links_in
 
     report = PlanReport()
     history = None

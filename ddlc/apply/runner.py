@@ -12,7 +12,6 @@ applier that was killed to end (its last statement finishes or rolls back first)
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from typing import Any
@@ -21,6 +20,7 @@ from ..frontend.txns import Position
 from ..state_file import History
 from .alone import alone_kind, is_done, prepare
 from .source import overlaps
+from .tables import links_in
 
 __all__ = ["Applier", "Tally", "Fatal", "RETRYABLE"]
 
@@ -55,15 +55,6 @@ class _Failure:
                  retryable: bool = True) -> None:
         self.start, self.statement, self.sqlstate, self.message, self.retryable = (
             start, statement, sqlstate, message, retryable)
-
-
-def links_out(links: Any) -> list[str]:
-    """Links as the failed table keeps them (text cannot hold NUL): each as a JSON array of its parts."""
-    return sorted(json.dumps(x.split("\0")) for x in links)
-
-
-def links_in(stored: Any) -> set[str]:
-    return {"\0".join(json.loads(x)) for x in stored or ()}
 
 
 class _Txn:
@@ -118,7 +109,8 @@ class Applier:
                      (self.lock_timeout, self.statement_timeout))
         self.tables.create(conn)
         self._load()
-        self._recover_intent()
+        if self._recover_intent():
+            self._load()  # (the progress row moved on)
 
     def _load(self) -> None:
         got = self.tables.read_progress(self.conn, self.source)
@@ -138,12 +130,12 @@ class Applier:
             return f"document {p.commit} of the input"
         return p.text().rsplit(" #", 1)[0]
 
-    def _recover_intent(self) -> None:
+    def _recover_intent(self) -> bool:
         """A statement that runs alone was about to run, or ran, when the last run ended: the catalog says
         which; then the rest of its transaction is applied, before anything else."""
         row = self.tables.read_intent(self.conn, self.source)
         if row is None:
-            return
+            return False
         txn = _Txn(row)
         k, kind = int(row["statement_no"]), row["check_kind"]
         stmt = txn.statements[k]
@@ -156,10 +148,11 @@ class Applier:
             fail = self._run(txn, k + 1, failed_id)
         if fail is None:
             self._applied(txn)
-            return
+            return True
         self._failed(txn, fail, failed_id)
         if self.on_error == "stop":
             raise _Stop()
+        return True
 
     # -- the log --------------------------------------------------------------------------------------
     def seen(self, txn: Any) -> bool:
@@ -219,7 +212,7 @@ class Applier:
         with self._own() as conn:
             with conn.transaction():
                 ident = self.tables.record_failure(
-                    conn, self.source, _Stored(txn), txn.text(), status="failed", start=fail.start,
+                    conn, self.source, txn, txn.text(), status="failed", start=fail.start,
                     failed_statement=fail.statement, sqlstate=fail.sqlstate, error=fail.message, held_by=None,
                     retryable=fail.retryable)
                 self.tables.drop_intent(conn, self.source)
@@ -238,7 +231,7 @@ class Applier:
         with self._own() as conn:
             with conn.transaction():
                 ident = self.tables.record_failure(
-                    conn, self.source, _Stored(txn), txn.text(), status="held", start=0, failed_statement=None,
+                    conn, self.source, txn, txn.text(), status="held", start=0, failed_statement=None,
                     sqlstate=None, error=why, held_by=blocker, retryable=True)
                 if self._newer(txn):
                     self.tables.write_progress(conn, self.source, txn, txn.text())
@@ -275,7 +268,7 @@ class Applier:
                 assert kind is not None
 
                 def intent(conn: Any, j: int = j, kind: str = kind) -> None:
-                    self.tables.write_intent(conn, self.source, _Stored(txn), txn.text(), j, kind, failed_id)
+                    self.tables.write_intent(conn, self.source, txn, txn.text(), j, kind, failed_id)
 
                 fail = self._segment(stmts, i, j, intent)
                 if fail is not None:
@@ -380,7 +373,7 @@ class Applier:
         hold = self.on_error == "hold" and self._newer(txn)
         with self.conn.transaction():
             self.tables.record_failure(
-                self.conn, self.source, _Stored(txn), txn.text(), status="failed", start=fail.start,
+                self.conn, self.source, txn, txn.text(), status="failed", start=fail.start,
                 failed_statement=fail.statement, sqlstate=fail.sqlstate, error=fail.message, held_by=None,
                 retryable=True)
             self.tables.drop_intent(self.conn, self.source)
@@ -430,20 +423,6 @@ class Applier:
 
 class _Stop(Exception):
     """A failure at recovery with --on-error stop."""
-
-
-class _Stored:
-    """A transaction as the tables write it (links encoded)."""
-
-    __slots__ = ("t",)
-
-    def __init__(self, t: Any) -> None:
-        self.t = t
-
-    def __getattr__(self, name: str) -> Any:
-        if name == "links":
-            return links_out(self.t.links)
-        return getattr(self.t, name)
 
 
 def _first_line(exc: Any) -> str:

@@ -21,7 +21,21 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["Tables", "parse_table_name"]
+__all__ = ["Tables", "parse_table_name", "links_in", "links_out"]
+
+
+def links_out(links: Any) -> list[str]:
+    """The objects a transaction touches (:func:`ddlc.pipeline.groups.links_of`) as the tables keep them (a
+    text cannot hold NUL): each a JSON array of its parts, ``["r", schema, name]`` or ``["s", schema]``."""
+    import json
+
+    return sorted(json.dumps(x.split("\0")) for x in links)
+
+
+def links_in(stored: Any) -> set[str]:
+    import json
+
+    return {"\0".join(json.loads(x)) for x in stored or ()}
 
 
 def parse_table_name(text: str) -> tuple[str, str]:
@@ -146,7 +160,7 @@ class Tables:
             "error = excluded.error, attempts = {}.attempts + 1, updated_at = now() RETURNING id")
             .format(self.failed, self.sql.Identifier("failed")),
             (source, txn.kind, txn.commit, txn.seq, txn.xid, text, list(txn.labels), list(txn.statements), start,
-             sorted(txn.links), status, retryable, held_by, failed_statement, sqlstate, error,
+             links_out(txn.links), status, retryable, held_by, failed_statement, sqlstate, error,
              __version__)).fetchone()
         return int(row[0])
 
@@ -176,7 +190,7 @@ class Tables:
             "statements = excluded.statements, statement_no = excluded.statement_no, "
             "check_kind = excluded.check_kind, links = excluded.links, created_at = now()").format(self.intent),
             (source, txn.kind, txn.commit, txn.seq, txn.xid, text, failed_id, list(txn.statements), statement_no,
-             check, sorted(txn.links), __version__))
+             check, links_out(txn.links), __version__))
 
     def read_intent(self, conn: Any, source: str) -> dict[str, Any] | None:
         cur = conn.execute(self.sql.SQL(
