@@ -27,6 +27,7 @@ came, with no IR to print it from (the expansion of a tree of no known shape): e
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from ...diagnostics import E_FRAGMENT
@@ -34,10 +35,34 @@ from ...errors import DdlcError, Path
 from .lexer import error_message, scan
 
 
+# A text of these characters alone, without "--", lexes to words, numbers, blanks, punctuation and operators
+# only: no quote, comment, dollar quote, backslash, ";" or "/" line can be in it, so parentheses are all
+# fragment_problem has to look at (the common DEFAULT or expression: issue 26)
+_PLAIN = re.compile(r"[A-Za-z0-9_ \t\r\n(),.+*<>=!:%&|^~@#?\[\]-]*\Z")
+_PARENS_ONLY = {c: None for c in range(128) if chr(c) not in "()"}
+
+
+def _paren_problem(text: str) -> str | None:
+    """fragment_problem of a text that :data:`_PLAIN` matches: its parentheses, in the order the scan meets them."""
+    p = text.translate(_PARENS_ONLY)
+    while "()" in p:
+        p = p.replace("()", "")
+    if ")" in p:  # what is left is )...)(...(: a ')' with no '(' comes first
+        return "a ')' without its '('"
+    return "a '(' without its ')'" if p else None
+
+
 @lru_cache(maxsize=8192)
 def fragment_problem(text: str, *, query: bool = False, glued_quotes: bool = False) -> str | None:
     """Why ``text`` is not one fragment (see the module docstring), or None. ``glued_quotes``: read the
     server's unescaped quotes in partition bounds (``'it's'``) as one string."""
+    if "--" not in text and _PLAIN.match(text):
+        return _paren_problem(text)
+    return _scanned_problem(text, query, glued_quotes)
+
+
+def _scanned_problem(text: str, query: bool, glued_quotes: bool) -> str | None:
+    """:func:`fragment_problem` by the lexer's tokens."""
     depth = 0
     line_start = True  # at the start of a line, blanks aside
     last_semicolon = -1
