@@ -7,10 +7,10 @@ nothing) and never mutates its input (IR nodes are frozen).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import field
 from typing import Any, Protocol
 
-from ...records import record
+import msgspec
+
 from ...diagnostics import Diagnostic
 from ..rules import Refusal, Rule
 from ..statement import Statement
@@ -26,19 +26,20 @@ class PassOptions(Protocol):
     on_unsupported: str
 
 
-@record(frozen=True, slots=True)
-class PassContext:
+class PassContext(msgspec.Struct, frozen=True, kw_only=True):
+    """What the passes read of the run (one per document and target: a ``msgspec.Struct``, made in C)."""
+
     target: str = "gaussdb"
     default_schema: str = "public"
-    schema_map: Mapping[str, str] = field(default_factory=dict)
-    role_map: Mapping[str, str] = field(default_factory=dict)  # --role-map (map_roles)
+    schema_map: Mapping[str, str] = msgspec.field(default_factory=dict)
+    role_map: Mapping[str, str] = msgspec.field(default_factory=dict)  # --role-map (map_roles)
     no_owner: bool = False  # --no-owner: AUTHORIZATION, OWNER TO and DEFINER removed (map_roles)
     on_unsupported: str = "warn"
     document: str | None = None
     catalog: Any = None  # ddlc.history.Catalog built by replaying the stream, when available
     # The target's capability tables, as data (ddlc.ir.rules): what drop_unsupported removes.
     rules: tuple[Rule, ...] = ()
-    refused: Mapping[type, Refusal] = field(default_factory=dict)
+    refused: Mapping[type, Refusal] = msgspec.field(default_factory=dict)
 
     @classmethod
     def of(cls, options: PassOptions, *, target: str, document: str | None = None, catalog: Any = None,
