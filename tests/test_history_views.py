@@ -369,3 +369,16 @@ def test_a_statement_the_views_cannot_follow_makes_the_history_say_it_does_not_k
     monkeypatch.setattr(views, "columns_read", lambda node: 1 / 0)
     cat = catalog_of(lines)
     assert not cat.knows_views_of(("s", "t")) and cat.knows_views_of(("s", "u"))
+
+
+def test_renames_are_applied_to_the_stored_text_once_when_asked():
+    """A rename costs the history no printing: the stored query is rewritten when the statement is asked
+    for (or saved), and renames that come back to the old name cost nothing at all."""
+    cat = catalog_of(BASE + tddl(
+        "CREATE VIEW s.v1 AS SELECT t.a FROM s.t;",
+        *["ALTER TABLE s.t RENAME TO t2;", "ALTER TABLE s.t2 RENAME TO t;"] * 5,
+        "ALTER TABLE s.t RENAME TO t3;", "ALTER TABLE s.t3 RENAME TO t4;",
+    ))
+    v = cat.view(("s", "v1"))
+    assert v.pending == [("relation", ("s", "t"), ("s", "t4"))]
+    assert v.node.query.text == "SELECT t4.a FROM s.t4;" and v.pending == []

@@ -36,8 +36,9 @@ ALL = "*"  # a read of every column of a relation
 class ViewState:
     """One view as the history holds it.
 
-    ``node``: the CREATE VIEW (``ddlc.ir.view.CreateView``) as the stream last defined it, after the run's
-    passes for the catalog's target (names qualified and mapped), ``or_replace`` False, renames applied;
+    ``node`` (a property: ``stored`` with the renames ``pending`` applied): the CREATE VIEW
+    (``ddlc.ir.view.CreateView``) as the stream last defined it, after the run's passes for the catalog's
+    target (names qualified and mapped), ``or_replace`` False, renames applied;
     ``reads``: the ``(relation key, column)`` pairs its query reads (column ``"*"``: all of them);
     ``comment`` and ``column_comments`` (output column -> text): COMMENT ON VIEW / COLUMN; ``owner``: the
     role of the last ``ALTER VIEW ... OWNER TO`` (None: never changed by the stream); ``grants``: the
@@ -45,7 +46,7 @@ class ViewState:
     ``ALTER VIEW ... SET (k = v)`` options in force (name -> its ``ddlc.ir.alter.RelOption``), ``order``: creation
     order (a CREATE OR REPLACE counts as a new creation)."""
 
-    node: Any
+    stored: Any  # the CreateView; its identity and references current, its query before ``pending``
     reads: tuple[tuple[Key, str], ...] = ()
     comment: str | None = None
     column_comments: dict[str, str] = field(default_factory=dict)
@@ -53,10 +54,29 @@ class ViewState:
     grants: list[Any] = field(default_factory=list)
     options: dict[str, Any] = field(default_factory=dict)
     order: int = 0
+    # renames not yet applied to the query text (re-printing a query costs a deep copy and pglast's printer:
+    # done once, when the statement is asked for or saved): ("relation", old, new), ("schema", old, new),
+    # ("column", relation, old, new), ("output", old, new)
+    pending: list[tuple[Any, ...]] = field(default_factory=list)
+
+    @property
+    def node(self) -> Any:
+        """The CREATE VIEW as the history holds it now (renames applied)."""
+        if self.pending:
+            from ..ir.base import replace
+
+            q = self.stored.query
+            for op in self.pending:
+                new = _APPLY[op[0]](q, *op[1:])
+                if new is not None:
+                    q = new
+            self.pending.clear()
+            self.stored = replace(self.stored, query=q)
+        return self.stored
 
     @property
     def key(self) -> Key:
-        return (self.node.identity.schema, self.node.identity.name)
+        return (self.stored.identity.schema, self.stored.identity.name)
 
     @property
     def relations(self) -> set[Key]:
@@ -72,7 +92,7 @@ class ViewState:
         """``DROP VIEW schema.name`` (no CASCADE: the dependent views are dropped before it, in order)."""
         from ..ir.drop import Drop, DropObjectType
 
-        return Drop(DropObjectType.VIEW, None, self.node.identity)
+        return Drop(DropObjectType.VIEW, None, self.stored.identity)
 
     def create_statements(self) -> list[Any]:
         """The IR statements that create the view again as the history holds it, in order: the CREATE VIEW,
@@ -316,6 +336,7 @@ class Views:
         for v in views:
             c = copy.copy(v)
             c.column_comments, c.grants, c.options = dict(v.column_comments), list(v.grants), dict(v.options)
+            c.pending = list(v.pending)
             out.views[c.key] = c
         out.counter = self.counter
         return out
@@ -335,7 +356,8 @@ class Views:
         if v is None:
             self.views[key] = ViewState(node, columns_read(node), order=self.next_order())
         else:  # CREATE OR REPLACE keeps the comments, owner, grants and options
-            v.node, v.reads, v.order = node, columns_read(node), self.next_order()
+            v.stored, v.reads, v.order = node, columns_read(node), self.next_order()
+            v.pending.clear()
 
     def drop(self, key: Key) -> None:
         """A view and the views that read it (CASCADE, or the drop would have failed)."""
@@ -357,28 +379,34 @@ class Views:
             return
         v = self.views.pop(old, None)
         if v is not None:
-            ident = QualifiedName(new[1], new[0], origin=v.node.identity.origin)
-            v.node = replace(v.node, identity=ident)
+            ident = QualifiedName(new[1], new[0], origin=v.stored.identity.origin)
+            v.stored = replace(v.stored, identity=ident)
             v.grants = [replace(g, relations=(ident,)) for g in v.grants]
             self.views[new] = v
         for w in self.views.values():
             if old not in w.relations:
                 continue
-            q = relation_renamed(w.node.query, old, new)
             refs = tuple(QualifiedName(new[1], new[0], origin=r.origin) if (r.schema, r.name) == old else r
-                         for r in w.node.references)
-            w.node = replace(w.node, query=q if q is not None else w.node.query, references=refs)
+                         for r in w.stored.references)
+            w.stored = replace(w.stored, references=refs)
+            last = w.pending[-1] if w.pending else None
+            if last is not None and last[0] == "relation" and last[2] == old:  # t -> t2 -> t3: one rename
+                w.pending[-1] = ("relation", last[1], new)
+                if last[1] == new:
+                    w.pending.pop()
+            else:
+                w.pending.append(("relation", old, new))
             w.reads = tuple((new if k == old else k, c) for k, c in w.reads)
 
     def schema_moved(self, old: str, new: str) -> None:
         from ..ir.base import replace
 
         for v in list(self.views.values()):
-            node = v.node
-            q = schema_renamed(node.query, old, new)
+            node = v.stored
+            v.pending.append(("schema", old, new))  # relations, and functions and types it names
             refs = tuple(replace(r, schema=new) if r.schema == old else r for r in node.references)
             ident = replace(node.identity, schema=new) if node.identity.schema == old else node.identity
-            v.node = replace(node, identity=ident, query=q if q is not None else node.query, references=refs)
+            v.stored = replace(node, identity=ident, references=refs)
             v.reads = tuple(((new, k[1]) if k[0] == old else k, c) for k, c in v.reads)
             if ident is not node.identity:
                 v.grants = [replace(g, relations=(ident,)) for g in v.grants]
@@ -386,23 +414,17 @@ class Views:
 
     def column_moved(self, relation: Key, old: str, new: str) -> None:
         """Column ``old`` of ``relation`` (a table, or a view's output column) is now ``new``."""
-        from ..ir.base import replace
-
         if old == new:
             return
         own = self.views.get(relation)
         if own is not None:  # ALTER VIEW ... RENAME COLUMN
-            q = output_renamed(own.node.query, old, new)
-            if q is not None:
-                own.node = replace(own.node, query=q)
+            own.pending.append(("output", old, new))
             if old in own.column_comments:
                 own.column_comments[new] = own.column_comments.pop(old)
         for v in self.views.values():
             if v is own or relation not in v.relations:
                 continue
-            q = column_renamed(v.node.query, relation, old, new)
-            if q is not None and q is not v.node.query:
-                v.node = replace(v.node, query=q)
+            v.pending.append(("column", relation, old, new))
             v.reads = tuple((k, new if k == relation and c == old else c) for k, c in v.reads)
 
     def record(self, stmt: Any) -> None:
@@ -497,7 +519,7 @@ def _grant(vs: Views, s: Any) -> None:
     for r in s.relations:
         v = vs.views.get(_key(r))
         if v is not None:
-            v.grants.append(replace(s, relations=(v.node.identity,)))
+            v.grants.append(replace(s, relations=(v.stored.identity,)))
 
 
 _EFFECTS: dict[str, Any] = {
@@ -567,6 +589,14 @@ def views_from_json(items: Any, make_query: Any) -> Views:
                                   bool(g.get("pg_grammar", True))))
         vs.views[v.key] = v
     return vs
+
+
+_APPLY: dict[str, Any] = {
+    "relation": relation_renamed,
+    "schema": schema_renamed,
+    "column": column_renamed,
+    "output": output_renamed,
+}
 
 
 __all__ = ["ALL", "ViewState", "Views", "column_renamed", "columns_read", "output_renamed", "relation_renamed",
