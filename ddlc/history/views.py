@@ -128,20 +128,28 @@ def columns_read(node: Any) -> tuple[tuple[Key, str], ...]:
 
     from ..ir.sqltree import nodes
 
-    ctes = {n.ctename for n in nodes(tree) if isinstance(n, ast.CommonTableExpr)}
+    ctes: set[str] = set()
+    range_vars, column_refs = [], []
+    RangeVar, ColumnRef, CTE = ast.RangeVar, ast.ColumnRef, ast.CommonTableExpr
+    for n in nodes(tree):  # one walk
+        cls = type(n)
+        if cls is ColumnRef:
+            column_refs.append(n)
+        elif cls is RangeVar:
+            range_vars.append(n)
+        elif cls is CTE:
+            ctes.add(n.ctename)
     names: dict[str, Key] = {}  # alias or bare relation name -> relation
     rels: list[Key] = []
-    for n in nodes(tree):
-        if not isinstance(n, ast.RangeVar) or (n.schemaname is None and n.relname in ctes):
+    for n in range_vars:
+        if n.schemaname is None and n.relname in ctes:
             continue
         key = _resolve(n.schemaname, n.relname, refs)
         rels.append(key)
         names[n.alias.aliasname if n.alias is not None else n.relname] = key
     rels = list(dict.fromkeys(rels))
     out: dict[tuple[Key, str], None] = {}
-    for n in nodes(tree):
-        if not isinstance(n, ast.ColumnRef):
-            continue
+    for n in column_refs:
         fields = [ALL if isinstance(f, ast.A_Star) else getattr(f, "sval", None) for f in n.fields]
         if not fields or fields[-1] is None:
             continue
