@@ -94,8 +94,8 @@ def _position(w: SqlWriter, first: bool, after: str | None) -> SqlWriter:
     return w
 
 
-def _set_default(a: Alter, column: str, default: Expr, dropped: dict[str, Any]) -> str | None:
-    """``dropped``: what a comment shows when the default has no Spark form (``diag``'s keywords)."""
+def _set_default(a: Alter, column: str, default: Expr, dropped: Callable[[], dict[str, Any]]) -> str | None:
+    """``dropped``: what a comment shows when the default has no Spark form (makes ``diag``'s keywords)."""
     value = a.e.expr(default, f"column {column} DEFAULT", dropped=dropped)
     if value is None:
         return None
@@ -114,8 +114,8 @@ def _add_column(n: AddColumn, a: Alter) -> None:
         w.kw("NOT", "NULL")
     a.add(a.alter().kw("ADD", "COLUMNS").open().raw(_position(w, n.first, n.after).text()).close())
     if c.default is not None and not c.auto_increment:  # an AUTO_INCREMENT column's ALTER form has no default
-        value = _set_default(a, c.name, c.default,
-                             {"dropped_node": n, "dropped_after": _replace(n, column=_replace(c, default=None))})
+        value = _set_default(a, c.name, c.default, lambda: {
+            "dropped_node": n, "dropped_after": _replace(n, column=_replace(c, default=None))})
         if value is not None:
             a.e.diag(I_ADD_DEFAULT, f"column {c.name}: default set, existing rows filled", c.origin)
             a.add(a.e.w().kw("UPDATE").raw(a.table).kw("SET").ident(c.name).kw("=").raw(value))
@@ -135,7 +135,7 @@ def _default(n: SetDefault, a: Alter) -> None:
     if n.default is None:  # the deparser's SET DEFAULT without a definition: SET DEFAULT NULL, the default removed
         a.add(a.column(n.column).kw("DROP", "DEFAULT"))
         return
-    _set_default(a, n.column, n.default, {"dropped_node": n})
+    _set_default(a, n.column, n.default, lambda: {"dropped_node": n})
 
 
 @handles(DropDefault)
@@ -178,34 +178,36 @@ def _widens(old: SparkType, new: SparkType) -> str | None:
     return None
 
 
+def _type_change(n: AlterColumnType | ModifyColumn | ChangeColumn) -> Any:
+    """What a comment shows for the type change of ``n`` not translated: ``n`` as GaussDB writes it, a MODIFY or
+    CHANGE with its column and type only (its other parts are translated on their own)."""
+    if isinstance(n, AlterColumnType):
+        return n
+    if isinstance(n, ChangeColumn):
+        return ChangeColumn(old_column=n.old_column, column=n.column, type=n.type, origin=n.origin)
+    return ModifyColumn(column=n.column, type=n.type, origin=n.origin)
+
+
 def _change_type(a: Alter, n: AlterColumnType | ModifyColumn | ChangeColumn) -> None:
-    """The type change of ``n``; not translated, a comment shows ``n`` as GaussDB writes it, a MODIFY or CHANGE
-    with its column and type only (its other parts are translated on their own)."""
     column, t, origin = n.column, n.type, n.origin
     using = n.using if isinstance(n, AlterColumnType) else None
-    if isinstance(n, AlterColumnType):
-        shown: Any = n
-    elif isinstance(n, ChangeColumn):
-        shown = ChangeColumn(old_column=n.old_column, column=column, type=t, origin=origin)
-    else:
-        shown = ModifyColumn(column=column, type=t, origin=origin)
     new = a.e.type(t)
     old_t = a.column_type(column)
     what = f"column {column} TYPE {new.sql()}"
     if using is not None:
         a.e.diag(W_TYPE_CHANGE, f"{what} USING {using.text}: needs a rewrite of the data; not translated", origin,
-                 dropped_node=shown)
+                 dropped_node=_type_change(n))
         return
     if old_t is None:
         a.e.diag(W_TYPE_CHANGE, f"{what}: the column's current type is not in the history; not translated", origin,
-                 dropped_node=shown)
+                 dropped_node=_type_change(n))
         return
     probe = Emit(a.e.ctx, a.e.catalog)  # the old type's own diagnostics belong to an earlier statement
     old = probe.type(old_t)
     how = _widens(old, new)
     if how is None:
         a.e.diag(W_TYPE_CHANGE, f"{what} (was {old.sql()}): not a widening, needs a rewrite of the data; "
-                 "not translated", origin, dropped_node=shown)
+                 "not translated", origin, dropped_node=_type_change(n))
         return
     if how == "same":
         a.e.diag(I_NO_EFFECT, f"{what}: already {old.sql()} in Delta", origin)
@@ -230,7 +232,7 @@ def _modify(a: Alter, n: ModifyColumn | ChangeColumn) -> None:
     elif n.nullability is Nullability.NULL:
         a.add(a.column(n.column).kw("DROP", "NOT", "NULL"))
     if n.default is not None:
-        _set_default(a, n.column, n.default, {"dropped_node": n, "dropped_after": _replace(n, default=None)})
+        _set_default(a, n.column, n.default, lambda: {"dropped_node": n, "dropped_after": _replace(n, default=None)})
     elif not n.auto_increment:  # an AUTO_INCREMENT column's default is its sequence's: not dropped
         a.add(a.column(n.column).kw("DROP", "DEFAULT"))
     if n.first or n.after:
@@ -254,7 +256,7 @@ def _change_column(n: ChangeColumn, a: Alter) -> None:
 @handles(AddConstraint)
 def _add_constraint(n: AddConstraint, a: Alter) -> None:
     assert n.parsed is not None  # rules remove a constraint in GaussDB-only syntax, and NOT VALID
-    sql = constraint_statement(a.table, n.name, n.parsed, a.e, n.origin, {"dropped_node": n})
+    sql = constraint_statement(a.table, n.name, n.parsed, a.e, n.origin, lambda: {"dropped_node": n})
     if sql is not None:
         a.add(sql)
 

@@ -24,8 +24,9 @@ W_NAME = register(
     "CREATE TABLE public.`Order Items` (...)",
 )
 _CATALOG_NAME = re.compile(r"[A-Za-z0-9_]+\Z")
-# What a comment shows for an expression not translated: ``diag``'s dropped_* keywords, a text, or None
-Dropped = dict[str, Any] | str | None
+# What a comment shows for an expression not translated: what makes ``diag``'s dropped_* keywords (called only
+# then), a text, or None (the expression's own text)
+Dropped = Callable[[], dict[str, Any]] | str | None
 
 TARGET = "spark"
 DIALECT = Dialect("spark", spark_ident, spark_literal, line_comment)
@@ -117,8 +118,8 @@ class Emit(EmitBase):
     def expr(self, x: Expr, what: str, *, deterministic_only: bool = False, dropped: Dropped = None) -> str | None:
         """Spark SQL for an expression (a default, a CHECK body, a generation expression), or None
         after a DDLC-W810 diagnostic when it has no exact Spark form. ``dropped``: what a comment shows then,
-        as ``diag``'s ``dropped_*`` keywords (the node holding the expression, before and after; a text;
-        None: the expression's own text)."""
+        a function giving ``diag``'s ``dropped_*`` keywords (the node holding the expression, before and
+        after), a text, or None (the expression's own text)."""
         return self._translate(x, what, query=False, deterministic_only=deterministic_only, dropped=dropped)
 
     def query(self, x: Expr, what: str, dropped: Dropped = None, *, into: bool = False,
@@ -141,7 +142,7 @@ class Emit(EmitBase):
                 raise Untranslatable("the expression is not deterministic")
             text = generate(node)
         except Untranslatable as why:
-            shown = dropped if isinstance(dropped, dict) else {"dropped_text": x.text if dropped is None else dropped}
+            shown = dropped() if callable(dropped) else {"dropped_text": x.text if dropped is None else dropped}
             self.diag(W_EXPR, f"{what}: {why}; not translated", x.origin, **shown)
             return None
         if conv.rewritten:

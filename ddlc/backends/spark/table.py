@@ -23,6 +23,7 @@ informational key. Decisions (reasons in docs/spark-mapping.md):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ...diagnostics import Severity, register
@@ -234,12 +235,16 @@ def identity_clause(e: Emit, start: str | None) -> str:
     return w.kw("INCREMENT", "BY", "1").close().text()
 
 
-def _without(n: CreateTable, element: Any, **changes: Any) -> dict[str, Any]:
+def _without(n: CreateTable, element: Any, **changes: Any) -> Callable[[], dict[str, Any]]:
     """What a comment shows for a part of ``element`` (its ``changes``), or ``element`` (no changes), dropped
-    from the table ``n``: the GaussDB texts of the table before and after (``diag``'s keywords)."""
-    kept = (replace(x, **changes) if changes and x is element else x for x in n.elements
-            if changes or x is not element)
-    return {"dropped_node": n, "dropped_after": replace(n, elements=tuple(kept))}
+    from the table ``n``: the GaussDB texts of the table before and after (``diag``'s keywords), made when
+    it is dropped."""
+    def shown() -> dict[str, Any]:
+        kept = (replace(x, **changes) if changes and x is element else x for x in n.elements
+                if changes or x is not element)
+        return {"dropped_node": n, "dropped_after": replace(n, elements=tuple(kept))}
+
+    return shown
 
 
 def column_sql(c: ColumnDef, e: Emit, n: CreateTable, defaults: list[bool] | None = None) -> str:
@@ -252,7 +257,7 @@ def column_sql(c: ColumnDef, e: Emit, n: CreateTable, defaults: list[bool] | Non
     if (c.auto_increment or serial) and not integer:
         what = "AUTO_INCREMENT" if c.auto_increment else f"DEFAULT {c.default.text}"
         e.diag(W_IDENTITY_TYPE, f"{what} of {c.name} (type {typ.sql()}) dropped: identity columns are integers",
-               c.origin, **_without(n, c, **({"auto_increment": False} if c.auto_increment else {"default": None})))
+               c.origin, **_without(n, c, **({"auto_increment": False} if c.auto_increment else {"default": None}))())
     elif c.auto_increment or serial:
         clause = identity_clause(e, n.autoinc_start if c.auto_increment else None)
         e.diag(I_IDENTITY, f"column {c.name} written as BIGINT {clause}", c.origin)
@@ -279,9 +284,9 @@ def column_sql(c: ColumnDef, e: Emit, n: CreateTable, defaults: list[bool] | Non
 
 # ---- constraints ---------------------------------------------------------------------------------
 def constraint_statement(table: str, name: str, info: ConstraintInfo, e: Emit, origin: Any,
-                         dropped: dict[str, Any]) -> str | None:
+                         dropped: Callable[[], dict[str, Any]]) -> str | None:
     """``ALTER TABLE t ADD CONSTRAINT name <definition>`` for a CHECK or a key, or None (diagnosed; a comment
-    shows what ``dropped`` says, as ``diag``'s keywords)."""
+    shows what ``dropped()`` says, as ``diag``'s keywords)."""
     w = e.w().kw("ALTER", "TABLE").raw(table).kw("ADD", "CONSTRAINT").ident(name)
     k = info.kind
     if k is ConstraintKind.CHECK:
@@ -299,7 +304,7 @@ def constraint_statement(table: str, name: str, info: ConstraintInfo, e: Emit, o
     if k is ConstraintKind.FOREIGN_KEY:
         if not info.ref_columns or info.references is None:
             e.diag(W_KEY, f"FOREIGN KEY {name}: the referenced columns are not named (Spark requires them); "
-                   "not translated", origin, **dropped)
+                   "not translated", origin, **dropped())
             return None
         extra = []
         if info.match is not FkMatch.SIMPLE:
@@ -312,7 +317,7 @@ def constraint_statement(table: str, name: str, info: ConstraintInfo, e: Emit, o
         w.kw("FOREIGN", "KEY").paren_list(info.columns, lambda w_, c: w_.ident(c))
         w.kw("REFERENCES").raw(e.qname(info.references))
         return w.paren_list(info.ref_columns, lambda w_, c: w_.ident(c)).text()
-    e.diag(W_CONSTRAINT, f"constraint {name} ({k.value}) has no Delta form; dropped", origin, **dropped)
+    e.diag(W_CONSTRAINT, f"constraint {name} ({k.value}) has no Delta form; dropped", origin, **dropped())
     return None
 
 
@@ -332,6 +337,11 @@ def _key_columns(keys: tuple[str, ...], exprs: tuple[Expr, ...]) -> tuple[str, .
     return tuple(out)
 
 
+def _unpartitioned(n: CreateTable) -> dict[str, Any]:
+    """What a comment shows for a table not partitioned: its partition clause, as GaussDB writes it."""
+    return {"dropped_node": n, "dropped_after": replace(n, partition=None)}
+
+
 def partitioning(n: CreateTable, e: Emit) -> str:
     """``PARTITIONED BY (...)`` / ``CLUSTER BY (...)`` or ``""``, by ``--spark-partitioning``."""
     clause = n.partition
@@ -341,14 +351,13 @@ def partitioning(n: CreateTable, e: Emit) -> str:
         return ""
     spec = clause.spec
     path = n.origin + ("partition_by",)
-    unpartitioned = {"dropped_node": n, "dropped_after": replace(n, partition=None)}  # (the clause, as GaussDB writes it)
     if spec is None:
-        e.diag(W_PARTITIONING, "partition clause not read; table not partitioned", path, **unpartitioned)
+        e.diag(W_PARTITIONING, "partition clause not read; table not partitioned", path, **_unpartitioned(n))
         return ""
     key = _key_columns(spec.key, spec.key_exprs)
     sub = _key_columns(spec.sub_key, spec.sub_key_exprs) if spec.sub_strategy is not None else ()
     if key is None or sub is None:
-        e.diag(W_PARTITIONING, "a partition key is an expression; table not partitioned", path, **unpartitioned)
+        e.diag(W_PARTITIONING, "a partition key is an expression; table not partitioned", path, **_unpartitioned(n))
         return ""
     mode = e.partitioning
     if mode == "auto":
