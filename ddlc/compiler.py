@@ -23,7 +23,10 @@ from .frontend.build import build
 from .frontend.documents import Document
 from .frontend.sql.fragment import check_statement
 from .ir.alter import AlterRelation, OpaqueSubcommand
+from .ir.base import Node
+from .ir.names import Expr
 from .ir.passes import SHARED, PassContext, run_pipeline
+from .ir.reach import Reach
 from .ir.statement import Opaque, OpaqueReason, Statement
 from .jddl.expand import expand, owner_of
 
@@ -98,17 +101,52 @@ def normalize(stmt: Statement, backend: type[Backend] | Backend, options: Option
               catalog: Any = None, shared: dict[int, Any] | None = None) -> tuple[Statement, list[Diagnostic]]:
     """Run the passes (``PIPELINE``) with the target's rules and refusals as data. ``shared``: what the
     passes that read nothing of the target (``PIPELINE[:SHARED]``) made of each statement, kept for the
-    document's other targets (:class:`Built`)."""
+    document's other targets (:class:`Built`). For a target that prints fragments from their parse (all but
+    GaussDB's), every fragment's parse deferred by the SQL layer (:meth:`ParsedSql.later`) is made here, so
+    that no emitter parses (tests/test_emit_parses_nothing.py)."""
     ctx = PassContext.of(options, target=backend.name, document=document, catalog=catalog,
                          rules=backend.rules, refused=backend.refused)
     if shared is None:
-        return run_pipeline(stmt, ctx)
-    hit = shared.get(id(stmt))
-    if hit is None or hit[0] is not stmt:
-        common, diags = run_pipeline(stmt, ctx, stop=SHARED)
-        hit = shared[id(stmt)] = (stmt, common, tuple(diags))
-    out, more = run_pipeline(hit[1], ctx, start=SHARED)
-    return out, [*hit[2], *more]
+        out, diags = run_pipeline(stmt, ctx)
+    else:
+        hit = shared.get(id(stmt))
+        if hit is None or hit[0] is not stmt:
+            common, first = run_pipeline(stmt, ctx, stop=SHARED)
+            hit = shared[id(stmt)] = (stmt, common, tuple(first))
+        out, more = run_pipeline(hit[1], ctx, start=SHARED)
+        diags = [*hit[2], *more]
+    if not backend.passes_source_text:
+        parse_pending(out)
+    return out, diags
+
+
+_EXPRS = Reach({Expr})
+
+
+def parse_pending(stmt: Statement) -> None:
+    """Make the deferred parse of every fragment (:class:`~ddlc.ir.names.Expr`) of ``stmt`` (a walk of the
+    fields that can lead to one)."""
+    reach = _EXPRS.current()
+    fields_of, enter = reach._fields.get, reach.enter.get
+    stack: list[Any] = [stmt]
+    while stack:
+        n = stack.pop()
+        cls = type(n)
+        if cls is Expr:
+            if n.sql is not None:
+                n.sql.resolve()
+            continue
+        names = fields_of(cls)
+        if names is None:
+            names = reach.fields(cls)
+        for name in names:
+            v = getattr(n, name)
+            if type(v) is tuple:
+                for x in v:
+                    if isinstance(x, Node) and (enter(type(x)) or reach.enters(type(x))):
+                        stack.append(x)
+            elif isinstance(v, Node) and (enter(type(v)) or reach.enters(type(v))):
+                stack.append(v)
 
 
 @record(slots=True)

@@ -106,6 +106,11 @@ class ParsedSql:
         _set(out, "_later", (load, text))
         return out
 
+    def resolve(self) -> None:
+        """Work the values out now (nothing when they are already)."""
+        if self._later is not None:
+            self._resolve()
+
     def _resolve(self) -> None:
         load, text = self._later
         node, refs, verbatim = load(text)
