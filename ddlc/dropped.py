@@ -17,7 +17,9 @@ from .diagnostics import Diagnostic
 def dropped_text(d: Diagnostic) -> str | None:
     """The text a comment shows for what ``d`` dropped: given, or rendered by the GaussDB backend.
 
-    A dropped node is shown whole (after ``d.dropped_prefix``). A clause removed from a node (a field
+    A dropped node is shown whole; one given a prefix (a subcommand, shown in its statement) is shown as its
+    statement holding it alone, when the statement is known (``d.dropped_within``), else after
+    ``d.dropped_prefix``. A clause removed from a node (a field
     set to its absent value, a rewrite) is what the GaussDB text of the node before has that the text
     of the node after has not: the removed token spans, in order, joined by `` ... ``. A node the GaussDB
     writer has no text for alone (a column, a partition key) is rendered in its parent, and so on up to
@@ -30,6 +32,8 @@ def dropped_text(d: Diagnostic) -> str | None:
         return None
     from .backends.gaussdb import emit
 
+    if d.dropped_prefix and d.dropped_after is None and (alone := _alone(emit, d)) is not None:
+        return alone
     after = _GONE if d.dropped_after is None else d.dropped_after
     if after is not _GONE and getattr(after, "layout", "") is None and getattr(node, "layout", None) is not None:
         node = _replace(node, layout=None)  # both written the same way: only the clause differs
@@ -72,6 +76,21 @@ def _texts(emit: Any, node: Any, after: Any) -> tuple[str, str | None]:
         if after is _GONE or (getattr(node, "layout", None) is None and getattr(after, "layout", None) is None):
             raise
     return emit(_replace(node, layout=None)), emit(_replace(after, layout=None))
+
+
+def _alone(emit: Any, d: Diagnostic) -> str | None:
+    """The statement that holds the dropped node in a list of its parts, written with that node alone (an
+    ALTER TABLE with one of its subcommands), or None."""
+    if len(d.dropped_within) != 2:
+        return None
+    stmt, held = d.dropped_within
+    where = _where(stmt, held)
+    if where is None or where[1] is None:
+        return None
+    try:
+        return emit(_put(stmt, (where[0], None), (d.dropped_node,)))
+    except Exception:  # noqa: BLE001 - no text for it: the prefix and the node
+        return None
 
 
 def _whole(emit: Any, d: Diagnostic) -> str | None:

@@ -79,6 +79,18 @@ def test_the_comment_shows_the_clause_as_gaussdb_writes_it(doc, expected):
     assert comments(doc) == expected
 
 
+@pytest.mark.parametrize(("sql", "expected"), [
+    # a rule's (a subcommand with no PostgreSQL form) and an emitter's (no history)
+    ('ALTER TABLE "My S"."Orders" ADD PARTITION p3', 'DDLC-W704: not translated: ALTER TABLE "My S"."Orders" '
+     "ADD PARTITION p3"),
+    ('ALTER TABLE "My S"."Orders" ADD PARTITION p2 VALUES LESS THAN (10)',
+     'DDLC-W690: not translated: ALTER TABLE "My S"."Orders" ADD PARTITION p2 VALUES LESS THAN (10)'),
+])
+def test_a_dropped_subcommand_is_shown_in_its_statement_as_gaussdb_writes_it(sql, expected):
+    """The statement with that subcommand alone: its name quoted as GaussDB quotes it (was ``My S.Orders``)."""
+    assert comments(sql) == [expected]
+
+
 def test_a_partition_clause_not_translated_is_shown_as_gaussdb_writes_it():
     table = {"fmt": "CREATE %{persistence}s TABLE %{if_not_exists}s %{identity}D %{table_elements}s %{partition_by}s",
              "identity": ident("t", "s"), "persistence": "", "if_not_exists": "",

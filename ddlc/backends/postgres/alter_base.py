@@ -13,7 +13,7 @@ from typing import Any
 from ...diagnostics import Severity, register
 from ...history import working_copy
 from ...ir.alter import AlterObjType, AlterRelation, RelOption
-from ...ir.base import Node
+from ...ir.base import Node, replace
 from ..writer import SqlWriter, pg_option_value
 from .context import Emit
 from .table import HEAP_OPTIONS as TABLE_OPTIONS, TOAST_OPTIONS
@@ -247,8 +247,9 @@ class Alter:
             self.clauses = []
 
     def dropped(self, sub: Node) -> dict[str, Any]:
-        """What a comment shows for a subcommand not translated: ``ALTER <kind> name <subcommand>``."""
-        return {"dropped_node": sub, "dropped_prefix": f"ALTER {self.n.objtype.value} {self.n.identity.dotted()} "}
+        """What a comment shows for a subcommand not translated: the statement with that subcommand alone, as
+        GaussDB writes it (``ALTER <kind> name <subcommand>``)."""
+        return {"dropped_node": replace(self.n, subcommands=(sub,))}
 
     def run(self) -> list[str]:
         for sub in self.n.subcommands:

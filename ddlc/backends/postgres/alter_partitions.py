@@ -486,7 +486,9 @@ def _adding(n: AddPartition | ModifyPartitionAddSubpartition) -> str:
 
 
 def _alter_prefix(enclosing: tuple[Any, ...]) -> str:
-    """``ALTER <kind> name `` before a dropped subcommand's text in a comment (as :meth:`Alter.dropped`)."""
+    """Says a comment shows a dropped subcommand in its statement: the statement with that subcommand alone, as
+    GaussDB writes it (as :meth:`Alter.dropped`); this text, ``ALTER <kind> name ``, only when it cannot be
+    written."""
     stmt = enclosing[0]
     return " ".join(("ALTER", stmt.objtype.value, stmt.identity.dotted(), ""))
 
