@@ -79,9 +79,10 @@ class _Session:
         return f"ALTER TABLE {s}.{t} ALTER COLUMN v SET DEFAULT 'x'"
 
 
-def decoding_rows(server, statements: int, sessions: int = 4, seed: int = 1, alone: bool = True) -> list[dict]:
+def decoding_rows(server, statements: int, sessions: int = 4, seed: int = 1, commit: float = 0.35) -> list[dict]:
     """Run interleaved transactions on ``sessions`` connections of a database with a test_decoding slot,
-    each DDL statement a transactional logical message, until ``statements`` were emitted; the slot's rows
+    each DDL statement a transactional logical message, until ``statements`` were emitted (an open transaction
+    commits with probability ``commit`` at each turn of its session); the slot's rows
     as a GaussDB rows file holds them (each message as the DDL row it stands for)."""
     rng = random.Random(seed)
     db = server.fresh_database()
@@ -102,7 +103,7 @@ def decoding_rows(server, statements: int, sessions: int = 4, seed: int = 1, alo
     while emitted < statements or any(open_):
         i = rng.randrange(sessions)
         c = conns[i]
-        if open_[i] and (rng.random() < 0.35 or emitted >= statements):
+        if open_[i] and (rng.random() < commit or emitted >= statements):
             c.commit()
             open_[i] = 0
             continue
@@ -167,6 +168,8 @@ def snapshot(server, db: str) -> str:
 
 def progress(server, db: str, source: str = "default", table: str = '"ddlc"."progress"'):
     with server.connect(db) as conn:
+        if conn.execute("SELECT to_regclass(%s)", (table,)).fetchone() == (None,):
+            return None
         return conn.execute(f"SELECT kind, commit_pos, seq FROM {table} WHERE source = %s", (source,)).fetchone()
 
 
