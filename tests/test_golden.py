@@ -13,7 +13,8 @@ import ddlc
 from conftest import case_dirs, case_id
 
 CASES = case_dirs()
-TARGET_FILES = {"expected.gaussdb.sql": dict(mode="canonical"), "expected.gaussdb-raw.sql": dict(mode="raw")}
+TARGET_FILES = {"expected.gaussdb.sql": dict(target="gaussdb", mode="canonical"),
+                "expected.gaussdb-raw.sql": dict(target="gaussdb", mode="raw")}
 
 
 def test_cases_exist():
