@@ -55,7 +55,7 @@ KEYS: dict[str, Spec] = {
 # placeholders whose content depends on the subcommand
 _BY_TYPE: dict[str, dict[str, Spec]] = {
     "add column": {"definition": _ADD_COLUMN_DEF},
-    "add constraint": {"definition": Frag()},
+    "add constraint": {"definition": Frag(stop=(",",))},  # no top-level comma in a constraint
     "set default": {"definition": EXPR},
     "": {"default": EXPR},  # the follow-up ALTER COLUMN %{name}I SET DEFAULT %{default}s (untyped)
 }
