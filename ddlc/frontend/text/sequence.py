@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from ._match import Frag, Shape, Words
 
-_VALUE = Frag(max_tokens=2)
+# a value: a number, signed or after WITH (at most two tokens), never the next option's keyword
+# ("CACHE 20 CYCLE" is CACHE 20, then CYCLE)
+_WORDS = ("CACHE", "CYCLE", "NO", "INCREMENT", "MINVALUE", "MAXVALUE", "START", "RESTART", "OWNED", "ORDER",
+          "NOORDER", "AS", "NOCYCLE")
+_VALUE = Frag(max_tokens=2, stop=_WORDS)
 _OPTIONS = tuple(
     Shape(fmt, {"value": _VALUE, "no": Words(("NO", "")), "order": Words(("ORDER", "NOORDER"))},
           extra={} if clause is None else {"clause": clause})
