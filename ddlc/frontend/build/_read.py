@@ -45,7 +45,10 @@ class Obj:
     # -- raw access ---------------------------------------------------------------------
     def key(self, name: str) -> str | None:
         """The spelling of ``name`` present in this object (dialect aware), or None."""
-        for k in ALIASES.get(name, (name,)):
+        aliases = ALIASES.get(name)
+        if aliases is None:  # the common case: one spelling
+            return name if name in self.d else None
+        for k in aliases:
             if k in self.d:
                 return k
         return None
