@@ -482,3 +482,34 @@ def test_a_missing_psycopg_is_a_usage_error_naming_the_extra(tmp_path):
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, input="")
     assert r.returncode == 2, r.stderr
     assert "ddlc apply needs the Python library psycopg" in r.stderr and "ddlc[apply]" in r.stderr
+
+
+def test_a_failure_in_the_middle_held_then_retried_reaches_the_catalog_of_one_run(pg_server, tmp_path):
+    rows = decoding_rows(pg_server, 240, sessions=3, seed=5)
+    log = write_rows(rows, tmp_path / "log.jsonl")
+    ref = pg_server.fresh_database()
+    assert apply_cli(pg_server, ref, str(log)).returncode == 0
+    # a table the log creates half-way (and changes later) is already there, made by hand
+    docs = [t for t in ddlc.translate_many(log)]
+    creates = [t for t in docs[len(docs) // 3:] if t.statements and t.statements[0].startswith("CREATE TABLE")]
+    victim = next(t for t in creates if sum(t.object == u.object for u in docs) > 2)
+    line = victim.line - 1  # its row in the log: the transactions before the one holding it are applied first
+    cut = max(i for i, r in enumerate(rows[:line]) if r["data"].startswith("COMMIT")) + 1
+    db = pg_server.fresh_database()
+    assert apply_cli(pg_server, db, str(write_rows(rows[:cut], tmp_path / "head.jsonl"))).returncode == 0
+    with pg_server.connect(db) as conn:
+        conn.execute(f"CREATE TABLE {victim.object} (by_hand int)")
+    r = apply_cli(pg_server, db, "--on-error", "hold", str(log))
+    assert r.returncode == 1
+    failed = failed_rows(pg_server, db)
+    assert failed[0][1] == "failed" and failed[0][3] == "42P07"
+    held = [f for f in failed[1:]]
+    assert held and all(f[1] == "held" for f in held), failed
+    assert int(progress(pg_server, db)[1]) == last_commit(rows)  # the rest of the log went on
+    with pg_server.connect(db) as conn:  # the DBA fixes the cause
+        conn.execute(f"DROP TABLE {victim.object}")
+    r = apply_cli(pg_server, db, "--retry", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["applied"] == len(failed)
+    assert {f[1] for f in failed_rows(pg_server, db)} == {"applied"}
+    assert snapshot(pg_server, db) == snapshot(pg_server, ref)

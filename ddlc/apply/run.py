@@ -101,12 +101,16 @@ def run(settings: ApplySettings, backend: Any, options: Any, state: Any = None,
             if read is not None and ok and t.stopped is None:
                 stream = read(session.txns())
                 completed = True
-                for txn in source_txns(session, stream, options, t):
-                    if not applier.apply(txn):
-                        completed = False
-                        break
-                    if tick is not None:
-                        tick(t)
+                ahead = Ahead(source_txns(session, stream, options, t))
+                try:
+                    for txn in ahead:
+                        if not applier.apply(txn):
+                            completed = False
+                            break
+                        if tick is not None:
+                            tick(t)
+                finally:
+                    ahead.close()
                 if completed and t.stopped is None:  # the state moves on only when the log was taken whole
                     held = session.close(stream if hasattr(stream, "txns") else None)
                     if held:
@@ -122,6 +126,62 @@ def run(settings: ApplySettings, backend: Any, options: Any, state: Any = None,
         return t
     finally:
         conn.close()
+
+
+class Ahead:
+    """The source transactions translated ahead, in a thread of their own, while the server runs the ones
+    before them (translating is Python's work, applying the server's: psycopg lets the thread run while it
+    waits), as ``ddlc translate | psql`` overlaps the two. In order; an exception in the translation is
+    raised where the transaction it stopped at would have come."""
+
+    _END = object()
+
+    def __init__(self, items: Any, size: int = 64) -> None:
+        import queue
+        import threading
+
+        self._q: Any = queue.Queue(maxsize=size)
+        self._stop = threading.Event()
+        self._items = items
+        self._thread = threading.Thread(target=self._fill, name="ddlc-apply-translate", daemon=True)
+        self._thread.start()
+
+    def _fill(self) -> None:
+        import queue
+
+        try:
+            for item in self._items:
+                while not self._stop.is_set():
+                    try:
+                        self._q.put((item, None), timeout=0.1)
+                        break
+                    except queue.Full:
+                        continue
+                if self._stop.is_set():
+                    return
+            self._q.put((self._END, None))
+        except BaseException as exc:  # noqa: BLE001 - handed to the reader
+            self._q.put((self._END, exc))
+
+    def __iter__(self) -> Any:
+        while True:
+            item, exc = self._q.get()
+            if item is self._END:
+                if exc is not None:
+                    raise exc
+                return
+            yield item
+
+    def close(self) -> None:
+        import queue
+
+        self._stop.set()
+        while self._thread.is_alive():  # (the thread may wait to put its last item: take it)
+            try:
+                self._q.get(timeout=0.05)
+            except queue.Empty:
+                pass
+        self._thread.join()
 
 
 def _start(applier: Any) -> None:
