@@ -27,7 +27,7 @@ from .frontend.sql.fragment import check_statement
 from .ir.alter import AlterRelation, OpaqueSubcommand
 from .ir.base import Node
 from .ir.names import Expr
-from .ir.passes import SHARED, PassContext, run_pipeline
+from .passes import SHARED, PassContext, run_pipeline
 from .ir.reach import Reach
 from .ir.statement import Opaque, OpaqueReason, Statement
 from .jddl.expand import expand, owner_of
@@ -335,7 +335,7 @@ def compile_statement(stmt0: Statement, backend: Backend, options: Options, cata
     stmt, more = normalize(stmt0, backend, options, document=document, catalog=catalog, shared=shared)
     owner = None
     if options.owners and role is not None:
-        from .ir.passes.map_roles import map_role
+        from .passes.map_roles import map_role
 
         owner = map_role(role, dict(options.role_map))
     ctx = EmitContext(document=document, options=options, schema_map=dict(options.schema_map),

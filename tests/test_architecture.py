@@ -219,7 +219,7 @@ LAYERS = (  # lowest first
     ("jddl", ("ddlc.jddl",)),  # the JDDL format itself: templates, expansion, key spellings
     ("ir", ("ddlc.ir",)),  # typed nodes and rules
     ("values", ("ddlc.values",)),  # openGauss value semantics (datetime, interval, partition key domains)
-    ("passes", ("ddlc.ir.passes",)),  # the IR's passes: they compute with the server's value semantics
+    ("passes", ("ddlc.passes",)),  # the IR's passes: they compute with the server's value semantics
     ("history", ("ddlc.history",)),  # the stream's catalog: only the IR below it
     ("frontend", ("ddlc.frontend",)),  # reading and building: the only layer that parses
     ("backends", ("ddlc.backends",)),  # emitting: never the frontend, never another backend

@@ -24,7 +24,7 @@ from ddlc.frontend.documents import as_document
 from ddlc.ir.base import Node, walk
 from ddlc.ir.drop import SchemaName
 from ddlc.ir.names import QualifiedName, TypeName
-from ddlc.ir.passes.map_schemas import SCHEMA_FIELDS
+from ddlc.passes.map_schemas import SCHEMA_FIELDS
 
 CASES = [c for c in case_dirs() if not (c / "expected.error.json").exists()]
 

@@ -589,9 +589,9 @@ def test_set_schema():
 
 # ---- passes see the parsed names ------------------------------------------------------------------
 def test_passes_rewrite_parsed_identities():
-    from ddlc.ir.passes import PassContext
-    from ddlc.ir.passes.map_schemas import map_schemas
-    from ddlc.ir.passes.qualify_names import qualify_names
+    from ddlc.passes import PassContext
+    from ddlc.passes.map_schemas import map_schemas
+    from ddlc.passes.qualify_names import qualify_names
 
     stmt, _ = build(drop(objtype="function", objidentity="add1(integer, character varying)"))
     stmt, _ = qualify_names(stmt, PassContext())

@@ -21,7 +21,7 @@ from ddlc.frontend.sql.partition import parse_bound_value, parse_partition_claus
 from ddlc.values import pg_datetime as dt
 from ddlc.values.pg_datetime_input import timestamp_in, timestamptz_in
 from ddlc.values.pg_interval import interval_in
-from ddlc.ir.passes.expand_partitions import (
+from ddlc.passes.expand_partitions import (
     MAX_PARTITION_NUM,
     KeyType,
     expand_range_items,

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from ddlc.frontend.build import build, shape_of
 from ddlc.ir.base import walk
 from ddlc.ir.names import QualifiedName
-from ddlc.ir.passes import PIPELINE, PassContext, run_pipeline
-from ddlc.ir.passes.map_schemas import map_schemas
-from ddlc.ir.passes.qualify_names import NOT_USER_OBJECTS, qualify_names
+from ddlc.passes import PIPELINE, PassContext, run_pipeline
+from ddlc.passes.map_schemas import map_schemas
+from ddlc.passes.qualify_names import NOT_USER_OBJECTS, qualify_names
 
 
 def user_names(n):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import ast
 import inspect
 
-from ddlc.ir import passes
-from ddlc.ir.passes import PIPELINE, SHARED
+from ddlc import passes
+from ddlc.passes import PIPELINE, SHARED
 
 TARGET_FIELDS = {"target", "rules", "refused", "catalog"}
 
@@ -15,7 +15,7 @@ def _reads(fn) -> set[str]:
     """Attributes of ``ctx`` read anywhere in the module that defines ``fn`` (a pass, or its wrapper)."""
     mods = {inspect.getmodule(fn)}
     if fn.__module__ == passes.__name__:  # a wrapper that imports its pass lazily (expand_partitions)
-        from ddlc.ir.passes import expand_partitions as mod
+        from ddlc.passes import expand_partitions as mod
 
         mods.add(mod)
     out = set()

@@ -16,7 +16,7 @@ from ddlc.backends.postgres.table import HEAP_OPTIONS, TOAST_OPTIONS, rebuild_co
 from ddlc.errors import DdlcError
 from ddlc.frontend.build import build
 from ddlc.frontend.sql.constraints import parse_constraint
-from ddlc.ir.passes import PassContext
+from ddlc.passes import PassContext
 
 # -- trees in the deparser's shapes (jddl-shapes.md §3, §5.1) --------------------------------
 

@@ -111,7 +111,7 @@ def _normalized(tree):
     from ddlc.api import Options
     from ddlc.compiler import front
     from ddlc.frontend.documents import as_document
-    from ddlc.ir.passes import PIPELINE, PassContext
+    from ddlc.passes import PIPELINE, PassContext
 
     opts = Options.of()
     ctx = PassContext.of(opts, target="postgres")
@@ -125,7 +125,7 @@ def test_the_pass_enters_only_what_rules_can_reach():
     from ddlc.ir.alter import AlterRelation, RelOption
     from ddlc.ir.index import CreateIndex, IndexKey
     from ddlc.ir.names import QualifiedName, TypeName
-    from ddlc.ir.passes.drop_unsupported import _plan
+    from ddlc.passes.drop_unsupported import _plan
     from ddlc.ir.rules import Rule
     from ddlc.ir.table import CreateTable
 
@@ -140,8 +140,8 @@ def test_the_pass_enters_only_what_rules_can_reach():
 def test_what_the_pass_does_not_change_is_shared():
     from ddlc.backends.postgres import PostgresBackend
     from ddlc.ir.base import walk
-    from ddlc.ir.passes import PassContext
-    from ddlc.ir.passes.drop_unsupported import drop_unsupported
+    from ddlc.passes import PassContext
+    from ddlc.passes.drop_unsupported import drop_unsupported
 
     stmt, opts = _normalized(index("(a pg_catalog.int4_ops, b pg_catalog.text_ops)", tablespace="ts1"))
     ctx = PassContext.of(opts, target="postgres", rules=PostgresBackend.rules, refused=PostgresBackend.refused)
@@ -156,8 +156,8 @@ def test_what_the_pass_does_not_change_is_shared():
 
 def test_rules_of_one_class_apply_in_order_and_a_drop_stops_them():
     from ddlc.ir.drop import Drop
-    from ddlc.ir.passes import PassContext
-    from ddlc.ir.passes.drop_unsupported import drop_unsupported
+    from ddlc.passes import PassContext
+    from ddlc.passes.drop_unsupported import drop_unsupported
     from ddlc.ir.rules import Rule
     from ddlc.ir.statement import Opaque
 
@@ -173,7 +173,7 @@ def test_rules_of_one_class_apply_in_order_and_a_drop_stops_them():
 
 def test_a_field_of_unknown_type_is_visited():
     from ddlc.ir.base import Node, node
-    from ddlc.ir.passes.drop_unsupported import _child_classes
+    from ddlc.passes.drop_unsupported import _child_classes
 
     @node
     class _Probe(Node):
@@ -189,8 +189,8 @@ def test_a_field_of_unknown_type_is_visited():
 
 def test_last_rules_come_after_the_others_of_their_class():
     from ddlc.ir.drop import Drop
-    from ddlc.ir.passes import PassContext
-    from ddlc.ir.passes.drop_unsupported import drop_unsupported
+    from ddlc.passes import PassContext
+    from ddlc.passes.drop_unsupported import drop_unsupported
     from ddlc.ir.rules import Rule
 
     stmt, opts = _normalized(drop("index", "public.i", concurrently="CONCURRENTLY", cascade="CASCADE"))

@@ -52,7 +52,7 @@ def test_the_corpus_is_there():
 
 @pytest.mark.parametrize("schema", ["public", "s_other"])
 def test_pruned_walk_equals_full_walk(schema):
-    from ddlc.ir.passes.qualify_names import NOT_USER_OBJECTS
+    from ddlc.passes.qualify_names import NOT_USER_OBJECTS
 
     reach = Reach(TARGETS, NOT_USER_OBJECTS)
     changed = 0
@@ -83,12 +83,12 @@ def test_pruned_walk_equals_full_walk(schema):
 
 
 def test_qualify_names_as_before():
-    from ddlc.ir.passes import PassContext
-    from ddlc.ir.passes.qualify_names import NOT_USER_OBJECTS, qualify_names
+    from ddlc.passes import PassContext
+    from ddlc.passes.qualify_names import NOT_USER_OBJECTS, qualify_names
     from ddlc.options import Options
 
     ctx = PassContext.of(Options.of(), target="postgres")
-    q = sys.modules["ddlc.ir.passes.qualify_names"]
+    q = sys.modules["ddlc.passes.qualify_names"]
     original = q.transform
 
     def full(n, fn, skip=frozenset(), reach=None):  # the pass's own function, walked everywhere

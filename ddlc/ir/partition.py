@@ -3,7 +3,7 @@
 The clause arrives as one pre-rendered string (``pg_get_partkeydef`` layout, jddl-shapes.md §5.1)
 or as hand-written DDL. :mod:`ddlc.frontend.sql.partition` reads it into a
 :class:`PartitionSpec`; :mod:`ddlc.backends.partition_text` writes it back; the pass
-:mod:`ddlc.ir.passes.expand_partitions` rewrites ``START/END/EVERY`` items into plain
+:mod:`ddlc.passes.expand_partitions` rewrites ``START/END/EVERY`` items into plain
 ``VALUES LESS THAN`` partitions.
 
 Spelling is kept next to meaning: every name has its semantic value (case-folded, unquoted,

@@ -1,6 +1,6 @@
 """openGauss value semantics: what the server makes of a value written in a partition bound.
 
-The ``START/END/EVERY`` expander (:mod:`ddlc.ir.passes.expand_partitions`) must produce exactly the
+The ``START/END/EVERY`` expander (:mod:`ddlc.passes.expand_partitions`) must produce exactly the
 bounds the database computes, so the rules it computes with are the server's, re-stated here and kept
 apart from the passes that use them:
 

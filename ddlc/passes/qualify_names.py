@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import re
 
-from ...diagnostics import Diagnostic, Severity, register
-from ..base import replace, transform
-from ..partition import BoundValue
-from ..routine import FunctionArg
+from ..diagnostics import Diagnostic, Severity, register
+from ..ir.base import replace, transform
+from ..ir.partition import BoundValue
+from ..ir.routine import FunctionArg
 from ._sync import synced
-from ..names import Expr, QualifiedName
-from ..reach import Reach
+from ..ir.names import Expr, QualifiedName
+from ..ir.reach import Reach
 
 N_UNPARSED_REF = register(
     "DDLC-N501", Severity.NOTE, "References inside SQL text not checked",

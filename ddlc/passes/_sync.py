@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import replace
-from ..partition import BoundKind, BoundValue
-from ..routine import FunctionArg
+from ..ir.base import replace
+from ..ir.partition import BoundKind, BoundValue
+from ..ir.routine import FunctionArg
 
 
 def synced(node: Any) -> Any:

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ...diagnostics import Diagnostic, Severity, register
-from ..alter import AlterRelation, ChangeOwner
-from ..base import replace, transform
-from ..statement import Opaque, OpaqueReason, Statement
+from ..diagnostics import Diagnostic, Severity, register
+from ..ir.alter import AlterRelation, ChangeOwner
+from ..ir.base import replace, transform
+from ..ir.statement import Opaque, OpaqueReason, Statement
 
 I_NO_OWNER = register(
     "DDLC-I502", Severity.INFO, "Ownership dropped (--no-owner)",

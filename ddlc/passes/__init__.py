@@ -11,9 +11,9 @@ from typing import Any, Protocol
 
 import msgspec
 
-from ...diagnostics import Diagnostic
-from ..rules import Refusal, Rule
-from ..statement import Statement
+from ..diagnostics import Diagnostic
+from ..ir.rules import Refusal, Rule
+from ..ir.statement import Statement
 
 
 class PassOptions(Protocol):

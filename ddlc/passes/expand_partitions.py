@@ -30,11 +30,11 @@ import gc
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
-from ...records import record
-from ...diagnostics import E_BUILD, E_PARTITION
-from ...errors import DdlcError, PathPart
-from ..base import replace
-from ..partition import (
+from ..records import record
+from ..diagnostics import E_BUILD, E_PARTITION
+from ..errors import DdlcError, PathPart
+from ..ir.base import replace
+from ..ir.partition import (
     BoundKind,
     BoundValue,
     LessThan,
@@ -45,7 +45,7 @@ from ..partition import (
     clip_bytes,
     truncate_identifier,
 )
-from ...values.partition_values import Domain, KeyType, KeyValueError, domain_for, literal
+from ..values.partition_values import Domain, KeyType, KeyValueError, domain_for, literal
 
 __all__ = ["KeyType", "expand_range_items", "expand_spec", "MAX_PARTITION_NUM", "LEN_PARTITION_PREFIX"]
 
@@ -545,8 +545,8 @@ def expand_partitions(stmt, ctx):
     spec = getattr(clause, "spec", None)
     if spec is None or not spec.has_range_items or type(stmt).__name__ != "CreateTable":
         return stmt, []
-    from ...diagnostics import Diagnostic
-    from ..base import replace as _replace
+    from ..diagnostics import Diagnostic
+    from ..ir.base import replace as _replace
 
     key_types = {c.name: KeyType(c.type.name, c.type.typmod) for c in stmt.columns if c.type is not None}
     expanded = expand_spec(spec, key_types, path=clause.origin)
@@ -558,7 +558,7 @@ def expand_partitions(stmt, ctx):
 
 
 def _register_codes():
-    from ...diagnostics import Severity, register
+    from ..diagnostics import Severity, register
 
     return register(
         "DDLC-I501", Severity.INFO, "START/END/EVERY partitions expanded",

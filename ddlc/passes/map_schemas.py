@@ -14,12 +14,12 @@ the GaussDB target renders the new names instead of the old text without re-pars
 
 from __future__ import annotations
 
-from ...diagnostics import Diagnostic, Severity, register
-from ..base import fields, replace, transform
-from ..partition import BoundValue
-from ..routine import FunctionArg
+from ..diagnostics import Diagnostic, Severity, register
+from ..ir.base import fields, replace, transform
+from ..ir.partition import BoundValue
+from ..ir.routine import FunctionArg
 from ._sync import synced
-from ..names import Expr, QualifiedName, TypeName
+from ..ir.names import Expr, QualifiedName, TypeName
 
 W_UNMAPPED_TEXT = register(
     "DDLC-W502", Severity.WARNING, "Schema not mapped inside SQL text",

@@ -20,12 +20,12 @@ from typing import Any
 
 import msgspec.structs
 
-from ...diagnostics import E_UNSUPPORTED, Diagnostic, refusal_message
-from ...errors import DdlcError
-from ..base import Node, field_names, replace
-from ..reach import Reach, child_classes
-from ..rules import Rule
-from ..statement import Opaque, OpaqueReason
+from ..diagnostics import E_UNSUPPORTED, Diagnostic, refusal_message
+from ..errors import DdlcError
+from ..ir.base import Node, field_names, replace
+from ..ir.reach import Reach, child_classes
+from ..ir.rules import Rule
+from ..ir.statement import Opaque, OpaqueReason
 
 
 class _Plan(Reach):
