@@ -319,14 +319,27 @@ def test_a_lock_timeout_is_retried_then_applied(pg_server, tmp_path):
     holder = pg_server.connect(db)
     holder.autocommit = False
     holder.execute("LOCK TABLE app.a IN ACCESS SHARE MODE")  # a reader: ALTER TABLE waits for it
-    threading.Timer(1.5, holder.rollback).start()
+
+    def release() -> None:  # once the applier has waited for the lock twice (so it retried at least once)
+        waits, was_waiting, end = 0, False, time.monotonic() + 60
+        with pg_server.connect(db) as watch:
+            while waits < 2 and time.monotonic() < end:
+                waiting = watch.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = "
+                                        "'ddlc apply' AND wait_event_type = 'Lock'").fetchone()[0] > 0
+                waits += waiting and not was_waiting
+                was_waiting = waiting
+                time.sleep(0.01)
+        holder.rollback()
+
+    watcher = threading.Thread(target=release)
+    watcher.start()
     try:
-        r = apply_cli(pg_server, db, "--lock-timeout", "200ms", "--retries", "8", str(log))
+        r = apply_cli(pg_server, db, "--lock-timeout", "300ms", "--retries", "10", str(log))
     finally:
-        time.sleep(1.6)
+        watcher.join()
         holder.close()
     assert r.returncode == 0, r.stderr
-    assert "canceling statement due to lock timeout (55P03): retry 1 of 8" in r.stderr
+    assert "canceling statement due to lock timeout (55P03): retry 1 of 10" in r.stderr
     out = r.stderr.splitlines()[-1]
     assert "1 transaction applied" in out and " 0 retried" not in out
 

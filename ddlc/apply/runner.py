@@ -95,6 +95,8 @@ class Applier:
         self.progress: Position | None = None  # the position applied so far (moves on as the run applies)
         self.open: dict[tuple[str, int], dict[str, Any]] = {}  # open failures by transaction
         self.blocked: list[tuple[int, set[str]]] = []  # (failed id, links) of the open failures
+        self.intent = True  # an intent row may exist (known not to once a transaction that deleted it committed)
+        self._dropped = False
 
     # -- start --------------------------------------------------------------------------------------
     def start(self) -> None:
@@ -215,9 +217,10 @@ class Applier:
                     conn, self.source, txn, txn.text(), status="failed", start=fail.start,
                     failed_statement=fail.statement, sqlstate=fail.sqlstate, error=fail.message, held_by=None,
                     retryable=fail.retryable)
-                self.tables.drop_intent(conn, self.source)
+                self._drop_intent(conn)
                 if hold:
                     self.tables.write_progress(conn, self.source, txn, txn.text())
+        self._committed()
         if hold:
             self._moved(txn)
         if self.on_error == "stop":
@@ -253,6 +256,17 @@ class Applier:
 
         return contextlib.nullcontext(self.conn)
 
+    def _drop_intent(self, conn: Any) -> None:
+        """(In the transaction that finishes a source transaction.) Once the table holds no intent row, a
+        transaction that wrote none has none to drop: no statement for it."""
+        if self.intent:
+            self.tables.drop_intent(conn, self.source)
+            self._dropped = True  # (known gone once that transaction commits: _committed)
+
+    def _committed(self) -> None:
+        if self._dropped:
+            self.intent = self._dropped = False
+
     # -- running a transaction ----------------------------------------------------------------------
     def _run(self, txn: Any, start: int, failed_id: int | None) -> _Failure | None:
         """Run ``txn``'s statements from ``start``; the last part commits with the progress row (and, for a
@@ -269,6 +283,7 @@ class Applier:
 
                 def intent(conn: Any, j: int = j, kind: str = kind) -> None:
                     self.tables.write_intent(conn, self.source, txn, txn.text(), j, kind, failed_id)
+                    self.intent = True
 
                 fail = self._segment(stmts, i, j, intent)
                 if fail is not None:
@@ -280,7 +295,7 @@ class Applier:
                 continue
 
             def finish(conn: Any) -> None:
-                self.tables.drop_intent(conn, self.source)
+                self._drop_intent(conn)
                 if failed_id is not None:
                     self.tables.set_status(conn, self.source, failed_id, "applied")
                 if self._newer(txn):
@@ -299,6 +314,7 @@ class Applier:
         attempt = 0
         while True:
             at: int | None = None
+            self._dropped = False
             try:
                 with conn.transaction():
                     for k in range(i, j):
@@ -306,6 +322,7 @@ class Applier:
                         conn.execute(stmts[k])
                     at = None
                     tail(conn)
+                self._committed()
                 return None
             except psycopg.OperationalError as exc:
                 if exc.sqlstate is None or conn.closed:
@@ -376,9 +393,10 @@ class Applier:
                 self.conn, self.source, txn, txn.text(), status="failed", start=fail.start,
                 failed_statement=fail.statement, sqlstate=fail.sqlstate, error=fail.message, held_by=None,
                 retryable=True)
-            self.tables.drop_intent(self.conn, self.source)
+            self._drop_intent(self.conn)
             if hold:
                 self.tables.write_progress(self.conn, self.source, txn, txn.text())
+        self._committed()
         if hold:
             self._moved(txn)
         self.blocked.append((ident, txn.links))
