@@ -526,3 +526,32 @@ def test_a_failure_in_the_middle_held_then_retried_reaches_the_catalog_of_one_ru
     assert json.loads(r.stdout)["applied"] == len(failed)
     assert {f[1] for f in failed_rows(pg_server, db)} == {"applied"}
     assert snapshot(pg_server, db) == snapshot(pg_server, ref)
+
+
+def test_state_carries_the_history_across_batches_cut_inside_a_transaction(pg_server, tmp_path):
+    rows = txn_rows(SMALL)
+    cut = next(i for i, r in enumerate(rows) if "app.a ADD COLUMN w" in r["data"]) + 1  # inside the third
+    one, two = write_rows(rows[:cut], tmp_path / "1.jsonl"), write_rows(rows[cut:], tmp_path / "2.jsonl")
+    db, ref = audited_database(pg_server), audited_database(pg_server)
+    assert apply_cli(pg_server, ref, str(write_rows(rows, tmp_path / "all.jsonl"))).returncode == 0
+    state = tmp_path / "s.json"
+    r = apply_cli(pg_server, db, "--state", str(state), str(one))
+    assert r.returncode == 0 and "2 transactions applied" in r.stderr, r.stderr
+    assert "kept in the state" in r.stderr
+    r = apply_cli(pg_server, db, "--state", str(state), str(two))
+    assert r.returncode == 0 and "4 transactions applied" in r.stderr, r.stderr
+    assert audit(pg_server, db) == audit(pg_server, ref)
+
+
+def test_a_run_that_stops_keeps_the_previous_state(pg_server, tmp_path):
+    log = write_rows(txn_rows([SMALL[0], ["CREATE TABLE app.a (id int)"], ["CREATE TABLE app.z (id int)"]]),
+                     tmp_path / "log.jsonl")
+    db = pg_server.fresh_database()
+    state = tmp_path / "s.json"
+    assert apply_cli(pg_server, db, "--state", str(state), str(log)).returncode == 1
+    assert not state.exists()  # the failed transaction and those after it are translated again next time
+    with pg_server.connect(db) as conn:
+        conn.execute("DROP TABLE app.a")
+    r = apply_cli(pg_server, db, "--state", str(state), str(log))
+    assert r.returncode == 0 and "2 transactions applied" in r.stderr, r.stderr
+    assert state.exists()

@@ -72,6 +72,8 @@ def run(settings: ApplySettings, backend: Any, options: Any, state: Any = None,
 
     ``read(txns)``: the log's documents (None: no log, ``--retry``/``--skip`` only); ``say(kind, text)``:
     notes, warnings and errors as they happen; ``tick(tally)``: after each source transaction."""
+    import psycopg
+
     from ..session import Session
     from .runner import Applier, Fatal, Stop
     from .source import source_txns
@@ -122,6 +124,10 @@ def run(settings: ApplySettings, backend: Any, options: Any, state: Any = None,
         except Fatal as exc:
             t.stopped = str(exc)
             say("error", str(exc))
+            t.failed += 1
+        except psycopg.OperationalError as exc:  # the server went away while ddlc wrote its own rows
+            t.stopped = f"the connection to the server was lost: {_line(exc)}"
+            say("error", t.stopped)
             t.failed += 1
         return t
     finally:
@@ -184,13 +190,18 @@ class Ahead:
         self._thread.join()
 
 
+def _line(exc: Any) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
 def _start(applier: Any) -> None:
     import psycopg
 
     try:
         applier.start()
     except psycopg.Error as exc:
-        text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        text = _line(exc)
         if getattr(exc, "sqlstate", None) in ("22023", "42704"):  # a bad timeout value
             raise ApplyError(f"the server refused a setting: {text}") from None
         raise
