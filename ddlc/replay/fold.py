@@ -107,7 +107,7 @@ def _key_not_null(t: Table, c: Constraint) -> None:
 
 
 def _forget_relation(f: Folder, key: Key) -> None:
-    from .fold_objects import drop_table
+    from .fold_drops import drop_table
 
     m = f.model
     if key in m.tables:
@@ -176,7 +176,7 @@ def _place(t: Table, col: Column, first: bool, after: str | None) -> None:
 
 
 def _drop_column(f: Folder, t: Table, sub: C.DropColumn) -> None:
-    from .fold_objects import drop_column
+    from .fold_drops import drop_column
 
     if t.column(sub.column) is None:
         if not sub.if_exists:
@@ -241,7 +241,7 @@ def _add_constraint_using_index(f: Folder, t: Table, sub: A.AddConstraintUsingIn
 
 
 def _drop_constraint(f: Folder, t: Table, sub: Any) -> None:
-    from .fold_objects import drop_constraint
+    from .fold_drops import drop_constraint
 
     if isinstance(sub, A.DropPrimaryKey):
         c = next((c for c in t.constraints if c.kind == ConstraintKind.PRIMARY_KEY.value), None)
@@ -350,6 +350,7 @@ def _build_folds() -> dict[type, Any]:
     from ..ir.schema import CreateSchema
     from ..ir.sequence import AlterSequence, CreateSequence
     from ..ir.view import CreateView
+    from . import fold_drops as D
     from . import fold_objects as O
 
     return {
@@ -358,7 +359,7 @@ def _build_folds() -> dict[type, Any]:
         AlterTableFollowup: _alter_relation,
         CreateSchema: O.create_schema,
         RenameSchema: O.rename_schema,
-        Drop: O.drop,
+        Drop: D.drop,
         CreateIndex: O.create_index,
         CreateView: O.create_view,
         CreateSequence: O.create_sequence,

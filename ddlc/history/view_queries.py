@@ -1,0 +1,190 @@
+"""What a view's query reads, and the same query after a rename (:mod:`.views` keeps the views).
+
+Each function works on the parsed query the IR holds (``Expr.tree``): it reads it, or changes a copy and
+prints it (pglast's ``RawStream``); nothing is parsed here.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from ..ir.names import Expr, ParsedSql, rename_schemas
+
+Key = tuple[str | None, str]
+ALL = "*"  # a read of every column of a relation
+
+
+# ---- what a query reads -------------------------------------------------------------------------
+def columns_read(node: Any) -> tuple[tuple[Key, str], ...]:
+    """The ``(relation key, column)`` pairs a CREATE VIEW reads (see the module's docstring)."""
+    refs = [(r.schema, r.name) for r in node.references]
+    tree = node.query.tree
+    if tree is None:
+        return tuple((k, ALL) for k in dict.fromkeys(refs))
+    from pglast import ast
+
+    from ..ir.sqltree import nodes
+
+    ctes: set[str] = set()
+    range_vars, column_refs = [], []
+    RangeVar, ColumnRef, CTE = ast.RangeVar, ast.ColumnRef, ast.CommonTableExpr
+    for n in nodes(tree):  # one walk
+        cls = type(n)
+        if cls is ColumnRef:
+            column_refs.append(n)
+        elif cls is RangeVar:
+            range_vars.append(n)
+        elif cls is CTE:
+            ctes.add(n.ctename)
+    names: dict[str, Key] = {}  # alias or bare relation name -> relation
+    rels: list[Key] = []
+    for n in range_vars:
+        if n.schemaname is None and n.relname in ctes:
+            continue
+        key = _resolve(n.schemaname, n.relname, refs)
+        rels.append(key)
+        names[n.alias.aliasname if n.alias is not None else n.relname] = key
+    rels = list(dict.fromkeys(rels))
+    out: dict[tuple[Key, str], None] = {}
+    for n in column_refs:
+        fields = [ALL if isinstance(f, ast.A_Star) else getattr(f, "sval", None) for f in n.fields]
+        if not fields or fields[-1] is None:
+            continue
+        col = fields[-1]
+        qual = fields[-2] if len(fields) >= 2 else None
+        if qual is not None and qual in names and (len(fields) < 3 or _qualifies(fields[-3], names[qual])):
+            out[(names[qual], col)] = None
+        elif len(rels) == 1 and qual is None:
+            out[(rels[0], col)] = None
+        else:  # a subquery's or CTE's column, or an unqualified one beside other relations: any of them
+            for k in rels:
+                out[(k, col)] = None
+    return tuple(out)
+
+
+def _resolve(schema: str | None, name: str, refs: list[Key]) -> Key:
+    if schema is not None:
+        return (schema, name)
+    found = [k for k in refs if k[1] == name]
+    return found[0] if len(found) == 1 else (None, name)
+
+
+def _qualifies(schema: str | None, key: Key) -> bool:
+    return schema is None or key[0] is None or schema == key[0]
+
+
+# ---- renames in a stored query --------------------------------------------------------------------
+def _query(e: Expr, tree: Any) -> Expr:
+    """``e`` as the changed ``tree`` prints (the tree kept as its parsed form; its references unknown)."""
+    from pglast.stream import RawStream
+
+    text = RawStream()(tree) + (";" if e.text.rstrip().endswith(";") else "")
+    return Expr(text, origin=e.origin, sql=ParsedSql("query", tree, None, False))
+
+
+def relation_renamed(e: Expr, old: Key, new: Key) -> Expr | None:
+    """The query with relation ``old`` named ``new`` (its references qualified by the bare old name follow);
+    the same Expr when it does not name it, None when it has no tree."""
+    from pglast import ast
+
+    from ..ir.sqltree import nodes
+
+    if e.tree is None:
+        return None
+    tree = copy.deepcopy(e.tree)
+    changed, bare = False, False
+    for n in nodes(tree):
+        if isinstance(n, ast.RangeVar) and n.relname == old[1] and n.schemaname in (old[0], None):
+            bare = bare or n.alias is None
+            n.relname = new[1]
+            if n.schemaname is not None:
+                n.schemaname = new[0]
+            changed = True
+    if not changed:
+        return e
+    if bare and old[1] != new[1]:
+        for n in nodes(tree):
+            if isinstance(n, ast.ColumnRef) and len(n.fields) >= 2 and getattr(n.fields[-2], "sval", None) == old[1]:
+                n.fields = (*n.fields[:-2], ast.String(sval=new[1]), n.fields[-1])
+    return _query(e, tree)
+
+
+def schema_renamed(e: Expr, old: str, new: str) -> Expr | None:
+    """The query with schema ``old`` named ``new`` (relations, functions and types it names)."""
+    if e.tree is None:
+        return None
+    text = e.renamed_text(lambda schema, name: new if schema == old else None)
+    if text is not None:  # the references are known: the text edited in place, the tree alike
+        return e if text is e.text else e.renamed(text, lambda schema, name: new if schema == old else None)
+    tree = rename_schemas(copy.deepcopy(e.tree), lambda schema, name: new if schema == old else None, {})
+    return _query(e, tree)
+
+
+def column_renamed(e: Expr, relation: Key, old: str, new: str) -> Expr | None:
+    """The query with column ``old`` of ``relation`` named ``new``: references qualified by the relation's
+    name or alias, or unqualified when it reads that relation alone; an output column that took the old name
+    keeps it (``AS old``), as the database's view does. The same Expr when it does not name the column; None
+    when that cannot be told (no tree, an unqualified reference beside other relations)."""
+    from pglast import ast
+
+    from ..ir.sqltree import nodes
+
+    if e.tree is None:
+        return None
+    tree = copy.deepcopy(e.tree)
+    rels = [n for n in nodes(tree) if isinstance(n, ast.RangeVar)]
+    mine = [r for r in rels if r.relname == relation[1] and r.schemaname in (relation[0], None)]
+    if not mine:
+        return e
+    names = {r.alias.aliasname if r.alias is not None else r.relname for r in mine}
+
+    def ours(ref: Any) -> bool | None:
+        f = [getattr(x, "sval", None) for x in ref.fields]
+        if not f or f[-1] != old:
+            return False
+        if len(f) >= 2:
+            return f[-2] in names
+        return True if len(rels) == 1 else None
+
+    for n in nodes(tree):
+        if isinstance(n, ast.ResTarget) and n.name is None and isinstance(n.val, ast.ColumnRef) and ours(n.val):
+            n.name = old
+    changed = False
+    for n in nodes(tree):
+        if isinstance(n, ast.ColumnRef):
+            hit = ours(n)
+            if hit is None:
+                return None
+            if hit:
+                n.fields = (*n.fields[:-1], ast.String(sval=new))
+                changed = True
+    return _query(e, tree) if changed else e
+
+
+def output_renamed(e: Expr, old: str, new: str) -> Expr | None:
+    """The query whose output column ``old`` is called ``new`` (``ALTER VIEW ... RENAME COLUMN``); None when
+    it has no tree or no such output column."""
+    from pglast import ast
+
+    if e.tree is None:
+        return None
+    tree = copy.deepcopy(e.tree)
+    select = tree
+    while isinstance(select, ast.SelectStmt) and select.larg is not None:
+        select = select.larg
+    for t in getattr(select, "targetList", None) or ():
+        if not isinstance(t, ast.ResTarget):
+            continue
+        name = t.name
+        if name is None and isinstance(t.val, ast.ColumnRef) and isinstance(t.val.fields[-1], ast.String):
+            name = t.val.fields[-1].sval
+        if name == old:
+            t.name = new
+            return _query(e, tree)
+    return None
+
+
+
+
+# ---- the views of a catalog ---------------------------------------------------------------------------
