@@ -307,11 +307,32 @@ class Applier:
             return fail
 
     def _segment(self, stmts: list[str], i: int, j: int, tail: Callable[[Any], None]) -> _Failure | None:
-        """Statements ``i:j`` and ``tail`` (ddlc's own rows) in one transaction; lock timeouts retried."""
+        """Statements ``i:j`` and ``tail`` (ddlc's own rows) in one transaction; lock timeouts retried.
+
+        The first try sends the whole transaction at once (psycopg's pipeline mode: one round trip, the
+        statements still run one after the other in one transaction); when it fails it is rolled back and
+        tried again statement by statement, which tells the statement that fails."""
         import psycopg
 
         conn = self.conn
         attempt = 0
+        if j > i:  # first the whole transaction in one round trip; on an error, statement by statement
+            self._dropped = False
+            try:
+                with conn.pipeline(), conn.transaction():
+                    for k in range(i, j):
+                        conn.execute(stmts[k])
+                    tail(conn)
+                self._committed()
+                return None
+            except psycopg.OperationalError as exc:
+                if exc.sqlstate is None or conn.closed:
+                    raise Fatal(f"the connection to the server was lost: {exc}") from None
+                if exc.sqlstate in RETRYABLE and self.retries:  # (a lock timeout: that was the first try)
+                    self._retry_or_fail(exc, i, None, 0)
+                    attempt = 1
+            except psycopg.Error:
+                pass  # (rolled back: the next try says which statement fails)
         while True:
             at: int | None = None
             self._dropped = False
