@@ -213,7 +213,11 @@ def test_on_the_server_views_recreated_around_alter_type(pg_server, tmp_path):
                     for sql in drops:
                         conn.execute(sql)
                 for r in results:
-                    for sql in r.statements:
+                    stmts = list(r.statements)
+                    if alter:  # the target writes the same drops and creates itself (issue 25.1): the ALTER alone
+                        assert stmts[:len(drops)] == drops and stmts[len(stmts) - len(creates):] == creates, stmts
+                        stmts = stmts[len(drops):len(stmts) - len(creates)]
+                    for sql in stmts:
                         conn.execute(sql)
                 if alter:
                     for sql in creates:

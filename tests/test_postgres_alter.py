@@ -269,7 +269,8 @@ ROWS = [
                              "alter column type", column="c", objtype="COLUMN", datatype=typ("varchar2", "(10)"),
                              collation={"fmt": "COLLATE %{name}D", "name": ident("utf8mb4_bin", "pg_catalog")},
                              using={"fmt": "USING %{expression}s", "expression": "(c)::text"})),
-     [f"ALTER TABLE {T} ALTER COLUMN c SET DATA TYPE varchar(10) USING (c)::text"], ["DDLC-I601", "DDLC-W615"]),
+     [f"ALTER TABLE {T} ALTER COLUMN c SET DATA TYPE varchar(10) USING (c)::text"],
+     ["DDLC-I601", "DDLC-W615", "DDLC-W713"]),  # W713: no history, the table's views unknown (issue 25.1)
     ("cluster-inherit-of", alter(sub("CLUSTER ON %{index}I", "cluster on", index="t_idx"),
                                  sub("SET WITHOUT CLUSTER", "set without cluster"),
                                  sub("INHERIT %{parent}D", "inherit", parent=ident("p")),
@@ -323,12 +324,12 @@ ROWS = [
                               name=ident("utf8mb4_bin", "pg_catalog"))),
      [f"ALTER TABLE {T} ALTER COLUMN c SET DATA TYPE varchar(20), ALTER COLUMN c DROP NOT NULL, ALTER COLUMN c "
       "SET DEFAULT 'x'::character varying"],
-     ["DDLC-W615", "DDLC-W616", "DDLC-W694", "DDLC-W698", "DDLC-W700"]),
+     ["DDLC-W615", "DDLC-W616", "DDLC-W694", "DDLC-W698", "DDLC-W700", "DDLC-W713"]),
     ("change-same-name", alter(sub("CHANGE %{ori_column}I %{column}I %{datatype}T %{not_null}s %{generated_column}s "
                                    "%{default}s", "change coulumn", ori_column="c", column="c", datatype=TP,
                                    not_null="NOT NULL", generated_column=NO_GENERATED, default=NO_DEFAULT)),
      [f"ALTER TABLE {T} ALTER COLUMN c SET DATA TYPE integer, ALTER COLUMN c SET NOT NULL, ALTER COLUMN c DROP "
-      "DEFAULT"], []),
+      "DEFAULT"], ["DDLC-W713"]),
     ("auto-increment-unknown", alter(sub("AUTO_INCREMENT %{autoincstart}n", "auto_increment", autoincstart=1000)),
      [], ["DDLC-W701"]),
     ("auto-increment-added", alter(add_column(auto_inc_column("seq", typ("int8"))),

@@ -22,10 +22,9 @@ from conftest import FIXTURES, ddlc_command
 HISTORY_DIR = FIXTURES / "histories"
 
 
-# histories whose translated log the server refuses today: the emission that drops and recreates the
-# dependent views around ALTER COLUMN TYPE (issue 25.1) is not wired yet; strict, so wiring it fails here
-# until the mark is removed
-REFUSED = {"alter-type-under-views": "issue 25.1: ALTER COLUMN TYPE under views is written bare"}
+# histories whose translated log the server refuses today (strict: one that passes fails here until its mark
+# is removed); none since the PostgreSQL target drops and recreates the views around ALTER COLUMN TYPE (25.1)
+REFUSED: dict[str, str] = {}
 
 
 def histories() -> list[Path]:

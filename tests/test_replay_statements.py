@@ -79,7 +79,7 @@ def _catalog(pg_server, statements: list[str]) -> str:
     return "\n".join(x for x in text.splitlines() if x and not x.startswith(SKIP))
 
 
-LOGS = sorted(p for p in HISTORY_DIR.glob("*.jsonl") if not p.name.startswith("alter-type-under-views"))
+LOGS = sorted(HISTORY_DIR.glob("*.jsonl"))
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow,

@@ -54,6 +54,7 @@ from .alter_base import (
     valid_here,
 )
 from .context import Emit, emits
+from .dependent_views import around_type_change
 from .owners import RESERVED_ROLES, W_RESERVED_ROLE
 
 @emits(AlterRelation, AlterTableFollowup)
@@ -63,7 +64,8 @@ def alter_relation(n: AlterRelation, e: Emit) -> list[str]:
         from .objects import I_LARGE_WORD
 
         e.diag(I_LARGE_WORD, "ALTER LARGE SEQUENCE written as ALTER SEQUENCE", n.origin)
-    return Alter(n, e, SUB).run()
+    before, after = around_type_change(n, e)  # the views that read a column whose type changes (issue 25.1)
+    return [*before, *Alter(n, e, SUB).run(), *after]
 
 
 @emits(BackfillUpdate)

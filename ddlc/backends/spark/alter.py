@@ -49,6 +49,7 @@ from ..coverage import dispatches
 from ..writer import SqlWriter
 from .alter_base import I_NO_EFFECT, W_ALTER, Alter, handles
 from .context import Emit, emits
+from .dependent_views import views_after_widening
 from .objects import W_NO_FORM, W_NO_OBJECT, needs_column_mapping
 from .table import (
     W_COLUMN_CLAUSE, W_CONSTRAINT, W_KEY, W_TABLE_OPTION, WRITTEN_KINDS, constraint_statement, properties_sql,
@@ -82,7 +83,9 @@ I_ADD_DEFAULT = register(
 @emits(AlterRelation, AlterTableFollowup)
 @dispatches(lambda: SUB)
 def alter_relation(n: AlterRelation, e: Emit) -> list[str]:
-    return Alter(n, e, SUB).run()
+    a = Alter(n, e, SUB)
+    out = a.run()
+    return [*out, *views_after_widening(a)]  # the views that read a widened column, created again (issue 25.1)
 
 
 # ---- columns ---------------------------------------------------------------------------------
@@ -192,7 +195,7 @@ def _change_type(a: Alter, n: AlterColumnType | ModifyColumn | ChangeColumn) -> 
     column, t, origin = n.column, n.type, n.origin
     using = n.using if isinstance(n, AlterColumnType) else None
     new = a.e.type(t)
-    old_t = a.column_type(column)
+    old_t = a.column_type(n.old_column if isinstance(n, ChangeColumn) else column)  # (the history's name)
     what = f"column {column} TYPE {new.sql()}"
     if using is not None:
         a.e.diag(W_TYPE_CHANGE, f"{what} USING {using.text}: needs a rewrite of the data; not translated", origin,
@@ -216,6 +219,7 @@ def _change_type(a: Alter, n: AlterColumnType | ModifyColumn | ChangeColumn) -> 
         a.e.diag(I_TYPE_WIDENING, f"{what} (was {old.sql()}): widened in place", origin)
         a.add(a.alter().kw("SET").raw(properties_sql(a.e, [("delta.enableTypeWidening", "true")])))
     a.add(a.column(column).kw("TYPE").raw(new.sql()))
+    a.retyped.append((n.old_column if isinstance(n, ChangeColumn) else column, column))
 
 
 @handles(AlterColumnType)
