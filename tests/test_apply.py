@@ -555,3 +555,14 @@ def test_a_run_that_stops_keeps_the_previous_state(pg_server, tmp_path):
     r = apply_cli(pg_server, db, "--state", str(state), str(log))
     assert r.returncode == 0 and "2 transactions applied" in r.stderr, r.stderr
     assert state.exists()
+
+
+def test_a_state_ahead_of_the_target_stops_the_run(pg_server, tmp_path):
+    log = write_rows(txn_rows(SMALL), tmp_path / "log.jsonl")
+    state = tmp_path / "s.json"
+    list(ddlc.translate_many(log, state=state))  # the text was written, the target never ran it
+    db = pg_server.fresh_database()
+    r = apply_cli(pg_server, db, "--state", str(state), str(log))
+    assert r.returncode == 1
+    assert "the --state has seen it but the target has not applied it" in r.stderr
+    assert "0 transactions applied" in r.stderr

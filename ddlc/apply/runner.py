@@ -164,11 +164,16 @@ class Applier:
     def apply(self, txn: Any) -> bool:
         """Apply one source transaction of the log; False when the run must stop."""
         t = self.tally
-        for n in txn.notes:
-            self.say("note", n)
         if self.seen(txn):
             t.skipped += 1
             return True
+        if getattr(txn, "state_seen", False):  # never applied, yet the --state would leave it out: no
+            t.stopped = (f"{txn.text()}: the --state has seen it but the target has not applied it (progress: "
+                         f"{t.position or 'none'}); run without --state, or with the state of this target")
+            self.say("error", t.stopped)
+            return False
+        for n in txn.notes:
+            self.say("note", n)
         if txn.incomplete:
             t.stopped = f"{txn.text()}: its COMMIT is not in the input: not applied (nor anything after it)"
             self.say("note", t.stopped)

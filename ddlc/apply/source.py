@@ -30,7 +30,7 @@ class SourceTxn:
     """One source transaction: its position, statements, documents and the objects it touches."""
 
     __slots__ = ("kind", "commit", "seq", "xid", "labels", "statements", "links", "error", "notes",
-                 "incomplete", "first")
+                 "incomplete", "first", "state_seen")
 
     def __init__(self, kind: str, commit: int, xid: int | None) -> None:
         self.kind, self.commit, self.seq, self.xid = kind, commit, 0, xid
@@ -40,6 +40,7 @@ class SourceTxn:
         self.error: str | None = None  # a document that did not translate (the whole transaction fails)
         self.notes: list[str] = []  # statements not translated (--on-unsupported comment/skip), filtered ones
         self.incomplete = False  # its COMMIT is not in the input: not applied by this run
+        self.state_seen = False  # the --state had already seen (some of) its documents: not translated
         self.first: Any = None  # a document of it, for History.seen
 
     @property
@@ -88,7 +89,7 @@ def source_txns(session: Any, docs: Any, options: Any, tally: Any = None) -> Ite
         if results is None:  # the --state had already seen it
             if tally is not None:
                 tally.state_seen += 1
-            cur.notes.append(f"{doc.label}: already seen by the --state: not applied")
+            cur.state_seen = True
             continue
         t = translation(doc, backend, results[0])
         cur.links.update(links)
