@@ -109,8 +109,8 @@ def unwritable(result: Translation, exc: Exception) -> Translation:
 
 
 _OPTIONS_DOC = """
-    Targets: ``postgres`` (PostgreSQL 15+, the default: ``ddlc.DEFAULT_TARGET``, as on the command
-    line), ``spark`` (Spark SQL with Delta Lake), ``gaussdb`` (GaussDB's canonical text). The library
+    Targets: ``gaussdb`` (GaussDB's canonical text), ``postgres`` (PostgreSQL 15+, the default:
+    ``ddlc.DEFAULT_TARGET``, as on the command line), ``spark`` (Spark SQL with Delta Lake). The library
     reads no environment variable or configuration file: a call says what it wants. Options (the flags
     of ``ddlc translate``; or pass ``options=Options.of(...)``):
 

@@ -153,7 +153,7 @@ def test_postgres_emitters_parse_nothing(case, monkeypatch):
 
 def _passes_keep_trees() -> bool:
     """Whether the passes that rewrite SQL text rebuild Exprs with :meth:`Expr.renamed` (trees kept)."""
-    root = Path(__file__).resolve().parents[1] / "ddlc" / "ir" / "passes"
+    root = Path(__file__).resolve().parents[1] / "ddlc" / "passes"
     return all(".renamed(" in (root / f).read_text("utf-8") for f in ("map_schemas.py", "qualify_names.py"))
 
 
