@@ -21,11 +21,12 @@ class ApplySettings:
     """What a run does besides translating (the flags of ``ddlc apply``)."""
 
     __slots__ = ("dsn", "source", "progress_table", "lock_timeout", "statement_timeout", "retries", "backoff",
-                 "on_error", "retry", "skip", "plan")
+                 "on_error", "retry", "skip", "plan", "process")
 
     def __init__(self, dsn: str, *, source: str = "default", progress_table: str = "ddlc.progress",
                  lock_timeout: str = "5s", statement_timeout: str = "0", retries: int = 5, backoff: float = 0.1,
-                 on_error: str = "stop", retry: bool = False, skip: Iterable[int] = (), plan: bool = False) -> None:
+                 on_error: str = "stop", retry: bool = False, skip: Iterable[int] = (), plan: bool = False,
+                 process: bool = False) -> None:
         if on_error not in ("stop", "hold"):
             raise ApplyError(f"on_error must be 'stop' or 'hold', not {on_error!r}")
         if not isinstance(retries, int) or retries < 0:
@@ -42,6 +43,7 @@ class ApplySettings:
         self.lock_timeout, self.statement_timeout = str(lock_timeout), str(statement_timeout)
         self.retries, self.backoff, self.on_error = retries, backoff, on_error
         self.retry, self.skip, self.plan = retry, tuple(int(i) for i in skip), plan
+        self.process = process  # translate in a forked process (the command line), else in a thread
 
 
 def connect(dsn: str) -> Any:
@@ -75,6 +77,7 @@ def run(settings: ApplySettings, backend: Any, options: Any, state: Any = None,
     import psycopg
 
     from ..session import Session
+    from .ahead import ahead
     from .runner import Applier, Fatal, Stop
     from .source import source_txns
     from .tables import Tables, parse_table_name
@@ -101,22 +104,34 @@ def run(settings: ApplySettings, backend: Any, options: Any, state: Any = None,
             if settings.retry and ok:
                 ok = applier.retry()
             if read is not None and ok and t.stopped is None:
-                stream = read(session.txns())
-                completed = True
-                ahead = Ahead(source_txns(session, stream, options, t))
+                made: dict[str, Any] = {}
+
+                def make() -> Any:  # (in the translating thread or process)
+                    made["stream"] = stream = read(session.txns())
+                    return source_txns(session, stream, options, t)
+
+                def finish() -> Any:  # the state moves on only when the log was taken whole
+                    stream = made.get("stream")
+                    return session.close(stream if hasattr(stream, "txns") else None)
+
+                def absorb(seen: Any) -> None:
+                    if seen:
+                        t.state_seen = seen
+
+                translating = ahead(make, finish, settings.process, lambda: t.state_seen, absorb)
+                completed = False
                 try:
-                    for txn in ahead:
+                    for txn in translating:
                         if not applier.apply(txn):
-                            completed = False
                             break
                         if tick is not None:
                             tick(t)
+                    else:
+                        completed = True
                 finally:
-                    ahead.close()
-                if completed and t.stopped is None:  # the state moves on only when the log was taken whole
-                    held = session.close(stream if hasattr(stream, "txns") else None)
-                    if held:
-                        say("note", held)
+                    held = translating.close(completed and t.stopped is None)
+                if held:
+                    say("note", held)
             elif not ok and t.stopped is None:
                 t.stopped = "a --skip or --retry failed"
         except Stop:
@@ -132,62 +147,6 @@ def run(settings: ApplySettings, backend: Any, options: Any, state: Any = None,
         return t
     finally:
         conn.close()
-
-
-class Ahead:
-    """The source transactions translated ahead, in a thread of their own, while the server runs the ones
-    before them (translating is Python's work, applying the server's: psycopg lets the thread run while it
-    waits), as ``ddlc translate | psql`` overlaps the two. In order; an exception in the translation is
-    raised where the transaction it stopped at would have come."""
-
-    _END = object()
-
-    def __init__(self, items: Any, size: int = 64) -> None:
-        import queue
-        import threading
-
-        self._q: Any = queue.Queue(maxsize=size)
-        self._stop = threading.Event()
-        self._items = items
-        self._thread = threading.Thread(target=self._fill, name="ddlc-apply-translate", daemon=True)
-        self._thread.start()
-
-    def _fill(self) -> None:
-        import queue
-
-        try:
-            for item in self._items:
-                while not self._stop.is_set():
-                    try:
-                        self._q.put((item, None), timeout=0.1)
-                        break
-                    except queue.Full:
-                        continue
-                if self._stop.is_set():
-                    return
-            self._q.put((self._END, None))
-        except BaseException as exc:  # noqa: BLE001 - handed to the reader
-            self._q.put((self._END, exc))
-
-    def __iter__(self) -> Any:
-        while True:
-            item, exc = self._q.get()
-            if item is self._END:
-                if exc is not None:
-                    raise exc
-                return
-            yield item
-
-    def close(self) -> None:
-        import queue
-
-        self._stop.set()
-        while self._thread.is_alive():  # (the thread may wait to put its last item: take it)
-            try:
-                self._q.get(timeout=0.05)
-            except queue.Empty:
-                pass
-        self._thread.join()
 
 
 def _line(exc: Any) -> str:

@@ -91,7 +91,7 @@ def apply(dsn: str, target: str | None, source: str, progress_table: str, lock_t
     try:
         settings = ApplySettings(dsn, source=source, progress_table=progress_table, lock_timeout=lock_timeout,
                                  statement_timeout=statement_timeout, retries=retries, on_error=on_error,
-                                 retry=retry, skip=skip, plan=plan)
+                                 retry=retry, skip=skip, plan=plan, process=True)
     except ApplyError as exc:
         raise click.BadParameter(str(exc)) from None
     read = None
