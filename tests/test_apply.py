@@ -231,6 +231,24 @@ def test_library_apply_matches_the_command(pg_server, tmp_path):
     assert snapshot(pg_server, a) == snapshot(pg_server, b)
     again = ddlc.apply(log.read_bytes(), dsn=pg_server.conninfo(b))
     assert again.applied == 0 and again.skipped == 6
+    only = ddlc.apply(dsn=pg_server.conninfo(b), retry=True)  # no log: the failed table only
+    assert only.ok and only.applied == 0
+    with pytest.raises(ValueError):
+        ddlc.apply(log, dsn=pg_server.conninfo(b), on_error="explode")
+    with pytest.raises(ValueError):
+        ddlc.apply(log, dsn=pg_server.conninfo(b), target="spark")
+
+
+def test_a_role_that_may_not_create_ddlc_tables_is_told_so(pg_server, tmp_path):
+    log = write_rows(txn_rows(SMALL[:1]), tmp_path / "log.jsonl")
+    db = pg_server.fresh_database()
+    with pg_server.connect(db) as conn:
+        conn.execute("DROP ROLE IF EXISTS ddlc_weak")
+        conn.execute("CREATE ROLE ddlc_weak LOGIN")
+        conn.execute(f'REVOKE CREATE ON DATABASE "{db}" FROM PUBLIC')
+    r = subprocess.run([*ddlc_command(), "apply", "--dsn", pg_server.conninfo(db).replace("user=postgres", "user=ddlc_weak"),
+                        str(log)], capture_output=True, text=True)
+    assert r.returncode == 2 and "cannot start applying: permission denied" in r.stderr, r.stderr
 
 
 def test_a_transaction_is_all_or_nothing_and_stop_records_it(pg_server, tmp_path):

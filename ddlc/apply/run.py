@@ -140,8 +140,9 @@ def run(settings: ApplySettings, backend: Any, options: Any, state: Any = None,
             t.stopped = str(exc)
             say("error", str(exc))
             t.failed += 1
-        except psycopg.OperationalError as exc:  # the server went away while ddlc wrote its own rows
-            t.stopped = f"the connection to the server was lost: {_line(exc)}"
+        except psycopg.Error as exc:  # the server went away, or refused ddlc's own rows
+            lost = isinstance(exc, psycopg.OperationalError) and getattr(exc, "sqlstate", None) is None
+            t.stopped = f"{'the connection to the server was lost' if lost else 'the server refused it'}: {_line(exc)}"
             say("error", t.stopped)
             t.failed += 1
         return t
@@ -163,4 +164,5 @@ def _start(applier: Any) -> None:
         text = _line(exc)
         if getattr(exc, "sqlstate", None) in ("22023", "42704"):  # a bad timeout value
             raise ApplyError(f"the server refused a setting: {text}") from None
-        raise
+        # no right to create ddlc's schema, a server that went away...: nothing was applied
+        raise ApplyError(f"cannot start applying: {text}") from None
