@@ -584,3 +584,49 @@ def test_a_state_ahead_of_the_target_stops_the_run(pg_server, tmp_path):
     assert r.returncode == 1
     assert "the --state has seen it but the target has not applied it" in r.stderr
     assert "0 transactions applied" in r.stderr
+
+
+def test_a_statement_timeout_is_a_failure_at_once(pg_server, tmp_path):
+    log = write_rows(txn_rows([SMALL[0], ["ALTER TABLE app.a ADD COLUMN slow int"]]), tmp_path / "log.jsonl")
+    db = pg_server.fresh_database()
+    assert apply_cli(pg_server, db, str(write_rows(txn_rows([SMALL[0]]), tmp_path / "first.jsonl"))).returncode == 0
+    holder = pg_server.connect(db)
+    holder.autocommit = False
+    holder.execute("LOCK TABLE app.a IN ACCESS SHARE MODE")
+    try:  # no lock timeout: the statement waits until the statement timeout cancels it
+        r = apply_cli(pg_server, db, "--lock-timeout", "0", "--statement-timeout", "300ms", "--format", "json",
+                      str(log))
+    finally:
+        holder.rollback()
+        holder.close()
+    assert r.returncode == 1
+    out = json.loads(r.stdout)
+    assert out["retried"] == 0 and out["failed"] == 1
+    assert failed_rows(pg_server, db)[0][3] == "57014"
+
+
+def test_progress_is_shown_on_a_terminal_and_the_summary_line_ends_it(pg_server, tmp_path):
+    import os
+    import pty
+
+    rows = decoding_rows(pg_server, 150, sessions=2, seed=9)
+    log = write_rows(rows, tmp_path / "log.jsonl")
+    db = pg_server.fresh_database()
+    master, slave = pty.openpty()
+    p = subprocess.run([*ddlc_command(), "apply", "--dsn", pg_server.conninfo(db), str(log)], stderr=slave,
+                       stdout=subprocess.DEVNULL, timeout=300)
+    os.close(slave)
+    out = b""
+    while True:
+        try:
+            got = os.read(master, 65536)
+        except OSError:
+            break
+        if not got:
+            break
+        out += got
+    os.close(master)
+    text = out.decode()
+    assert p.returncode == 0, text
+    assert "applying: " in text and " transactions (" in text
+    assert text.rstrip().splitlines()[-1].split("\x1b[K")[-1].startswith("ddlc apply: ")
