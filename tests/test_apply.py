@@ -630,3 +630,10 @@ def test_progress_is_shown_on_a_terminal_and_the_summary_line_ends_it(pg_server,
     assert p.returncode == 0, text
     assert "applying: " in text and " transactions (" in text
     assert text.rstrip().splitlines()[-1].split("\x1b[K")[-1].startswith("ddlc apply: ")
+
+
+def test_the_library_without_psycopg_names_the_extra():
+    code = ("import sys; sys.modules['psycopg'] = None; import ddlc\n"
+            "try:\n    ddlc.apply('{}', dsn='')\nexcept ModuleNotFoundError as exc:\n    print(exc)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert "pip install 'ddlc[apply]'" in r.stdout, r.stderr

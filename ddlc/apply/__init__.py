@@ -73,6 +73,12 @@ def apply(docs: Any = None, dsn: str = "", target: str = "postgres", *, state: A
     from ..backends import get_backend
     from .run import ApplySettings, ApplyError, documents, run
 
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        raise ModuleNotFoundError("ddlc.apply needs the Python library psycopg, which is not installed; install "
+                                  "ddlc with the extra: pip install 'ddlc[apply]'", name="psycopg") from None
+
     if target != "postgres":
         raise ApplyError(f"ddlc apply applies to PostgreSQL only (--to postgres), not {target!r}")
     settings = ApplySettings(dsn, source=source, progress_table=progress_table, lock_timeout=lock_timeout,
