@@ -43,13 +43,17 @@ _PARENS_ONLY = {c: None for c in range(128) if chr(c) not in "()"}
 
 
 def _paren_problem(text: str) -> str | None:
-    """fragment_problem of a text that :data:`_PLAIN` matches: its parentheses, in the order the scan meets them."""
-    p = text.translate(_PARENS_ONLY)
-    while "()" in p:
-        p = p.replace("()", "")
-    if ")" in p:  # what is left is )...)(...(: a ')' with no '(' comes first
-        return "a ')' without its '('"
-    return "a '(' without its ')'" if p else None
+    """fragment_problem of a text that :data:`_PLAIN` matches: its parentheses, in the order the scan meets
+    them (one pass: the depth, never below 0; linear however deep they nest)."""
+    depth = 0
+    for c in text.translate(_PARENS_ONLY):
+        if c == "(":
+            depth += 1
+        elif depth == 0:
+            return "a ')' without its '('"
+        else:
+            depth -= 1
+    return "a '(' without its ')'" if depth else None
 
 
 @lru_cache(maxsize=8192)
