@@ -89,6 +89,25 @@ class Catalog:
             self.views.record(stmt)
         except Exception:  # noqa: BLE001 - a query the view bookkeeping cannot follow: the history says it
             self._views_unknown(stmt)  # does not know the views of what the statement names, never a wrong answer
+        if type(stmt).__name__ == "CreateMatView":
+            self._matview_reads(stmt)
+
+    def _matview_reads(self, stmt: Any) -> None:
+        """A materialized view blocks a change of a column's type as a view does, and the history does not
+        follow what it reads: the relations its query names are marked as not known (:meth:`knows_views_of`
+        False: the change is written with a warning, never silently refused by the target)."""
+        sql = getattr(stmt.query, "sql", None)
+        refs = sql.refs if sql is not None else None
+        if refs is None:  # what it reads is not known at all: every relation
+            for r in self.relations.values():
+                r.created = False
+            return
+        for ref in refs:
+            if ref.kind.value != "relation":
+                continue
+            for key, r in self.relations.items():
+                if key[1] == ref.name and (ref.schema is None or key[0] == ref.schema):
+                    r.created = False
 
     def _views_unknown(self, stmt: Any) -> None:
         names = [*getattr(stmt, "references", ()), getattr(stmt, "identity", None)]
