@@ -42,7 +42,7 @@ EXTRA = {
         SELECT n.nspname || '.' || c.relname || '.' || a.attname || ' ' || array_to_string(a.attacl, ',')
           FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
          WHERE a.attacl IS NOT NULL AND a.attnum > 0 AND NOT a.attisdropped AND {user}""",
-    "schema": """
+    "schema-owner": """
         SELECT n.nspname || ' ' || pg_get_userbyid(n.nspowner) || coalesce(' ' || array_to_string(n.nspacl, ','), '')
                || coalesce(' comment ' || obj_description(n.oid, 'pg_namespace'), '')
           FROM pg_namespace n WHERE {user} AND n.nspname <> 'public'""",
