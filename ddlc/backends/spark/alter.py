@@ -52,7 +52,8 @@ from .context import Emit, emits
 from .dependent_views import views_after_widening
 from .objects import W_NO_FORM, W_NO_OBJECT, needs_column_mapping
 from .table import (
-    W_COLUMN_CLAUSE, W_CONSTRAINT, W_KEY, W_TABLE_OPTION, WRITTEN_KINDS, constraint_statement, properties_sql,
+    W_COLUMN_CLAUSE, W_CONSTRAINT, W_KEY, W_TABLE_OPTION, WRITTEN_KINDS, _is_default_collation, constraint_statement,
+    properties_sql,
     unreferenced,
 )
 from .types import SparkType
@@ -326,6 +327,11 @@ def _field(node: type, field: str, message: str) -> Rule:
 _NOT_TABLE = (AlterObjType.INDEX, AlterObjType.SEQUENCE, AlterObjType.LARGE_SEQUENCE, AlterObjType.TYPE,
               AlterObjType.MATERIALIZED_VIEW, AlterObjType.FOREIGN_TABLE)
 
+def _collated(collation: object) -> bool:
+    """A collation other than the database's default (``pg_catalog."default"``, which names none)."""
+    return collation is not None and not _is_default_collation(collation)  # type: ignore[arg-type]
+
+
 UNSUPPORTED = (
     _drop(AlterRelation, W_NO_OBJECT, "ALTER of an object kind Spark does not have",
           lambda n: n.objtype in _NOT_TABLE),
@@ -382,13 +388,14 @@ UNSUPPORTED = (
     _field(DropColumn, "cascade", "CASCADE dropped (Delta has no dependent objects to drop)"),
     _field(DropConstraint, "cascade", "CASCADE dropped"),
     _field(DropForeignKey, "cascade", "CASCADE dropped"),
-    Rule(AlterColumnType, W_COLUMN_CLAUSE, "COLLATE dropped", applies=lambda n: n.collation is not None,
+    # the database's default collation is no collation: it costs nothing (issue 23.6), as in CREATE TABLE
+    Rule(AlterColumnType, W_COLUMN_CLAUSE, "COLLATE dropped", applies=lambda n: _collated(n.collation),
          field="collation"),
     Rule(ModifyColumn, W_COLUMN_CLAUSE, "COLLATE / CHARACTER SET dropped",
-         applies=lambda n: n.collation is not None or n.charset is not None,
+         applies=lambda n: _collated(n.collation) or n.charset is not None,
          rewrite=lambda n: _replace(n, collation=None, charset=None, layout=None)),
     Rule(ChangeColumn, W_COLUMN_CLAUSE, "COLLATE / CHARACTER SET dropped",
-         applies=lambda n: n.collation is not None or n.charset is not None,
+         applies=lambda n: _collated(n.collation) or n.charset is not None,
          rewrite=lambda n: _replace(n, collation=None, charset=None, layout=None)),
     Rule(ModifyColumn, W_COLUMN_CLAUSE, "ON UPDATE dropped", applies=lambda n: n.on_update is not None,
          field="on_update"),
