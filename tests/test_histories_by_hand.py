@@ -11,8 +11,8 @@ in the tree only: GaussDB's text has no trace of it), the migration holds a line
 
 The catalog comparison is ``test_replay_histories``'s (tables, columns, constraints, partitions, indexes,
 views' definitions, sequences with their owner column and next value, comments on relations and columns),
-with what it does not hold added here: owners and privileges of relations and schemas, comments on schemas
-and constraints.
+with what it does not hold added here: owners, privileges and storage/view options of relations, owners,
+privileges and comments of schemas, comments on constraints.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ EXTRA = {
     "owner": """
         SELECT n.nspname || '.' || c.relname || ' ' || pg_get_userbyid(c.relowner)
                || coalesce(' ' || array_to_string(c.relacl, ','), '')
+               || coalesce(' options ' || array_to_string(c.reloptions, ','), '')
           FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
          WHERE c.relkind IN ('r', 'p', 'v', 'm', 'S', 'f') AND {user}""",
     "column-acl": """
