@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from types import SimpleNamespace
 from typing import Any
 
 from ..frontend.txns import Position
@@ -249,8 +250,11 @@ class Applier:
         self.say("warning", f"{txn.text()}: {why} (id {ident})")
 
     def _newer(self, txn: Any) -> bool:
-        p = txn.position
-        return self.progress is None or p.kind != self.progress.kind or p.key() > self.progress.key()
+        """Is ``txn`` after the position applied so far (the progress row moves only forward)? The same
+        comparison as "already applied": History.seen."""
+        if self.progress is None:
+            return True
+        return not History(last=self.progress).seen(SimpleNamespace(position=txn.position))
 
     def _moved(self, txn: Any) -> None:
         self.progress = txn.position
