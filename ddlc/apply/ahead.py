@@ -75,14 +75,17 @@ class AheadProcess:
     """The same in a forked process; the transactions come over a pipe, pickled."""
 
     def __init__(self, make: Callable[[], Iterator[Any]], finish: Callable[[], Any], counts: Callable[[], Any],
-                 absorb: Callable[[Any], None]) -> None:
+                 absorb: Callable[[Any], None], fds: tuple[int, ...] = ()) -> None:
         import multiprocessing
 
         ctx = multiprocessing.get_context("fork")
         self._conn, child = ctx.Pipe()
         self._absorb = absorb
-        self._proc = ctx.Process(target=_child, args=(make, finish, counts, child), name="ddlc-apply-translate",
-                                 daemon=True)
+        # the child closes what it inherits of the applier: its end of the pipe (else, the applier killed, the
+        # child's sends and reads never end) and ``fds``, the server connection's socket (else the killed
+        # applier's server session, and its lock, lives on as long as the child)
+        self._proc = ctx.Process(target=_child, args=(make, finish, counts, child, self._conn, fds),
+                                 name="ddlc-apply-translate", daemon=True)
         self._proc.start()
         child.close()
         self._ended = False
@@ -125,9 +128,17 @@ class AheadProcess:
         return note
 
 
-def _child(make: Callable[[], Iterator[Any]], finish: Callable[[], Any], counts: Callable[[], Any], conn: Any) -> None:
+def _child(make: Callable[[], Iterator[Any]], finish: Callable[[], Any], counts: Callable[[], Any], conn: Any,
+           applier_end: Any = None, fds: tuple[int, ...] = ()) -> None:
     import os
 
+    if applier_end is not None:
+        applier_end.close()
+    for fd in fds:
+        try:
+            os.close(fd)  # the fd only: no message to the server (the applier's session is the applier's)
+        except OSError:
+            pass
     try:
         try:
             for txn in make():
@@ -159,11 +170,12 @@ def _send_error(conn: Any, exc: BaseException) -> None:
 
 
 def ahead(make: Callable[[], Iterator[Any]], finish: Callable[[], Any], process: bool,
-          counts: Callable[[], Any] = lambda: None, absorb: Callable[[Any], None] = lambda v: None) -> Any:
+          counts: Callable[[], Any] = lambda: None, absorb: Callable[[Any], None] = lambda v: None,
+          fds: tuple[int, ...] = ()) -> Any:
     """:class:`AheadProcess` when ``process`` (and ``fork`` is there), else :class:`AheadThread`."""
     if process:
         import multiprocessing
 
         if "fork" in multiprocessing.get_all_start_methods():
-            return AheadProcess(make, finish, counts, absorb)
+            return AheadProcess(make, finish, counts, absorb, fds)
     return AheadThread(make, finish)

@@ -118,7 +118,7 @@ def run(settings: ApplySettings, backend: Any, options: Any, state: Any = None,
                     if seen:
                         t.state_seen = seen
 
-                translating = ahead(make, finish, settings.process, lambda: t.state_seen, absorb)
+                translating = ahead(make, finish, settings.process, lambda: t.state_seen, absorb, fds=(conn.fileno(),))
                 completed = False
                 try:
                     for txn in translating:
