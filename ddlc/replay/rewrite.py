@@ -196,50 +196,13 @@ __all__ = ["column_refs", "constraint_renamed", "expr_renamed"]
 
 
 def view_column_renamed(e: Any, table: tuple[str | None, str], old: str, new: str) -> Any:
-    """A view query with column ``old`` of ``table`` renamed: the references qualified by the table's name
-    or alias (as ``pg_get_viewdef`` writes them), or unqualified when the query reads that table alone; an
-    output column that took the old name keeps it (``AS old``), as the database's view does. The same
-    Expr when it does not name the column, None when that cannot be told (no parsed form, an unqualified
-    reference beside other tables)."""
-    from pglast import ast
+    """A view query with column ``old`` of ``table`` renamed, as the history's views follow it
+    (:func:`ddlc.history.view_queries.column_renamed`: references by the table's name or alias, an output
+    column that took the old name keeps it), read again by the SQL layer so that its references are known.
+    The same Expr when it does not name the column, None when that cannot be told."""
+    from ..history.view_queries import column_renamed
 
-    from ..ir.sqltree import nodes
-
-    sql = e.sql
-    if sql is None or sql.node is None:
-        return None
-    tree = copy.deepcopy(sql.node)
-    rels = [n for n in nodes(tree) if isinstance(n, ast.RangeVar)]
-    mine = [r for r in rels if r.relname == table[1] and r.schemaname in (table[0], None)]
-    if not mine:
-        return e
-    names = {r.alias.aliasname if r.alias is not None else r.relname for r in mine}
-
-    def ours(ref: Any) -> bool | None:
-        f = [getattr(x, "sval", None) for x in ref.fields]
-        if not f or f[-1] != old:
-            return False
-        if len(f) >= 2:
-            return f[-2] in names
-        return True if len(rels) == 1 else None
-
-    changed = False
-    for n in nodes(tree):
-        if isinstance(n, ast.ResTarget) and n.name is None and isinstance(n.val, ast.ColumnRef) and ours(n.val):
-            n.name = old
-    for n in nodes(tree):
-        if isinstance(n, ast.ColumnRef):
-            hit = ours(n)
-            if hit is None:
-                return None
-            if hit:
-                n.fields = (*n.fields[:-1], ast.String(sval=new))
-                changed = True
-    if not changed:
-        return e
-    from ..frontend.sql.expr import make_query
-
-    return make_query(_print(tree) + (";" if e.text.rstrip().endswith(";") else ""), e.origin)
+    return _reparsed(e, column_renamed(e, table, old, new))
 
 
 def _regclass_key(value: str) -> tuple[str | None, str] | None:
@@ -358,35 +321,18 @@ def sequence_renamed(e: Expr | None, old: tuple[str | None, str], new: tuple[str
 
 
 def output_column_renamed(e: Any, old: str, new: str) -> Any:
-    """A view query whose output column ``old`` is called ``new`` (``ALTER VIEW ... RENAME COLUMN``): the
-    target that gives it takes ``AS new``. None when the query has no parsed form or no such output column
-    (``*`` targets, set operations)."""
-    from pglast import ast
+    """A view query whose output column ``old`` is called ``new`` (``ALTER VIEW ... RENAME COLUMN``), as the
+    history's views follow it (:func:`ddlc.history.view_queries.output_renamed`), read again by the SQL
+    layer. None when the query has no parsed form or no such output column."""
+    from ..history.view_queries import output_renamed
 
-    sql = e.sql
-    if sql is None or sql.node is None:
-        return None
-    tree = copy.deepcopy(sql.node)
-    select = tree
-    while isinstance(select, ast.SelectStmt) and select.larg is not None:  # a set operation: its first branch
-        select = select.larg                                                # names the columns
-    targets = getattr(select, "targetList", None) or ()
-    hit = None
-    for t in targets:
-        if not isinstance(t, ast.ResTarget):
-            continue
-        if t.name is not None:
-            name = t.name
-        elif isinstance(t.val, ast.ColumnRef) and isinstance(t.val.fields[-1], ast.String):
-            name = t.val.fields[-1].sval
-        else:
-            continue
-        if name == old:
-            hit = t
-            break
-    if hit is None:
-        return None
-    hit.name = new
+    return _reparsed(e, output_renamed(e, old, new))
+
+
+def _reparsed(e: Any, out: Any) -> Any:
+    """``out`` (a changed copy of ``e``, or ``e``, or None) with its references: its text parsed again."""
+    if out is None or out is e:
+        return out
     from ..frontend.sql.expr import make_query
 
-    return make_query(_print(tree) + (";" if e.text.rstrip().endswith(";") else ""), e.origin)
+    return make_query(out.text, e.origin)
