@@ -25,7 +25,7 @@ class JsonSchemaValuesException(ValueError):
 
 REGEX_PATTERNS = {
     '^CREATE %\\{persistence\\}s TABLE ': re.compile('^CREATE %\\{persistence\\}s TABLE '),
-    '^ALTER %\\{objtype\\}s %\\{only\\}s ': re.compile('^ALTER %\\{objtype\\}s %\\{only\\}s '),
+    '^ALTER %\\{objtype\\}s (?:%\\{if_exists\\}s )?%\\{only\\}s ': re.compile('^ALTER %\\{objtype\\}s (?:%\\{if_exists\\}s )?%\\{only\\}s '),
     '^(?:ALTER TABLE %\\{only\\}s |UPDATE |DECLARE\\s)': re.compile('^(?:ALTER TABLE %\\{only\\}s |UPDATE |DECLARE\\s)'),
     '^DROP %\\{objtype\\}s ': re.compile('^DROP %\\{objtype\\}s '),
     '^CREATE %\\{unique\\}s INDEX ': re.compile('^CREATE %\\{unique\\}s INDEX '),
@@ -142,8 +142,8 @@ def validate_https___ddlc_dev_grammars_v1_jddl_schema_json___defs_tree(data, cus
                 if not data__fmt_any_of_count1:
                     try:
                         if isinstance(data__fmt, str):
-                            if not REGEX_PATTERNS['^ALTER %\\{objtype\\}s %\\{only\\}s '].search(data__fmt):
-                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fmt must match pattern ^ALTER %\\{objtype\\}s %\\{only\\}s ")
+                            if not REGEX_PATTERNS['^ALTER %\\{objtype\\}s (?:%\\{if_exists\\}s )?%\\{only\\}s '].search(data__fmt):
+                                raise JsonSchemaValueException("" + (name_prefix or "data") + ".fmt must match pattern ^ALTER %\\{objtype\\}s (?:%\\{if_exists\\}s )?%\\{only\\}s ")
                         data__fmt_any_of_count1 += 1
                     except (JsonSchemaValueException, JsonSchemaValuesException): pass
                 if not data__fmt_any_of_count1:
@@ -305,8 +305,8 @@ def validate_https___ddlc_dev_grammars_v1_jddl_schema_json___defs_tree(data, cus
                 if not isinstance(data__fmt, (str)):
                     raise JsonSchemaValueException("" + (name_prefix or "data") + ".fmt must be string")
                 if isinstance(data__fmt, str):
-                    if not REGEX_PATTERNS['^ALTER %\\{objtype\\}s %\\{only\\}s '].search(data__fmt):
-                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".fmt must match pattern ^ALTER %\\{objtype\\}s %\\{only\\}s ")
+                    if not REGEX_PATTERNS['^ALTER %\\{objtype\\}s (?:%\\{if_exists\\}s )?%\\{only\\}s '].search(data__fmt):
+                        raise JsonSchemaValueException("" + (name_prefix or "data") + ".fmt must match pattern ^ALTER %\\{objtype\\}s (?:%\\{if_exists\\}s )?%\\{only\\}s ")
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
     else:
@@ -5659,8 +5659,8 @@ def validate_https___ddlc_dev_grammars_v1_statements_alter_table_schema_json(dat
             if not isinstance(data__fmt, (str)):
                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".fmt must be string")
             if isinstance(data__fmt, str):
-                if not REGEX_PATTERNS['^ALTER %\\{objtype\\}s %\\{only\\}s '].search(data__fmt):
-                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".fmt must match pattern ^ALTER %\\{objtype\\}s %\\{only\\}s ")
+                if not REGEX_PATTERNS['^ALTER %\\{objtype\\}s (?:%\\{if_exists\\}s )?%\\{only\\}s '].search(data__fmt):
+                    raise JsonSchemaValueException("" + (name_prefix or "data") + ".fmt must match pattern ^ALTER %\\{objtype\\}s (?:%\\{if_exists\\}s )?%\\{only\\}s ")
         if "myowner" in data_keys:
             data_keys.remove("myowner")
             data__myowner = data["myowner"]
@@ -5676,6 +5676,11 @@ def validate_https___ddlc_dev_grammars_v1_statements_alter_table_schema_json(dat
             data__only = data["only"]
             if not (isinstance(data__only, str) and data__only == '' or isinstance(data__only, str) and data__only == 'ONLY'):
                 raise JsonSchemaValueException("" + (name_prefix or "data") + ".only must be one of ['', 'ONLY']")
+        if "if_exists" in data_keys:
+            data_keys.remove("if_exists")
+            data__ifexists = data["if_exists"]
+            if not (isinstance(data__ifexists, str) and data__ifexists == '' or isinstance(data__ifexists, str) and data__ifexists == 'IF EXISTS'):
+                raise JsonSchemaValueException("" + (name_prefix or "data") + ".if_exists must be one of ['', 'IF EXISTS']")
         if "identity" in data_keys:
             data_keys.remove("identity")
             data__identity = data["identity"]

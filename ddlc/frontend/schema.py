@@ -40,7 +40,7 @@ __all__ = ["GRAMMARS", "KINDS", "MAX_DEPTH", "ROOT_ID", "statement_kind", "valid
 # ``fmt`` with it and the root schema dispatches on it (a test keeps the three in step).
 KINDS: tuple[tuple[str, str], ...] = (
     ("create_table", r"^CREATE %\{persistence\}s TABLE "),
-    ("alter_table", r"^ALTER %\{objtype\}s %\{only\}s "),
+    ("alter_table", r"^ALTER %\{objtype\}s (?:%\{if_exists\}s )?%\{only\}s "),
     ("alter_table_followup", r"^(?:ALTER TABLE %\{only\}s |UPDATE |DECLARE\s)"),
     ("drop", r"^DROP %\{objtype\}s "),
     ("create_index", r"^CREATE %\{unique\}s INDEX "),

@@ -42,12 +42,14 @@ class AlterSubcommand(Node, kw_only=True):
 
 @node
 class AlterRelation(Statement):
-    """``ALTER %{objtype}s %{only}s %{identity}D %{subcmds:, }s``."""
+    """``ALTER %{objtype}s %{only}s %{identity}D %{subcmds:, }s``; GaussDB's deparser also writes
+    ``ALTER %{objtype}s %{if_exists}s %{only}s ...`` for ``ALTER TABLE IF EXISTS`` (``if_exists``)."""
 
     objtype: AlterObjType
     identity: QualifiedName
     subcommands: tuple[AlterSubcommand, ...]
     only: bool = False
+    if_exists: bool = False
 
 
 @node

@@ -24,9 +24,14 @@ from ._common import OWNER_DEFECT, obj, word  # noqa: F401  (shared with the ALT
 
 @emits(AlterRelation)
 def alter_relation(n: AlterRelation, w: Writer) -> dict[str, Any]:
-    return {"fmt": n.layout or "ALTER %{objtype}s %{only}s %{identity}D %{subcmds:, }s",
-            "only": word(n.only, "ONLY"), "objtype": n.objtype.value, "identity": w.qname(n.identity),
-            "subcmds": [w.tree(s) for s in n.subcommands]}
+    fmt = n.layout or "ALTER %{objtype}s %{only}s %{identity}D %{subcmds:, }s"
+    d = {"only": word(n.only, "ONLY"), "objtype": n.objtype.value, "identity": w.qname(n.identity),
+         "subcmds": [w.tree(s) for s in n.subcommands]}
+    if n.if_exists and "%{if_exists}s" not in fmt:  # GaussDB's form of ALTER TABLE IF EXISTS
+        fmt = fmt.replace("ALTER %{objtype}s ", "ALTER %{objtype}s %{if_exists}s ", 1)
+    if "%{if_exists}s" in fmt:
+        d["if_exists"] = word(n.if_exists, "IF EXISTS")
+    return {"fmt": fmt, **d}
 
 
 @emits(OpaqueSubcommand)

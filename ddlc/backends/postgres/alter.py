@@ -50,8 +50,8 @@ from . import alter_columns, alter_partitions, table
 
 from .alter_base import (
     I_BACKFILL_UPDATE, I_PER_PARTITION, I_REINDEX, I_TABLE_COMMENT, I_WITHOUT_OIDS, N_OPAQUE, W_BACKFILL_BLOCK, W_CHARSET,
-    W_COMPRESS, W_INDEX_STATE, W_OWNER_UNKNOWN, W_RELOPTION, W_TABLESPACE, Alter, _pg_option, handles, options_list,
-    valid_here,
+    W_COMPRESS, W_IF_EXISTS, W_INDEX_STATE, W_OWNER_UNKNOWN, W_RELOPTION, W_TABLESPACE, Alter, _pg_option, handles,
+    options_list, valid_here,
 )
 from .context import Emit, emits
 from .dependent_views import around_type_change
@@ -205,6 +205,8 @@ _RULES = (
           "REBUILD PARTITION of an index: PostgreSQL names index partitions itself; not replayed"),
     _drop(SetWithoutOids, I_WITHOUT_OIDS, "SET WITHOUT OIDS has no effect; removed"),
     _drop(OpaqueSubcommand, N_OPAQUE, "subcommand kept as GaussDB text is not translated"),
+    Rule(AlterRelation, W_IF_EXISTS, "IF EXISTS removed (PostgreSQL's ALTER TYPE has none)",
+         applies=lambda n: n.if_exists and n.objtype is AlterObjType.TYPE, field="if_exists", absent=False),
 )
 
 UNSUPPORTED = _RULES  # alter_columns and alter_partitions declare their own

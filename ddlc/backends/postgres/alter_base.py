@@ -74,6 +74,14 @@ W_POSITION = register(
     "CHANGE COLUMN is removed.",
     "ALTER TABLE db1.t ADD COLUMN z int4 FIRST",
 )
+W_IF_EXISTS = register(
+    "DDLC-W708", Severity.WARNING, "IF EXISTS of ALTER not carried everywhere",
+    "GaussDB's ALTER TABLE IF EXISTS does nothing when the table does not exist. PostgreSQL's ALTER TABLE, "
+    "INDEX, VIEW and SEQUENCE take IF EXISTS too and keep it; its ALTER TYPE has none, so there it is "
+    "removed; and a subcommand PostgreSQL writes as a statement of its own (COMMENT ON TABLE, REINDEX, a "
+    "partition's statements) has no IF EXISTS: that statement fails when the table is missing.",
+    "ALTER TABLE IF EXISTS db1.t COMMENT = 'x'",
+)
 W_GENERATED = register(
     "DDLC-W700", Severity.WARNING, "Generation expression not replayed on an existing column",
     "MODIFY / CHANGE COLUMN ... GENERATED ALWAYS AS (...) turns an existing column into a generated one; "
@@ -225,9 +233,11 @@ class Alter:
         return self.e.w()
 
     def head(self, only: bool | None = None) -> SqlWriter:
-        """``ALTER <kind> [ONLY] name`` as a writer, to be continued."""
+        """``ALTER <kind> [IF EXISTS] [ONLY] name`` as a writer, to be continued."""
         only = self.n.only if only is None else only
         w = self.e.w().kw("ALTER", self.objword)
+        if self.n.if_exists:  # (a rule removed it where PostgreSQL has none: ALTER TYPE)
+            w.kw("IF", "EXISTS")
         if only:
             w.kw("ONLY")
         return w.raw(self.table)
@@ -239,7 +249,11 @@ class Alter:
     def statement(self, w: SqlWriter) -> None:
         """A statement of its own, after the clauses gathered so far."""
         self.flush()
-        self.out.append(w.text())
+        text = w.text()
+        if self.n.if_exists:
+            self.e.diag(W_IF_EXISTS, f"IF EXISTS: {text.split(' ', 2)[0]} ... is a statement of its own and runs "
+                        "even when the table does not exist", self.n.origin)
+        self.out.append(text)
 
     def flush(self) -> None:
         if self.clauses:

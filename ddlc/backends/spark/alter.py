@@ -50,10 +50,10 @@ from ..writer import SqlWriter
 from .alter_base import I_NO_EFFECT, W_ALTER, Alter, handles
 from .context import Emit, emits
 from .dependent_views import views_after_widening
-from .objects import W_NO_FORM, W_NO_OBJECT, needs_column_mapping
+from .objects import W_CLAUSE, W_NO_FORM, W_NO_OBJECT, needs_column_mapping
 from .table import (
     W_COLUMN_CLAUSE, W_CONSTRAINT, W_KEY, W_TABLE_OPTION, WRITTEN_KINDS, _is_default_collation, constraint_statement,
-    properties_sql,
+    key_not_null, properties_sql,
     unreferenced,
 )
 from .types import SparkType
@@ -262,6 +262,8 @@ def _change_column(n: ChangeColumn, a: Alter) -> None:
 def _add_constraint(n: AddConstraint, a: Alter) -> None:
     assert n.parsed is not None  # rules remove a constraint in GaussDB-only syntax, and NOT VALID
     sql = constraint_statement(a.table, n.name, n.parsed, a.e, n.origin, lambda: {"dropped_node": n})
+    for s in key_not_null(a.table, n.parsed, a.e):  # key columns are NOT NULL, as on PostgreSQL
+        a.add(s)
     if sql is not None:
         a.add(sql)
 
@@ -337,6 +339,8 @@ UNSUPPORTED = (
           lambda n: n.objtype in _NOT_TABLE),
     _drop(AlterRelation, W_NO_FORM, "ALTER VIEW: Spark views take no GaussDB view options",
           lambda n: n.objtype is AlterObjType.VIEW),
+    Rule(AlterRelation, W_CLAUSE, "IF EXISTS dropped (Spark's ALTER TABLE has none)", applies=lambda n: n.if_exists,
+         field="if_exists", absent=False),
     _drop(ChangeOwner, W_ALTER, "OWNER TO dropped (Spark tables have no GaussDB owner)"),
     _drop(TriggerState, W_ALTER, "trigger state dropped (no triggers)"),
     _drop(RuleState, W_ALTER, "rule state dropped (no rules)"),

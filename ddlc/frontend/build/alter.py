@@ -457,16 +457,19 @@ def opaque_statement(o: Obj, what: str, kind: str = "ALTER TABLE") -> Statement:
                   reason=OpaqueReason.NO_SHAPE, layout=None, origin=o.path)
 
 
-_STATEMENT = compile_fmts("ALTER %{objtype}s %{only}s %{identity}D %{subcmds:, }s")
+# GaussDB writes ``ALTER TABLE IF EXISTS t ...`` with an ``if_exists`` member before ``only`` (the
+# documented decoding of ``ALTER TABLE IF EXISTS tb5 * ADD COLUMN IF NOT EXISTS c2 ... AFTER c1``)
+_STATEMENT = compile_fmts("ALTER %{objtype}s[ %{if_exists}s] %{only}s %{identity}D %{subcmds:, }s")
 
 
-@shape("alter-relation", r"ALTER %\{objtype\}s %\{only\}s")
+@shape("alter-relation", r"ALTER %\{objtype\}s (?:%\{if_exists\}s )?%\{only\}s")
 def build_alter_relation(o: Obj) -> Statement:
     if not _STATEMENT.fullmatch(o.fmt):
         return opaque_statement(o, "ALTER")
     try:
         objtype = AlterObjType(word(o, "objtype", *(t.value for t in AlterObjType)))
         only = word(o, "only", "", "ONLY") == "ONLY"
+        if_exists = "%{if_exists}s" in o.fmt and word(o, "if_exists", "", "IF EXISTS") == "IF EXISTS"
     except Unmodelled as u:
         return opaque_statement(o, f"ALTER ({u.reason})")
-    return AlterRelation(objtype, o.qname("identity"), read_subcommands(o), only, **_kw(o))
+    return AlterRelation(objtype, o.qname("identity"), read_subcommands(o), only, if_exists, **_kw(o))

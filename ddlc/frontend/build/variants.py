@@ -273,7 +273,7 @@ TEMPLATES: tuple[Template, ...] = tuple(Template(kind, src) for kind, src in (
      "CREATE %{unique}s? INDEX %{concurrently}s? %{name}I ON %{table}D USING %{index_am}s %{definition}s"
      "⟦ WITH (%{opts}s)⟧⟦ TABLESPACE %{tablespace}s⟧⟦ INVISIBLE⟧⟦ WHERE %{where}s⟧"),
     ("DROP", "DROP %{objtype}s %{concurrently}s? %{if_exists}s? %{objidentity}s %{cascade}s?"),
-    ("ALTER", "ALTER %{objtype}s %{only}s? %{identity}D %{subcmds:, }s"),
+    ("ALTER", "ALTER %{objtype}s⟦ %{if_exists}s⟧ %{only}s? %{identity}D %{subcmds:, }s"),
     ("ALTER", "ALTER TABLE %{only}s? %{identity}D %{subcmds:, }s"),
     ("ALTER", "ALTER TABLE %{only}s? %{identity}D ALTER COLUMN %{name}I SET NOT NULL"),
     ("DECLARE", _BACKFILL),

@@ -100,15 +100,15 @@ def _statement(tree: dict[str, Any]) -> dict[str, Any]:
         elif tree["objtype"] != "INDEX" and sub.get("type") == "rebuild partition index":
             subs[i] = {"fmt": "REBUILD PARTITION %{partition_list:, }s", "type": "remove partitioning",
                        "partition_list": [quote_ident(sub["partition_identity"])]}
-    if tree["objtype"] == "TABLE" and all("type" not in s for s in subs):  # forms only follow-up messages have
-        return {**tree, "fmt": "ALTER TABLE %{only}s %{identity}D %{subcmds:, }s"}
+    if tree["objtype"] == "TABLE" and all("type" not in s for s in subs) and "if_exists" not in tree:
+        return {**tree, "fmt": "ALTER TABLE %{only}s %{identity}D %{subcmds:, }s"}  # forms only follow-ups have
     return tree
 
 
-ALTER = Shape(
-    "ALTER %{objtype}s %{only}s %{identity}D %{subcmds:, }s",
-    {"objtype": Words(tuple(t.value for t in AlterObjType)), "only": Words(("ONLY", "")),
-     "subcmds": Either(tuple(_subcommands()))},
+ALTER = Shape(  # GaussDB's ALTER TABLE IF EXISTS: the if_exists member before only (frontend/build/alter.py)
+    "ALTER %{objtype}s[ %{if_exists}s] %{only}s %{identity}D %{subcmds:, }s",
+    {"objtype": Words(tuple(t.value for t in AlterObjType)), "if_exists": Words(("IF EXISTS",)),
+     "only": Words(("ONLY", "")), "subcmds": Either(tuple(_subcommands()))},
     final=_statement,  # reads the subcommands: once, on the statement read whole
 )
 
