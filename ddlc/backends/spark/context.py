@@ -10,7 +10,7 @@ from ...diagnostics import Severity, register
 from ...errors import Path
 from ...ir.names import Expr, QualifiedName, TypeName
 from ..base import Dialect, EmitBase, OptionKind, TargetOption, emits, line_comment, settings_of
-from .exprs import I_EXPR, W_EXPR, ToSpark, Untranslatable, deterministic, generate, tree_of
+from .exprs import I_EXPR, W_EXPR, ToSpark, Untranslatable, deterministic, generate, random_free, tree_of
 from .quoting import needs_quotes, spark_ident, spark_literal
 from .types import SparkType, spark_type
 
@@ -42,6 +42,9 @@ OPTIONS = (
                  help="'delta.columnMapping.mode' of new tables (name makes later RENAME/DROP COLUMN legal)."),
     TargetOption("varchar", OptionKind.CHOICE, "keep", ("keep", "string"),
                  help="Keep VARCHAR(n)/CHAR(n), or write them as STRING."),
+    TargetOption("constraints", OptionKind.CHOICE, "informational", ("informational", "drop"),
+                 help="PRIMARY KEY/UNIQUE/FOREIGN KEY as informational constraints (Databricks Unity Catalog "
+                      "keeps them; open-source Delta refuses them), or drop them (DDLC-I815)."),
 )
 
 
@@ -140,6 +143,9 @@ class Emit(EmitBase):
                 node = shape(node)
             if deterministic_only and not deterministic(node):
                 raise Untranslatable("the expression is not deterministic")
+            if not query and not random_free(node):
+                raise Untranslatable("a random value: Spark takes none in a default, a CHECK constraint or a "
+                                     "generated column")
             text = generate(node)
         except Untranslatable as why:
             shown = dropped() if callable(dropped) else {"dropped_text": x.text if dropped is None else dropped}

@@ -7,10 +7,9 @@ generator then writes it, with ``unsupported_level=RAISE``. What has no exact Sp
 function, PostgreSQL integer division, a window, a collation, ...) raises :class:`Untranslatable`:
 the caller reports it (DDLC-W810) and leaves the clause out, never a guess.
 
-Functions: GaussDB-only ones with an exact equivalent are rewritten (``pg_systimestamp()``, ``nvl``,
-``ifnull``, ``sysdate``, ``text_date('now')``); the others are given to sqlglot's own PostgreSQL
-function table (``exp.func(..., dialect="postgres")``), which knows how each maps to Spark; a
-function sqlglot does not know is untranslatable.
+Functions: a call is written only when :mod:`.functions` (the Spark function table) has a form for it,
+exact on Spark (each evaluated on a real Spark session by tests/test_spark_functions.py); a name alone is
+never trusted (GaussDB's ``log`` is base 10, Spark's natural...). Any other call is untranslatable.
 """
 
 from __future__ import annotations
@@ -26,30 +25,24 @@ from ...ir.names import Expr, TypeName
 W_EXPR = register(
     "DDLC-W810", Severity.WARNING, "Expression with no exact Spark form: clause not translated",
     "A default, CHECK body, generated column or view query uses something Spark SQL has no exact form "
-    "for (a function sqlglot does not know for PostgreSQL, a GaussDB-only function without an exact "
-    "equivalent, integer division of operands whose types are unknown, a window, a collation, a "
-    "sequence...). The clause (or the view) is left out rather than guessed; with --on-unsupported "
-    "comment its GaussDB text is kept as a comment.",
+    "for (a GaussDB function without an exact Spark form in ddlc's table, docs/functions.md; integer "
+    "division of operands whose types are unknown, a window, a collation, a sequence...). The clause (or the "
+    "view) is left out rather than guessed; with --on-unsupported comment its GaussDB text is kept as a comment.",
     "DEFAULT sys_guid()",
 )
 I_EXPR = register(
     "DDLC-I810", Severity.INFO, "GaussDB function rewritten for Spark",
-    "A GaussDB-only function with an exact Spark equivalent was rewritten: pg_systimestamp() -> "
-    "CURRENT_TIMESTAMP(), text_date('now') -> CURRENT_DATE, sysdate -> LOCALTIMESTAMP() (microseconds, where "
-    "GaussDB's sysdate has whole seconds), nvl(a, b) / ifnull(a, b) -> COALESCE(a, b).",
+    "A GaussDB function was rewritten to its exact Spark form (the same value and type): pg_systimestamp() -> "
+    "current_timestamp(), sysdate -> the statement's local time rounded to the second, nvl(a, b) -> "
+    "COALESCE(a, b), decode(...) -> CASE ..., lengthb(s) -> octet_length(s) (docs/functions.md lists them all).",
 )
 
-# GaussDB/openGauss functions without a Spark counterpart ddlc knows to be exact
-GAUSS_ONLY = frozenset({
-    "nvl2", "decode", "sys_guid", "instrb", "lengthb", "substrb", "getdate", "sys_extract_utc",
-    "add_months", "months_between", "last_day", "next_day", "dbtimezone", "sessiontimezone", "rawtohex",
-    "hextoraw", "numtodsinterval", "numtoyminterval", "to_nchar", "uuid_short", "unix_timestamp",
-    "from_unixtime", "curdate", "date_format", "if", "systimestamp", "nextval", "currval", "setval",
-})
-# functions whose value changes from call to call (not allowed in a generated column)
 NONDETERMINISTIC = ("Rand", "Uuid", "CurrentTimestamp", "CurrentDate", "Localtimestamp", "CurrentUser",
                     "CurrentTime", "Localtime", "Random")
 NONDETERMINISTIC_NAMES = frozenset({"localtimestamp"})
+# what Spark itself calls non-deterministic: refused in a DEFAULT (INVALID_DEFAULT_VALUE.NON_DETERMINISTIC),
+# a CHECK constraint and a generated column; only a query may use it
+RANDOM = ("Rand", "Uuid", "Random")
 
 
 class Untranslatable(Exception):
@@ -113,8 +106,7 @@ class ToSpark:
         exp, ast = self.exp, self.ast
         parts = list(n.fields)
         if len(parts) == 1 and isinstance(parts[0], ast.String) and parts[0].sval.lower() == "sysdate":
-            self.rewritten.append("sysdate")
-            return exp.Anonymous(this="localtimestamp", expressions=[])
+            return self._call("sysdate", [], n)
         if len(parts) == 1 and isinstance(parts[0], ast.String) and parts[0].sval.lower() == "rownum":
             raise Untranslatable("ROWNUM (GaussDB-only)")
         last = parts.pop()
@@ -288,24 +280,18 @@ class ToSpark:
             if name != "count" or len(args) != 1:
                 raise Untranslatable(f"{name}(DISTINCT ...)")
             return exp.Count(this=exp.Distinct(expressions=args))
-        if name == "pg_systimestamp" and not args:
-            self.rewritten.append(name)
-            return exp.CurrentTimestamp()
-        if name == "text_date" and len(args) == 1 and args[0].is_string and args[0].name.lower() == "now":
-            self.rewritten.append(name)
-            return exp.CurrentDate()
-        if name in ("nvl", "ifnull") and len(args) == 2:
-            self.rewritten.append(name)
-            return exp.Coalesce(this=args[0], expressions=[args[1]])
-        if name in GAUSS_ONLY:
-            raise Untranslatable(f"{name}() has no exact Spark equivalent")
-        try:
-            node = exp.func(name, *args, dialect="postgres")
-        except Exception as exc:  # noqa: BLE001 - sqlglot refuses the arguments
-            raise Untranslatable(f"{name}(): {exc}") from None
-        if isinstance(node, exp.Anonymous):
-            raise Untranslatable(f"{name}() is not a function sqlglot knows for PostgreSQL")
-        return node
+        return self._call(name, args, n)
+
+    def _call(self, name: str, args: list[Any], node: Any) -> Any:
+        """The Spark form of a call (:mod:`.functions`), or Untranslatable."""
+        from .functions import form_for, why_none
+
+        form = form_for(name, args, node)
+        if form is None:
+            raise Untranslatable(why_none(name, len(args)))
+        if form.rewrite:
+            self.rewritten.append(form.gauss.split("(")[0])
+        return form.build(args, node)
 
     def _CoalesceExpr(self, n: Any) -> Any:  # noqa: N802
         args = [self.expr(a) for a in n.args]
@@ -489,6 +475,14 @@ def generate(node: Any) -> str:
     return text
 
 
+def random_free(node: Any) -> bool:
+    """Whether the tree has no call Spark calls non-deterministic (rand(), uuid())."""
+    from sqlglot import exp
+
+    bad = tuple(getattr(exp, n) for n in RANDOM if hasattr(exp, n))
+    return not any(isinstance(x, bad) for x in node.walk())
+
+
 def deterministic(node: Any) -> bool:
     from sqlglot import exp
 
@@ -497,4 +491,4 @@ def deterministic(node: Any) -> bool:
                    for x in node.walk())
 
 
-__all__ = ["ToSpark", "Untranslatable", "W_EXPR", "I_EXPR", "tree_of", "generate", "deterministic"]
+__all__ = ["ToSpark", "Untranslatable", "W_EXPR", "I_EXPR", "tree_of", "generate", "deterministic", "random_free"]
