@@ -125,7 +125,8 @@ _OPTIONS_DOC = """
     - A target's own options, as ``<target>_<option>`` keywords, declared on its backend class
       (``ddlc targets`` lists them): ``spark_catalog``, ``spark_partitioning`` (``"auto"``,
       ``"cluster"``, ``"partition"``, ``"none"``), ``spark_column_mapping`` (``"name"``, ``"id"``,
-      ``"none"``), ``spark_varchar`` (``"keep"``, ``"string"``): docs/targets.md, Spark SQL / Delta Lake.
+      ``"none"``), ``spark_varchar`` (``"keep"``, ``"string"``), ``spark_constraints``
+      (``"informational"``, ``"drop"``): docs/targets.md, Spark SQL / Delta Lake.
     - ``white_table_list`` (``"public.t1,*.t3"``), ``schema_regex``, ``exclude_users``: filters, as
       GaussDB's decoding options of those names.
     - ``owners``: also write ``ALTER ... OWNER TO`` the tree's owner after each CREATE (postgres);

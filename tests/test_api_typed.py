@@ -27,7 +27,8 @@ def test_keyword_arguments_are_the_options(fn):
     from ddlc.backends import backend_class, target_names
 
     declared = [kw for t in target_names() for kw in backend_class(t).option_keywords()]
-    assert declared == ["spark_catalog", "spark_partitioning", "spark_column_mapping", "spark_varchar"]
+    assert declared == ["spark_catalog", "spark_partitioning", "spark_column_mapping", "spark_varchar",
+                        "spark_constraints"]
     assert "Targets: ``gaussdb``" in fn.__doc__ and all(f"``{o}``" in fn.__doc__ for o in options + declared)
     hints = typing.get_type_hints(fn)
     assert hints["target"] is str  # any registered target (tests/test_fourth_target.py)

@@ -86,3 +86,122 @@ def test_alter_add_primary_key_sets_not_null_first(spark):
         assert spark.parse(s).getClass().getSimpleName()
     assert _spark({"TDDL": "ALTER TABLE s.t ADD CONSTRAINT t_a_key UNIQUE (a)"}) == [
         "ALTER TABLE s.t ADD CONSTRAINT t_a_key UNIQUE (a)"]
+
+
+# ---- item 9: --spark-constraints informational | drop ------------------------------------------------------
+import os  # noqa: E402
+import re  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+
+import pytest  # noqa: E402
+
+from test_spark_golden import SPARK_CASES  # noqa: E402
+
+KEY = re.compile(r"^ALTER TABLE \S+ ADD CONSTRAINT \S+ (PRIMARY KEY|UNIQUE|FOREIGN KEY)")
+TABLE = ("CREATE  TABLE  s.t (id pg_catalog.int4, code pg_catalog.text, n pg_catalog.int4, CONSTRAINT t_pkey PRIMARY KEY "
+         "(id), CONSTRAINT t_code_key UNIQUE (code), CONSTRAINT t_n_check CHECK ((n > 0)))")
+FK = "ALTER TABLE s.t ADD CONSTRAINT t_fk FOREIGN KEY (n) REFERENCES s.p(id)"
+
+
+def _codes(r) -> list[str]:
+    return [d.code for d in r.diagnostics]
+
+
+def test_default_writes_informational_keys():
+    r = ddlc.translate(json.dumps({"TDDL": TABLE}), target="spark")
+    assert [s for s in r.statements if KEY.match(s)] == ["ALTER TABLE s.t ADD CONSTRAINT t_pkey PRIMARY KEY (id)",
+                                                          "ALTER TABLE s.t ADD CONSTRAINT t_code_key UNIQUE (code)"]
+    assert _codes(r).count("DDLC-W812") == 2 and "DDLC-I815" not in _codes(r)
+    assert ddlc.translate(json.dumps({"TDDL": TABLE}), target="spark", spark_constraints="informational").sql == r.sql
+
+
+def test_drop_writes_no_key_and_says_so():
+    r = ddlc.translate(json.dumps({"TDDL": TABLE}), target="spark", spark_constraints="drop")
+    assert list(r.statements) == [
+        "CREATE TABLE s.t (id INT NOT NULL, code STRING, n INT) USING DELTA TBLPROPERTIES ('delta.columnMapping.mode' "
+        "= 'name')",
+        "ALTER TABLE s.t ADD CONSTRAINT t_n_check CHECK (n > 0)"]  # CHECK is enforced by Delta: kept
+    dropped = [d for d in r.diagnostics if d.code == "DDLC-I815"]
+    assert [d.message for d in dropped] == ["PRIMARY KEY t_pkey not written (--spark-constraints drop)",
+                                            "UNIQUE t_code_key not written (--spark-constraints drop)"]
+    assert "DDLC-W812" not in _codes(r)
+    fk = ddlc.translate(json.dumps({"TDDL": FK}), target="spark", spark_constraints="drop")
+    assert not fk.statements and _codes(fk) == ["DDLC-I815"]
+    # asked for: not a loss, so --on-unsupported error does not fail it; shown as a comment under comment
+    assert ddlc.translate(json.dumps({"TDDL": FK}), target="spark", spark_constraints="drop",
+                          on_unsupported="error").statements == ()
+    c = ddlc.translate(json.dumps({"TDDL": TABLE}), target="spark", spark_constraints="drop", on_unsupported="comment")
+    assert "-- ddlc DDLC-I815: not translated: CONSTRAINT t_pkey PRIMARY KEY (id)\n" in c.sql
+
+
+def test_drop_keeps_the_key_columns_not_null():
+    out = _spark({"TDDL": "ALTER TABLE s.t ADD CONSTRAINT t_pkey PRIMARY KEY (a)"}, spark_constraints="drop")
+    assert out == ["ALTER TABLE s.t ALTER COLUMN a SET NOT NULL"]
+
+
+def test_a_bad_value_is_refused():
+    with pytest.raises(ValueError, match="spark_constraints must be one of informational, drop"):
+        ddlc.translate(json.dumps({"TDDL": FK}), target="spark", spark_constraints="keep")
+
+
+@pytest.mark.parametrize("case", [c for c in SPARK_CASES if KEY.search((c / "expected.spark.sql").read_text("utf-8"))
+                                  or "ADD CONSTRAINT" in (c / "expected.spark.sql").read_text("utf-8")],
+                         ids=lambda c: f"{c.parent.name}/{c.name}")
+def test_drop_on_every_golden_with_a_key(case, spark):
+    """Over the Spark goldens: drop writes exactly the default's statements less the keys, one DDLC-I815 for
+    each DDLC-W812 key, and every statement parses with Spark 4."""
+    data = (case / "input.json").read_bytes()
+    kept = list(ddlc.translate_many(data, target="spark", on_unsupported="comment"))
+    dropped = list(ddlc.translate_many(data, target="spark", on_unsupported="comment", spark_constraints="drop"))
+    a = [s for t in kept for s in t.statements]
+    b = [s for t in dropped for s in t.statements]
+    assert b == [s for s in a if not KEY.match(s)]
+    written = sum(1 for s in a if KEY.match(s))
+    assert sum(_codes(t).count("DDLC-I815") for t in dropped) == written
+    assert sum(_codes(t).count("DDLC-W812") for t in dropped) == sum(_codes(t).count("DDLC-W812") for t in kept) - written
+    for s in b:
+        spark.parse(s)
+
+
+def _ddlc(args: list[str], cwd, stdin: str | None = None) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "DDLC_TARGETS"}
+    return subprocess.run([sys.executable, "-m", "ddlc", *args], cwd=cwd, input=stdin, capture_output=True,
+                          text=True, env=env, timeout=120)
+
+
+HISTORY = "\n".join(json.dumps({"TDDL": t}) for t in (
+    "CREATE SCHEMA s",
+    "CREATE  TABLE  s.p (id pg_catalog.int4, CONSTRAINT p_pkey PRIMARY KEY (id))",
+    "CREATE  TABLE  s.t (id pg_catalog.int4, n pg_catalog.int4)",
+    FK)) + "\n"
+
+
+def test_cli_flag_and_configuration(tmp_path):
+    (tmp_path / "log.jsonl").write_text(HISTORY)
+    for cmd in (["translate", "--to", "spark"], ["replay", "--to", "spark"]):
+        default = _ddlc([*cmd, "log.jsonl"], tmp_path)
+        assert default.returncode == 0, default.stderr
+        assert "ADD CONSTRAINT p_pkey PRIMARY KEY (id)" in default.stdout
+        assert "ADD CONSTRAINT t_fk FOREIGN KEY (n) REFERENCES s.p (id)" in default.stdout
+        flag = _ddlc([*cmd, "--spark-constraints", "drop", "log.jsonl"], tmp_path)
+        assert flag.returncode == 0, flag.stderr
+        assert "ADD CONSTRAINT" not in flag.stdout and "id INT NOT NULL" in flag.stdout
+        verbose = _ddlc([*cmd, "--spark-constraints", "drop", "-v", "log.jsonl"], tmp_path)
+        if cmd[0] == "replay":  # replay prints its information notes with -v
+            assert "PRIMARY KEY p_pkey not written (--spark-constraints drop) [DDLC-I815]" in verbose.stderr
+        (tmp_path / ".ddlc.toml").write_text('spark-constraints = "drop"\n')
+        conf = _ddlc([*cmd, "log.jsonl"], tmp_path)
+        assert conf.returncode == 0 and conf.stdout == flag.stdout
+        over = _ddlc([*cmd, "--spark-constraints", "informational", "log.jsonl"], tmp_path)
+        assert over.stdout == default.stdout  # the flag over the file
+        (tmp_path / ".ddlc.toml").unlink()
+    (tmp_path / "pyproject.toml").write_text('[tool.ddlc]\nspark_constraints = "drop"\ntargets = ["spark"]\n')
+    check = _ddlc(["check", "--format", "json", "log.jsonl"], tmp_path)
+    assert check.returncode == 0, check.stderr
+    assert {f["code"] for f in json.loads(check.stdout)["findings"]} >= {"DDLC-I815"}
+    (tmp_path / "pyproject.toml").write_text('[tool.ddlc]\nspark-constraints = "keep"\n')
+    bad = _ddlc(["translate", "--to", "spark", "log.jsonl"], tmp_path)
+    assert bad.returncode == 2 and "spark-constraints" in bad.stderr and "informational, drop" in bad.stderr
+    flag = _ddlc(["translate", "--to", "spark", "--spark-constraints", "keep", "log.jsonl"], tmp_path)
+    assert flag.returncode == 2

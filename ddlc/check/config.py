@@ -24,7 +24,8 @@ from typing import Any
 from ..records import record
 from ..options import DEFAULT_TARGET, TARGETS_ENV
 
-__all__ = ["CheckConfig", "ConfigError", "DEFAULT_TARGETS", "default_targets", "find_config", "load_config", "glob_spec"]
+__all__ = ["CheckConfig", "ConfigError", "DEFAULT_TARGETS", "configured_target_options", "default_targets", "find_config",
+           "load_config", "glob_spec"]
 
 DEFAULT_TARGETS = (DEFAULT_TARGET,)
 DEFAULT_INCLUDE = ("**/*.json", "**/*.jsonl", "**/*.ndjson")
@@ -49,6 +50,9 @@ class CheckConfig:
     # every selected file must be JDDL: without it a JSON file with no "fmt", "JDDL" or "TDDL" key anywhere
     # (package.json, tsconfig.json) is left alone with a note, by check and format alike
     require_jddl: bool = False
+    # the targets' own options, by their flag names without the dashes (spark-constraints = "drop"), as
+    # (library keyword, value) pairs: the default of every command that translates (a flag overrides it)
+    target_options: tuple[tuple[str, Any], ...] = ()
     root: str = "."  # the directory globs are relative to
     source: str | None = None  # the file this came from
 
@@ -151,10 +155,14 @@ def load_config(path: str | os.PathLike[str] | None) -> CheckConfig:
     if not isinstance(data, dict):
         raise ConfigError(f"{where}: must be a table")
     kw: dict[str, Any] = {}
+    options: dict[str, Any] = {}
     for raw_key, v in data.items():
         key = raw_key.replace("_", "-")
+        if key not in _KEYS and _target_option(key, raw_key, v, where, options):
+            continue
         if key not in _KEYS:
-            raise ConfigError(f"{where}: unknown key {raw_key!r} (known: {', '.join(sorted(_KEYS))})")
+            raise ConfigError(f"{where}: unknown key {raw_key!r} (known: {', '.join(sorted(_KEYS))}, and the "
+                              "targets' options by their flag names, e.g. spark-constraints)")
         name = key.replace("-", "_")
         if key in ("strict", "require-jddl"):
             if not isinstance(v, bool):
@@ -193,7 +201,38 @@ def load_config(path: str | os.PathLike[str] | None) -> CheckConfig:
                 kw[name] = tuple(v)
     if env is not None:
         kw["targets"] = env  # the environment over the file, a flag over both
+    if options:
+        kw["target_options"] = tuple(sorted(options.items()))
     return CheckConfig(root=os.path.dirname(p) or ".", source=where, **kw)
+
+
+def _target_option(key: str, raw_key: str, v: Any, where: str, into: dict[str, Any]) -> bool:
+    """A target's own option (``spark-constraints = "drop"``: its flag without the dashes) put in ``into`` by
+    its library keyword, checked by its declaration; False when ``key`` names no target's option."""
+    from ..backends import target_of_keyword  # names only: the backend is imported for a key it may own
+
+    keyword = key.replace("-", "_")
+    if target_of_keyword(keyword) is None:
+        return False
+    from ..backends import find_option
+
+    found = find_option(keyword)
+    if found is None:
+        return False
+    try:
+        found[1].check(keyword, v)
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"{where}: {raw_key}: {str(exc).removeprefix(keyword + ' ')}") from None
+    into[keyword] = v
+    return True
+
+
+def configured_target_options(start: str | os.PathLike[str] = ".") -> dict[str, Any]:
+    """The targets' own options the configuration that applies in ``start`` sets (``spark-constraints =
+    "drop"``...), by library keyword: what a translating command uses where its flag is not given. Raises
+    :class:`ConfigError` for a configuration that cannot be used."""
+    path = find_config(start)
+    return {} if path is None else dict(load_config(path).target_options)
 
 
 def _env_targets() -> tuple[str, ...] | None:

@@ -185,7 +185,8 @@ def _check_file(path: str, config: CheckConfig, report: CheckReport, stdin: Any)
     if path != "-" and not config.require_jddl and not looks_jddl(data):
         report.not_jddl.append(name)  # package.json: not ours to check (require-jddl: it is)
         return
-    options = Options.of(default_schema=config.default_schema, schema_map=config.schema_map)
+    options = Options.of(default_schema=config.default_schema, schema_map=config.schema_map,
+                         **dict(config.target_options))
     session = Session(config.targets, options)  # each document read and built once for every target
     backends = session.backends
     locator: Locator | None = None

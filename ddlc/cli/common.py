@@ -281,15 +281,22 @@ class TargetOptionsCommand(click.Command):
 
 
 def given_target_options(kw: dict[str, Any]) -> dict[str, Any]:
-    """Take the target options the command line gave out of a command's keywords (None: not given)."""
+    """Take the target options the command line gave out of a command's keywords (None: not given), over
+    those the configuration sets (``spark-constraints = "drop"`` in .ddlc.toml or ``[tool.ddlc]``); a
+    configuration that cannot be used is a usage error (exit 2)."""
     from ..backends import target_of_keyword
+    from ..check.config import ConfigError, configured_target_options
 
     out = {}
     for k in [k for k in kw if target_of_keyword(k) is not None]:
         v = kw.pop(k)
         if v is not None:
             out[k] = v
-    return out
+    try:
+        configured = configured_target_options()
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
+    return {**configured, **out}
 
 
 def _translate_options(fn):
