@@ -98,3 +98,53 @@ def visit(tree: Any, handlers: Mapping[type, Callable[[Any], None]]) -> None:
             v = getattr(n, name, None)
             if v is not None:
                 push(v)
+
+
+_ALL: dict[type, tuple[str, ...]] = {}  # per pglast class: every slot, its own and Node's ("ancestors")
+
+
+def copied_with(node: Any, changes: Mapping[str, Any]) -> Any:
+    """A shallow copy of the pglast ``node`` with ``changes`` made: the original is never modified, and the
+    copy shares every child it does not change (the values were checked when the tree was made, so they are
+    set as they are)."""
+    cls = type(node)
+    names = _ALL.get(cls)
+    if names is None:
+        names = _ALL[cls] = tuple(dict.fromkeys(s for c in cls.__mro__ for s in getattr(c, "__slots__", ())))
+    new = object.__new__(cls)
+    put = object.__setattr__
+    for name in names:
+        v = changes[name] if name in changes else getattr(node, name, _UNSET)
+        if v is not _UNSET:
+            put(new, name, v)
+    return new
+
+
+_UNSET = object()
+
+
+def replaced(tree: Any, fn: Callable[[Any, Any], Any]) -> Any:
+    """``tree`` (a pglast node or a tuple of them) rebuilt bottom-up: ``fn(original, node)`` is called for every
+    node, ``original`` as the tree has it and ``node`` the same with its changed children (itself when none
+    changed); it returns ``node`` or what takes its place. Only the nodes on a path to a change are copied
+    (:func:`copied_with`): ``tree`` is never modified, and an unchanged tree is returned itself."""
+    cls = type(tree)
+    if cls is tuple or cls is list:
+        items = [replaced(x, fn) for x in tree]
+        if all(a is b for a, b in zip(items, tree)):
+            return tree
+        return tuple(items) if cls is tuple else items
+    try:
+        slots = _REVERSED[cls]
+    except KeyError:
+        slots = _reversed_slots(cls)
+    if slots is None:
+        return tree
+    changes = {}
+    for name in slots:
+        v = getattr(tree, name, None)
+        if v is not None:
+            nv = replaced(v, fn)
+            if nv is not v:
+                changes[name] = nv
+    return fn(tree, copied_with(tree, changes) if changes else tree)

@@ -89,13 +89,21 @@ def rewrite_tree(node: Any, emit: Any, origin: Any, text: str = "") -> tuple[Any
         raise InternalError(f"call to {', '.join(unknown)} (not on PostgreSQL) reached the emitter", path=origin)
     if not any(v == REWRITE for _, v in found):
         return node, False
-    import copy
-
+    from ...ir.sqltree import replaced
     from .functions import _quoted_bare
 
     quoted = _quoted_bare(text) if text else frozenset()
     done: list[Any] = []
-    tree = _rewrite(copy.deepcopy(node), quoted, done)
+
+    def one(original: Any, node: Any) -> Any:  # judged on the call as written, as the rules judged it
+        c = call_of(original, quoted)
+        rw = rewrite_for(c) if c is not None else None
+        if rw is None:
+            return node
+        done.append(rw)
+        return rw.build(node)
+
+    tree = replaced(node, one)  # only the path to each rewritten call is copied
     exact = sorted({rw.gauss for rw in done if rw.exact})
     close = sorted({f"{rw.gauss} -> {rw.postgres} ({rw.note})" for rw in done if not rw.exact})
     if exact:
@@ -105,34 +113,3 @@ def rewrite_tree(node: Any, emit: Any, origin: Any, text: str = "") -> tuple[Any
     return tree, True
 
 
-_SLOTS: dict[type, tuple[str, ...]] = {}
-
-
-def _rewrite(node: Any, quoted: frozenset[str], done: list[Any]) -> Any:
-    """``node`` (a private copy) with its calls rewritten: each call judged as written, built from its
-    rewritten arguments."""
-    from pglast import ast
-
-    if isinstance(node, tuple):
-        return tuple(_rewrite(x, quoted, done) for x in node)
-    if not isinstance(node, ast.Node):
-        return node
-    c = call_of(node, quoted)
-    rw = rewrite_for(c) if c is not None else None  # judged on the call as written, as the rules judged it
-    cls = type(node)
-    slots = _SLOTS.get(cls)
-    if slots is None:  # the slots that may hold nodes (a tuple or a node)
-        slots = _SLOTS[cls] = tuple(
-            name for name, info in getattr(cls, "__slots__", {}).items()
-            if any(t in (list, tuple) or (isinstance(t, type) and issubclass(t, ast.Node))
-                   for t in (info.py_type if isinstance(info.py_type, tuple) else (info.py_type,))))
-    for name in slots:
-        v = getattr(node, name, None)
-        if v is not None:
-            new = _rewrite(v, quoted, done)
-            if new is not v:
-                setattr(node, name, new)
-    if rw is None:
-        return node
-    done.append(rw)
-    return rw.build(node)

@@ -49,6 +49,7 @@ from ...ir.followup import AlterTableFollowup, BackfillUpdate
 from ...ir.index import CreateIndex
 from ...ir.misc import CreateMatView, CreateTableAs
 from ...ir.names import Expr
+from ...ir.reach import Reach
 from ...ir.routine import CreateFunction
 from ...ir.rules import Rule
 from ...ir.table import CreateTable
@@ -257,25 +258,46 @@ def unknown_calls(e: Expr | None) -> list[str]:
 
 # ---- the rules ------------------------------------------------------------------------------------
 
-def _exprs(n: Node, *, twins: bool = True) -> Iterator[Expr]:
-    """Every Expr below ``n`` (its own fields included), through the fields that may hold nodes (the
-    passes' own walk: ``ddlc.ir.base``). ``twins=False`` leaves out a constraint's ``definition``, the
-    text twin of its parsed form."""
-    from ...ir.base import field_names
+_EXPR_REACH = Reach({Expr})
+_LAST: tuple[Any, tuple[tuple[Expr, bool], ...]] = (None, ())  # the last node walked and what it holds
 
-    stack: list[Any] = [n]
+
+def _exprs_of(n: Node) -> tuple[tuple[Expr, bool], ...]:
+    """Every Expr below ``n`` (its own fields included), each with whether it is a constraint's
+    ``definition``, the text twin of its parsed form. One walk of the fields that can lead to an Expr
+    (:class:`~ddlc.ir.reach.Reach`), kept for the node's next rule (a statement is judged by several)."""
+    last = _LAST  # (one read: another thread may replace it)
+    if last[0] is n:
+        return last[1]
+    reach = _EXPR_REACH.current()
+    fields_of, enters = reach._fields.get, reach.enters
+    out: list[tuple[Expr, bool]] = []
+    stack: list[tuple[Any, bool]] = [(n, False)]
     while stack:
-        cur = stack.pop()
-        if isinstance(cur, Expr):
-            yield cur
-        elif type(cur) is tuple:
-            stack.extend(cur)
-        elif isinstance(cur, Node):
-            skip = not twins and hasattr(cur, "parsed") and hasattr(cur, "definition")
-            for f in field_names(type(cur)):
+        cur, twin = stack.pop()
+        cls = type(cur)
+        if cls is Expr:
+            out.append((cur, twin))
+        elif cls is tuple:
+            stack.extend((x, twin) for x in cur)
+        elif isinstance(cur, Node) and enters(cls):
+            names = fields_of(cls)
+            if names is None:
+                names = reach.fields(cls)
+            pair = hasattr(cur, "parsed") and hasattr(cur, "definition")
+            for f in names:
                 v = getattr(cur, f)
-                if v is not None and not (skip and f == "definition"):
-                    stack.append(v)
+                if v is not None:
+                    stack.append((v, twin or (pair and f == "definition")))
+    found = tuple(out)
+    globals()["_LAST"] = (n, found)
+    return found
+
+
+def _exprs(n: Node, *, twins: bool = True) -> Iterator[Expr]:
+    """Every Expr below ``n`` (its own fields included); ``twins=False`` leaves out a constraint's
+    ``definition``, the text twin of its parsed form."""
+    return (e for e, twin in _exprs_of(n) if twins or not twin)
 
 
 def has_unknown_call(n: Node) -> bool:

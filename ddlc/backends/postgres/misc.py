@@ -283,11 +283,9 @@ def _query(q: Expr, e: Emit, *, drop_into: bool = False) -> str:
     if wants_rewrite(q.text):
         tree, changed = rewrite_tree(tree, e, q.origin)
     if drop_into:
-        import copy
+        from ...ir.sqltree import copied_with
 
-        tree = tree if changed else copy.deepcopy(tree)
-        tree.intoClause = None
-        return pg_deparse(tree)
+        return pg_deparse(copied_with(tree, {"intoClause": None}))  # (the IR's tree is never modified)
     verbatim = q.sql is not None and q.sql.verbatim  # PostgreSQL's grammar read the text as it is, no comment
     return q.text if not changed and verbatim and pg_pastable(q.text) else pg_deparse(tree)
 

@@ -515,9 +515,8 @@ def view_query(n: CreateView, e: Emit) -> str:
 
     tree = query_tree(n.query)
     assert tree is not None  # a query that does not parse, or uses GaussDB-only constructs: refused by rules
-    copied = False
     if wants_rewrite(n.query.text):  # GaussDB-only functions: the rewrites of other SQL text
-        tree, copied = rewrite_tree(tree, e, n.query.origin)
+        tree, _ = rewrite_tree(tree, e, n.query.origin)
 
     def mapped_entry(node: Any) -> tuple[str, bool] | None:
         names = [s.sval for s in node.names or ()]
@@ -536,22 +535,18 @@ def view_query(n: CreateView, e: Emit) -> str:
 
     visit(tree, {ast.TypeName: needs})
     if wanted:
-        import copy
+        from ...ir.sqltree import copied_with, replaced
 
-        if not copied:  # the IR's tree is never modified
-            tree = copy.deepcopy(tree)
-
-        def types(node: Any) -> None:  # the copy's TypeName takes the mapped type, in place
-            entry = mapped_entry(node)
+        def types(original: Any, node: Any) -> Any:  # a TypeName with the mapped type, in a copy
+            entry = mapped_entry(original) if type(original) is ast.TypeName else None
             if entry is None:
-                return
+                return node
             spelling, keep = entry
             new = type_node(spelling)
-            for slot in type(new).__slots__:
-                if slot not in ("arrayBounds", "location") and not (slot == "typmods" and keep):
-                    setattr(node, slot, getattr(new, slot))
+            return copied_with(node, {slot: getattr(new, slot) for slot in type(new).__slots__
+                                      if slot not in ("arrayBounds", "location") and not (slot == "typmods" and keep)})
 
-        visit(tree, {ast.TypeName: types})
+        tree = replaced(tree, types)  # the IR's tree is never modified: only the paths to the types are copied
         e.diag(I_VIEW_TYPES, "type(s) mapped: " + ", ".join(sorted(set(wanted))), n.query.origin)
     return pg_deparse(tree)
 
