@@ -204,8 +204,8 @@ NODES: dict[str, dict[str, Slot]] = {
     "option": _OPTION,
     "option_label": {"label": _NAME, "schema": _NAME},
     # ALTER TABLE / INDEX / VIEW / SEQUENCE / TYPE (§5.2) and the follow-up messages (§5.3)
-    "alter-relation": {"objtype": kw(*_RELATION_KINDS, "???"), "only": kw("", "ONLY"), "identity": QUOTED,
-                       "subcmds": frag("text", items="subcommand"), "myowner": META},
+    "alter-relation": {"objtype": kw(*_RELATION_KINDS, "???"), "only": kw("", "ONLY"), "if_exists": _IF_EXISTS,
+                       "identity": QUOTED, "subcmds": frag("text", items="subcommand"), "myowner": META},
     "subcommand": _SUBCOMMAND,
     "empty": {},
     "named": {"name": _NAME, "index": _NAME},
