@@ -73,7 +73,6 @@ IR_NOT_EQUAL: dict[str, str] = {
 NOT_EQUAL: dict[str, str] = {
     "sequence/alter-owned-by-none": "the tree's OWNED BY element with present: false (OWNED BY NONE) prints "
                                     "nothing: the text cannot tell it",
-    "trigger/constraint-trigger": "CONSTRAINT TRIGGER attributes are not read from text yet (kept as text, DDLC-N404)",
 }
 
 

@@ -14,7 +14,8 @@ CREATE_TRIGGER = Shape(
      "time": Words(("BEFORE", "AFTER", "INSTEAD OF")),
      "events": Either((Shape("UPDATE OF %{columns:, }I"), Words(("INSERT", "UPDATE", "DELETE", "TRUNCATE")))),
      "from_table": Shape("FROM %{relation}D", absent=True),
-     "constraint_attrs": Words(("NOT DEFERRABLE", "DEFERRABLE", "INITIALLY DEFERRED", "INITIALLY IMMEDIATE")),
+     # the deparser's elements (reference §5.10): ["NOT",] "DEFERRABLE INITIALLY", "IMMEDIATE" | "DEFERRED"
+     "constraint_attrs": Words(("NOT", "DEFERRABLE INITIALLY", "IMMEDIATE", "DEFERRED")),
      "for_each": Words(("ROW", "STATEMENT")),
      "when": Shape("WHEN (%{clause}s)|WHEN %{clause}s", {"clause": Frag()}, absent=True),
      "function": Shape("%{funcname}D ( %{args:, }L )|%{funcname}D ( )"),
