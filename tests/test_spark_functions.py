@@ -382,7 +382,7 @@ def test_sysdate_default_cli_runs_on_spark(tmp_path, spark):
     p = subprocess.run([*ddlc_command(), "translate", "--to", "spark", str(doc)], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     stmt = p.stdout.strip().removesuffix(";")
-    assert "DEFAULT CAST(TIMESTAMP_SECONDS((UNIX_MICROS(CURRENT_TIMESTAMP()) + 500000) DIV 1000000) AS " \
+    assert "DEFAULT CAST(TIMESTAMP_SECONDS(UNIX_SECONDS(CURRENT_TIMESTAMP() + INTERVAL '0.5' SECOND)) AS " \
            "TIMESTAMP_NTZ)" in stmt
     spark.parse(stmt)
     spark.reset()

@@ -141,12 +141,12 @@ def _pg_args(node: Any) -> tuple:
 # ---- forms ----------------------------------------------------------------------------------------------
 
 def _sysdate(args: list[Any], node: Any) -> Any:
-    """``CAST(timestamp_seconds((unix_micros(current_timestamp()) + 500000) DIV 1000000) AS TIMESTAMP_NTZ)``:
-    the statement's time in the session time zone, rounded to the second as timestamp(0) rounds."""
+    """``CAST(timestamp_seconds(unix_seconds(current_timestamp() + INTERVAL '0.5' SECOND)) AS TIMESTAMP_NTZ)``:
+    the statement's time rounded to the second as timestamp(0) rounds (on the instant: every time zone's
+    offset is whole seconds), then read in the session time zone. Never NULL, as Spark's analyser sees it."""
     exp = _exp()
-    micros = exp.Add(this=call("unix_micros", exp.CurrentTimestamp()), expression=number(500000))
-    seconds = exp.IntDiv(this=exp.Paren(this=micros), expression=number(1000000))
-    return cast(call("timestamp_seconds", seconds), "TIMESTAMPNTZ")
+    half = exp.Add(this=exp.CurrentTimestamp(), expression=exp.Interval(this=string("0.5"), unit=exp.Var(this="SECOND")))
+    return cast(call("timestamp_seconds", call("unix_seconds", half)), "TIMESTAMPNTZ")
 
 
 def _decode(args: list[Any], node: Any) -> Any:
@@ -233,7 +233,7 @@ _ORDER = ("Spark compares strings by their UTF-8 bytes, as GaussDB's C collation
 _FORMS: tuple[Form, ...] = (
     # -- current date and time (volatile: never in a generated column)
     Form("sysdate", (0,), "sysdate",
-         "CAST(timestamp_seconds((unix_micros(current_timestamp()) + 500000) DIV 1000000) AS TIMESTAMP_NTZ)",
+         "CAST(timestamp_seconds(unix_seconds(current_timestamp() + INTERVAL '0.5' SECOND)) AS TIMESTAMP_NTZ)",
          "openGauss's sysdate is CURRENT_TIMESTAMP::timestamp(0): the statement's time in the session time zone, "
          "rounded to the second (" + _STATEMENT + ")", _sysdate, volatile=True),
     Form("pg_systimestamp", (0,), "pg_systimestamp()", "current_timestamp()",
