@@ -36,7 +36,7 @@ import orjson
 from ..backends import BACKENDS
 from .errors import SUMMARY_FORMAT, PipelineError
 
-__all__ = ["write_outputs", "commit", "commit_steps", "check_output", "staging", "ddlc_files", "OutputRefused",
+__all__ = ["write_outputs", "render_outputs", "commit", "commit_steps", "check_output", "staging", "ddlc_files", "OutputRefused",
            "SUMMARY"]
 
 SUMMARY = "summary.json"
@@ -122,19 +122,25 @@ def _diagnostics(text: str | None) -> list[dict[str, Any]]:
              "path": d.get("path")} for d in orjson.loads(text)]
 
 
-def write_outputs(tmp: str, targets: list[str], results: list[dict[str, Any]], side: list[dict[str, Any]],
-                  summary: dict[str, Any]) -> list[str]:
-    """Write every output file into ``tmp``; returns their names, ``summary.json`` last."""
+def write_outputs(tmp: str, files: list[tuple[str, bytes]]) -> list[str]:
+    """Write the files :func:`render_outputs` made into ``tmp``; returns their names, ``summary.json`` last."""
+    for name, data in files:
+        with open(os.path.join(tmp, name), "wb") as fh:
+            fh.write(data)
+    return [name for name, _ in files]
+
+
+def render_outputs(targets: list[str], results: list[dict[str, Any]], side: list[dict[str, Any]],
+                   summary: dict[str, Any]) -> list[tuple[str, bytes]]:
+    """Every output file as (name, bytes), ``summary.json`` last."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    names = []
+    files: list[tuple[str, bytes]] = []
     for t in targets:
-        with open(os.path.join(tmp, f"{t}.sql"), "w", encoding="utf-8", newline="") as fh:
-            for r in results:
-                if r["target"] == t and r["status"] in ("translated", "failed"):
-                    fh.write(r["sql"] or "")
-        names.append(f"{t}.sql")
+        sql = "".join(r["sql"] or "" for r in results
+                      if r["target"] == t and r["status"] in ("translated", "failed"))
+        files.append((f"{t}.sql", sql.encode("utf-8")))
     diag = pa.struct([("code", pa.string()), ("severity", pa.string()), ("message", pa.string()),
                       ("path", pa.string())])
     schema = pa.schema([("lsn", pa.string()), ("xid", pa.int64()), ("source", pa.string()), ("line", pa.int64()),
@@ -148,8 +154,7 @@ def write_outputs(tmp: str, targets: list[str], results: list[dict[str, Any]], s
              "owner": r.get("owner"), "sql": r.get("sql"), "statements": r.get("statements"),
              "diagnostics": _diagnostics(r.get("diagnostics")), "error_code": r.get("error_code"),
              "error": r.get("error"), "filtered": r.get("filtered")} for r in results if r["status"] != "state"]
-    _parquet(pq, pa.Table.from_pylist(rows, schema=schema), os.path.join(tmp, RESULTS))
-    names.append(RESULTS)
+    files.append((RESULTS, _parquet(pa, pq, pa.Table.from_pylist(rows, schema=schema))))
     qschema = pa.schema([("reason", pa.string()), ("target", pa.string()), ("source", pa.string()),
                          ("line", pa.int64()), ("offset", pa.int64()), ("document", pa.string()), ("lsn", pa.string()),
                          ("xid", pa.int64()), ("code", pa.string()), ("error", pa.string()), ("payload", pa.binary())])
@@ -171,17 +176,16 @@ def write_outputs(tmp: str, targets: list[str], results: list[dict[str, Any]], s
             quarantine.append({"reason": "unrecognised", "target": None, "source": s["source"], "line": s["line"],
                                "offset": s["offset"], "document": s["label"], "lsn": None, "xid": None,
                                "code": None, "error": "line not recognised", "payload": s["payload"]})
-    _parquet(pq, pa.Table.from_pylist(quarantine, schema=qschema), os.path.join(tmp, QUARANTINE))
-    names.append(QUARANTINE)
-    with open(os.path.join(tmp, SUMMARY), "wb") as fh:
-        fh.write(orjson.dumps(summary, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n")
-    names.append(SUMMARY)
-    return names
+    files.append((QUARANTINE, _parquet(pa, pq, pa.Table.from_pylist(quarantine, schema=qschema))))
+    files.append((SUMMARY, orjson.dumps(summary, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"))
+    return files
 
 
-def _parquet(pq: Any, table: Any, path: str) -> None:
+def _parquet(pa: Any, pq: Any, table: Any) -> bytes:
     # one file, no statistics that depend on anything but the rows: the same rows give the same bytes
-    pq.write_table(table, path, compression="zstd", write_statistics=False, use_dictionary=False)
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression="zstd", write_statistics=False, use_dictionary=False)
+    return sink.getvalue().to_pybytes()
 
 
 def commit_steps(output: str, names: list[str]) -> list[tuple[str, str]]:

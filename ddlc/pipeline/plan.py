@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
+from typing import Any
 
 from ..records import record
 from ..frontend.streams_io import ByteSource
@@ -42,6 +43,9 @@ class Piece:
     line: int = 1  # the line number of its first byte
     size: int = 0  # its length in bytes (for progress and MB/s)
     kind: str = ""  # the file's form as detected (rows_json, rows_csv, jsonl, json, decoding, batch)
+    uri: str = ""  # read through Spark's filesystem layer at this URI (.remote), else with Python on the driver's machine
+    split: int = 0  # (through Spark) the bytes of each byte range of its file: Spark's text source hands each
+    # line to the range it starts in, and the driver moves lines and offsets after (with_lines, .remote)
 
     @property
     def whole(self) -> bool:
@@ -65,15 +69,19 @@ def expand_inputs(paths: list[str] | tuple[str, ...]) -> list[str]:
         else:
             raise PipelineInputError(f"{p}: no such file or directory")
     if not out:
-        raise PipelineInputError("no input files")
+        raise PipelineInputError(_NONE)
     return out
 
 
-def detect_form(path: str, forced: str = "auto") -> str:
-    """The exact form of a file: ``rows_json``, ``rows_csv``, ``jsonl``, ``json``, ``decoding`` or ``batch``."""
+_NONE = "no input files"
+
+
+def detect_form(path: str, forced: str = "auto", opener: Any = None) -> str:
+    """The exact form of a file: ``rows_json``, ``rows_csv``, ``jsonl``, ``json``, ``decoding`` or ``batch``
+    (``opener``: a function giving the file's reader, :meth:`.fs.HadoopFS.reader` for a URI)."""
     if forced in ("decoding", "batch"):
         return forced
-    with open(path, "rb") as fh:
+    with (opener or _open)(path) as fh:
         src = ByteSource(fh=fh)
         src.skip_bom()
         at = src.skip_space(0)
@@ -108,23 +116,87 @@ def detect_form(path: str, forced: str = "auto") -> str:
         return "jsonl"
 
 
-def plan(paths: list[str] | tuple[str, ...], forced: str = "auto", piece_size: int = PIECE_SIZE) -> list[Piece]:
-    """The pieces of the inputs, in order (line numbers of later pieces still 1: see :func:`with_lines`)."""
+def _open(path: str) -> Any:
+    return open(path, "rb")
+
+
+def plan(paths: list[str] | tuple[str, ...], forced: str = "auto", piece_size: int = PIECE_SIZE,
+         hfs: Any = None, through_spark: bool = False) -> list[Piece]:
+    """The pieces of the inputs, in order (line numbers of later pieces still 1: see :func:`with_lines`).
+
+    ``through_spark``: the pieces are read by Spark (:mod:`.remote`): a splittable file is cut into byte
+    ranges of ``piece_size`` (no newline looked for: Spark's text source gives each line to the range it
+    starts in). ``hfs`` (a :class:`.fs.HadoopFS`): the inputs that are URIs are listed, sized and told
+    from Spark's filesystem layer (a plain path is the driver's own file)."""
     pieces: list[Piece] = []
-    for n, path in enumerate(expand_inputs(paths)):
+    for n, (path, size, uri) in enumerate(_files(paths, hfs, through_spark)):
         try:
-            size = os.path.getsize(path)
-            form = detect_form(path, forced)
+            form = detect_form(path, forced, hfs.reader if uri and hfs is not None and uri == path else None)
         except OSError as exc:
             raise PipelineInputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        except Exception as exc:  # noqa: BLE001 - py4j: the filesystem's own error
+            raise PipelineInputError(f"{path}: cannot read: {_java_message(exc)}") from None
         if form not in _SPLITTABLE or size <= piece_size:
             # read whole, with the form the user asked for: exactly what the CLI reads
-            pieces.append(Piece(len(pieces), n, path, forced, 0, -1, 1, size, form))
+            pieces.append(Piece(len(pieces), n, path, forced, 0, -1, 1, size, form, uri))
             continue
-        cuts = _cuts(path, size, piece_size)
+        if through_spark:
+            cuts = list(range(0, size, piece_size)) + [size]
+        else:
+            cuts = _cuts(path, size, piece_size)
         for a, b in zip(cuts, cuts[1:], strict=False):
-            pieces.append(Piece(len(pieces), n, path, form, a, b, 1, b - a, form))
+            pieces.append(Piece(len(pieces), n, path, form, a, b, 1, b - a, form, uri,
+                                piece_size if through_spark else 0))
     return pieces
+
+
+def _files(paths: list[str] | tuple[str, ...], hfs: Any, through_spark: bool) -> list[tuple[str, int, str]]:
+    """(label path, size, URI Spark reads or "") of every input file, in order."""
+    from .fs import is_uri, to_uri
+
+    out: list[tuple[str, int, str]] = []
+    for p in paths:
+        if not is_uri(p):
+            try:
+                files = expand_inputs([p])
+            except PipelineInputError as exc:
+                if str(exc) != _NONE:
+                    raise
+                files = []  # an empty directory among others
+            for f in files:
+                try:
+                    size = os.path.getsize(f)
+                except OSError as exc:
+                    raise PipelineInputError(f"{f}: cannot read: {exc.strerror or exc}") from None
+                out.append((f, size, to_uri(f) if through_spark else ""))
+            continue
+        if hfs is None:
+            raise PipelineInputError(f"{p}: a URI is read through Spark's filesystem layer (no session given)")
+        try:
+            st = hfs.stat(p)
+            if st is None:
+                raise PipelineInputError(f"{p}: no such file or directory")
+            found = hfs.files(p) if st.is_dir else [st]
+        except PipelineInputError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - py4j: no filesystem for the scheme, refused, ...
+            raise PipelineInputError(f"{p}: cannot read: {_java_message(exc)}") from None
+        for f in found:
+            name = p if not st.is_dir else f.path  # a file given: labelled as given
+            out.append((name, f.size, name))
+    if not out:
+        raise PipelineInputError(_NONE)
+    return out
+
+
+def _java_message(exc: BaseException) -> str:
+    """The first line of a JVM exception's message, without py4j's wrapping."""
+    text = str(exc).strip()
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith(("An error occurred", "py4j", "Traceback")):
+            return line[:300]
+    return text[:300]
 
 
 def _cuts(path: str, size: int, piece_size: int) -> list[int]:

@@ -58,38 +58,56 @@ def run(inputs: list[str] | tuple[str, ...], output: str, targets: list[str] | t
         if input_format not in FORMS:
             raise ValueError(f"input format must be one of {', '.join(FORMS)}, not {input_format!r}")
         _libraries()
-        pieces = plan(list(inputs), input_format, piece_size)
+        from .fs import is_uri
+
+        uri_in, uri_out = any(is_uri(p) for p in inputs), is_uri(output)
+        # (URIs are listed through the session's filesystem layer: planned once it has started)
+        pieces = plan(list(inputs), input_format, piece_size) if not uri_in else []
         state_bytes = _state(state, targets)
     except (ValueError, TypeError, PipelineInputError) as exc:
         raise PipelineError(str(exc)) from None
     from .outputs import check_output
 
-    check_output(output, overwrite)  # OutputRefused: a committed run (no overwrite), or files not ddlc's
-    _creatable(output)
-    _small(pieces, master, say)
+    if not uri_out:
+        check_output(output, overwrite)  # OutputRefused: a committed run (no overwrite), or files not ddlc's
+        _creatable(output)
+    if pieces:
+        _small(pieces, master, say)
     spark = spark or session(master, ui=progress, verbose=verbose)
     sc = spark.sparkContext
+    from .fs import HadoopFS
     from .progress import Progress
 
+    # the executors read the pieces through Spark (never Python's open()) from a URI, or on a cluster
+    through = uri_in or not _local(sc.master)
+    hfs = HadoopFS(spark) if through or uri_out else None
+    if uri_out:
+        from .outputs_fs import check_output_fs
+
+        check_output_fs(hfs, output, overwrite)
+    if through:
+        pieces = _plan(inputs, input_format, piece_size, hfs)
+        if uri_in:
+            _small(pieces, master, say)
     balanced = _balanced(pieces, piece_size, _TASKS_PER_CORE * sc.defaultParallelism)
     if balanced != piece_size:
-        pieces = plan(list(inputs), input_format, balanced)
+        pieces = _plan(inputs, input_format, balanced, hfs) if through else plan(list(inputs), input_format, balanced)
     with Progress(sc, pieces, enabled=progress, say=say) as bar:
-        side, results, groups = _stages(spark, pieces, targets, opts, state_bytes, state is not None, bar)
+        side, results, groups = _stages(spark, pieces, targets, opts, state_bytes, state is not None, bar, hfs)
     summary = _summary(pieces, targets, side, results, inputs, groups.folded)
-    from .outputs import commit, staging, write_outputs
+    from .outputs import render_outputs
 
-    try:
-        tmp = staging(output)
-    except OSError as exc:  # the output directory went away or became a file meanwhile: nothing written
-        raise PipelineError(f"output directory {output}: cannot be written: {exc.strerror or exc}; choose another "
-                            "--output") from None
-    names = write_outputs(tmp, targets, results, side, summary)
+    files = render_outputs(targets, results, side, summary)
     problems = _check(summary)
-    if problems:
-        raise CheckFailed("the counts do not add up (nothing committed; staged in " + tmp + "): "
-                          + "; ".join(problems))
-    commit(tmp, output, names, overwrite=overwrite)
+    if uri_out:
+        from .outputs_fs import commit_uri, stage_uri
+
+        if problems:
+            raise CheckFailed("the counts do not add up (nothing committed; staged in "
+                              + stage_uri(hfs, output, files) + "): " + "; ".join(problems))
+        commit_uri(hfs, output, files, overwrite=overwrite)
+    else:
+        _commit_local(output, files, problems, overwrite)
     if state is not None:
         _save_state(state, targets, results, state_bytes, groups, opts)
     _tell(say, results, summary)
@@ -106,6 +124,35 @@ def run(inputs: list[str] | tuple[str, ...], output: str, targets: list[str] | t
             f"{t}: {c['translated']} translated, {c['quarantined']} quarantined"
             for t, c in summary["targets"].items()))
     return summary
+
+
+def _local(master: str) -> bool:
+    """A master whose executors are this process's threads (their Python workers share its filesystem)."""
+    return master == "local" or master.startswith("local[")
+
+
+def _plan(inputs: Any, input_format: str, piece_size: int, hfs: Any) -> list[Piece]:
+    from .plan import PipelineInputError
+
+    try:
+        return plan(list(inputs), input_format, piece_size, hfs, through_spark=True)
+    except PipelineInputError as exc:
+        raise PipelineError(str(exc)) from None
+
+
+def _commit_local(output: str, files: list[tuple[str, bytes]], problems: list[str], overwrite: bool) -> None:
+    from .outputs import commit, staging, write_outputs
+
+    try:
+        tmp = staging(output)
+    except OSError as exc:  # the output directory went away or became a file meanwhile: nothing written
+        raise PipelineError(f"output directory {output}: cannot be written: {exc.strerror or exc}; choose another "
+                            "--output") from None
+    names = write_outputs(tmp, files)
+    if problems:
+        raise CheckFailed("the counts do not add up (nothing committed; staged in " + tmp + "): "
+                          + "; ".join(problems))
+    commit(tmp, output, names, overwrite=overwrite)
 
 
 def _creatable(output: str) -> None:
@@ -199,7 +246,7 @@ def _state(path: str | None, targets: list[str]) -> bytes | None:
 
 
 def _stages(spark: Any, pieces: list[Piece], targets: list[str], opts: Any, state: bytes | None, want_state: bool,
-            bar: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]], Any]:
+            bar: Any, hfs: Any = None) -> tuple[list[dict[str, Any]], list[dict[str, Any]], Any]:
     from .groups import plan_groups
     from .positions import fold
     from .work import READ_SCHEMA, order_key, piece_reader, relocate_row, translate_ordered
@@ -210,8 +257,20 @@ def _stages(spark: Any, pieces: list[Piece], targets: list[str], opts: Any, stat
     tasks = max(1, min(len(rows), _TASKS_PER_CORE * sc.defaultParallelism))
     # one job: the counts, the lines of no kind, and the documents themselves while they are few (each task
     # hands out up to its share of _DIRECT_BYTES; past it, documents come out without their bytes)
+    through = any(p.uri for p in pieces)  # read by Spark (.remote): one task per piece
+    split = max((p.split for p in pieces), default=0) or PIECE_SIZE
+    if through:
+        from . import remote
+
+        tasks = len(rows)
     share = _DIRECT_BYTES // tasks if _DIRECT_BYTES >= 0 else -1
-    meta = _read(sc, len(rows), tasks, bar.reader(piece_reader(rows, opts, share)))
+    if through:
+        with remote.splits(spark, split):
+            meta = remote.frame(spark, pieces).mapInArrow(bar.reader(remote.reader(rows, opts, share)),
+                                                          READ_SCHEMA).toArrow().to_pylist()
+        meta = remote.complete_counts(meta, pieces)
+    else:
+        meta = _read(sc, len(rows), tasks, bar.reader(piece_reader(rows, opts, share)))
     side = [r for r in meta if r["kind"] not in ("doc", "mark")]
     keyed = [r for r in meta if r["kind"] == "doc"]
     marks = [r for r in meta if r["kind"] == "mark"]
@@ -220,10 +279,15 @@ def _stages(spark: Any, pieces: list[Piece], targets: list[str], opts: Any, stat
     lined = with_lines(pieces, {r["piece"]: r["lines"] for r in side if r["kind"] == "count" and r["lines"]})
     first_lines = {p.piece: p.line for p in lined if p.line != 1}
     side = [relocate_row(r, first_lines.get(r["piece"], 1)) for r in side]
+    spans = {r["piece"]: r["span"] or 0 for r in side if r["kind"] == "count"}
+    offsets = remote.first_offsets(pieces, spans) if through else {}
+    if offsets:
+        side = remote.relocate_offsets(side, offsets)
     history = _history_of(state, targets[0]) if state is not None else None
     # transactions across pieces and inputs: positions, decoding order, documents held (the CLI's fold)
     folded = fold(keyed, marks, history.held if history is not None else None, keep=want_state)
-    held = _held_documents(keyed, folded, rows, opts)
+    reread = (lambda p: remote.piece_bytes(hfs, p, offsets, spans)) if through else None
+    held = _held_documents(keyed, folded, rows, opts, reread)
     keyed = _ranked(keyed, folded, opts)
     groups = plan_groups([relocate_row(r, first_lines.get(r["piece"], 1)) for r in keyed], sc.defaultParallelism,
                          history)  # (keyed stays as stage 1 read it: stage 2 moves the lines of what it reads)
@@ -234,8 +298,13 @@ def _stages(spark: Any, pieces: list[Piece], targets: list[str], opts: Any, stat
     else:  # too many to pass through the driver: stage 1 again, its documents shuffled to their tasks
         injected = [r for r in keyed if r["piece"] < 0]
         del keyed
-        read = spark.range(len(rows), numPartitions=tasks).mapInArrow(piece_reader(rows, opts), READ_SCHEMA)
-        results = _shuffled(spark, read, targets, groups, translate, folded, injected)
+        if through:
+            with remote.splits(spark, split):
+                read = remote.frame(spark, pieces).mapInArrow(remote.reader(rows, opts), READ_SCHEMA)
+                results = _shuffled(spark, read, targets, groups, translate, folded, injected)
+        else:
+            read = spark.range(len(rows), numPartitions=tasks).mapInArrow(piece_reader(rows, opts), READ_SCHEMA)
+            results = _shuffled(spark, read, targets, groups, translate, folded, injected)
     rank = {t: i for i, t in enumerate(targets)}
     results.sort(key=lambda r: (rank[r["target"]], r["status"] == "state", *order_key(r)))
     side.sort(key=lambda r: (r["piece"], r["kind"] != "count", r["line"] or 0, r["offset"] or 0))
@@ -366,7 +435,8 @@ def _ranked(keyed: list[dict[str, Any]], folded: Any, opts: Any) -> list[dict[st
     return out
 
 
-def _held_documents(keyed: list[dict[str, Any]], folded: Any, rows: list[dict[str, Any]], opts: Any) -> Any:
+def _held_documents(keyed: list[dict[str, Any]], folded: Any, rows: list[dict[str, Any]], opts: Any,
+                    reread: Any = None) -> Any:
     """The documents of the transaction the run ended inside of, for the state: ``(xid, documents)``."""
     if not folded.open_at_end:
         return None
@@ -378,7 +448,8 @@ def _held_documents(keyed: list[dict[str, Any]], folded: Any, rows: list[dict[st
     got = {(r["piece"], r["seq"]): r["doc"] for r in keyed if (r["piece"], r["seq"]) in want}
     missing = {p for (p, s), d in got.items() if d is None}
     for p in sorted(missing):  # (the shuffle path: stage 1 handed these out without their bytes)
-        for r in read_piece(Piece(**rows[p])):
+        piece = Piece(**rows[p])
+        for r in read_piece(piece, None, reread(piece) if reread is not None else None):
             if r["kind"] == "doc" and (p, r["seq"]) in want:
                 got[(p, r["seq"])] = r["doc"]
     return folded.held_xid, [pickle.loads(got[k]) for k in folded.held]

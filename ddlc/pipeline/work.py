@@ -33,7 +33,7 @@ __all__ = ["READ_SCHEMA", "TRANSLATE_SCHEMA", "read_piece", "piece_reader", "tra
 READ_SCHEMA = ("kind string, piece int, seq long, file int, lsn_hi long, lsn_lo long, lsn string, xid long, "
                "source string, line long, label string, offset long, doc binary, payload binary, "
                "links array<string>, records long, documents long, dml long, rolled_back long, unrecognised long, bytes long, "
-               "lines long, mark int, commit_kind string, commit long, ir binary")
+               "lines long, mark int, commit_kind string, commit long, ir binary, span long")
 # stage 2 rows: status translated | failed | filtered | replayed, or "state" (the target's history at the end)
 TRANSLATE_SCHEMA = ("target string, status string, piece int, seq long, file int, lsn_hi long, lsn_lo long, "
                     "lsn string, xid long, source string, line long, label string, input_error boolean, "
@@ -85,9 +85,13 @@ def relocate_doc(doc: Any, first: int) -> Any:
 
 
 # ---- stage 1: read a piece -------------------------------------------------------------------
-def read_piece(piece: Piece, options: Any = None) -> Iterator[dict[str, Any]]:
+def read_piece(piece: Piece, options: Any = None, data: bytes | None = None) -> Iterator[dict[str, Any]]:
     """The rows of one piece (see :data:`READ_SCHEMA`), documents in the order the reader gives them;
-    with ``options``, each document's ``links`` (the schemas it names: :func:`.groups.links_of`)."""
+    with ``options``, each document's ``links`` (the schemas it names: :func:`.groups.links_of`).
+
+    ``data``: the piece's bytes as Spark read them (:mod:`.remote`: nothing is opened here); its lines
+    and offsets are counted from 1 and 0, and the driver moves them (a byte range's first line is
+    where Spark's text source put it)."""
     from .groups import links_and_front
 
     from ..frontend.documents import read_source
@@ -97,7 +101,11 @@ def read_piece(piece: Piece, options: Any = None) -> Iterator[dict[str, Any]]:
 
     skipped: list[Any] = []
     record = Txns(record=True)  # marks handed out: the driver folds the pieces' transactions (.positions)
-    if piece.whole:
+    if data is not None:
+        fh = None
+        docs = read_source(ByteSource(data), piece.path, form=piece.form, on_skip=skipped.append,
+                           txns=record)
+    elif piece.whole:
         fh = open(piece.path, "rb")
         src = ByteSource(fh=fh)
         docs = read_source(src, piece.path, form=piece.form, on_skip=skipped.append, txns=record)
@@ -146,7 +154,8 @@ def read_piece(piece: Piece, options: Any = None) -> Iterator[dict[str, Any]]:
             fh.close()
     yield {"kind": "count", "piece": piece.piece, "seq": -1, "file": piece.file, "lsn_hi": 0, "lsn_lo": 0,
            "records": docs.records, "documents": docs.documents, "dml": docs.dml, "rolled_back": docs.rolled_back,
-           "unrecognised": docs.unrecognised, "bytes": piece.size, "lines": data.count(b"\n") if data is not None else None}
+           "unrecognised": docs.unrecognised, "bytes": piece.size, "lines": data.count(b"\n") if data is not None else None,
+           "span": len(data) if data is not None else None}
 
 
 def portable(doc: Any) -> Any:
@@ -209,7 +218,10 @@ class _Payloads:
         if not self.lines and not self.frames:
             return
         if self._file is None:
-            self._file = _LineCursor(self.piece.path)
+            import io
+
+            self._file = _LineCursor(io.BytesIO(self.data) if self.data is not None else open(self.piece.path, "rb"),
+                                     self.piece.line if self.data is not None else 1)
         for line in sorted(self.lines):
             raw = self._file.line(line)
             for i in self.lines[line]:
@@ -228,13 +240,13 @@ class _Payloads:
 class _LineCursor:
     """Lines of a file by number, read forward in blocks (back to the start only when asked for an earlier one)."""
 
-    def __init__(self, path: str) -> None:
-        self.fh = open(path, "rb")
+    def __init__(self, fh: Any, first: int = 1) -> None:
+        self.fh, self.first = fh, first
         self._reset()
 
     def _reset(self) -> None:
         self.fh.seek(0)
-        self.n, self.buf, self.eof = 1, b"", False  # buf starts at the start of line n
+        self.n, self.buf, self.eof = self.first, b"", False  # buf starts at the start of line n
 
     def _more(self) -> bool:
         if self.eof:
