@@ -1,5 +1,5 @@
 """Generate docs/diagnostics.md (from the CODES registry), docs/functions.md (the PostgreSQL backend's
-table of GaussDB function rewrites), docs/support.md and the README support matrix (row names: STATEMENT_NAMES).
+table of GaussDB function rewrites and the Spark backend's function forms), docs/support.md and the README support matrix (row names: STATEMENT_NAMES).
 
     .venv/bin/python -m tools.gen_docs          # rewrite
     .venv/bin/python -m tools.gen_docs --check  # exit 1 when out of date (used by the tests)
@@ -50,15 +50,17 @@ def diagnostics_md() -> str:
 
 
 def functions_md() -> str:
-    from ddlc.backends.postgres.functions import gauss_functions, pg_functions
+    from ddlc.backends.postgres.functions import gauss_functions, pg_functions, pg_takes
     from ddlc.backends.postgres.rewrites import REWRITES
+    from ddlc.backends.spark.functions import FORMS, NO_FORM, spark_functions
 
     def cell(s: str) -> str:
         return s.replace("|", "\\|")
 
-    out = ["# GaussDB functions on PostgreSQL", "",
-           "Generated from `ddlc.backends.postgres.rewrites.REWRITES` by `python -m tools.gen_docs`; do not edit "
-           "by hand.", "",
+    out = ["# GaussDB functions on PostgreSQL and Spark", "",
+           "Generated from `ddlc.backends.postgres.rewrites.REWRITES` and `ddlc.backends.spark.functions.FORMS` by "
+           "`python -m tools.gen_docs`; do not edit by hand.", "",
+           "## PostgreSQL", "",
            "`--to postgres` judges every function call inside defaults, CHECK constraints, generation "
            "expressions, index keys and predicates, view and CREATE TABLE AS queries, trigger conditions, "
            "routine argument defaults and partition keys and bounds (the parsed form, never the text):", "",
@@ -78,11 +80,59 @@ def functions_md() -> str:
            "Argument types are not known: a built-in name with the right argument count passes even when "
            "PostgreSQL has no overload for the argument types. The rewrites that depend on a type "
            "(`trunc`) apply when the call shows it.", "",
-           "| GaussDB | PostgreSQL | exact | note |", "|---|---|---|---|"]
-    for name in sorted(REWRITES):
+           "## Spark", "",
+           "`--to spark` trusts no function name: GaussDB's `log(x)` is base 10 where Spark's is natural, `concat` "
+           "skips NULLs where Spark's returns NULL, `trunc(d)` truncates a date... A call is written only when "
+           "the Spark column below has a form for it (its name, argument count and, where the meaning depends "
+           "on it, the shape of its arguments), and every form is exact: the same value and type for every "
+           "input where both are defined, under the condition its note states. Any other call has no Spark "
+           "form: its clause (a default, a CHECK constraint, a generated column, a view) is left out with "
+           "`DDLC-W810`, whose message names the function and, for the names below, why; `--on-unsupported "
+           "comment` keeps the clause as a comment. A rewritten call is reported with `DDLC-I810`. Every form is "
+           "evaluated on a real Spark 4 session by `tests/test_spark_functions.py`, and its value compared with "
+           "PostgreSQL's for the same GaussDB expression; it writes only Spark built-ins "
+           f"({len(spark_functions())} names, `ddlc/data/spark_functions.txt`, generated from a live session by "
+           "`tools/gen_spark_functions.py`). A form that reads the clock (marked *clock*) or a random value is "
+           "never a generated column's, and a random value never a default's or a CHECK's (Spark refuses them).", "",
+           "## The table", "",
+           "PostgreSQL: the rewrite (`exact`: yes or close), *built-in* when PostgreSQL's own function of the "
+           "name is GaussDB's, — when there is none. Spark: the exact form, — when there is none.", "",
+           "| GaussDB | PostgreSQL | exact | Spark | note |", "|---|---|---|---|---|"]
+    rows: dict[str, dict[str, object]] = {}
+    for name in REWRITES:
         for rw in REWRITES[name]:
-            out.append(f"| `{cell(rw.gauss)}` | `{cell(rw.postgres)}` | {'yes' if rw.exact else 'close'} | "
-                       f"{cell(rw.note)} |")
+            rows.setdefault(rw.gauss, {"name": name})["pg"] = rw
+    for name in FORMS:
+        for f in FORMS[name]:
+            rows.setdefault(f.gauss, {"name": name})["spark"] = f
+    for gauss in sorted(rows, key=lambda g: (g.lower(), g)):
+        row = rows[gauss]
+        pg, sp = row.get("pg"), row.get("spark")
+        name = str(row["name"])
+        if pg is not None:
+            pg_cell, exact = f"`{cell(pg.postgres)}`", "yes" if pg.exact else "close"
+        elif sp is not None and pg_takes(name, sp.arities if isinstance(sp.arities, int) else sp.arities[0]):
+            pg_cell, exact = "*built-in*", "yes"
+        else:
+            pg_cell, exact = "—", ""
+        if sp is not None:
+            spark_cell = f"`{cell(sp.spark)}`" + (" *clock*" if sp.volatile and name != "random" else "")
+        else:
+            spark_cell = "—"
+        notes = []
+        if pg is not None and pg.note:
+            notes.append(("PostgreSQL: " if sp is not None else "") + pg.note)
+        if sp is not None and sp.note and (pg is None or sp.note != pg.note):
+            notes.append(("Spark: " if pg is not None else "") + sp.note)
+        elif sp is None and name in NO_FORM:
+            notes.append("Spark: " + NO_FORM[name])
+        out.append(f"| `{cell(gauss)}` | {pg_cell} | {exact} | {spark_cell} | {cell('; '.join(notes))} |")
+    listed = {str(r["name"]) for r in rows.values()}
+    out += ["", "Names with no exact Spark form and the reason (`DDLC-W810`); their PostgreSQL form, if any, is "
+            "the built-in of the name or the table's:", "",
+            "| GaussDB | why not on Spark |", "|---|---|"]
+    for name in sorted(n for n in NO_FORM if n not in listed):
+        out.append(f"| `{name}()` | {cell(NO_FORM[name])} |")
     return "\n".join(out) + "\n"
 
 

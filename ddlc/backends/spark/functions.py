@@ -236,35 +236,34 @@ _FORMS: tuple[Form, ...] = (
          "CAST(timestamp_seconds(unix_seconds(current_timestamp() + INTERVAL '0.5' SECOND)) AS TIMESTAMP_NTZ)",
          "openGauss's sysdate is CURRENT_TIMESTAMP::timestamp(0): the statement's time in the session time zone, "
          "rounded to the second (" + _STATEMENT + ")", _sysdate, volatile=True),
-    Form("pg_systimestamp", (0,), "pg_systimestamp()", "current_timestamp()",
-         "what openGauss stores for CURRENT_TIMESTAMP: " + _STATEMENT, _current_timestamp, volatile=True),
+    Form("pg_systimestamp", (0,), "pg_systimestamp()", "current_timestamp()", _STATEMENT, _current_timestamp,
+         volatile=True),
     Form("now", (0,), "now()", "current_timestamp()", _STATEMENT, _current_timestamp, volatile=True),
     Form("transaction_timestamp", (0,), "transaction_timestamp()", "current_timestamp()", _STATEMENT,
          _current_timestamp, volatile=True),
     Form("statement_timestamp", (0,), "statement_timestamp()", "current_timestamp()", _STATEMENT,
          _current_timestamp, volatile=True),
-    Form("curdate", (0,), "curdate()", "current_date()", "B compatibility; the statement's date in the session "
-         "time zone", _current_date, volatile=True),
+    Form("curdate", (0,), "curdate()", "current_date()", "the statement's date in the session time zone (a "
+         "statement is a transaction on Delta)", _current_date, volatile=True),
     Form("text_date", (1,), "text_date('now')", "current_date()",
-         "the date of 'now' (a cast of 'now' would be evaluated once)", _current_date, _is_now, volatile=True),
+         "", _current_date, _is_now, volatile=True),
     Form("random", (0,), "random()", "rand()", "a double in [0, 1), a new value for every row",
          lambda args, node: _exp().Rand(), volatile=True),
     # -- NULL handling and conditionals
-    Form("nvl", (2,), "nvl(a, b)", "COALESCE(a, b)", "openGauss's grammar makes NVL a COALESCE", _coalesce),
-    Form("ifnull", (2,), "ifnull(a, b)", "COALESCE(a, b)", "B compatibility", _coalesce),
+    Form("nvl", (2,), "nvl(a, b)", "COALESCE(a, b)", "", _coalesce),
+    Form("ifnull", (2,), "ifnull(a, b)", "COALESCE(a, b)", "", _coalesce),
     Form("nvl2", (3,), "nvl2(a, b, c)", "CASE WHEN a IS NOT NULL THEN b ELSE c END", "",
          lambda args, node: _exp().Case(ifs=[_exp().If(this=_exp().Not(this=_exp().Is(
              this=paren(args[0]), expression=_exp().Null())), true=args[1])], default=args[2])),
     Form("decode", 3,
-         "decode(x, s1, r1, ..., [default])", "CASE WHEN x <=> s1 THEN r1 ... ELSE default END",
-         "openGauss's grammar makes DECODE this CASE (NULL matches NULL); decode(s, format) with two arguments "
-         "is PostgreSQL's binary decode", _decode),
-    Form("if", (3,), "if(c, a, b)", "IF(c, a, b)", "B compatibility; a NULL condition takes b in both",
+         "decode(x, s1, r1, ..., [default])", "CASE WHEN x IS NOT DISTINCT FROM s1 THEN r1 ... ELSE default END",
+         "NULL matches NULL, as in DECODE; not decode(s, format) (two arguments)", _decode),
+    Form("if", (3,), "if(c, a, b)", "IF(c, a, b)", "a NULL condition takes b in both",
          lambda args, node: _exp().If(this=args[0], true=args[1], false=args[2])),
     # -- strings
     Form("instr", (2,), "instr(s, t)", "instr(s, t)",
-         "openGauss's instr(s, t) is strpos: the 1-based position of the first t, 0 when absent, 1 for an "
-         "empty t", _same("instr"), rewrite=False),
+         "the 1-based position of the first t, 0 when absent, 1 for an empty t; not with a start position or "
+         "an occurrence", _same("instr"), rewrite=False),
     Form("lengthb", (1,), "lengthb(s)", "octet_length(s)", _UTF8, _same("octet_length")),
     Form("octet_length", (1,), "octet_length(s)", "octet_length(s)", _UTF8, _same("octet_length"), rewrite=False),
     Form("lower", (1,), "lower(s)", "lower(s)", _CASE, _same("lower"), rewrite=False),
@@ -282,8 +281,8 @@ _FORMS: tuple[Form, ...] = (
          "(Spark's ANSI mode)", _same("abs"), rewrite=False),
     # -- date arithmetic (the argument visibly a date or a timestamp without time zone)
     Form("add_months", (2,), "add_months(d, n)", "CAST(d AS TIMESTAMP_NTZ) + INTERVAL 'n' MONTH",
-         "n an integer literal; openGauss adds an interval of n months, the end of a shorter month clamped "
-         "(2020-01-31 + 1 -> 2020-02-29) unless behavior_compat_options has end_month_calculate",
+         "n an integer literal; Spark clamps the end of a shorter month as openGauss does (2020-01-31 + 1 -> "
+         "2020-02-29)",
          _add_months, lambda args, node: int_literal(args[1]) is not None),
     Form("trunc", (1, 2), "trunc(d [, unit])", "CAST(trunc(CAST(d AS DATE), unit) AS TIMESTAMP_NTZ)",
          "only when d is visibly a date or a timestamp without time zone (a cast, sysdate, CURRENT_DATE, "
@@ -293,8 +292,8 @@ _FORMS: tuple[Form, ...] = (
     Form("last_day", (1,), "last_day(d)",
          "CAST(last_day(x) AS TIMESTAMP_NTZ) + (x - CAST(CAST(x AS DATE) AS TIMESTAMP_NTZ)) with x = "
          "CAST(d AS TIMESTAMP_NTZ)",
-         "the time of day is kept, as in openGauss; only when d is visibly a date or a timestamp without time "
-         "zone; d is evaluated three times", _last_day, _local_first),
+         "only when d is visibly a date or a timestamp without time zone; d is evaluated three times",
+         _last_day, _local_first),
     # -- aggregates (view and CREATE TABLE AS queries; never with OVER, FILTER or ORDER BY)
     Form("count", (1,), "count(x)", "count(x)", "also count(*) and count(DISTINCT x)",
          lambda args, node: _exp().Count(this=args[0]), rewrite=False),
