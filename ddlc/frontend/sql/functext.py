@@ -428,9 +428,9 @@ def crosscheck(stmt: CreateFunction, spans: FunctionTextSpans) -> list[str]:
     for a, b in spans.og_only:
         chars[a:b] = " " * (b - a)
     try:
-        import pglast
+        from .pgparse import parse_sql
 
-        parsed = pglast.parse_sql("".join(chars))
+        parsed = parse_sql("".join(chars))
     except Exception:  # GaussDB-only syntax left, or a type pglast's grammar lacks
         return []
     if len(parsed) != 1 or type(parsed[0].stmt).__name__ != "CreateFunctionStmt":

@@ -7,6 +7,7 @@ never mutate one (copy it first). pglast is imported lazily (start-up time).
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from typing import Any
 
@@ -26,6 +27,60 @@ def pglast_ast() -> Any:
     return _PGLAST
 
 
+_TRUSTED = threading.local()  # .on: this thread is inside pglast's own parser (parse_sql below)
+_FAST: bool | None = None  # whether pglast's nodes are made unchecked inside its parser (None: not decided yet)
+# the pglast releases whose parser makes the same trees unchecked as checked (tests/test_pgparse_trusted.py)
+_CHECKED_RELEASES = ("8.",)
+
+
+def _install() -> bool:
+    """Let pglast's parser make its nodes without the per-attribute check of ``Node.__setattr__`` (issue 26:
+    5-10x faster parses, ~12 % of a translation). The check exists for nodes built by hand from loose
+    values (a list for a tuple, a name for an enum); the parser's values already have their final types,
+    and the trees are the same (tests/test_pgparse_trusted.py compares them over every fragment of the
+    fixtures). Only the thread inside :func:`parse_sql` skips the check; every other construction of a
+    pglast node, in ddlc or in the program using it, is checked as before. Not done for a pglast release
+    that was not compared."""
+    global _FAST
+    if _FAST is None:
+        import pglast
+        from pglast import ast
+
+        checked = ast.Node.__setattr__
+        if not str(pglast.__version__).lstrip("v").startswith(_CHECKED_RELEASES):
+            _FAST = False
+        elif getattr(checked, "ddlc_trusted", False):
+            _FAST = True
+        else:
+            put, state = object.__setattr__, _TRUSTED
+
+            def __setattr__(self: Any, name: str, value: Any) -> None:
+                if getattr(state, "on", False):
+                    put(self, name, value)
+                else:
+                    checked(self, name, value)
+
+            __setattr__.ddlc_trusted = True  # type: ignore[attr-defined]
+            __setattr__.checked = checked  # type: ignore[attr-defined]
+            ast.Node.__setattr__ = __setattr__  # type: ignore[method-assign]
+            _FAST = True
+    return _FAST
+
+
+def parse_sql(text: str) -> tuple[Any, ...]:
+    """``pglast.parse_sql(text)``, its nodes made without the per-attribute check (:func:`_install`).
+    Raises pglast's ``ParseError`` as it does."""
+    import pglast
+
+    if not (_FAST if _FAST is not None else _install()):
+        return pglast.parse_sql(text)
+    _TRUSTED.on = True
+    try:
+        return pglast.parse_sql(text)
+    finally:
+        _TRUSTED.on = False
+
+
 @lru_cache(maxsize=8192)
 def parse_statements(sql: str) -> tuple[Any, ...] | None:
     """The raw statements of ``sql`` (pglast ``RawStmt`` nodes), or None when it does not parse.
@@ -33,12 +88,10 @@ def parse_statements(sql: str) -> tuple[Any, ...] | None:
     PostgreSQL's grammar reads the text with openGauss's bare names that are PostgreSQL keywords quoted
     (:func:`ddlc.frontend.sql.pgwords.requote`): pglast's locations are offsets in that text (map them
     back with :func:`~ddlc.frontend.sql.pgwords.to_source`)."""
-    import pglast
-
     try:
-        return tuple(pglast.parse_sql(requote(sql)[0]))
+        return tuple(parse_sql(requote(sql)[0]))
     except Exception:  # noqa: BLE001 - pglast.parser.ParseError: GaussDB-only syntax
         return None
 
 
-__all__ = ["parse_statements", "pglast_ast"]
+__all__ = ["parse_sql", "parse_statements", "pglast_ast"]
