@@ -33,6 +33,7 @@ import ddlc
 from ddlc.frontend.build import shape_of
 from ddlc.frontend.documents import read_documents
 from ddlc.frontend.slots import raw_slots
+from ddlc.frontend.sql.lexer import ScanError, tokenize
 from ddlc.jddl.expand import parse_fmt
 
 from conftest import FIXTURES
@@ -67,14 +68,19 @@ def text_of(tree: dict[str, Any]) -> str | None:
     return g.statements[0] + ";" if g.error is None and len(g.statements) == 1 else None
 
 
-def _comment(c: str) -> str:
-    """A ``-- ddlc`` comment as a text says it: the statement's GaussDB text is canonical (its blank runs, line
-    breaks included, are one blank) and a TDDL record ends with its ``;``."""
+def _comment(c: str) -> tuple[str, ...]:
+    """A ``-- ddlc`` comment as a text says it: the tokens of what it shows (the GaussDB text of a tree keeps
+    blanks and line breaks the canonical text of a TDDL record has not; a TDDL record ends with its ``;``)."""
     c = " ".join(c.replace("\n-- ", "\n").split())
-    return c[:-1].rstrip() if c.endswith(";") else c
+    head, sep, shown = c.partition(": not translated: ")
+    try:
+        toks = [t.text for t in tokenize(shown)]
+    except ScanError:
+        toks = shown.split()
+    return (head + sep, *(toks[:-1] if toks[-1:] == [";"] else toks))
 
 
-def spark(lines: list[str]) -> list[tuple[tuple[str, ...], str | None, tuple[str, ...], frozenset[str]]]:
+def spark(lines: list[str]) -> list[tuple[tuple[str, ...], str | None, tuple[tuple[str, ...], ...], frozenset[str]]]:
     """Per document: the Spark statements, the error code, the ``-- ddlc`` comments (what was not translated,
     :func:`_comment`) and the codes of the notes saying the text was not read."""
     return [(t.statements, t.error.code if t.error else None, tuple(_comment(c) for c in t.comments),
