@@ -205,3 +205,18 @@ def test_cli_flag_and_configuration(tmp_path):
     assert bad.returncode == 2 and "spark-constraints" in bad.stderr and "informational, drop" in bad.stderr
     flag = _ddlc(["translate", "--to", "spark", "--spark-constraints", "keep", "log.jsonl"], tmp_path)
     assert flag.returncode == 2
+
+
+def test_the_execution_check_refuses_a_nullable_key(spark, tmp_path):
+    """tests/engines/spark_meaning.py fails a PRIMARY KEY on a nullable column (what item 7 fixed)."""
+    from engines.spark_execute import execute
+    from engines.spark_meaning import KeyNullable
+
+    spark.reset()
+    with pytest.raises(KeyNullable, match="PRIMARY KEY k on nullable column"):
+        execute(spark, ["CREATE SCHEMA s", "CREATE TABLE s.t (id INT) USING DELTA", "ALTER TABLE s.t ADD CONSTRAINT k "
+                        "PRIMARY KEY (id)"], str(tmp_path))
+    spark.reset()
+    out = _spark({"TDDL": "ALTER TABLE s.t ADD CONSTRAINT k PRIMARY KEY (id)"})
+    run = execute(spark, ["CREATE SCHEMA s", "CREATE TABLE s.t (id INT) USING DELTA", *out], str(tmp_path / "2"))
+    assert not run.differences and run.counts["needs Delta"] == 2  # SET NOT NULL and the key: Delta's catalog
