@@ -264,6 +264,7 @@ def _stages(spark: Any, pieces: list[Piece], targets: list[str], opts: Any, stat
 
         tasks = len(rows)
     share = _DIRECT_BYTES // tasks if _DIRECT_BYTES >= 0 else -1
+    sc.setJobDescription("ddlc pipeline: stage 1, read")  # (the Spark UI's name for the job)
     if through:
         with remote.splits(spark, split):
             meta = remote.frame(spark, pieces).mapInArrow(bar.reader(remote.reader(rows, opts, share)),
@@ -293,6 +294,7 @@ def _stages(spark: Any, pieces: list[Piece], targets: list[str], opts: Any, stat
                          history)  # (keyed stays as stage 1 read it: stage 2 moves the lines of what it reads)
     groups = replace(groups, held=held, folded=folded)
     translate = translate_ordered(opts, state, want_state, groups.owned, first_lines)
+    sc.setJobDescription("ddlc pipeline: stage 2, translate")
     if all(r["doc"] is not None for r in keyed):
         results = _direct(sc, keyed, targets, groups, translate)
     else:  # too many to pass through the driver: stage 1 again, its documents shuffled to their tasks
@@ -305,6 +307,7 @@ def _stages(spark: Any, pieces: list[Piece], targets: list[str], opts: Any, stat
         else:
             read = spark.range(len(rows), numPartitions=tasks).mapInArrow(piece_reader(rows, opts), READ_SCHEMA)
             results = _shuffled(spark, read, targets, groups, translate, folded, injected)
+    sc.setJobDescription(None)
     rank = {t: i for i, t in enumerate(targets)}
     results.sort(key=lambda r: (rank[r["target"]], r["status"] == "state", *order_key(r)))
     side.sort(key=lambda r: (r["piece"], r["kind"] != "count", r["line"] or 0, r["offset"] or 0))
