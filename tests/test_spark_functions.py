@@ -140,6 +140,13 @@ CASES = [
     ("trunc(TIMESTAMP '2020-05-17 13:14:15', 'mon')", "timestamp_ntz"),
     ("trunc(TIMESTAMP '2020-05-17 13:14:15', 'Day')", "timestamp_ntz"),
     ("trunc(add_months(TIMESTAMP '2020-01-31 10:00:00', 1), 'month')", "timestamp_ntz"),
+    ("to_char(TIMESTAMP '2020-05-07 13:04:05.123456', 'YYYY-MM-DD HH24:MI:SS')", "string"),
+    ("to_char(TIMESTAMP '2020-05-07 13:04:05.123456', 'YYYYMMDD')", "string"),
+    ("to_char(TIMESTAMP '2020-05-07 13:04:05.123456', 'HH12:MI:SS.MS AM; US')", "string"),
+    ("to_char(TIMESTAMP '2020-05-07 01:04:05', 'HH:MI PM')", "string"),
+    ("to_char(TIMESTAMP '0987-01-02 00:00:00', 'YYYY/YY/DDD')", "string"),
+    ("to_char(DATE '2020-12-31', 'Dy, Mon DD YYYY _ DDD')", "string"),
+    ("to_char(CAST('2020-03-01 10:00:00+00' AS timestamptz), 'YYYY-MM-DD HH24:MI')", "string"),
 ]
 SOURCE = " FROM (SELECT 1 AS n, 'b' AS t UNION ALL SELECT 3, 'a' UNION ALL SELECT 2, NULL) AS s"
 AGGREGATES = [
@@ -185,6 +192,8 @@ CLOCK = [
     ("trunc(sysdate)", "timestamp_ntz", "CAST(current_date() AS TIMESTAMP_NTZ)"),
     ("trunc(CURRENT_DATE, 'month')", "timestamp_ntz", "CAST(trunc(current_date(), 'MM') AS TIMESTAMP_NTZ)"),
     ("trunc(LOCALTIMESTAMP)", "timestamp_ntz", "CAST(current_date() AS TIMESTAMP_NTZ)"),
+    ("to_char(sysdate, 'YYYY-MM-DD')", "string", "date_format(current_date(), 'yyyy-MM-dd')"),
+    ("to_char(now(), 'YYYY')", "string", "CAST(year(current_date()) AS STRING)"),
 ]
 
 
@@ -299,7 +308,12 @@ REFUSED = [
     ("log(100)", "Spark's one-argument log is the natural logarithm"),
     ("concat('a', NULL)", "Spark's concat returns NULL"),
     ("to_date('2020-01-01', 'YYYY-MM-DD')", "returns a timestamp(0)"),
-    ("to_char(sysdate, 'YYYY')", "format models"),
+    ("to_char(b, 'YYYY')", "only to_char(d, fmt) with d visibly a date or a timestamp"),
+    ("to_char(sysdate, 'Month')", "only to_char(d, fmt)"),
+    ("to_char(sysdate, 'MMMM')", "only to_char(d, fmt)"),
+    ("to_char(sysdate, 'SSSS')", "only to_char(d, fmt)"),
+    ("to_char(sysdate, 'YYYY-MM-DD\"T\"HH24')", "only to_char(d, fmt)"),
+    ("to_char(1.5, '9.9')", "only to_char(d, fmt)"),
     ("substr('abc', 2, 1)", "Oracle's"),
     ("length('abc')", "char(n)"),
     ("sys_guid()", "not a random UUID"),

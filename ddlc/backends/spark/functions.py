@@ -134,6 +134,25 @@ def local_temporal(node: Any) -> bool:
     return False
 
 
+_ZONED_TYPES = frozenset({"timestamptz"})
+_ZONED_CALLS = frozenset({"now", "pg_systimestamp", "statement_timestamp", "transaction_timestamp"})
+
+
+def temporal(node: Any) -> bool:
+    """:func:`local_temporal`, or visibly a timestamp with time zone (a cast to one, ``now()``,
+    ``CURRENT_TIMESTAMP``): a value both engines format in the session time zone."""
+    from pglast import ast
+
+    if local_temporal(node):
+        return True
+    if isinstance(node, ast.SQLValueFunction):
+        return node.op.name.startswith("SVFOP_CURRENT_TIMESTAMP")
+    if isinstance(node, ast.TypeCast):
+        names = [n.sval for n in node.typeName.names or ()]
+        return bool(names) and names[-1].lower() in _ZONED_TYPES and not node.typeName.arrayBounds
+    return isinstance(node, ast.FuncCall) and node.funcname[-1].sval in _ZONED_CALLS
+
+
 def _pg_args(node: Any) -> tuple:
     return tuple(getattr(node, "args", None) or ())
 
@@ -200,6 +219,48 @@ def _local_first(args: list[Any], node: Any) -> bool:
 def _is_now(args: list[Any], node: Any) -> bool:
     s = string_literal(args[0])
     return s is not None and s.strip().lower() == "now"
+
+
+# to_char's datetime fields with the same text in Spark's datetime patterns (checked on both engines by
+# tests/test_spark_functions.py), longest first; a field GaussDB reads where one of these starts (SSSS, the
+# seconds since midnight) is in _PG_LONGER, so that such a format has no form
+_CHAR_FIELDS = (("HH24", "HH"), ("HH12", "hh"), ("YYYY", "yyyy"), ("DDD", "DDD"), ("Mon", "MMM"), ("YY", "yy"),
+                ("MM", "MM"), ("DD", "dd"), ("HH", "hh"), ("MI", "mm"), ("SS", "ss"), ("MS", "SSS"),
+                ("US", "SSSSSS"), ("AM", "a"), ("PM", "a"), ("Dy", "EEE"))
+_PG_LONGER = ("SSSSS", "SSSS", "Month", "MONTH", "MON", "DAY", "Day", "DY", "YYYYY")
+_CHAR_SEPARATORS = frozenset(" -/:.,;_")
+
+
+def spark_pattern(fmt: str) -> str | None:
+    """The Spark datetime pattern giving the same text as GaussDB's to_char format ``fmt``, or None when a
+    part of it has no known equal (a field not in the table, a quoted text, a modifier such as FM or TH, two
+    fields Spark would read as one)."""
+    out, i = [], 0
+    while i < len(fmt):
+        if any(fmt.startswith(t, i) for t in _PG_LONGER):
+            return None
+        for field, pattern in _CHAR_FIELDS:
+            if fmt.startswith(field, i):
+                if out and out[-1][-1] == pattern[0]:  # MMMM, MSUS: one longer Spark field, not two
+                    return None
+                out.append(pattern)
+                i += len(field)
+                break
+        else:
+            if fmt[i] not in _CHAR_SEPARATORS:
+                return None
+            out.append(fmt[i])
+            i += 1
+    return "".join(out) if out else None
+
+
+def _to_char_applies(args: list[Any], node: Any) -> bool:
+    fmt = string_literal(args[1])
+    return fmt is not None and temporal(_pg_args(node)[0]) and spark_pattern(fmt) is not None
+
+
+def _to_char(args: list[Any], node: Any) -> Any:
+    return call("date_format", args[0], string(spark_pattern(string_literal(args[1]))))
 
 
 def _coalesce(args: list[Any], node: Any) -> Any:
@@ -276,6 +337,11 @@ _FORMS: tuple[Form, ...] = (
     Form("rtrim", (1,), "rtrim(s)", "rtrim(s)", "spaces (U+0020) only", _same("rtrim"), rewrite=False),
     Form("replace", (3,), "replace(s, from, to)", "replace(s, from, to)",
          "every occurrence; an empty 'from' leaves s as it is in both", _same("replace"), rewrite=False),
+    Form("to_char", (2,), "to_char(d, fmt)", "date_format(d, pattern)",
+         "only when d is visibly a date or a timestamp (a cast, sysdate, now(), CURRENT_TIMESTAMP, a date "
+         "function) and fmt a literal of the fields YYYY YY MM DD DDD HH24 HH12 HH MI SS MS US AM PM Mon Dy "
+         "and the separators - / : . , ; _ and space (the same text in both, English names)", _to_char,
+         _to_char_applies),
     # -- numbers
     Form("abs", (1,), "abs(x)", "abs(x)", "same type; overflow of the smallest integer is an error in both "
          "(Spark's ANSI mode)", _same("abs"), rewrite=False),
@@ -313,7 +379,8 @@ NO_FORM: dict[str, str] = {
     "concat": "Spark's concat returns NULL when an argument is NULL, GaussDB's skips it",
     "log": "Spark's one-argument log is the natural logarithm, GaussDB's is base 10",
     "to_date": "GaussDB's to_date returns a timestamp(0) and reads its own formats; Spark's returns a DATE",
-    "to_char": "GaussDB's format models are not Spark's datetime patterns",
+    "to_char": ("only to_char(d, fmt) with d visibly a date or a timestamp and fmt a literal of the fields "
+                "docs/functions.md lists has one: GaussDB's other format models are not Spark's patterns"),
     "to_number": "GaussDB's to_number gives an unbounded numeric; Spark's decimals are bounded",
     "to_timestamp": "GaussDB's format models are not Spark's datetime patterns",
     "substr": "openGauss's substr is Oracle's (negative positions, an empty result), not Spark's",
