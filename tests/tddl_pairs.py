@@ -64,10 +64,6 @@ IR_NOT_EQUAL: dict[str, str] = {
     "function/create-function": "the function text is kept as printed, its line breaks collapsed by canonical text",
     "function/alter-function": "ALTER FUNCTION is read by the TDDL recovery (PostgreSQL's grammar), which keeps "
                                "SET search_path as one action where the tree has its own element order",
-    "event/alter": "events (B-compatible databases) are kept as text (DDLC-N405); no target translates them",
-    "event/create": "events (B-compatible databases) are kept as text (DDLC-N405); no target translates them",
-    "event/drop": "events (B-compatible databases) are kept as text (DDLC-N405); no target translates them",
-    "newpub/table": "NEWPUB is kept as text (DDLC-N405); no target translates it",
 }
 # case -> why even the outputs differ
 NOT_EQUAL: dict[str, str] = {

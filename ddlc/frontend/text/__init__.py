@@ -34,7 +34,7 @@ from ..sql.lexer import Lexed, ScanError, Tok, tokenize
 from ._match import Shape, TextError, match, norm
 
 FAMILIES = ("followup", "rename", "set_schema", "sequence", "table", "alter", "index", "view", "drop", "comment", "schema", "typedef", "routine",
-            "trigger")
+            "trigger", "event")
 
 _DISPATCH: list[tuple[re.Pattern[str], Shape]] | None = None
 
