@@ -220,6 +220,32 @@ def test_sysdate_is_the_statements_local_time_rounded_to_the_second(spark, spell
         assert typ_ == "timestamp_ntz" and value == rounded, (zone, value, local)
 
 
+@pytest.mark.parametrize(("gauss", "digits", "spark_type"), [
+    ("CURRENT_TIMESTAMP(0)", 0, "timestamp"), ("CURRENT_TIMESTAMP(2)", 2, "timestamp"),
+    ("LOCALTIMESTAMP(3)", 3, "timestamp_ntz"), ("LOCALTIMESTAMP(0)", 0, "timestamp_ntz"),
+    ("CURRENT_TIMESTAMP(5)", 5, "timestamp"),
+])
+def test_clock_precision_is_rounded(spark, gauss, digits, spark_type):
+    """CURRENT_TIMESTAMP(p) / LOCALTIMESTAMP(p) round to p fractional digits (half up) on GaussDB; Spark keeps
+    microseconds, so the form rounds them."""
+    sql, diags = select(gauss)
+    assert diags == [("DDLC-I810", f"view public.v: rewritten {gauss}")]
+    reference = "localtimestamp()" if spark_type == "timestamp_ntz" else "current_timestamp()"
+    value, typ_, now = spark.session.sql(f"SELECT v, typeof(v), {reference} FROM ({sql}) AS q").collect()[0]
+    unit = 10 ** (6 - digits)
+    micros = (now.microsecond + unit // 2) // unit * unit
+    expected = now.replace(microsecond=0) + dt.timedelta(microseconds=micros)
+    assert typ_ == spark_type and value == expected, (sql, value, now)
+
+
+def test_quoted_sysdate_is_a_column():
+    """openGauss writes a column named sysdate quoted: it stays a column, never the keyword."""
+    sql, diags = select('t."sysdate"', " FROM public.t")
+    assert sql == "SELECT t.sysdate AS v FROM public.t" and diags == []
+    r = translate(create_table("t", [column("sysdate", TS0), check("k", '"sysdate" > DATE \'2020-01-01\'')]))
+    assert r.statements[0].count("TIMESTAMP_SECONDS") == 0
+
+
 def test_random_on_spark(spark):
     sql, diags = select("random()")
     assert diags == [("DDLC-I810", "view public.v: rewritten random")]

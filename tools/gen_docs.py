@@ -93,7 +93,10 @@ def functions_md() -> str:
            "PostgreSQL's for the same GaussDB expression; it writes only Spark built-ins "
            f"({len(spark_functions())} names, `ddlc/data/spark_functions.txt`, generated from a live session by "
            "`tools/gen_spark_functions.py`). A form that reads the clock (marked *clock*) or a random value is "
-           "never a generated column's, and a random value never a default's or a CHECK's (Spark refuses them).", "",
+           "never a generated column's, and a random value never a default's or a CHECK's (Spark refuses them). "
+           "The SQL keywords are no calls: `CURRENT_DATE`, `CURRENT_TIMESTAMP` and `LOCALTIMESTAMP` are Spark's "
+           "own, and with a precision p below 6 (`CURRENT_TIMESTAMP(0)`) the statement's time is rounded to p "
+           "digits as GaussDB rounds it; a quoted `\"sysdate\"` is a column.", "",
            "## The table", "",
            "PostgreSQL: the rewrite (`exact`: yes or close), *built-in* when PostgreSQL's own function of the "
            "name is GaussDB's, — when there is none. Spark: the exact form, — when there is none.", "",

@@ -136,6 +136,7 @@ class Emit(EmitBase):
                    dropped: Dropped = None, into: bool = False,
                    shape: Callable[[Any], Any] | None = None) -> str | None:
         conv = self._converter()
+        conv.quoted_sysdate = '"sysdate"' in x.text.lower()
         try:
             tree = tree_of(x)
             node = conv.query(tree, into=into) if query else conv.expr(tree)

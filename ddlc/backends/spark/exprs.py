@@ -70,6 +70,8 @@ class ToSpark:
         self.ast, self.exp = ast, exp
         self.ident, self.table, self.cast_type = ident, table, cast_type
         self.rewritten: list[str] = []
+        # the fragment writes "sysdate" quoted: a column of that name, never the keyword (set by the caller)
+        self.quoted_sysdate = False
 
     # -- entry points ---------------------------------------------------------------------------
     def expr(self, node: Any) -> Any:
@@ -105,7 +107,8 @@ class ToSpark:
     def _ColumnRef(self, n: Any) -> Any:  # noqa: N802
         exp, ast = self.exp, self.ast
         parts = list(n.fields)
-        if len(parts) == 1 and isinstance(parts[0], ast.String) and parts[0].sval.lower() == "sysdate":
+        if (len(parts) == 1 and isinstance(parts[0], ast.String) and parts[0].sval.lower() == "sysdate"
+                and not self.quoted_sysdate):
             return self._call("sysdate", [], n)
         if len(parts) == 1 and isinstance(parts[0], ast.String) and parts[0].sval.lower() == "rownum":
             raise Untranslatable("ROWNUM (GaussDB-only)")
@@ -148,6 +151,14 @@ class ToSpark:
         op = n.op.name if hasattr(n.op, "name") else str(n.op)
         if op in ("SVFOP_CURRENT_DATE",):
             return exp.CurrentDate()
+        p = getattr(n, "typmod", -1)
+        if op in ("SVFOP_CURRENT_TIMESTAMP_N", "SVFOP_LOCALTIMESTAMP_N") and 0 <= p < 6:
+            # Spark keeps microseconds: the value rounded to p digits, as GaussDB rounds it
+            from .functions import cast, rounded_clock
+
+            word = "CURRENT_TIMESTAMP" if op.startswith("SVFOP_CURRENT") else "LOCALTIMESTAMP"
+            self.rewritten.append(f"{word}({p})")
+            return rounded_clock(p) if word == "CURRENT_TIMESTAMP" else cast(rounded_clock(p), "TIMESTAMPNTZ")
         if op.startswith("SVFOP_CURRENT_TIMESTAMP"):
             return exp.CurrentTimestamp()
         if op.startswith("SVFOP_LOCALTIMESTAMP"):

@@ -159,13 +159,26 @@ def _pg_args(node: Any) -> tuple:
 
 # ---- forms ----------------------------------------------------------------------------------------------
 
-def _sysdate(args: list[Any], node: Any) -> Any:
-    """``CAST(timestamp_seconds(unix_seconds(current_timestamp() + INTERVAL '0.5' SECOND)) AS TIMESTAMP_NTZ)``:
-    the statement's time rounded to the second as timestamp(0) rounds (on the instant: every time zone's
-    offset is whole seconds), then read in the session time zone. Never NULL, as Spark's analyser sees it."""
+def rounded_clock(p: int) -> Any:
+    """``current_timestamp()`` rounded to ``p`` (0-5) fractional digits, as timestamp(p) rounds (half up): on
+    the instant, which every time zone's whole-second offset leaves the same when read locally. p = 0:
+    ``timestamp_seconds(unix_seconds(current_timestamp() + INTERVAL '0.5' SECOND))`` (never NULL, as Spark's
+    analyser sees it); else ``timestamp_micros((unix_micros(current_timestamp()) + h) DIV u * u)``."""
     exp = _exp()
-    half = exp.Add(this=exp.CurrentTimestamp(), expression=exp.Interval(this=string("0.5"), unit=exp.Var(this="SECOND")))
-    return cast(call("timestamp_seconds", call("unix_seconds", half)), "TIMESTAMPNTZ")
+    if p == 0:
+        half = exp.Add(this=exp.CurrentTimestamp(),
+                       expression=exp.Interval(this=string("0.5"), unit=exp.Var(this="SECOND")))
+        return call("timestamp_seconds", call("unix_seconds", half))
+    unit = 10 ** (6 - p)
+    micros = exp.Add(this=call("unix_micros", exp.CurrentTimestamp()), expression=number(unit // 2))
+    down = exp.Mul(this=exp.IntDiv(this=exp.Paren(this=micros), expression=number(unit)), expression=number(unit))
+    return call("timestamp_micros", down)
+
+
+def _sysdate(args: list[Any], node: Any) -> Any:
+    """openGauss's ``CURRENT_TIMESTAMP::timestamp(0)``: the statement's time rounded to the second, read in the
+    session time zone."""
+    return cast(rounded_clock(0), "TIMESTAMPNTZ")
 
 
 def _decode(args: list[Any], node: Any) -> Any:
