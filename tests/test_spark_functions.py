@@ -213,7 +213,8 @@ def test_sysdate_is_the_statements_local_time_rounded_to_the_second(spark, spell
     for zone in ("UTC", "Asia/Shanghai", "America/Sao_Paulo"):
         spark.session.conf.set("spark.sql.session.timeZone", zone)
         try:
-            value, typ_, local = spark.session.sql(f"SELECT v, typeof(v), localtimestamp() FROM ({sql}) AS q").collect()[0]
+            q = f"SELECT v, typeof(v), localtimestamp() FROM ({sql}) AS q"
+            value, typ_, local = spark.session.sql(q).collect()[0]
         finally:
             spark.session.conf.set("spark.sql.session.timeZone", "Etc/UTC")
         rounded = (local + dt.timedelta(microseconds=500_000)).replace(microsecond=0)
@@ -297,7 +298,6 @@ def _shape(a):
 
 
 def test_forms_write_only_spark_builtins():
-    from ddlc.backends.spark.context import Emit  # noqa: F401 - the converter's module loads
     from ddlc.backends.spark.exprs import ToSpark
     from ddlc.frontend.sql import make_expr
     from sqlglot import exp

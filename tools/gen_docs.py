@@ -1,5 +1,6 @@
 """Generate docs/diagnostics.md (from the CODES registry), docs/functions.md (the PostgreSQL backend's
-table of GaussDB function rewrites and the Spark backend's function forms), docs/support.md and the README support matrix (row names: STATEMENT_NAMES).
+table of GaussDB function rewrites and the Spark backend's function forms), docs/support.md and the README
+support matrix (row names: STATEMENT_NAMES).
 
     .venv/bin/python -m tools.gen_docs          # rewrite
     .venv/bin/python -m tools.gen_docs --check  # exit 1 when out of date (used by the tests)
