@@ -4,7 +4,9 @@ Found by looking in the current directory and then each parent for ``.ddlc.toml`
 ``pyproject.toml`` holding a ``[tool.ddlc]`` table; ``--config PATH`` names one, ``--no-config``
 ignores them. Command-line flags override what the file says. Every key is checked: an unknown
 key, a value of the wrong type, an empty ``targets`` or ``include`` is one clear error naming the
-file and the key.
+file and the key. A target's own options are keys too, by their flag names without the dashes
+(``spark-constraints = "drop"``), checked by their declarations: they are the default of every command
+that translates (:func:`configured_target_options`; ``ddlc check`` takes them from its configuration).
 
 ``include`` and ``exclude`` are gitignore patterns (``pathspec.GitIgnoreSpec``: ``*``, ``?``,
 ``[a-z]`` within one path segment, ``**`` across segments, a leading ``/`` or an inner ``/``
