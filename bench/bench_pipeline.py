@@ -1,12 +1,18 @@
 """Decoding logs, one run: the CLI, the Spark pipeline on local[1] and local[2], and orjson.loads of the same bytes.
 
     python bench/bench_pipeline.py [--size 200MB] [--format rows-json|decoding] [--ddl-ratio 0.01]
+    python bench/bench_pipeline.py --cluster [--size 400MB | --log LOG] [--repeat 3]
 
 Reports MB/s and records/s of (a) ``ddlc translate --to postgres LOG`` (whole process), (a') the same
 on a log with no DDL (the DML-skip rate alone), (b) the pipeline on local[1] and local[2] (the run
 timed inside a warm session: JVM start-up and first-job warm-up excluded, and also whole-process),
 (c) ``orjson.loads`` of every line of the same bytes (what any reader must at least do), and the
 ratios. Figures go to docs/performance.md ("Decoding logs").
+
+``--cluster``: the same log on a real standalone cluster on this machine (a master and 1, then 2,
+workers of 1 core each: tests/engines/spark_cluster.py), the driver in its own process with a warm
+session, the pieces read through Spark's filesystem layer; medians of warm runs, stage 2's share, and
+an estimate for 16 executors (docs/pipeline.md, "On a cluster").
 """
 
 from __future__ import annotations
@@ -78,7 +84,92 @@ print(json.dumps({{"run": sorted(runs)[len(runs) // 2], "runs": runs, "startup":
     return out
 
 
+_CLUSTER_RUN = """
+import json, sys, tempfile, time
+t0 = time.perf_counter()
+import ddlc.pipeline.run as R
+spark = R.session({url!r})
+spent = {{"stages": [], "stage2": []}}
+def timed(name, fn):
+    def wrapped(*a, **k):
+        t = time.perf_counter()
+        try:
+            return fn(*a, **k)
+        finally:
+            spent[name].append(time.perf_counter() - t)
+    return wrapped
+R._stages, R._direct = timed("stages", R._stages), timed("stage2", R._direct)
+warm = tempfile.mktemp()
+with open({log!r}, "rb") as src, open(warm, "wb") as dst:
+    dst.write(b"".join(src.readline() for _ in range(20000)))
+R.run([warm], tempfile.mkdtemp(), ["postgres"], spark=spark, report=lambda s: None, piece_size=1 << 20)
+t1 = time.perf_counter()
+runs = []
+for k in spent:
+    spent[k].clear()
+for _ in range({repeat}):
+    t = time.perf_counter()
+    R.run([{log!r}], tempfile.mkdtemp(), ["postgres"], spark=spark, report=lambda s: None)
+    runs.append(time.perf_counter() - t)
+print(json.dumps({{"runs": runs, "stages": spent["stages"], "stage2": spent["stage2"], "startup": t1 - t0,
+                  "cores": spark.sparkContext.defaultParallelism}}))
+"""
+
+
+def _cluster(log: str, workers: int, repeat: int) -> dict[str, object]:
+    """A standalone master and ``workers`` workers of 1 core each (tests/engines/spark_cluster.py), a driver
+    in its own process with a warm session on it: ``repeat`` timed runs of ``--to postgres``."""
+    sys.path.insert(0, str(HERE.parent / "tests"))
+    from engines.spark_cluster import SparkCluster, spark_env
+
+    with SparkCluster(workers=workers, cores=1, memory="2g") as c:
+        p = subprocess.run([sys.executable, "-c", _CLUSTER_RUN.format(url=c.url, log=log, repeat=repeat)],
+                           capture_output=True, text=True, env=spark_env())
+    if p.returncode != 0:
+        raise SystemExit(f"cluster run failed: {p.stderr[-2000:]}")
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def _median(xs: list[float]) -> float:
+    return sorted(xs)[len(xs) // 2]
+
+
+def cluster_main(log: str, repeat: int) -> None:
+    """Issue 23.4: 1 worker against 2 workers (1 core each) on the same log, medians of warm runs; stage 2's
+    share, and what a run would take on 16 executors if both stages kept scaling with cores (an estimate:
+    stage 1 by its pieces, stage 2 by its buckets; the driver's part stays)."""
+    mb = os.path.getsize(log) / 1e6
+    got = {n: _cluster(log, n, repeat) for n in (1, 2)}
+    print(f"log: {mb:.1f} MB; standalone cluster on this machine ({os.cpu_count()} cores), 1-core workers")
+    print(f"{'workers':>8} {'run s':>7} {'MB/s':>7} {'stages s':>9} {'stage 2 s':>10} {'stage 2 %':>10}  warm runs")
+    for n, g in got.items():
+        run, stages, s2 = _median(g["runs"]), _median(g["stages"]), _median(g["stage2"])
+        print(f"{n:>8} {run:7.2f} {mb / run:7.1f} {stages:9.2f} {s2:10.2f} {100 * s2 / run:9.0f}%  "
+              + ", ".join(f"{x:.2f}" for x in g["runs"]) + f" (start-up {g['startup']:.1f} s)")
+    g = got[2]
+    run, stages, s2 = _median(g["runs"]), _median(g["stages"]), _median(g["stage2"])
+    s1, fixed = stages - s2, run - stages
+    est = fixed + (s1 + s2) * 2 / 16
+    print(f"speed-up 2 workers / 1 worker: {_median(got[1]['runs']) / run:.2f}x")
+    print(f"16 executors (estimate from 2): stage 1 {s1 * 2 / 16:.2f} s + stage 2 {s2 * 2 / 16:.2f} s + driver "
+          f"{fixed:.2f} s = {est:.2f} s ({mb / est:.0f} MB/s); stage 2 {100 * s2 * 2 / 16 / est:.0f}% of it")
+
+
 def main() -> None:
+    if "--cluster" in sys.argv:
+        ap = argparse.ArgumentParser()
+        ap.add_argument("--cluster", action="store_true")
+        ap.add_argument("--log", help="an existing log (else one of --size is generated)")
+        ap.add_argument("--size", default="400MB")
+        ap.add_argument("--repeat", type=int, default=3)
+        a = ap.parse_args()
+        log = a.log
+        if log is None:
+            log = os.path.join(tempfile.mkdtemp(prefix="ddlc-bench-"), "log")
+            with open(log, "wb") as fh:
+                gen_log.generate(fh, gen_log.parse_size(a.size), "rows-json", 0.01)
+        cluster_main(log, a.repeat)
+        return
     ap = argparse.ArgumentParser()
     ap.add_argument("--size", default="200MB")
     ap.add_argument("--format", choices=["rows-json", "decoding"], default="rows-json")
