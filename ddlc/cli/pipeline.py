@@ -33,16 +33,18 @@ def _targets(ctx: Any, param: Any, value: str | None) -> list[str] | None:
 
 
 @pipeline.command("run", cls=TargetOptionsCommand)
-@click.option("--input", "inputs", multiple=True, required=True, metavar="PATH",
-              help="A decoding log (file, or a directory: the files under it in name order). Repeatable; "
+@click.option("--input", "inputs", multiple=True, required=True, metavar="PATH|URI",
+              help="A decoding log (file, or a directory: the files under it in name order), a plain path or "
+                   "any URI Spark's filesystem layer reads (hdfs://, s3a://, abfss://, file://...). Repeatable; "
                    "read in the order given.")
 @click.option("--input-format", type=click.Choice(INPUT_FORMATS), default="auto", show_default=True,
               help="The inputs' form, told from each file (auto) or forced (see ddlc translate --help).")
 @click.option("--to", "targets", default=None, callback=_targets, metavar="T1,T2",
               help=f"Targets, separated by commas ({', '.join(TARGET_CHOICES)}). " + TO_DEFAULT_HELP)
-@click.option("--output", required=True, metavar="DIR",
-              help="Where the outputs go: <target>.sql, results.parquet, quarantine.parquet, summary.json. "
-                   "Must be new, empty or an unfinished run's; a committed run there needs --overwrite.")
+@click.option("--output", required=True, metavar="DIR|URI",
+              help="Where the outputs go (a directory, or a URI as for --input): <target>.sql, results.parquet, "
+                   "quarantine.parquet, summary.json (written last). Must be new, empty or an unfinished run's; "
+                   "a committed run there needs --overwrite.")
 @click.option("--overwrite", is_flag=True,
               help="Replace the outputs of a committed run in DIR (the files of ddlc's only: any other file "
                    "in DIR still refuses the run).")

@@ -32,9 +32,8 @@ def to_uri(path: str) -> str:
     """The URI Spark reads for an input: a URI as given, a plain path as the driver's ``file:`` URI."""
     if is_uri(path):
         return path
-    from pathlib import Path
-
-    return Path(os.path.abspath(path)).as_uri()
+    # (not pathlib's as_uri: Hadoop's Path takes the text as it is, and would read "%20" as three characters)
+    return "file://" + os.path.abspath(path).replace(os.sep, "/")
 
 
 class Stat:
