@@ -121,6 +121,9 @@ CASES = [
     ("TRIM(BOTH FROM '  a ')", "string"),
     ("ltrim('  a ')", "string"),
     ("rtrim('  a ')", "string"),
+    ("btrim(E' \\t a\\n ')", "string"),  # spaces only: a tab or a line break stays in both
+    ("ltrim(E'\\t a')", "string"),
+    ("rtrim(E'a\\r ')", "string"),
     ("replace('abcabc', 'b', 'xy')", "string"),
     ("replace('abc', '', 'x')", "string"),
     ("abs(-5)", "int"),
