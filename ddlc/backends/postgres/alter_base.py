@@ -251,8 +251,8 @@ class Alter:
         self.flush()
         text = w.text()
         if self.n.if_exists:
-            self.e.diag(W_IF_EXISTS, f"IF EXISTS: {text.split(' ', 2)[0]} ... is a statement of its own and runs "
-                        "even when the table does not exist", self.n.origin)
+            self.e.diag(W_IF_EXISTS, f"IF EXISTS: {' '.join(text.split()[:2])} ... is a statement of its own and "
+                        "runs even when the relation does not exist", self.n.origin)
         self.out.append(text)
 
     def flush(self) -> None:
