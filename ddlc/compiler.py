@@ -30,7 +30,7 @@ from .ir.names import Expr
 from .passes import SHARED, PassContext, run_pipeline
 from .ir.reach import Reach
 from .ir.statement import Opaque, OpaqueReason, Statement
-from .jddl.expand import expand, owner_of
+from .jddl.expand import check as check_expansion, expand, owner_of
 
 if TYPE_CHECKING:
     from .options import Options
@@ -46,9 +46,10 @@ class Front:
     source: str | None = None  # the document's own GaussDB text (raw expansion), when it was expanded
 
 
-def front(doc: Document, options: Options | None) -> Front:
+def front(doc: Document, options: Options | None, *, source: bool = True) -> Front:
     """Read one document into the IR. Raises :class:`DdlcError` (with its JSON path) when it is wrong.
-    ``options`` None: the defaults (no grammar check)."""
+    ``options`` None: the defaults (no grammar check). ``source`` False: a tree's expansion is checked, as
+    the server would expand it, but not written (``Front.source`` None: no target of the run prints it)."""
     if doc.error is not None:
         raise doc.error
     if options is not None and options.validate and doc.tree is not None:
@@ -66,9 +67,13 @@ def front(doc: Document, options: Options | None) -> Front:
         stmt, diags = read_tddl(doc.tddl, document=doc.label)
         return Front(stmt, tuple(diags), None)
     assert doc.tree is not None
-    source = expand(doc.tree, document=doc.label)  # the server's own errors first, with their paths
+    if source:
+        text = expand(doc.tree, document=doc.label)  # the server's own errors first, with their paths
+    else:
+        text = None
+        check_expansion(doc.tree, document=doc.label)
     stmt, diags = build(doc.tree, document=doc.label)
-    return Front(stmt, tuple(diags), owner_of(doc.tree), source)
+    return Front(stmt, tuple(diags), owner_of(doc.tree), text)
 
 
 def _via_text(stmt: Opaque, diags: list[Diagnostic], document: str) -> tuple[Statement, list[Diagnostic]]:
@@ -177,7 +182,7 @@ def compile_many(doc: Document, backends: Any, options: Options, catalogs: Any, 
     """Translate one document for several targets (one catalog each), read and built once; every failure
     is captured in its target's result, never raised. ``fronted``: the document already built (by
     :func:`front` with the same options: the pipeline's stage 1 hands its build to stage 2)."""
-    built = Built(doc, options, fronted)
+    built = Built(doc, options, fronted, source=any(b.passes_source_text for b in backends))
     out = []
     for backend, catalog in zip(backends, catalogs, strict=True):
         try:
@@ -212,10 +217,11 @@ class Built:
     """What the front half made of a document, computed once for every target (a failure too: each
     target gets the same error)."""
 
-    __slots__ = ("doc", "options", "_front", "_text", "passes")
+    __slots__ = ("doc", "options", "_front", "_text", "passes", "source")
 
-    def __init__(self, doc: Document, options: Options, fronted: Front | None = None) -> None:
+    def __init__(self, doc: Document, options: Options, fronted: Front | None = None, *, source: bool = True) -> None:
         self.doc, self.options = doc, options
+        self.source = source  # whether a target of the run prints a tree's own expansion (GaussDB's)
         self._front: Front | BaseException | None = fronted
         self._text: Front | None = None
         self.passes: dict[int, Any] = {}  # normalize's shared part, per statement, for every target
@@ -223,7 +229,7 @@ class Built:
     def front(self) -> Front:
         if self._front is None:
             try:
-                self._front = front(self.doc, self.options)
+                self._front = front(self.doc, self.options, source=self.source)
             except (DdlcError, RecursionError) as exc:
                 self._front = exc
         if isinstance(self._front, BaseException):

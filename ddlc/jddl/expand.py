@@ -155,11 +155,12 @@ _MISSING = object()
 
 
 class _Expander:
-    __slots__ = ("document", "seen")
+    __slots__ = ("document", "seen", "render")
 
-    def __init__(self, document: str | None) -> None:
+    def __init__(self, document: str | None, render: bool = True) -> None:
         self.document = document
         self.seen: dict[int, int] = {}  # id of an object -> how many times it was expanded
+        self.render = render  # False: only the server's errors are wanted (:func:`check`), not the text
 
     def fail(self, message: str, path: Path, fmt: str | None, hint: str | None = None) -> DdlcError:
         return DdlcError(message, code=E_EXPAND, path=path, document=self.document, fmt=fmt, hint=hint)
@@ -234,11 +235,13 @@ class _Expander:
                 raise self.fail('missing element "fmt" in JSON object', path, fmt)
         elif conv == "I":
             if type(v) is str:
-                out.append(quote_ident(v))
+                if self.render:
+                    out.append(quote_ident(v))
                 return
         elif conv == "L":
             if type(v) is str:
-                out.append(quote_literal(v))
+                if self.render:
+                    out.append(quote_literal(v))
                 return
         elif conv == "D":
             if isinstance(v, dict):
@@ -250,7 +253,8 @@ class _Expander:
                 return
         elif conv == "n":
             if isinstance(v, int | float | Decimal) and not isinstance(v, bool):
-                out.append(numeric_out(v))
+                if self.render:
+                    out.append(numeric_out(v))
                 return
         raise self.fail(
             f'expected JSON {_KIND[conv]} for %{conv} element "{name}", got {_jsonb_type(v)}', path, fmt,
@@ -274,6 +278,8 @@ class _Expander:
         schema = self._string(v, _SCHEMA, path, fmt, False)
         objname = self._string(v, _OBJNAME, path, fmt, True)
         attr = self._string(v, _ATTR, path, fmt, False)
+        if not self.render:
+            return ""
         text = quote_ident(objname)
         if schema is not None:
             text = quote_ident(schema) + "." + text
@@ -290,6 +296,8 @@ class _Expander:
         if type(arr) is not bool:
             raise self.fail('element "typarray" is not of type boolean', path + ("typarray",), fmt)
         typmod = self._string(v, ("typmod",), path, fmt, False) or ""
+        if not self.render:
+            return ""
         if schema is None:
             text = quote_ident(tname)
         elif schema == "":
@@ -315,6 +323,15 @@ def expand(tree: Mapping[str, Any], *, document: str | None = None, path: Path =
     out: list[str] = []
     _Expander(document).expand(tree, path, 0, out)
     return "".join(out)
+
+
+def check(tree: Mapping[str, Any], *, document: str | None = None, path: Path = ()) -> None:
+    """What :func:`expand` would raise for ``tree``, in the same order, without writing its text (the targets
+    that translate from the IR need the server's errors, not the expansion): no identifier is quoted, no
+    number printed."""
+    if not isinstance(tree, dict):
+        raise DdlcError("a JDDL tree must be a JSON object", code=E_EXPAND, path=path, document=document)
+    _Expander(document, render=False).expand(tree, path, 0, [])
 
 
 def owner_of(tree: Mapping[str, Any]) -> str | None:
