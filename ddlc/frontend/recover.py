@@ -63,10 +63,10 @@ class _NotRecovered(Exception):
 
 # ---- helpers ---------------------------------------------------------------------------------------
 def _parse(text: str) -> Any:
-    import pglast
+    from .sql.pgparse import parse_sql  # (pglast's nodes made unchecked: issue 26)
 
     try:
-        stmts = pglast.parse_sql(text)
+        stmts = parse_sql(text)
     except Exception as e:  # pglast.parser.ParseError
         raise _Unparsed(str(e)) from None
     if len(stmts) != 1:
