@@ -1,5 +1,10 @@
 """Key columns and informational constraints on Spark/Delta (issue 23, items 7 and 9).
 
+Item 9: ``--spark-constraints informational`` (the default) writes PRIMARY KEY / UNIQUE / FOREIGN KEY as
+informational constraints (DDLC-W812); ``drop`` writes none (DDLC-I815, an information note: asked for, so
+not a loss), keeping the key columns NOT NULL; the library keyword, the flag of translate and replay, and the
+configuration key (``spark-constraints`` in .ddlc.toml or ``[tool.ddlc]``, under the flag) all choose it.
+
 Item 7: a PRIMARY KEY column, and an identity column (AUTO_INCREMENT, serial), comes out NOT NULL on Delta
 as on PostgreSQL, whatever the source said, in every shape: the column of a CREATE TABLE tree or TDDL text
 without NOT NULL, a table-level ``CONSTRAINT ... PRIMARY KEY (id)``, and ``ALTER TABLE ... ADD CONSTRAINT
@@ -10,10 +15,17 @@ CREATE TABLE's parsed column is read back (nullability), and made a real Delta t
 from __future__ import annotations
 
 import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
 
 import ddlc
 from conftest import CASES
 from engines.spark import delta_table, planned_table
+from test_spark_golden import SPARK_CASES
 
 AUTOINC = CASES / "create_table" / "b-compat-auto-increment-comment" / "input.json"
 
@@ -60,7 +72,8 @@ def test_auto_increment_key_column_without_not_null_text(spark, tmp_path):
 
 
 def test_table_level_key_makes_its_columns_not_null(spark, tmp_path):
-    text = "CREATE  TABLE  s.t (a pg_catalog.int4, b pg_catalog.text, c pg_catalog.int4, CONSTRAINT t_pkey PRIMARY KEY (a, b))"
+    text = ("CREATE  TABLE  s.t (a pg_catalog.int4, b pg_catalog.text, c pg_catalog.int4, "
+            "CONSTRAINT t_pkey PRIMARY KEY (a, b))")
     out = _spark({"TDDL": text})
     assert out[0] == ("CREATE TABLE s.t (a INT NOT NULL, b STRING NOT NULL, c INT) USING DELTA "
                       "TBLPROPERTIES ('delta.columnMapping.mode' = 'name')")
@@ -89,17 +102,10 @@ def test_alter_add_primary_key_sets_not_null_first(spark):
 
 
 # ---- item 9: --spark-constraints informational | drop ------------------------------------------------------
-import os  # noqa: E402
-import re  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-
-import pytest  # noqa: E402
-
-from test_spark_golden import SPARK_CASES  # noqa: E402
 
 KEY = re.compile(r"^ALTER TABLE \S+ ADD CONSTRAINT \S+ (PRIMARY KEY|UNIQUE|FOREIGN KEY)")
-TABLE = ("CREATE  TABLE  s.t (id pg_catalog.int4, code pg_catalog.text, n pg_catalog.int4, CONSTRAINT t_pkey PRIMARY KEY "
+TABLE = ("CREATE  TABLE  s.t (id pg_catalog.int4, code pg_catalog.text, n pg_catalog.int4, CONSTRAINT t_pkey "
+         "PRIMARY KEY "
          "(id), CONSTRAINT t_code_key UNIQUE (code), CONSTRAINT t_n_check CHECK ((n > 0)))")
 FK = "ALTER TABLE s.t ADD CONSTRAINT t_fk FOREIGN KEY (n) REFERENCES s.p(id)"
 
@@ -159,7 +165,8 @@ def test_drop_on_every_golden_with_a_key(case, spark):
     assert b == [s for s in a if not KEY.match(s)]
     written = sum(1 for s in a if KEY.match(s))
     assert sum(_codes(t).count("DDLC-I815") for t in dropped) == written
-    assert sum(_codes(t).count("DDLC-W812") for t in dropped) == sum(_codes(t).count("DDLC-W812") for t in kept) - written
+    w812 = sum(_codes(t).count("DDLC-W812") for t in kept)
+    assert sum(_codes(t).count("DDLC-W812") for t in dropped) == w812 - written
     for s in b:
         spark.parse(s)
 

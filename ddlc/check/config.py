@@ -26,8 +26,8 @@ from typing import Any
 from ..records import record
 from ..options import DEFAULT_TARGET, TARGETS_ENV
 
-__all__ = ["CheckConfig", "ConfigError", "DEFAULT_TARGETS", "configured_target_options", "default_targets", "find_config",
-           "load_config", "glob_spec"]
+__all__ = ["CheckConfig", "ConfigError", "DEFAULT_TARGETS", "configured_target_options", "default_targets",
+           "find_config", "load_config", "glob_spec"]
 
 DEFAULT_TARGETS = (DEFAULT_TARGET,)
 DEFAULT_INCLUDE = ("**/*.json", "**/*.jsonl", "**/*.ndjson")

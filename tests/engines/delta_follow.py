@@ -20,6 +20,9 @@ class DeltaTables:
         self.tables: dict[Key, Any] = {}
         self.features: dict[Key, set[str]] = {}
         self.stopped: dict[Key, str] = {}  # table -> why delta-rs stopped following it
+        # tables with identity columns: delta-rs writes nothing to a table that needs identityColumns, so the feature
+        # is added when the following ends (finish)
+        self.pending: set[Key] = set()
         self.count = 0
 
     def apply(self, plan: Any, keys: list[Key], model: Model) -> str | None:
@@ -28,8 +31,10 @@ class DeltaTables:
         if kind == "CreateTable":
             k = keys[0]
             self.count += 1
-            self.tables[k], self.features[k] = create_delta(f"{self.root}/d{self.count}", plan)
+            self.tables[k], self.features[k] = create_delta(f"{self.root}/d{self.count}", plan, identity=False)
             self.stopped.pop(k, None)
+            if "identityColumns" in self.features[k]:
+                self.pending.add(k)
             return "created"
         k = keys[0]
         if kind in ("DropTable", "DropNamespace"):
@@ -45,8 +50,26 @@ class DeltaTables:
             done = f"delta-rs refuses it: {str(exc).splitlines()[0][:120]}"
         if done.startswith(("delta-rs has no", "delta-rs refuses")):
             self.stopped[k] = done
+            self.finish(model, [k])  # (the model is already past the statement: only the features are compared)
             del self.tables[k]
         return done
+
+    def finish(self, model: Model, keys: list[Key] | None = None) -> list[str]:
+        """Add the identityColumns feature to the tables still waiting for it; the differences then."""
+        from deltalake import TableFeatures
+
+        out: list[str] = []
+        for k in [k for k in (keys or list(self.tables)) if k in self.pending and k in self.tables]:
+            dt = self.tables[k]
+            mapped = "columnMapping" in self.features[k] and dt.protocol().min_writer_version < 7
+            # with column mapping in the same call: added alone to a 2/5 table, identityColumns leaves columnMapping
+            # out of the 3/7 protocol's feature lists
+            dt.alter.add_feature([TableFeatures.ColumnMapping, TableFeatures.IdentityColumns] if mapped
+                                 else TableFeatures.IdentityColumns, allow_protocol_versions_increase=True)
+            self.pending.discard(k)
+            if keys is None:
+                out += self.compare(k, model.rels.get(k))
+        return out
 
     def _alter(self, kind: str, p: Any, dt: Any, k: Key, keys: list[Key], model: Model) -> str:
         if kind == "AddCheckConstraint":
@@ -78,6 +101,26 @@ class DeltaTables:
             if rest:
                 dt.alter.set_table_properties(rest)
             return "properties set"
+        if kind == "AddColumns":
+            from deltalake import Field
+
+            fields = []
+            for q in _seq(p.columnsToAdd()):
+                if _opt(q.position()) is not None:
+                    return "delta-rs has no operation for ADD COLUMNS ... FIRST/AFTER"
+                typ, md = json.loads(q.dataType().json()), {}
+                if "char(" in _type(typ):  # stored as a string, its declared type in the metadata (as Spark's Delta)
+                    md["__CHAR_VARCHAR_TYPE_STRING"] = _type(typ)
+                    typ = re.sub(r"(?:var)?char\(\d+\)", "string", json.dumps(typ))
+                    typ = json.loads(typ)
+                if _opt(q.comment()) is not None:
+                    md["comment"] = _opt(q.comment())
+                if _opt(q.default()) is not None:
+                    md["CURRENT_DEFAULT"] = _opt(q.default()).originalSQL()
+                fields.append(Field.from_json(json.dumps({"name": str(_seq(q.name())[-1]), "type": typ,
+                                                          "nullable": q.nullable(), "metadata": md})))
+            dt.alter.add_columns(fields)  # (delta-rs refuses it on a column-mapped table: then it stops here)
+            return "columns added"
         if kind == "AlterColumns":
             for s in _seq(p.specs()):
                 col = str(_seq(s.column().name())[-1])
@@ -134,13 +177,15 @@ class DeltaTables:
         _cmp(f"{name} configuration", want_conf, conf, out)
         p = dt.protocol()
         have = set(p.writer_features or ()) | set(p.reader_features or ())
-        implied = {2: {"appendOnly", "invariants"}, 3: {"checkConstraints"}, 4: {"generatedColumns"}, 5: {"columnMapping"}}
+        implied = {2: {"appendOnly", "invariants"}, 3: {"checkConstraints"}, 4: {"generatedColumns"},
+                   5: {"columnMapping"}}
         if p.min_writer_version < 7:
             have |= {f for v, fs in implied.items() if v <= p.min_writer_version for f in fs}
         if want.clustering:
             self.features[k].add("clustering")
-        missing = self.features[k] - have - DELTA_RS_CANNOT
-        _cmp(f"{name} table features missing", set(), missing, out)
+        missing = self.features[k] - have - DELTA_RS_CANNOT - ({"identityColumns"} if k in self.pending else set())
+        if missing:
+            out.append(f"{name}: table features the statements imply are not in its protocol: {sorted(missing)}")
         return out
 
 
@@ -153,10 +198,11 @@ def _uncast(condition: str) -> str:
     return _CAST.sub(r"\1", condition)
 
 
-def create_delta(path: str, plan: Any) -> tuple[Any, set[str]]:
+def create_delta(path: str, plan: Any, identity: bool = True) -> tuple[Any, set[str]]:
     """A real Delta table for a CREATE TABLE plan, as :func:`engines.spark.delta_table` makes it but with the
     ``__CHAR_VARCHAR_TYPE_STRING`` metadata Spark's Delta writes also on a nested VARCHAR/CHAR
-    (``array<varchar(10)>``); and the table features the statement implies."""
+    (``array<varchar(10)>``); and the table features the statement implies. ``identity=False`` leaves the
+    identityColumns feature out (:meth:`DeltaTables.finish` adds it)."""
     import pyarrow as pa
     from deltalake import DeltaTable, TableFeatures
 
@@ -179,10 +225,14 @@ def create_delta(path: str, plan: Any) -> tuple[Any, set[str]]:
     config = {k: v for k, v in t.properties.items() if k.startswith("delta.") and not k.startswith("delta.feature.")}
     dt = DeltaTable.create(path, schema=pa.schema(fields), mode="error", partition_by=t.partition_columns or None,
                            name=t.name[-1], description=t.comment, configuration=config or None)
-    if config.get("delta.columnMapping.mode", "none") != "none" and dt.protocol().min_writer_version >= 7:
+    mapped = config.get("delta.columnMapping.mode", "none") != "none"
+    if identity and any(c.identity is not None for c in t.columns):
+        # last (delta-rs writes no table that needs it), and with column mapping in the same call: added alone to a
+        # 2/5 table it leaves columnMapping out of the 3/7 protocol's feature lists
+        dt.alter.add_feature([TableFeatures.ColumnMapping, TableFeatures.IdentityColumns] if mapped
+                             else TableFeatures.IdentityColumns, allow_protocol_versions_increase=True)
+    elif mapped and dt.protocol().min_writer_version >= 7:
         dt.alter.add_feature(TableFeatures.ColumnMapping, allow_protocol_versions_increase=True)
-    if any(c.identity is not None for c in t.columns):  # last: delta-rs writes no table that needs it
-        dt.alter.add_feature(TableFeatures.IdentityColumns, allow_protocol_versions_increase=True)
     return dt, expected_features(t, {})
 
 

@@ -168,7 +168,8 @@ class Model:
         k = _key(t.name)
         if k in self.rels and p.ignoreIfExists():
             return [k]
-        cols = [Col(c.name, _type(c.type), c.nullable, c.comment, c.default, c.generated, c.identity) for c in t.columns]
+        cols = [Col(c.name, _type(c.type), c.nullable, c.comment, c.default, c.generated, c.identity)
+                for c in t.columns]
         self.rels[k] = Rel("table", cols, t.partition_columns, t.clustering_columns, dict(t.properties), t.comment)
         return [k]
 
@@ -310,7 +311,9 @@ class Model:
         names = [(str(c._1()), _opt(c._2())) for c in _seq(p.userSpecifiedColumns())]
         cols = []
         for i, f in enumerate(schema["fields"]):
+            # a view column takes the comment of the column it selects (Spark keeps the query's field metadata)
             name, comment = names[i] if names else (f["name"], None)
+            comment = comment if comment is not None else f["metadata"].get("comment")
             cols.append(Col(name, _type(f["metadata"].get("__CHAR_VARCHAR_TYPE_STRING") or f["type"]),
                             f["nullable"], comment))
         props = dict(_map(p.properties()))
@@ -432,5 +435,6 @@ def without_delta_only(sql: str) -> str:
     return "".join(out)
 
 
-__all__ = ["Col", "Key", "KeyNullable", "Model", "Rel", "Unknown", "Unmodelled", "catalog_rel", "catalog_schemas", "compare_catalog",
+__all__ = ["Col", "Key", "KeyNullable", "Model", "Rel", "Unknown", "Unmodelled", "catalog_rel", "catalog_schemas",
+           "compare_catalog",
            "without_delta_only"]
