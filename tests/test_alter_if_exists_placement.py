@@ -171,3 +171,29 @@ def test_spark_parses_and_places_every_combination(spark):
             spark.run(sql)
         expected = {None: ["c0", "c1", "c2", "c"], "FIRST": ["c", "c0", "c1", "c2"]}.get(place, ["c0", "c1", "c", "c2"])
         assert spark.session.table(f"public.{table}").columns == expected
+
+
+def test_spark_skips_a_column_the_history_has(spark):
+    """The documented example (seeds/000): ``tb5`` has ``c2`` already and GaussDB skips ``ADD COLUMN IF NOT EXISTS
+    c2``. Spark's ADD COLUMNS has no IF NOT EXISTS: the stream's history (the table was created in it) says the
+    column exists, so nothing is written for it (DDLC-I840) and the absent ``c3`` is added, with no warning."""
+    create = {"TDDL": "CREATE TABLE public.tb5 (c1 pg_catalog.int4, c2 pg_catalog.int4) "
+                      "WITH (orientation = 'row', compression = 'no');"}
+    alter = tree(True, False, [_add("c2", "int4", True, "c1"), _add("c3", "int4", True, "c1")], "tb5")
+    text = _translate(alter, "gaussdb").statements[0]
+    for second in (alter, {"TDDL": text}):
+        data = "\n".join(json.dumps(d) for d in (create, second)).encode()
+        first, result = ddlc.translate_many(data, target="spark")
+        assert result.statements == ("ALTER TABLE public.tb5 ADD COLUMNS (c3 INT AFTER c1)",)
+        assert [d.code for d in result.diagnostics if d.code.startswith(("DDLC-W", "DDLC-I84"))] == [
+            "DDLC-W832", "DDLC-I840"]
+    spark.reset()
+    spark.run("CREATE SCHEMA IF NOT EXISTS `public`")
+    for sql in (*first.statements, *result.statements):
+        spark.parse(sql)
+        spark.run(sql)
+    assert spark.session.table("public.tb5").columns == ["c1", "c3", "c2"]
+    # without the history (the table was not created in the stream), the clause is dropped with a warning
+    (alone,) = ddlc.translate_many(json.dumps(alter).encode(), target="spark")
+    assert len(alone.statements) == 2 and [d.code for d in alone.diagnostics if d.code == "DDLC-W840"] == [
+        "DDLC-W840"] * 2

@@ -108,11 +108,32 @@ def _set_default(a: Alter, column: str, default: Expr, dropped: Callable[[], dic
     return value
 
 
+def _if_not_exists(n: AddColumn, a: Alter) -> bool:
+    """Whether the column is to be added: Spark's ADD COLUMNS has no IF NOT EXISTS. The history of a table the
+    stream created knows its columns: an existing one is skipped, as GaussDB skips it (DDLC-I840), an absent
+    one is added (nothing is lost); otherwise the clause is dropped (DDLC-W840) and the column added."""
+    if not n.if_not_exists:
+        return True
+    cat = a.e.catalog
+    r = cat.relation(a.n.identity) if cat is not None else None
+    if r is not None and r.created:
+        if n.column.name in r.columns:
+            a.e.diag(I_NO_EFFECT, f"ADD COLUMN IF NOT EXISTS {n.column.name}: the table has the column already "
+                     "(the history); skipped, as GaussDB skips it", n.origin)
+            return False
+        return True
+    a.e.diag(W_ALTER, "IF NOT EXISTS dropped (Spark's ADD COLUMNS has none)", n.origin + ("if_not_exists",),
+             dropped_node=n, dropped_after=_replace(n, if_not_exists=False))
+    return True
+
+
 @handles(AddColumn)
 def _add_column(n: AddColumn, a: Alter) -> None:
     c = n.column
     assert c.type is not None  # a rule removes a column without a type
     assert c.generated is None  # and its generation expression (an AUTO_INCREMENT is reported by a rule)
+    if not _if_not_exists(n, a):
+        return
     w = a.e.w().ident(c.name).raw(a.e.type(c.type).sql())
     if c.not_null:
         w.kw("NOT", "NULL")
@@ -381,7 +402,6 @@ UNSUPPORTED = (
     _drop(AddColumn, W_NO_OBJECT, "ADD ATTRIBUTE: Spark has no user-defined types",
           lambda n: n.kind is ColumnKind.ATTRIBUTE),
     _drop(AddColumn, W_COLUMN_CLAUSE, "column without a type dropped", lambda n: n.column.type is None),
-    _field(AddColumn, "if_not_exists", "IF NOT EXISTS dropped (Spark's ADD COLUMNS has none)"),
     _reported(AddColumn, lambda n: f"AUTO_INCREMENT of added column {n.column.name} dropped (Delta cannot add an "
               "identity column)", lambda n: n.column.auto_increment, lambda n: f"{n.column.name} AUTO_INCREMENT",
               path=lambda n: n.column.origin),
