@@ -227,3 +227,42 @@ def test_the_execution_check_refuses_a_nullable_key(spark, tmp_path):
     out = _spark({"TDDL": "ALTER TABLE s.t ADD CONSTRAINT k PRIMARY KEY (id)"})
     run = execute(spark, ["CREATE SCHEMA s", "CREATE TABLE s.t (id INT) USING DELTA", *out], str(tmp_path / "2"))
     assert not run.differences and run.counts["needs Delta"] == 2  # SET NOT NULL and the key: Delta's catalog
+
+
+SHAPES = {
+    "AUTO_INCREMENT key column, tree without NOT NULL": [
+        {"TDDL": "CREATE SCHEMA db1"}, _without_not_null(json.loads(AUTOINC.read_text("utf-8")))],
+    "table-level key, TDDL text": [
+        {"TDDL": "CREATE SCHEMA s"},
+        {"TDDL": "CREATE  TABLE  s.t (a pg_catalog.int4, b pg_catalog.text, c pg_catalog.int4, "
+                 "CONSTRAINT t_pkey PRIMARY KEY (a, b), CONSTRAINT t_c_key UNIQUE (c))"}],
+    "ADD CONSTRAINT PRIMARY KEY on existing columns": [
+        {"TDDL": "CREATE SCHEMA s"}, {"TDDL": "CREATE  TABLE  s.u (a pg_catalog.int4, b pg_catalog.int8)"},
+        {"TDDL": "ALTER TABLE s.u ADD CONSTRAINT u_pkey PRIMARY KEY (a)"}],
+    "AUTO_INCREMENT without a key": [
+        {"TDDL": "CREATE SCHEMA s"}, {"TDDL": "CREATE  TABLE  s.v (id pg_catalog.int8  AUTO_INCREMENT   , "
+                                              "w pg_catalog.text)"}],
+}
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_nullability_on_delta_is_postgresql_s(shape, spark, pg_db, tmp_path):
+    """The same documents on PostgreSQL 15 (run, then read from information_schema) and on Spark (run on the
+    stand-in and delta-rs, and the statements' meaning): every column has the same nullability."""
+    from engines.spark_execute import execute
+
+    docs = "\n".join(json.dumps(d) for d in SHAPES[shape]) + "\n"
+    pg = [s for t in ddlc.translate_many(docs, target="postgres") for s in t.statements]
+    with pg_db.cursor() as cur:
+        for s in pg:
+            cur.execute(s)
+        cur.execute("SELECT table_schema, table_name, column_name, is_nullable = 'YES' FROM information_schema.columns "
+                    "WHERE table_schema NOT IN ('pg_catalog', 'information_schema')")
+        on_pg = {(r[0], r[1], r[2]): r[3] for r in cur.fetchall()}
+    pg_db.commit()
+    spark.reset()
+    sp = [s for t in ddlc.translate_many(docs, target="spark") for s in t.statements]
+    run = execute(spark, sp, str(tmp_path))
+    assert not run.differences, run.differences
+    on_delta = {(k[0], k[1], c.name): c.nullable for k, r in run.model.rels.items() for c in r.columns}
+    assert on_delta == on_pg and on_pg

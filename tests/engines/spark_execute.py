@@ -41,6 +41,7 @@ class Run:
     lines: list[str] = field(default_factory=list)
     differences: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
+    model: Any = None  # the model of every statement (engines.spark_meaning.Model), at the end
 
     def count(self, what: str) -> None:
         self.counts[what] = self.counts.get(what, 0) + 1
@@ -126,6 +127,7 @@ def _execute(engine: Any, statements: list[str], root: str, refused_names: bool,
             for k in keys:
                 run.differences += delta.compare(k, full.rels.get(k))
         run.lines.append(f"{kind}: {how}" + (f"; delta-rs: {done}" if done else "") + f"\n  {sql[:150]}")
+    run.model = full
     run.differences += delta.finish(full)
     _cmp("schemas", {k: v for k, v in stand_in.schemas.items()}, catalog_schemas(engine), run.differences)
     return run
