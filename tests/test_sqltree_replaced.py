@@ -60,3 +60,44 @@ def test_copied_with_keeps_every_other_slot() -> None:
     assert copy is not tree and tree.whereClause is not None
     assert copy.targetList is tree.targetList and copy.limitCount is tree.limitCount
     assert RawStream()(copy) == "SELECT a FROM t LIMIT 3"
+
+
+def _chain(a) -> list:
+    out = []
+    while a is not None:
+        out.append((id(a.node), a.member))
+        a = a.parent
+    return out
+
+
+def test_populate_ancestors_is_pglasts(tmp_path) -> None:
+    """ddlc's populate_ancestors (what pg_deparse prints with) makes pglast's chains, node for node, over
+    every SQL file of the fixtures and over a tree whose rewritten parts are shared (a DAG)."""
+    from pathlib import Path
+
+    from pglast.visitors import populate_ancestors as theirs
+
+    from ddlc.backends.postgres.exprs import rewrite_tree
+    from ddlc.ir.sqltree import populate_ancestors as ours
+
+    root = Path(__file__).resolve().parents[1]
+    trees = []
+    for p in sorted(root.glob("fixtures/**/*.sql")):
+        try:
+            trees.append(pglast.parse_sql(p.read_text("utf-8")))
+        except pglast.parser.ParseError:
+            continue
+
+    class _Emit:
+        def diag(self, *a, **k) -> None:
+            pass
+
+    dag, changed = rewrite_tree(_tree("SELECT last_day(d), nvl(a, nvl(b, c)) FROM t"), _Emit(), ())
+    assert changed
+    trees.append((dag,))
+    assert len(trees) > 50
+    for tree in trees:
+        ours(tree)
+        mine = [(id(n), _chain(n.ancestors)) for n in nodes(tree)]
+        theirs(tree)
+        assert mine == [(id(n), _chain(n.ancestors)) for n in nodes(tree)]

@@ -78,7 +78,30 @@ def pg_deparse(node: Any) -> str:
                 self.write(pg_literal(s))
 
         _STREAM = _PgStream
-    return _STREAM()(node)
+    from ..ir.sqltree import populate_ancestors
+    from pglast import ast
+
+    # RawStream.__call__ for a node or a tuple of them, with ddlc's populate_ancestors (the same chains)
+    statements = (node,) if isinstance(node, ast.Node) else node
+    if type(statements) is not tuple or not statements or not isinstance(statements[0], ast.Node):
+        return _STREAM()(node)  # (anything else: pglast's own entry point, its own errors)
+    stream = _STREAM()
+    populate_ancestors(statements)
+    first = True
+    for statement in statements:
+        if isinstance(statement, ast.RawStmt) and statement.stmt is None:
+            continue
+        if first:
+            first = False
+        else:
+            stream.write(";")
+            stream.newline()
+            for _ in range(stream.separate_statements):
+                stream.newline()
+        stream.print_node(statement)
+    if stream.semicolon_after_last_statement and not first:
+        stream.write(";")
+    return stream.getvalue()
 
 
 class SqlWriter:

@@ -148,3 +148,43 @@ def replaced(tree: Any, fn: Callable[[Any, Any], Any]) -> Any:
             if nv is not v:
                 changes[name] = nv
     return fn(tree, copied_with(tree, changes) if changes else tree)
+
+
+_MEMBERS: dict[type, tuple[str, ...]] = {}  # per pglast class: its own slots, in pglast's order (Node.__iter__)
+
+
+def populate_ancestors(tree: Any) -> None:
+    """Set the ``ancestors`` of every node of ``tree`` (a pglast node or a tuple of them) exactly as
+    ``pglast.visitors.populate_ancestors`` does, which pglast's printers read: the same
+    :class:`pglast.visitors.Ancestor` chains, made in the same breadth-first order (a node shared by two
+    parents keeps the last one, as there), without pglast's visitor machinery (its generator protocol and
+    per-call method lookup cost more than the walk: issue 26)."""
+    from collections import deque
+
+    from pglast import ast
+    from pglast.visitors import Ancestor
+
+    node_cls = ast.Node
+    put = object.__setattr__
+    members = _MEMBERS
+    todo: deque[tuple[Any, Any]] = deque(((Ancestor(), tree),))
+    pop, push = todo.popleft, todo.append
+    while todo:
+        ancestors, node = pop()
+        is_sequence = isinstance(node, tuple)
+        for index, sub in enumerate(node if is_sequence else (node,)):
+            sub_ancestors = Ancestor(ancestors, node, index) if is_sequence else ancestors
+            if isinstance(sub, node_cls):
+                put(sub, "ancestors", sub_ancestors)
+                cls = type(sub)
+                names = members.get(cls)
+                if names is None:
+                    names = members[cls] = tuple(iter(sub))
+                for member in names:
+                    value = getattr(sub, member)
+                    if isinstance(value, (tuple, node_cls)):
+                        push((Ancestor(sub_ancestors, sub, member), value))
+            elif isinstance(sub, tuple):
+                for sub_index, value in enumerate(sub):
+                    if isinstance(value, (tuple, node_cls)):
+                        push((Ancestor(sub_ancestors, sub, sub_index), value))
