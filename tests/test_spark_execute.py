@@ -45,13 +45,7 @@ LOGS = [ROOT / "fixtures" / "sample" / "ddl.jsonl", *sorted((ROOT / "examples" /
 TOTALS: dict[str, int] = {}
 # Statements ddlc writes that Spark refuses, found by this test: ddlc bugs to fix (then take them out; the test
 # fails when a listed statement runs)
-KNOWN = {
-    "ALTER VIEW rpt.v_top RENAME TO rpt.v_best":
-        "a Spark view is its query's text: after ALTER TABLE sales.orders RENAME COLUMN amount TO gross and RENAME "
-        "TO sales.purchases, the views reading it (sales.v_orders, and rpt.v_by_customer and rpt.v_top on it) no "
-        "longer resolve, and Spark analyses a view it renames; ddlc does not create them again after a rename "
-        "(as it does after a type widening, DDLC-I843)",
-}
+KNOWN: dict[str, str] = {}
 
 
 def _check(run, what: str, results, refused_names: bool = False) -> None:

@@ -86,7 +86,8 @@ I_ADD_DEFAULT = register(
 def alter_relation(n: AlterRelation, e: Emit) -> list[str]:
     a = Alter(n, e, SUB)
     out = a.run()
-    return [*out, *views_after_widening(a)]  # the views that read a widened column, created again (issue 25.1)
+    # the views that read a widened column (issue 25.1) or name a renamed one (25.4), created again
+    return [*out, *views_after_widening(a)]
 
 
 # ---- columns ---------------------------------------------------------------------------------
@@ -275,6 +276,7 @@ def _change_column(n: ChangeColumn, a: Alter) -> None:
     if n.old_column != n.column:
         needs_column_mapping(a.e, f"CHANGE COLUMN {n.old_column} {n.column}", n.origin)
         a.add(a.alter().kw("RENAME", "COLUMN").ident(n.old_column).kw("TO").ident(n.column))
+        a.renamed.append((n.old_column, n.column))
     _modify(a, n)
 
 

@@ -48,7 +48,7 @@ def handles(*classes: type) -> Callable[[Callable], Callable]:
 class Alter:
     """One ALTER statement being translated: the table's name, the statements so far, the history."""
 
-    __slots__ = ("n", "e", "table", "out", "_state", "handlers", "retyped")
+    __slots__ = ("n", "e", "table", "out", "_state", "handlers", "retyped", "renamed")
 
     def __init__(self, n: AlterRelation, e: Emit, handlers: Mapping[type, Handler | Refusal]) -> None:
         self.n, self.e, self.handlers = n, e, handlers
@@ -58,6 +58,9 @@ class Alter:
         # (column before, column after) of each column whose type was written (widened): the views that read
         # it are created again after the statement (:mod:`.dependent_views`)
         self.retyped: list[tuple[str, str]] = []
+        # (column before, column after) of each column it renamed (CHANGE old new): the views that name it are
+        # created again after the statement, naming it anew
+        self.renamed: list[tuple[str, str]] = []
 
     def alter(self) -> SqlWriter:
         return self.e.w().kw("ALTER", "TABLE").raw(self.table)

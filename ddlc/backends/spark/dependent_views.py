@@ -20,6 +20,19 @@ what those emitters say again of them belongs to the statement that first create
 
 When the history cannot know the views of the table (not created in the stream, no ``--state``), a widened
 column is written with DDLC-W842: a view on it keeps the old type.
+
+Renames (issue 25.4). A Spark view is bound by name when it is read: after ``RENAME COLUMN``, ``RENAME TO``
+(of a table or a view), B-compatibility ``RENAME TABLE`` or a ``CHANGE`` that renames, a view whose query
+names what was renamed fails (``UNRESOLVED_COLUMN``, ``TABLE_OR_VIEW_NOT_FOUND``; Spark also analyses a view
+it renames, so ``ALTER VIEW`` of a view on it fails too). PostgreSQL and GaussDB bind a view to the
+relation's identity, and the view follows the rename, keeping its column names. So after the rename each
+view whose stored query names the renamed relation or column is created again in dependency order, its
+query as the history holds it after the statement (:mod:`ddlc.history.view_queries`: a renamed column
+named anew and its output column keeping the old name with ``AS``, as the database's view does), with its
+comment (DDLC-I844). A view on those views names nothing renamed and still resolves: it is left as it is.
+A view whose query the history cannot follow (``*``, an unqualified column beside other relations, a query
+that did not parse), or a relation whose views the history cannot know, is written with DDLC-W843.
+(``SET SCHEMA`` and a ``RENAME TABLE`` across schemas are not written on Spark: nothing moves.)
 """
 
 from __future__ import annotations
@@ -32,6 +45,7 @@ from ...ir.alter import AlterRelation
 from ...ir.base import replace
 from ...ir.comment import Comment
 from ...ir.view import CreateView
+from ...history.view_queries import ALL
 
 W_VIEWS_UNKNOWN = register(
     "DDLC-W842", Severity.WARNING, "Widened column under views the history does not know",
@@ -49,6 +63,27 @@ I_VIEWS_RECREATED = register(
     "from the stream's history, with their comments, so they return the new type as GaussDB's recompiled "
     "views do.",
     "ALTER TABLE s.t ALTER COLUMN c TYPE BIGINT; CREATE OR REPLACE VIEW s.v AS SELECT ...",
+)
+W_RENAME_VIEWS_UNKNOWN = register(
+    "DDLC-W843", Severity.WARNING, "Rename under views ddlc cannot create again",
+    "A Spark view is its query's text, bound by name when it is read; PostgreSQL and GaussDB bind a view to the "
+    "relation's identity, so their views follow a rename. After a table, view or column is renamed on Spark, a "
+    "view whose query names it fails (TABLE_OR_VIEW_NOT_FOUND, UNRESOLVED_COLUMN) until it is created again. "
+    "ddlc creates such views again after the rename (DDLC-I844) when the stream's history knows every view on "
+    "the relation (it saw the table or view created) and can follow the view's query; here it could not: "
+    "the relation was not created in the stream, or the view selects * of it, names the column unqualified "
+    "beside other relations, or its query did not parse. The rename is written; run CREATE OR REPLACE VIEW for "
+    "those views by hand, naming it anew (a renamed column as new AS old, so the view keeps its column names).",
+    "ALTER TABLE s.t RENAME COLUMN a TO b   -- table not created in the stream",
+)
+I_VIEWS_RENAMED = register(
+    "DDLC-I844", Severity.INFO, "Views created again after a rename",
+    "A Spark view is its query's text, bound by name: after a table, view or column it names is renamed, each "
+    "view whose query names it is created again with CREATE OR REPLACE VIEW, in dependency order, from the "
+    "stream's history, naming it anew, with its comment, as GaussDB's views follow the rename. A renamed column "
+    "keeps the view's column name (new AS old), as the database's view does; a view on those views names "
+    "nothing renamed and is left as it is.",
+    "ALTER TABLE s.t RENAME COLUMN a TO b; CREATE OR REPLACE VIEW s.v AS SELECT t.b AS a FROM s.t",
 )
 
 
@@ -94,22 +129,110 @@ def _statements(e: Any, view: Any) -> list[str]:
 
 
 def views_after_widening(a: Any) -> list[str]:
-    """What follows the ALTER of ``a`` (:class:`.alter_base.Alter`): the views on the columns it widened."""
+    """What follows the ALTER of ``a`` (:class:`.alter_base.Alter`): the views on the columns it widened, and
+    the views that name a column it renamed (``CHANGE old new``)."""
+    renames = [(old, new) for old, new in a.renamed if old not in {o for o, _ in a.retyped}]
     if not a.retyped:
-        return []
+        return views_after_renames(a.e, [("column", a.n.identity, old, new) for old, new in renames], a.n.origin)
     e, table = a.e, a.n.identity
     cat = e.catalog
     columns = ", ".join(dict.fromkeys(new for _, new in a.retyped))
     if cat is None or not cat.knows_views_of(table):
         e.diag(W_VIEWS_UNKNOWN, f"column {columns} of {table.dotted()} widened: the history does not know the views "
                "of the table; a view that reads it keeps the old type", a.n.origin)
-        return []
-    views = views_after(cat, table, a.retyped)
+        return views_after_renames(e, [("column", table, old, new) for old, new in renames], a.n.origin)
+    views = views_after(cat, table, [*a.retyped, *renames])
     if not views:
         return []
     e.diag(I_VIEWS_RECREATED, f"views {', '.join(v.node.identity.dotted() for v in views)} created again after "
            f"column {columns} of {table.dotted()} was widened", a.n.origin)
+    if renames:
+        e.diag(I_VIEWS_RENAMED, f"views {', '.join(v.node.identity.dotted() for v in views)} name column "
+               f"{', '.join(f'{o} of {table.dotted()} as {n}' for o, n in renames)}", a.n.origin)
     return [s for v in views for s in _statements(e, v)]
 
 
-__all__ = ["I_VIEWS_RECREATED", "W_VIEWS_UNKNOWN", "views_after", "views_after_widening"]
+# ---- renames (issue 25.4) ------------------------------------------------------------------------------------
+def _key(q: Any) -> tuple[str | None, str]:
+    return q if isinstance(q, tuple) else (q.schema, q.name)
+
+
+def _dotted(k: tuple[str | None, str]) -> str:
+    return f"{k[0]}.{k[1]}" if k[0] else k[1]
+
+
+def _what(m: tuple[Any, ...]) -> str:
+    if m[0] == "column":
+        return f"column {m[2]} of {_dotted(_key(m[1]))} renamed to {m[3]}"
+    return f"{_dotted(_key(m[1]))} renamed to {_dotted(_key(m[2]))}"
+
+
+def renamed_views(catalog: Any, moves: list[tuple[Any, ...]]) -> tuple[list[Any], list[Any]]:
+    """The history's views whose query names what ``moves`` rename, as they read after the statement (copies), in
+    dependency order; and the views that read it directly whose query the history could not follow (``*``, an
+    unqualified column beside other relations, no parsed query). ``moves``: ``("column", relation, old, new)``
+    or ``("relation", old, new)`` (relations as QualifiedNames or keys), in the statement's order. Asked before
+    the statement is recorded."""
+    found: dict[Any, Any] = {}
+    direct: set[Any] = set()
+    for m in moves:
+        rel, column = _key(m[1]), (m[2] if m[0] == "column" else None)
+        for v in catalog.views.dependents(rel, column):
+            found.setdefault(v.key, v)
+            if v.reads_column(rel, column):
+                direct.add(v.key)
+    if not found:
+        return [], []
+    copies = catalog.views.copies(list(found.values()))
+    before = {id(c): (c.key, c.node.query.text) for c in copies.views.values()}
+    for m in moves:
+        if m[0] == "column":
+            copies.column_moved(_key(m[1]), m[2], m[3])
+        else:
+            copies.moved(_key(m[1]), _key(m[2]))
+    views, lost = [], []
+    for c in copies.in_order(copies.views.values()):
+        key, text = before[id(c)]
+        if c.node.query.text != text:
+            views.append(c)
+        elif key in direct and (c.node.query.tree is None or _star_or_unfollowed(c, moves)):
+            lost.append(c)
+    return views, lost
+
+
+def _star_or_unfollowed(v: Any, moves: list[tuple[Any, ...]]) -> bool:
+    """Whether ``v`` (unchanged by ``moves``) still names what they renamed: a column it reads through ``*`` or
+    that the history could not tell from another relation's (a relation it names is always renamed)."""
+    return any(m[0] == "column" and any(c in (m[3], ALL) for k, c in v.reads if k == _key(m[1])) for m in moves)
+
+
+def views_after_renames(e: Any, moves: list[tuple[Any, ...]], origin: Any) -> list[str]:
+    """What follows a rename on Spark: each view whose query names a renamed relation or column, created again
+    (DDLC-I844); a relation whose views the history cannot know, or a view it cannot follow: DDLC-W843."""
+    cat = e.catalog
+    known = []
+    for m in moves:
+        rel = _key(m[1])
+        if cat is None or not (cat.knows_views_of(rel) or cat.view(rel) is not None):
+            e.diag(W_RENAME_VIEWS_UNKNOWN, f"{_what(m)}: the history does not know the views on {_dotted(rel)}; "
+                   "a Spark view that names it no longer resolves", origin)
+        else:
+            known.append(m)
+    if not known:
+        return []
+    views, lost = renamed_views(cat, known)
+    for v in lost:
+        why = ("it selects * of it, or names the column unqualified beside other relations"
+               if v.node.query.tree is not None else "its query did not parse")
+        e.diag(W_RENAME_VIEWS_UNKNOWN, f"view {v.node.identity.dotted()} names what was renamed "
+               f"({'; '.join(_what(m) for m in known)}) in a way the history cannot follow ({why}); not created "
+               "again: it no longer resolves on Spark", origin)
+    if not views:
+        return []
+    e.diag(I_VIEWS_RENAMED, f"views {', '.join(v.node.identity.dotted() for v in views)} created again after "
+           f"{'; '.join(_what(m) for m in known)}", origin)
+    return [s for v in views for s in _statements(e, v)]
+
+
+__all__ = ["I_VIEWS_RECREATED", "I_VIEWS_RENAMED", "W_RENAME_VIEWS_UNKNOWN", "W_VIEWS_UNKNOWN", "renamed_views",
+           "views_after", "views_after_renames", "views_after_widening"]

@@ -41,6 +41,7 @@ from ...ir.trigger import CreateTrigger
 from ...ir.typedef import CreateCompositeType, CreateEnumType
 from ...ir.view import CreateView
 from .context import Emit, emits
+from .dependent_views import views_after_renames
 
 W_NO_OBJECT = register(
     "DDLC-W830", Severity.WARNING, "Object kind Spark does not have",
@@ -262,7 +263,8 @@ def _renamed(e: Emit, q: QualifiedName, new: str) -> str:
 @emits(RenameRelation)
 def rename_relation(n: RenameRelation, e: Emit) -> list[str]:
     w = e.w().kw("ALTER", _WORD[_word(n.objtype)]).raw(e.qname(n.identity)).kw("RENAME", "TO")
-    return [w.raw(_renamed(e, n.identity, n.new_name)).text()]
+    moves = [("relation", n.identity, (n.identity.schema, n.new_name))]  # the views naming it, again (issue 25.4)
+    return [w.raw(_renamed(e, n.identity, n.new_name)).text(), *views_after_renames(e, moves, n.origin)]
 
 
 def needs_column_mapping(e: Emit, what: str, path: tuple) -> None:
@@ -274,7 +276,8 @@ def needs_column_mapping(e: Emit, what: str, path: tuple) -> None:
 def rename_column(n: RenameColumn, e: Emit) -> list[str]:
     needs_column_mapping(e, f"RENAME COLUMN {n.column}", n.origin)
     w = e.w().kw("ALTER", "TABLE").raw(e.qname(n.identity)).kw("RENAME", "COLUMN").ident(n.column)
-    return [w.kw("TO").ident(n.new_name).text()]
+    moves = [("column", n.identity, n.column, n.new_name)]  # the views naming it, again (issue 25.4)
+    return [w.kw("TO").ident(n.new_name).text(), *views_after_renames(e, moves, n.origin)]
 
 
 @emits(RenameTables)
@@ -283,7 +286,8 @@ def rename_tables(n: RenameTables, e: Emit) -> list[str]:
     for p in n.pairs:  # (a move to another schema: a rule)
         w = e.w().kw("ALTER", "TABLE").raw(e.qname(p.old)).kw("RENAME", "TO")
         out.append(w.raw(_renamed(e, p.old, p.new.name)).text())
-    return out
+    # the views naming them, again (issue 25.4)
+    return [*out, *views_after_renames(e, [("relation", p.old, (p.old.schema, p.new.name)) for p in n.pairs], n.origin)]
 
 
 # ---- views, schemas, truncate -------------------------------------------------------------------
