@@ -29,6 +29,7 @@ from pathlib import Path
 
 import pytest
 
+from ddlc.pipeline.run import run
 from engines.spark_cluster import SPARK_SUBMIT, SparkCluster, spark_env
 from test_pipeline import LOGS
 
@@ -69,19 +70,25 @@ def outputs(d: Path) -> dict[str, bytes]:
     return {n: (d / n).read_bytes() for n in NAMES}
 
 
-def test_a_standalone_cluster_gives_the_bytes_of_translate_and_of_local(cluster, tmp_path):
+def local_run(spark, inputs: list[Path], out: Path, state: Path) -> None:
+    """The same run on the test session's ``local[2]`` (pieces read by its Python workers)."""
+    run([str(p) for p in inputs], str(out), TARGETS, spark=spark.session, state=str(state), piece_size=1 << 20,
+        report=lambda s: None)
+
+
+def test_a_standalone_cluster_gives_the_bytes_of_translate_and_of_local(cluster, spark, tmp_path):
     logs = tmp_path / "logs"
     logs.mkdir()
-    inputs = [generated(logs / "a.jsonl", "2500KB", 0.02)]  # three byte ranges of 1 MB
+    inputs = [generated(logs / "a.jsonl", "2500KB", 0.02)]  # byte ranges of 1 MB
     for name in ("decoding.txt", "batch.bin", "rows.csv"):
         (logs / name).write_bytes(LOGS[name]())
         inputs.append(logs / name)
     runs = {"cluster": pipeline(cluster.url, inputs, tmp_path / "c", tmp_path / "c.state", guard=logs),
             "spark-submit": pipeline(cluster.url, inputs, tmp_path / "s", tmp_path / "s.state", submit=True,
-                                     guard=logs),
-            "local[2]": pipeline("local[2]", inputs, tmp_path / "l", tmp_path / "l.state")}
+                                     guard=logs)}
     for name, p in runs.items():
         assert p.returncode == 1, f"{name}: {p.stderr[-3000:]}"  # (the forms' corrupt records are quarantined)
+    local_run(spark, inputs, tmp_path / "l", tmp_path / "l.state")
     assert outputs(tmp_path / "c") == outputs(tmp_path / "s") == outputs(tmp_path / "l")
     assert (tmp_path / "c.state").read_bytes() == (tmp_path / "s.state").read_bytes() == \
         (tmp_path / "l.state").read_bytes()
@@ -147,16 +154,16 @@ class Monitor:
                 continue
 
 
-def test_executors_killed_in_stage_1_and_in_stage_2_change_no_byte(cluster, tmp_path):
+def test_executors_killed_in_stage_1_and_in_stage_2_change_no_byte(cluster, spark, tmp_path):
+    """The undisturbed run is the test session's ``local[2]``: the test above shows the cluster gives its bytes."""
     logs = tmp_path / "logs"
     logs.mkdir()
     log = generated(logs / "log.jsonl", "12MB", 0.25)  # 12 byte ranges; stage 2 has thousands of documents
-    calm = pipeline(cluster.url, [log], tmp_path / "calm", tmp_path / "calm.state", guard=logs)
-    assert calm.returncode == 1, calm.stderr[-3000:]  # (what Spark has no form for is quarantined)
+    local_run(spark, [log], tmp_path / "calm", tmp_path / "calm.state")
     proc = pipeline(cluster.url, [log], tmp_path / "hit", tmp_path / "hit.state", "--progress", guard=logs,
                     wait=False)
     watch = Monitor(proc, cluster, ("stage 1, read", "stage 2, translate"))
-    assert proc.wait(timeout=600) == 1, "".join(watch.stderr)[-3000:]
+    assert proc.wait(timeout=600) == 1, "".join(watch.stderr)[-3000:]  # (what Spark has no form for: quarantined)
     time.sleep(0.2)
     assert [k[0] for k in watch.killed] == ["stage 1, read", "stage 2, translate"], (watch.killed, watch.stderr)
     for stage, pid, done, tasks in watch.killed:  # (shown with -s: the figures in docs/pipeline.md)
