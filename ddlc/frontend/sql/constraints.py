@@ -26,7 +26,7 @@ from ...errors import Path
 from ...ir.names import QualifiedName
 from ...ir.table import ConstraintInfo, ConstraintKind, FkAction, FkMatch, OptionValueKind, WithOption
 from .expr import make_expr
-from .lexer import closing_paren, split_commas
+from .lexer import BLANK, closing_paren, split_commas
 from .fragment import check_fragment, has_comment
 from .pgparse import parse_statements, pglast_ast
 from .pgwords import requote
@@ -134,7 +134,7 @@ def parse_constraint(text: str, origin: Path = ()) -> ConstraintInfo | None:
 def _parse(text: str) -> tuple[str, Any, tuple[int, ...], bool, bool, bool, bool] | None:
     """``(body, node, DESC items, disabled, informational, optimization, parsed as written)``."""
     body, informational, optimization = split_informational(text)
-    body = body.strip()
+    body = body.strip(BLANK)
     if not body:
         return None
     attempts: list[tuple[str, tuple[int, ...], bool]] = [(body, (), False)]

@@ -16,6 +16,7 @@ from typing import Any
 from ...errors import Path
 from ...ir.names import Expr, ParsedSql
 from .fragment import check_fragment, has_comment
+from .lexer import BLANK
 from .pgparse import parse_statements, pglast_ast
 from .pgwords import requote
 from .refs import name_refs
@@ -31,7 +32,7 @@ def parse_expr(text: str) -> Any:
     """The pglast node of the scalar expression ``text``, or None."""
     ast = pglast_ast()
 
-    stmts = parse_statements("SELECT " + text.strip())
+    stmts = parse_statements("SELECT " + text.strip(BLANK))
     if stmts is None or len(stmts) != 1:
         return None
     s = stmts[0].stmt
@@ -47,9 +48,9 @@ def parse_query(text: str) -> Any:
     """The pglast statement node of the one query in ``text`` (a ``SelectStmt``), or None."""
     ast = pglast_ast()
 
-    body = text.strip()
+    body = text.strip(BLANK)
     if body.endswith(";"):
-        body = body[:-1].rstrip()
+        body = body[:-1].rstrip(BLANK)
     stmts = parse_statements(body)
     if stmts is None or len(stmts) != 1 or not isinstance(stmts[0].stmt, ast.SelectStmt):
         return None

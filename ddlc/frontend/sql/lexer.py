@@ -429,6 +429,9 @@ class ScanFail(Exception):
 
 
 _SPACE = re.compile(r"[ \t\n\r\f\v]*")
+# the server's whitespace, for str.strip: Python's own also strips \x1c-\x1f, \x85 and Unicode spaces,
+# which PostgreSQL reads as part of a token (a fragment parsed without them is not the one written)
+BLANK = " \t\n\r\f\v"
 
 
 class Cursor:
@@ -524,6 +527,7 @@ class Cursor:
 
 
 __all__ = [
+    "BLANK",
     "scan", "error_message", "ScanError", "Tok", "tokens", "tokenize", "Lexed", "token_at", "skip_space", "dollar_tag_at",
     "fold", "keyword", "ident_value", "string_value", "unescape_e", "is_ident", "matching_paren", "split_top",
     "read_qualified", "closing_paren", "split_commas", "ScanFail", "Cursor",

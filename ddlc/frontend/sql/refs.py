@@ -18,7 +18,7 @@ from typing import Any
 from ...ir.names import NameRef, RefKind
 from ...ir.sqltree import visit
 from .pgparse import parse_statements, pglast_ast
-from .lexer import ScanError, token_at
+from .lexer import BLANK, ScanError, token_at
 from .pgwords import requote, to_source
 
 _QUERY_START = re.compile(r"\s*(\(\s*)*(SELECT|WITH|VALUES|TABLE)\b", re.I)
@@ -41,7 +41,7 @@ def _parse(body: str) -> tuple[str, Any] | None:
 @lru_cache(maxsize=4096)
 def name_refs(text: str) -> tuple[NameRef, ...] | None:
     """The object references in ``text`` (positions in ``text``), or None when it does not parse."""
-    body = text.strip()
+    body = text.strip(BLANK)
     if body.endswith(";"):
         body = body[:-1]
     parsed = _parse(body)
@@ -50,7 +50,7 @@ def name_refs(text: str) -> tuple[NameRef, ...] | None:
     prefix, stmts = parsed
     ast = pglast_ast()
 
-    lead = len(text) - len(text.lstrip())
+    lead = len(text) - len(text.lstrip(BLANK))
     marks = requote(prefix + body)[1]  # names quoted for PostgreSQL's grammar shift pglast's locations
 
     def at(location: int) -> int:  # pglast's locations count characters of prefix + body (requoted)
