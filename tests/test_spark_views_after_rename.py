@@ -219,3 +219,14 @@ def test_a_rename_under_no_view_writes_nothing_more():
     assert last[-1].statements[0] == "ALTER TABLE s.u RENAME COLUMN id TO uid"
     assert "CREATE OR REPLACE VIEW s.j AS SELECT u.label, t.amount FROM s.t JOIN s.u ON u.uid = t.id" in \
         last[-1].statements
+
+
+
+def test_an_unnamed_expression_column_cannot_be_on_spark(spark):
+    """An output column that is an expression without AS, whose name would change with the column's: Spark
+    refuses such a permanent view in the first place (so no view created again has one)."""
+    spark.reset()
+    spark.run("CREATE SCHEMA s")
+    spark.run("CREATE TABLE s.t (id INT, amount DECIMAL(10,2)) USING DELTA")
+    with pytest.raises(Exception, match="CREATE_PERMANENT_VIEW_WITHOUT_ALIAS"):
+        spark.run("CREATE VIEW s.ve AS SELECT t.amount + 1 FROM s.t")

@@ -31,7 +31,9 @@ query as the history holds it after the statement (:mod:`ddlc.history.view_queri
 named anew and its output column keeping the old name with ``AS``, as the database's view does), with its
 comment (DDLC-I844). A view on those views names nothing renamed and still resolves: it is left as it is.
 A view whose query the history cannot follow (``*``, an unqualified column beside other relations, a query
-that did not parse), or a relation whose views the history cannot know, is written with DDLC-W843.
+that did not parse), or a relation whose views the history cannot know, is written with DDLC-W843. (An output column that
+is an expression without a name of its own cannot occur: Spark refuses such a permanent view,
+``CREATE_PERMANENT_VIEW_WITHOUT_ALIAS``.)
 (``SET SCHEMA`` and a ``RENAME TABLE`` across schemas are not written on Spark: nothing moves.)
 """
 
@@ -122,7 +124,12 @@ def _statements(e: Any, view: Any) -> list[str]:
     for node in view.create_statements():
         if isinstance(node, CreateView):
             node = replace(node, or_replace=True)
-        elif isinstance(node, AlterRelation) or type(node) not in q.emitters or _column_comment(node):
+            written = q.statements(node)
+            if not written:  # its query has no Spark form: the view was not written the first time either
+                return []
+            out.extend(written)
+            continue
+        if isinstance(node, AlterRelation) or type(node) not in q.emitters or _column_comment(node):
             continue
         out.extend(q.statements(node))
     return out
@@ -220,7 +227,9 @@ def views_after_renames(e: Any, moves: list[tuple[Any, ...]], origin: Any) -> li
             known.append(m)
     if not known:
         return []
-    views, lost = renamed_views(cat, known)
+    found, lost = renamed_views(cat, known)
+    written = [(v, _statements(e, v)) for v in found]
+    views = [v for v, out in written if out]
     for v in lost:
         why = ("it selects * of it, or names the column unqualified beside other relations"
                if v.node.query.tree is not None else "its query did not parse")
@@ -231,7 +240,8 @@ def views_after_renames(e: Any, moves: list[tuple[Any, ...]], origin: Any) -> li
         return []
     e.diag(I_VIEWS_RENAMED, f"views {', '.join(v.node.identity.dotted() for v in views)} created again after "
            f"{'; '.join(_what(m) for m in known)}", origin)
-    return [s for v in views for s in _statements(e, v)]
+    return [s for _, out in written for s in out]
+
 
 
 __all__ = ["I_VIEWS_RECREATED", "I_VIEWS_RENAMED", "W_RENAME_VIEWS_UNKNOWN", "W_VIEWS_UNKNOWN", "renamed_views",
