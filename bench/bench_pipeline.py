@@ -89,7 +89,7 @@ import json, sys, tempfile, time
 t0 = time.perf_counter()
 import ddlc.pipeline.run as R
 spark = R.session({url!r})
-spent = {{"stages": [], "stage2": []}}
+spent = {{"stages": [], "stage2": [], "fold": [], "groups": []}}
 def timed(name, fn):
     def wrapped(*a, **k):
         t = time.perf_counter()
@@ -99,6 +99,8 @@ def timed(name, fn):
             spent[name].append(time.perf_counter() - t)
     return wrapped
 R._stages, R._direct = timed("stages", R._stages), timed("stage2", R._direct)
+import ddlc.pipeline.groups as G, ddlc.pipeline.positions as P  # (the driver's part between the stages)
+G.plan_groups, P.fold = timed("groups", G.plan_groups), timed("fold", P.fold)
 warm = tempfile.mktemp()
 with open({log!r}, "rb") as src, open(warm, "wb") as dst:
     dst.write(b"".join(src.readline() for _ in range(20000)))
@@ -111,7 +113,8 @@ for _ in range({repeat}):
     t = time.perf_counter()
     R.run([{log!r}], tempfile.mkdtemp(), ["postgres"], spark=spark, report=lambda s: None)
     runs.append(time.perf_counter() - t)
-print(json.dumps({{"runs": runs, "stages": spent["stages"], "stage2": spent["stage2"], "startup": t1 - t0,
+print(json.dumps({{"runs": runs, "stages": spent["stages"], "stage2": spent["stage2"],
+                  "between": [a + b for a, b in zip(spent["fold"], spent["groups"])], "startup": t1 - t0,
                   "cores": spark.sparkContext.defaultParallelism}}))
 """
 
@@ -130,6 +133,11 @@ def _cluster(log: str, workers: int, repeat: int) -> dict[str, object]:
     return json.loads(p.stdout.strip().splitlines()[-1])
 
 
+def _stage1(g: dict[str, object]) -> list[float]:
+    """Stage 1 of each run: the stages less stage 2 and the driver's fold and grouping between them."""
+    return [a - b - c for a, b, c in zip(g["stages"], g["stage2"], g["between"])]
+
+
 def _median(xs: list[float]) -> float:
     return sorted(xs)[len(xs) // 2]
 
@@ -140,15 +148,18 @@ def cluster_main(log: str, repeat: int) -> None:
     stage 1 by its pieces, stage 2 by its buckets; the driver's part stays)."""
     mb = os.path.getsize(log) / 1e6
     got = {n: _cluster(log, n, repeat) for n in (1, 2)}
+    local = _pipeline(log, 2, repeat)  # the same log and machine load, local[2] (pieces read by Python)
     print(f"log: {mb:.1f} MB; standalone cluster on this machine ({os.cpu_count()} cores), 1-core workers")
-    print(f"{'workers':>8} {'run s':>7} {'MB/s':>7} {'stages s':>9} {'stage 2 s':>10} {'stage 2 %':>10}  warm runs")
+    print(f"{'workers':>8} {'run s':>7} {'MB/s':>7} {'stage 1 s':>9} {'stage 2 s':>10} {'stage 2 %':>10}  warm runs")
     for n, g in got.items():
-        run, stages, s2 = _median(g["runs"]), _median(g["stages"]), _median(g["stage2"])
-        print(f"{n:>8} {run:7.2f} {mb / run:7.1f} {stages:9.2f} {s2:10.2f} {100 * s2 / run:9.0f}%  "
+        run, s1, s2 = _median(g["runs"]), _median(_stage1(g)), _median(g["stage2"])
+        print(f"{n:>8} {run:7.2f} {mb / run:7.1f} {s1:9.2f} {s2:10.2f} {100 * s2 / run:9.0f}%  "
               + ", ".join(f"{x:.2f}" for x in g["runs"]) + f" (start-up {g['startup']:.1f} s)")
+    print(f"{'local[2]':>8} {local['run']:7.2f} {mb / local['run']:7.1f}  (the same log in a local[2] session: "
+          + ", ".join(f"{x:.2f}" for x in local["runs"]) + ")")
     g = got[2]
-    run, stages, s2 = _median(g["runs"]), _median(g["stages"]), _median(g["stage2"])
-    s1, fixed = stages - s2, run - stages
+    run, s1, s2 = _median(g["runs"]), _median(_stage1(g)), _median(g["stage2"])
+    fixed = run - s1 - s2  # the driver's: planning, the fold and grouping between the stages, the outputs
     est = fixed + (s1 + s2) * 2 / 16
     print(f"speed-up 2 workers / 1 worker: {_median(got[1]['runs']) / run:.2f}x")
     print(f"16 executors (estimate from 2): stage 1 {s1 * 2 / 16:.2f} s + stage 2 {s2 * 2 / 16:.2f} s + driver "
