@@ -83,6 +83,8 @@ def test_every_form_through_a_uri_gives_the_plain_paths_outputs(spark, viewfs, t
     for t in TARGETS:
         assert via[f"{t}.sql"] == plain[f"{t}.sql"]  # byte for byte
     assert renamed(via, f"{uri}/{name}", str(root / name)) == plain
+    # Spark reads the Parquet outputs where they are
+    assert spark.session.read.parquet(f"{uri}/out/results.parquet").count() == len(plain["results.parquet"])
     # only ddlc's files (and the checksum files Hadoop's local filesystem keeps beside them)
     assert {p.name for p in (root / "out").iterdir()} - {f".{n}.crc" for n in NAMES} == set(NAMES)
 
