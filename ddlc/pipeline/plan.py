@@ -46,6 +46,8 @@ class Piece:
     uri: str = ""  # read through Spark's filesystem layer at this URI (.remote), else with Python on the driver's machine
     split: int = 0  # (through Spark) the bytes of each byte range of its file: Spark's text source hands each
     # line to the range it starts in, and the driver moves lines and offsets after (with_lines, .remote)
+    bom: int = 0  # (a byte range) the bytes of the file's UTF-8 byte order mark: offsets count after it, as
+    # ddlc translate counts them
 
     @property
     def whole(self) -> bool:
@@ -120,6 +122,11 @@ def _open(path: str) -> Any:
     return open(path, "rb")
 
 
+def _head(path: str) -> bytes:
+    with open(path, "rb") as fh:
+        return fh.read(3)
+
+
 def plan(paths: list[str] | tuple[str, ...], forced: str = "auto", piece_size: int = PIECE_SIZE,
          hfs: Any = None, through_spark: bool = False) -> list[Piece]:
     """The pieces of the inputs, in order (line numbers of later pieces still 1: see :func:`with_lines`).
@@ -144,9 +151,11 @@ def plan(paths: list[str] | tuple[str, ...], forced: str = "auto", piece_size: i
             cuts = list(range(0, size, piece_size)) + [size]
         else:
             cuts = _cuts(path, size, piece_size)
+        head = hfs.read(uri, 0, 3) if uri and uri == path and hfs is not None else _head(path)
+        bom = 3 if head == b"\xef\xbb\xbf" else 0
         for a, b in zip(cuts, cuts[1:], strict=False):
             pieces.append(Piece(len(pieces), n, path, form, a, b, 1, b - a, form, uri,
-                                piece_size if through_spark else 0))
+                                piece_size if through_spark else 0, bom))
     return pieces
 
 

@@ -154,7 +154,8 @@ def first_offsets(pieces: list[Piece], counts: dict[int, int]) -> dict[int, int]
     file, at = -1, 0
     for p in pieces:
         if p.file != file:
-            file, at = p.file, 0
+            file, at = p.file, 0  # (after a UTF-8 byte order mark, which Hadoop's line reader skips, as ddlc
+            # translate counts offsets)
         if not p.whole and p.uri:
             out[p.piece] = at
             at += counts.get(p.piece, 0)

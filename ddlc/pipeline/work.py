@@ -115,8 +115,9 @@ def read_piece(piece: Piece, options: Any = None, data: bytes | None = None) -> 
             fh.seek(piece.start)
             data = fh.read(piece.end - piece.start)
         fh = None
+        # (a later piece of a file with a byte order mark: offsets after it, as the piece holding it counts)
         docs = read_source(ByteSource(data), piece.path, form=piece.form, on_skip=skipped.append,
-                           line=piece.line, offset=piece.start, txns=record)
+                           line=piece.line, offset=piece.start - piece.bom if piece.start else 0, txns=record)
     payloads = _Payloads(piece, data)
     out: list[dict[str, Any]] = []
     try:
