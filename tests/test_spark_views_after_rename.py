@@ -230,3 +230,30 @@ def test_an_unnamed_expression_column_cannot_be_on_spark(spark):
     spark.run("CREATE TABLE s.t (id INT, amount DECIMAL(10,2)) USING DELTA")
     with pytest.raises(Exception, match="CREATE_PERMANENT_VIEW_WITHOUT_ALIAS"):
         spark.run("CREATE VIEW s.ve AS SELECT t.amount + 1 FROM s.t")
+
+
+def test_a_view_column_rename_creates_the_view_again(spark, pg_db):
+    """Spark has no ALTER VIEW ... RENAME COLUMN: the view the history holds is created again with the column
+    named anew, then each view that names the column, naming it anew; the columns end as PostgreSQL's."""
+    texts = (*BASE, "ALTER VIEW s.v RENAME COLUMN amount TO total;", "ALTER VIEW s.x RENAME TO x2;")
+    out = translate(texts)
+    last = out[-2]
+    assert last.statements == (
+        "CREATE OR REPLACE VIEW s.v AS SELECT t.id, t.amount AS total FROM s.t",
+        "ALTER VIEW s.v SET TBLPROPERTIES ('comment' = 'vee')",
+        "CREATE OR REPLACE VIEW s.w AS SELECT v.total AS amount FROM s.v WHERE v.id > 0",
+    )
+    assert codes(last) == ["DDLC-I844"]
+    run_spark(spark, out)
+    views = ["s.v", "s.va", "s.w", "s.j", "s.x2"]
+    got = {v: spark_columns(spark, v) for v in views}
+    assert got["s.v"] == ["id", "total"] and got["s.w"] == ["amount"]
+    assert got == pg_columns(pg_db, texts, views)
+    assert spark_comment(spark, "s.v") == "vee"
+
+
+def test_a_view_column_rename_without_the_view_is_not_written():
+    last = list(ddlc.translate_many(tddl("ALTER VIEW s.v RENAME COLUMN amount TO total;"), target="spark",
+                                    on_unsupported="comment"))[-1]
+    assert last.statements == () and codes(last) == ["DDLC-W831"]
+    assert last.comments == ("-- ddlc DDLC-W831: not translated: ALTER VIEW s.v RENAME COLUMN amount TO total",)

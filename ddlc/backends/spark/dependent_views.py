@@ -47,7 +47,7 @@ from ...ir.alter import AlterRelation
 from ...ir.base import replace
 from ...ir.comment import Comment
 from ...ir.view import CreateView
-from ...history.view_queries import ALL
+from ...history.view_queries import ALL, output_renamed
 
 W_VIEWS_UNKNOWN = register(
     "DDLC-W842", Severity.WARNING, "Widened column under views the history does not know",
@@ -244,5 +244,31 @@ def views_after_renames(e: Any, moves: list[tuple[Any, ...]], origin: Any) -> li
 
 
 
+def views_after_view_column_rename(e: Any, view: Any, old: str, new: str, origin: Any) -> list[str] | None:
+    """``ALTER VIEW v RENAME COLUMN old TO new`` on Spark, which has no such statement: ``v`` created again with
+    its output column named anew, then each view whose query names that column, naming it anew (DDLC-I844).
+    None when the history does not hold ``v``, its query names no output column ``old``, or it has no Spark form
+    (the caller refuses the statement)."""
+    cat = e.catalog
+    v = cat.view(view) if cat is not None else None
+    if v is None or output_renamed(v.node.query, old, new) is None:
+        return None
+    own = cat.views.copies([v]).views[v.key]
+    own.pending.append(("output", old, new))
+    first = _statements(e, own)
+    if not first:
+        return None
+    move = ("column", view, old, new)
+    found, lost = renamed_views(cat, [move])
+    written = [(r, _statements(e, r)) for r in found]
+    for r in lost:
+        e.diag(W_RENAME_VIEWS_UNKNOWN, f"view {r.node.identity.dotted()} names what was renamed ({_what(move)}) in "
+               "a way the history cannot follow; not created again: it no longer resolves on Spark", origin)
+    views = [own, *(r for r, out in written if out)]
+    e.diag(I_VIEWS_RENAMED, f"views {', '.join(x.node.identity.dotted() for x in views)} created again after "
+           f"{_what(move)} (Spark has no ALTER VIEW ... RENAME COLUMN)", origin)
+    return [*first, *(s for _, out in written for s in out)]
+
+
 __all__ = ["I_VIEWS_RECREATED", "I_VIEWS_RENAMED", "W_RENAME_VIEWS_UNKNOWN", "W_VIEWS_UNKNOWN", "renamed_views",
-           "views_after", "views_after_renames", "views_after_widening"]
+           "views_after", "views_after_renames", "views_after_view_column_rename", "views_after_widening"]

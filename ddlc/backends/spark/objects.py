@@ -41,7 +41,7 @@ from ...ir.trigger import CreateTrigger
 from ...ir.typedef import CreateCompositeType, CreateEnumType
 from ...ir.view import CreateView
 from .context import Emit, emits
-from .dependent_views import views_after_renames
+from .dependent_views import views_after_renames, views_after_view_column_rename
 
 W_NO_OBJECT = register(
     "DDLC-W830", Severity.WARNING, "Object kind Spark does not have",
@@ -55,7 +55,9 @@ W_NO_FORM = register(
     "DDLC-W831", Severity.WARNING, "Statement form Spark does not have",
     "The statement acts on a table, view or schema in a way Spark SQL cannot express: moving a table "
     "to another schema (SET SCHEMA, RENAME TABLE across schemas), renaming a schema or a constraint, "
-    "renaming a view's column, a comment on a constraint, an object identity that could not be read. "
+    "renaming the column of a view whose query the stream's history does not hold (Spark has no ALTER VIEW ... "
+    "RENAME COLUMN; ddlc creates a view it holds again, DDLC-I844), a comment on a constraint, an object "
+    "identity that could not be read. "
     "Nothing is emitted.",
     "ALTER TABLE public.t SET SCHEMA archive",
 )
@@ -174,9 +176,11 @@ UNSUPPORTED = (
          applies=lambda n: _word(n.objtype) not in _WORD),
     Rule(RenameRelation, W_CLAUSE, "IF EXISTS dropped (Spark's ALTER has none)", applies=lambda n: n.if_exists,
          field="if_exists", absent=False),
-    Rule(RenameColumn, W_NO_FORM, "Spark renames table columns only", applies=lambda n: _word(n.objtype) != "TABLE"),
-    Rule(RenameColumn, W_CLAUSE, "IF EXISTS dropped (Spark's ALTER has none)", applies=lambda n: n.if_exists,
-         field="if_exists", absent=False),
+    # a view's column: the emitter (the history holds the view, or not)
+    Rule(RenameColumn, W_NO_FORM, "Spark renames table and view columns only",
+         applies=lambda n: _word(n.objtype) not in _WORD),
+    Rule(RenameColumn, W_CLAUSE, "IF EXISTS dropped (Spark's ALTER has none)",
+         applies=lambda n: n.if_exists and _word(n.objtype) == "TABLE", field="if_exists", absent=False),
     # TRUNCATE's two keep a hand-written text: GaussDB writes the statement as its text (ir.misc.TEXT_NODES), which
     # the rules leave as it is, so the clause never leaves the GaussDB text and no difference can show it.
     Rule(Truncate, W_CLAUSE, "RESTART IDENTITY dropped (Delta identity columns cannot be reset)",
@@ -274,6 +278,13 @@ def needs_column_mapping(e: Emit, what: str, path: tuple) -> None:
 
 @emits(RenameColumn)
 def rename_column(n: RenameColumn, e: Emit) -> list[str]:
+    if _word(n.objtype) == "VIEW":  # Spark has no ALTER VIEW ... RENAME COLUMN: the view again (issue 25.4)
+        out = views_after_view_column_rename(e, n.identity, n.column, n.new_name, n.origin)
+        if out is None:
+            e.diag(W_NO_FORM, f"RENAME COLUMN of the view {n.identity.dotted()}: Spark has no such statement, and "
+                   "the history does not hold the view's query to create it again", n.origin, dropped_node=n)
+            return []
+        return out  # (IF EXISTS: the history holds the view)
     needs_column_mapping(e, f"RENAME COLUMN {n.column}", n.origin)
     w = e.w().kw("ALTER", "TABLE").raw(e.qname(n.identity)).kw("RENAME", "COLUMN").ident(n.column)
     moves = [("column", n.identity, n.column, n.new_name)]  # the views naming it, again (issue 25.4)
