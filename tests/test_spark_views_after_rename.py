@@ -257,3 +257,16 @@ def test_a_view_column_rename_without_the_view_is_not_written():
                                     on_unsupported="comment"))[-1]
     assert last.statements == () and codes(last) == ["DDLC-W831"]
     assert last.comments == ("-- ddlc DDLC-W831: not translated: ALTER VIEW s.v RENAME COLUMN amount TO total",)
+
+
+def test_the_views_come_from_a_saved_state(tmp_path):
+    """A later run with --state: the history it saved knows the views, and the renames follow them."""
+    state = tmp_path / "state.json"
+    list(ddlc.translate_many(tddl(*BASE), target="spark", state=str(state)))
+    col, view = ddlc.translate_many(tddl("ALTER TABLE s.t RENAME COLUMN amount TO gross;",
+                                         "ALTER VIEW s.v RENAME COLUMN amount TO total;"), target="spark",
+                                    state=str(state))
+    assert codes(col) == codes(view) == ["DDLC-I844"]
+    assert "CREATE OR REPLACE VIEW s.v AS SELECT t.id, t.gross AS amount FROM s.t" in col.statements
+    assert view.statements[0] == "CREATE OR REPLACE VIEW s.v AS SELECT t.id, t.gross AS total FROM s.t"
+    assert "CREATE OR REPLACE VIEW s.w AS SELECT v.total AS amount FROM s.v WHERE v.id > 0" in view.statements
