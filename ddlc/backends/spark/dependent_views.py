@@ -1,4 +1,5 @@
-"""Spark: the views that read a column Delta widened, created again after the ALTER (issue 25.1).
+"""Spark: the views that read a column Delta widened (issue 25.1), or name a relation or column renamed (25.4),
+created again after the statement.
 
 Delta never refuses a type change because of a view: a Spark view is its query text and the output schema
 captured when it was created, and nothing else depends on it. But that schema stays: Spark 4's default
@@ -31,10 +32,12 @@ query as the history holds it after the statement (:mod:`ddlc.history.view_queri
 named anew and its output column keeping the old name with ``AS``, as the database's view does), with its
 comment (DDLC-I844). A view on those views names nothing renamed and still resolves: it is left as it is.
 A view whose query the history cannot follow (``*``, an unqualified column beside other relations, a query
-that did not parse), or a relation whose views the history cannot know, is written with DDLC-W843. (An output column that
-is an expression without a name of its own cannot occur: Spark refuses such a permanent view,
-``CREATE_PERMANENT_VIEW_WITHOUT_ALIAS``.)
-(``SET SCHEMA`` and a ``RENAME TABLE`` across schemas are not written on Spark: nothing moves.)
+that did not parse), or a relation whose views the history cannot know, is written with DDLC-W843. (An
+output column that is an expression without a name of its own cannot occur: Spark refuses such a permanent
+view, ``CREATE_PERMANENT_VIEW_WITHOUT_ALIAS``.) Spark has no ``ALTER VIEW ... RENAME COLUMN``: a view the
+history holds is created again with the output column named anew, then the views that name that column
+(:func:`views_after_view_column_rename`). (``SET SCHEMA`` and a ``RENAME TABLE`` across schemas are not
+written on Spark: nothing moves.)
 """
 
 from __future__ import annotations
