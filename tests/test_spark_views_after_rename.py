@@ -270,3 +270,27 @@ def test_the_views_come_from_a_saved_state(tmp_path):
     assert "CREATE OR REPLACE VIEW s.v AS SELECT t.id, t.gross AS amount FROM s.t" in col.statements
     assert view.statements[0] == "CREATE OR REPLACE VIEW s.v AS SELECT t.id, t.gross AS total FROM s.t"
     assert "CREATE OR REPLACE VIEW s.w AS SELECT v.total AS amount FROM s.v WHERE v.id > 0" in view.statements
+
+
+def test_an_unqualified_column_beside_other_relations_is_reported():
+    """The history cannot tell whose column an unqualified name beside other relations is: DDLC-W843."""
+    texts = (*BASE[:3], "CREATE VIEW s.vq AS SELECT amount, label FROM (s.t JOIN s.u ON ((u.id = t.id)));",
+             "ALTER TABLE s.t RENAME COLUMN amount TO gross;")
+    last = translate(texts)[-1]
+    assert last.statements == ("ALTER TABLE s.t RENAME COLUMN amount TO gross",)
+    assert codes(last) == ["DDLC-W843"] and "view s.vq" in last.diagnostics[0].message
+
+
+def test_rename_table_swap(spark):
+    """RENAME TABLE a TO tmp, b TO a, tmp TO b: each view ends naming the table it read."""
+    def pair(old: str, new: str) -> dict:
+        return {"fmt": "%{ori}D TO %{modify}D", "ori": {"objname": old, "schemaname": "s"},
+                "modify": {"objname": new, "schemaname": "s"}}
+
+    swap = {"fmt": "RENAME TABLE %{renamelist:, }s", "renamelist": [pair("t", "tmp"), pair("u", "t"), pair("tmp", "u")]}
+    data = tddl(*BASE) + (json.dumps(swap) + "\n").encode()
+    out = list(ddlc.translate_many(data, target="spark"))
+    last = out[-1]
+    assert "CREATE OR REPLACE VIEW s.v AS SELECT u.id, u.amount FROM s.u" in last.statements
+    run_spark(spark, out)
+    assert spark_columns(spark, "s.j") == ["label", "amount"] and spark_columns(spark, "s.x") == ["amount"]

@@ -221,9 +221,14 @@ def views_after_renames(e: Any, moves: list[tuple[Any, ...]], origin: Any) -> li
     (DDLC-I844); a relation whose views the history cannot know, or a view it cannot follow: DDLC-W843."""
     cat = e.catalog
     known = []
+    named: dict[Any, bool] = {}  # what an earlier move of the statement left under a name (RENAME TABLE a TO b, ...)
     for m in moves:
         rel = _key(m[1])
-        if cat is None or not (cat.knows_views_of(rel) or cat.view(rel) is not None):
+        knows = named[rel] if rel in named else (
+            cat is not None and (cat.knows_views_of(rel) or cat.view(rel) is not None))
+        if m[0] == "relation":
+            named[rel], named[_key(m[2])] = True, knows  # (nothing is left under the old name)
+        if not knows:
             e.diag(W_RENAME_VIEWS_UNKNOWN, f"{_what(m)}: the history does not know the views on {_dotted(rel)}; "
                    "a Spark view that names it no longer resolves", origin)
         else:
