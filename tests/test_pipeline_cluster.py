@@ -105,8 +105,8 @@ def test_a_standalone_cluster_gives_the_bytes_of_translate_and_of_local(cluster,
 
 class Monitor:
     """Watches a driver's Spark UI (its address is on the driver's standard error with --progress) and
-    kills one executor (SIGKILL) once the job named ``stage`` has finished some of its tasks and has
-    tasks left: once for each stage in ``kill_in``."""
+    kills one executor (SIGKILL) once the job named ``stage`` has finished a third of its tasks and has
+    tasks running: once for each stage in ``kill_in``."""
 
     def __init__(self, proc: subprocess.Popen, cluster: SparkCluster, kill_in: tuple[str, ...]):
         self.proc, self.cluster, self.kill_in = proc, cluster, list(kill_in)
@@ -142,8 +142,9 @@ class Monitor:
                     continue
                 for job in self._get(f"/{app}/jobs?status=running"):
                     want = self.kill_in[0]
-                    if want in (job.get("description") or "") and 0 < job["numCompletedTasks"] < job["numTasks"] \
-                            and job["numActiveTasks"] > 0:
+                    done, tasks = job["numCompletedTasks"], job["numTasks"]
+                    if want in (job.get("description") or "") and max(1, tasks // 3) <= done < tasks \
+                            and job["numActiveTasks"] > 0:  # (a third of the way in, tasks still running)
                         pids = self.cluster.executors()
                         if pids:
                             os.kill(pids[0], signal.SIGKILL)
