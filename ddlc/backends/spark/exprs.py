@@ -381,7 +381,8 @@ class ToSpark:
 
     def _target(self, t: Any) -> Any:
         val = self.expr(t.val)
-        return self.exp.Alias(this=val, alias=self.ident(t.name)) if t.name else val
+        name = t.name or _implicit_name(t.val)  # Spark names an expression by its text; GaussDB as below
+        return self.exp.Alias(this=val, alias=self.ident(name)) if name else val
 
     def _sort(self, s: Any) -> Any:
         d = s.sortby_dir.name if hasattr(s.sortby_dir, "name") else str(s.sortby_dir)
@@ -438,6 +439,86 @@ class ToSpark:
 
 
 _DIALECT: Any = None
+
+
+_SVF_NAMES = {"SVFOP_CURRENT_DATE": "current_date", "SVFOP_CURRENT_TIME": "current_time",
+              "SVFOP_CURRENT_TIME_N": "current_time", "SVFOP_CURRENT_TIMESTAMP": "current_timestamp",
+              "SVFOP_CURRENT_TIMESTAMP_N": "current_timestamp", "SVFOP_LOCALTIME": "localtime",
+              "SVFOP_LOCALTIME_N": "localtime", "SVFOP_LOCALTIMESTAMP": "localtimestamp",
+              "SVFOP_LOCALTIMESTAMP_N": "localtimestamp", "SVFOP_CURRENT_ROLE": "current_role",
+              "SVFOP_CURRENT_USER": "current_user", "SVFOP_USER": "user", "SVFOP_SESSION_USER": "session_user",
+              "SVFOP_CURRENT_CATALOG": "current_catalog", "SVFOP_CURRENT_SCHEMA": "current_schema"}
+
+
+def _implicit_name(node: Any) -> str | None:
+    """The name GaussDB (as PostgreSQL, ``FigureColname``) gives a query's output column written without
+    ``AS``, when it is not the column Spark would name alike: ``?column?`` for an operator, ``count`` for a
+    call, the type for a cast of a constant, ``case``, ``coalesce``... Spark names such a column by the
+    expression's text (and refuses it in a permanent view), so the query says it. None for a column
+    reference (named after the column by both) and for ``*``."""
+    if type(node).__name__ == "ColumnRef":
+        return None
+    name, strength = _figure(node)
+    return name if strength else "?column?"
+
+
+def _figure(node: Any) -> tuple[str | None, int]:
+    """PostgreSQL's FigureColnameInternal: (name, strength) - 2 a sure name, 1 a fallback, 0 none."""
+    kind = type(node).__name__
+    if kind == "ColumnRef":
+        last = (node.fields or ())[-1:]
+        if last and type(last[0]).__name__ == "String":
+            return last[0].sval, 2
+    elif kind == "A_Indirection":
+        last = (node.indirection or ())[-1:]
+        if last and type(last[0]).__name__ == "String":
+            return last[0].sval, 2
+        return _figure(node.arg)
+    elif kind == "FuncCall":
+        return node.funcname[-1].sval, 2
+    elif kind == "A_Expr":
+        if getattr(node.kind, "name", "") == "AEXPR_NULLIF":
+            return "nullif", 2
+    elif kind == "TypeCast":
+        name, strength = _figure(node.arg)
+        if strength <= 1 and node.typeName is not None and node.typeName.names:
+            return node.typeName.names[-1].sval, 1
+        return name, strength
+    elif kind == "CollateClause":
+        return _figure(node.arg)
+    elif kind == "GroupingFunc":
+        return "grouping", 2
+    elif kind == "SubLink":
+        t = getattr(node.subLinkType, "name", "")
+        if t == "EXISTS_SUBLINK":
+            return "exists", 2
+        if t == "ARRAY_SUBLINK":
+            return "array", 2
+        if t in ("EXPR_SUBLINK", "MULTIEXPR_SUBLINK"):
+            sub = node.subselect
+            targets = getattr(sub, "targetList", None) or ()
+            if targets and targets[0].name:
+                return targets[0].name, 2
+    elif kind == "CaseExpr":
+        name, strength = _figure(node.defresult) if node.defresult is not None else (None, 0)
+        if strength <= 1:
+            return "case", 1
+        return name, strength
+    elif kind == "A_ArrayExpr":
+        return "array", 2
+    elif kind == "RowExpr":
+        return "row", 2
+    elif kind == "CoalesceExpr":
+        return "coalesce", 2
+    elif kind == "MinMaxExpr":
+        return ("greatest" if getattr(node.op, "name", "") == "IS_GREATEST" else "least"), 2
+    elif kind == "SQLValueFunction":
+        got = _SVF_NAMES.get(getattr(node.op, "name", ""))
+        if got is not None:
+            return got, 2
+    elif kind == "BooleanTest" or kind == "NullTest" or kind == "BoolExpr" or kind == "A_Const":
+        pass
+    return None, 0
 
 
 def _dialect() -> Any:
