@@ -62,11 +62,27 @@ def _difference(a, b, path="$"):
     return None if a == b else f"{path}: {a!r} != {b!r}"
 
 
-def test_the_trusted_parse_is_on_for_this_pglast() -> None:
-    assert pgparse._install(), f"pglast {pglast.__version__}: add the release to _CHECKED_RELEASES once compared"
+@pytest.fixture
+def trusted(monkeypatch):
+    """The unchecked construction on, whatever pglast release is installed (so that the comparison below tells
+    whether a new release may be added to ``_CHECKED_RELEASES``)."""
+    release = str(pglast.__version__).lstrip("v")
+    monkeypatch.setattr(pgparse, "_CHECKED_RELEASES", (release,))
+    monkeypatch.setattr(pgparse, "_FAST", None)
+    assert pgparse._install()
+    yield
 
 
-def test_trees_are_the_checked_ones() -> None:
+def test_the_trusted_parse_is_on_only_for_releases_compared(monkeypatch) -> None:
+    release = str(pglast.__version__).lstrip("v")
+    monkeypatch.setattr(pgparse, "_FAST", None)
+    assert pgparse._install() is release.startswith(pgparse._CHECKED_RELEASES)
+    monkeypatch.setattr(pgparse, "_FAST", None)
+    monkeypatch.setattr(pgparse, "_CHECKED_RELEASES", ("0.0",))
+    assert pgparse._install() is False  # an uncompared release parses checked
+
+
+def test_trees_are_the_checked_ones(trusted) -> None:
     texts = _texts()
     assert len(texts) > 300
     compared = 0
@@ -83,8 +99,7 @@ def test_trees_are_the_checked_ones() -> None:
     assert compared > 300
 
 
-def test_other_constructions_stay_checked() -> None:
-    pgparse._install()
+def test_other_constructions_stay_checked(trusted) -> None:
     with pytest.raises(ValueError):
         ast.String(sval=42)  # a wrong type is still refused outside the parser
     c = ast.A_Const(isnull=0, val=ast.Integer(ival=1))
@@ -111,7 +126,7 @@ def test_other_constructions_stay_checked() -> None:
     assert not errors
 
 
-def test_parse_errors_leave_the_check_on() -> None:
+def test_parse_errors_leave_the_check_on(trusted) -> None:
     with pytest.raises(pglast.parser.ParseError):
         pgparse.parse_sql("SELECT FROM WHERE (")
     with pytest.raises(ValueError):

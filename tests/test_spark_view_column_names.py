@@ -24,6 +24,7 @@ QUERIES = [
     "SELECT current_date, t.amount AS a, upper(t.note) FROM s.t",
     "SELECT t.id + 1 FROM s.t UNION ALL SELECT t.id FROM s.t",
     "SELECT (SELECT max(u.id) AS top FROM s.t u), EXISTS (SELECT 1 FROM s.t u) FROM s.t",
+    "SELECT (SELECT max(u.id) FROM s.t u), (SELECT u.note FROM s.t u LIMIT 1) FROM s.t",
 ]
 
 
@@ -49,3 +50,25 @@ def test_unnamed_columns_are_named_as_gaussdb_names_them(spark, pg_db) -> None:
                                           "%s AND table_name = %s ORDER BY ordinal_position", (schema, name))]
         got = [f.name for f in spark.session.table(v).schema.fields]
         assert got == pg, (v, got, pg)
+
+
+def test_names_without_an_engine() -> None:
+    """PostgreSQL's FigureColname, case by case (parse_target.c), on pglast's parse of each expression."""
+    import pglast
+
+    from ddlc.backends.spark.exprs import _implicit_name
+
+    cases = {
+        "t.a": None, "*": None, "t.*": None, "a + 1": "?column?", "1": "?column?", "count(*)": "count",
+        "s.f(x)": "f", "CAST(a AS int)": "a", "'x'::text": "text", "CAST(1 AS numeric(3))": "numeric",
+        "CASE WHEN a THEN 1 END": "case", "CASE WHEN a THEN 1 ELSE b END": "b", "coalesce(a, 1)": "coalesce",
+        "greatest(a, b)": "greatest", "least(a, b)": "least", "nullif(a, b)": "nullif", "ARRAY[1, 2]": "array",
+        "ROW(1, 2)": "row", "EXISTS (SELECT 1)": "exists", "ARRAY(SELECT 1)": "array",
+        "(SELECT max(x) FROM t)": "max", "(SELECT x FROM t)": "x", "(SELECT x AS y FROM t)": "y",
+        "(SELECT 1 UNION SELECT 2)": "?column?", "(SELECT x FROM t UNION SELECT y FROM u)": "x",
+        "a IS NULL": "?column?", "NOT a": "?column?", "a COLLATE \"C\"": "a", "(a).f": "f",
+        "current_date": "current_date", "current_user": "current_user",
+    }
+    for sql, want in cases.items():
+        node = pglast.parse_sql(f"SELECT {sql}")[0].stmt.targetList[0].val
+        assert _implicit_name(node) == want, (sql, _implicit_name(node), want)

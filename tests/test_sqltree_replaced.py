@@ -101,3 +101,25 @@ def test_populate_ancestors_is_pglasts(tmp_path) -> None:
         mine = [(id(n), _chain(n.ancestors)) for n in nodes(tree)]
         theirs(tree)
         assert mine == [(id(n), _chain(n.ancestors)) for n in nodes(tree)]
+
+
+def test_pg_deparse_prints_as_pglasts_entry_point() -> None:
+    """backends.writer.pg_deparse (pglast's RawStream.__call__ with ddlc's populate_ancestors) prints every
+    statement of the fixtures' SQL files as pglast's own entry point does (a guard for a pglast upgrade)."""
+    from pathlib import Path
+
+    from ddlc.backends import writer
+
+    root = Path(__file__).resolve().parents[1]
+    writer.pg_deparse(_tree("SELECT 1"))  # (makes the stream class)
+    n = 0
+    for p in sorted(root.glob("fixtures/**/*.sql")):
+        try:
+            stmts = pglast.parse_sql(p.read_text("utf-8"))
+        except pglast.parser.ParseError:
+            continue
+        for raw in stmts:
+            assert writer.pg_deparse(raw.stmt) == writer._STREAM()(raw.stmt)
+            n += 1
+        assert writer.pg_deparse(stmts) == writer._STREAM()(stmts)
+    assert n > 200

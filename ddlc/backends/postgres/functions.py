@@ -266,6 +266,7 @@ def _exprs_of(n: Node) -> tuple[tuple[Expr, bool], ...]:
     """Every Expr below ``n`` (its own fields included), each with whether it is a constraint's
     ``definition``, the text twin of its parsed form. One walk of the fields that can lead to an Expr
     (:class:`~ddlc.ir.reach.Reach`), kept for the node's next rule (a statement is judged by several)."""
+    global _LAST
     last = _LAST  # (one read: another thread may replace it)
     if last[0] is n:
         return last[1]
@@ -290,7 +291,7 @@ def _exprs_of(n: Node) -> tuple[tuple[Expr, bool], ...]:
                 if v is not None:
                     stack.append((v, twin or (pair and f == "definition")))
     found = tuple(out)
-    globals()["_LAST"] = (n, found)
+    _LAST = (n, found)
     return found
 
 

@@ -451,8 +451,9 @@ _SVF_NAMES = {"SVFOP_CURRENT_DATE": "current_date", "SVFOP_CURRENT_TIME": "curre
 
 
 def _implicit_name(node: Any) -> str | None:
-    """The name GaussDB (as PostgreSQL, ``FigureColname``) gives a query's output column written without
-    ``AS``, when it is not the column Spark would name alike: ``?column?`` for an operator, ``count`` for a
+    """The name PostgreSQL's ``FigureColname`` gives a query's output column written without ``AS`` (GaussDB's
+    is the same function; its grammar turns the SQL clock and user keywords into calls, whose names may
+    differ there), when it is not the column Spark would name alike: ``?column?`` for an operator, ``count`` for a
     call, the type for a cast of a constant, ``case``, ``coalesce``... Spark names such a column by the
     expression's text (and refuses it in a permanent view), so the query says it. None for a column
     reference (named after the column by both) and for ``*``."""
@@ -494,11 +495,13 @@ def _figure(node: Any) -> tuple[str | None, int]:
             return "exists", 2
         if t == "ARRAY_SUBLINK":
             return "array", 2
-        if t in ("EXPR_SUBLINK", "MULTIEXPR_SUBLINK"):
+        if t == "EXPR_SUBLINK":  # the subquery's first output column, named as any (a set operation's by its left arm)
             sub = node.subselect
+            while getattr(sub, "larg", None) is not None:
+                sub = sub.larg
             targets = getattr(sub, "targetList", None) or ()
-            if targets and targets[0].name:
-                return targets[0].name, 2
+            if targets:
+                return (targets[0].name, 2) if targets[0].name else _figure(targets[0].val)
     elif kind == "CaseExpr":
         name, strength = _figure(node.defresult) if node.defresult is not None else (None, 0)
         if strength <= 1:

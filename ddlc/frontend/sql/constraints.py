@@ -44,7 +44,8 @@ _DISABLE_TAIL = lazyre.compile(r"\s+DISABLE\s*$", re.I)
 _CHECK_DISABLE = lazyre.compile(r"(?is)\s*CHECK\b.*\)\s*DISABLE\s*\Z")
 _MATCH_PARTIAL = lazyre.compile(r"(?i)\bMATCH\s+PARTIAL\b")
 _KEY_LIST = lazyre.compile(r"\s*(PRIMARY\s+KEY|UNIQUE)\s*\(", re.I)
-_SORTED_ITEM = lazyre.compile(r"\s*(.*?\S)\s+(ASC|DESC)\s*", re.I | re.S)
+# (the server's blanks only: Python's \s also takes \x1c-\x1f, which PostgreSQL reads as part of a token)
+_SORTED_ITEM = lazyre.compile(r"[ \t\n\r\f\v]*(.*?[^ \t\n\r\f\v])[ \t\n\r\f\v]+(ASC|DESC)[ \t\n\r\f\v]*", re.I | re.S)
 _PREFIXES = (
     (lazyre.compile(r"CHECK\b", re.I), ConstraintKind.CHECK),
     (lazyre.compile(r"PRIMARY\s+KEY\b", re.I), ConstraintKind.PRIMARY_KEY),
@@ -114,7 +115,7 @@ def split_informational(text: str) -> tuple[str, bool, bool]:
 
 def kind_of_text(text: str) -> ConstraintKind | None:
     """The constraint kind a definition text starts with (for trees without ``contype``)."""
-    body = split_informational(text)[0].lstrip()
+    body = split_informational(text)[0].lstrip(BLANK)
     for rx, kind in _PREFIXES:
         if rx.match(body):
             return kind
@@ -179,7 +180,7 @@ def _strip_sort_orders(body: str) -> tuple[str, tuple[int, ...]]:
     for i, item in enumerate(items):
         sm = _SORTED_ITEM.fullmatch(item)
         if sm is None:
-            out.append(item.strip())
+            out.append(item.strip(BLANK))
             continue
         out.append(sm.group(1))
         if sm.group(2).upper() == "DESC":

@@ -30,7 +30,7 @@ def pglast_ast() -> Any:
 _TRUSTED = threading.local()  # .on: this thread is inside pglast's own parser (parse_sql below)
 _FAST: bool | None = None  # whether pglast's nodes are made unchecked inside its parser (None: not decided yet)
 # the pglast releases whose parser makes the same trees unchecked as checked (tests/test_pgparse_trusted.py)
-_CHECKED_RELEASES = ("8.",)
+_CHECKED_RELEASES = ("8.8",)
 
 
 def _install() -> bool:
@@ -61,7 +61,6 @@ def _install() -> bool:
                     checked(self, name, value)
 
             __setattr__.ddlc_trusted = True  # type: ignore[attr-defined]
-            __setattr__.checked = checked  # type: ignore[attr-defined]
             ast.Node.__setattr__ = __setattr__  # type: ignore[method-assign]
             _FAST = True
     return _FAST
@@ -74,11 +73,12 @@ def parse_sql(text: str) -> tuple[Any, ...]:
 
     if not (_FAST if _FAST is not None else _install()):
         return pglast.parse_sql(text)
+    before = getattr(_TRUSTED, "on", False)
     _TRUSTED.on = True
     try:
         return pglast.parse_sql(text)
     finally:
-        _TRUSTED.on = False
+        _TRUSTED.on = before
 
 
 @lru_cache(maxsize=8192)
