@@ -95,6 +95,12 @@ def check_output(output: str, overwrite: bool = False, staging: str | None = Non
                 committed.append(e.name)
         else:
             foreign.append(e.name + ("/" if e.is_dir(follow_symlinks=False) else ""))
+    refuse(output, foreign, committed, overwrite)
+
+
+def refuse(output: str, foreign: list[str], committed: list[str], overwrite: bool) -> None:
+    """Refuse an output directory (a local one or one at a URI) that holds what no run of the pipeline wrote,
+    or a committed run's outputs without ``--overwrite``."""
     if foreign:
         raise OutputRefused(f"output directory {output}: holds files that are not a pipeline run's outputs "
                             f"({_listed(foreign)}); choose another --output (ddlc never removes files it did "

@@ -29,7 +29,7 @@ import orjson
 
 from .errors import SUMMARY_FORMAT
 from .fs import join, name_of
-from .outputs import SUMMARY, TMP_PREFIX, OutputRefused, _after_step, _listed, ddlc_files
+from .outputs import SUMMARY, TMP_PREFIX, OutputRefused, _after_step, ddlc_files, refuse
 
 __all__ = ["check_output_fs", "commit_uri", "stage_uri", "commit_steps_uri"]
 
@@ -74,15 +74,7 @@ def check_output_fs(hfs: Any, output: str, overwrite: bool = False) -> None:
                 committed.append(name)
         else:
             foreign.append(name + ("/" if e.is_dir else ""))
-    if foreign:
-        raise OutputRefused(f"output directory {output}: holds files that are not a pipeline run's outputs "
-                            f"({_listed(foreign)}); choose another --output (ddlc never removes files it did "
-                            "not write, not even with --overwrite)")
-    if SUMMARY in committed and not overwrite:
-        committed.remove(SUMMARY)
-        raise OutputRefused(f"output directory {output}: holds the outputs of a committed run "
-                            f"({_listed([SUMMARY, *committed])}); pass --overwrite to replace them, "
-                            "or choose another --output")
+    refuse(output, foreign, committed, overwrite)
 
 
 def commit_steps_uri(hfs: Any, output: str, names: list[str]) -> list[tuple[str, str]]:
