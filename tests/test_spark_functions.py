@@ -23,6 +23,7 @@ import sys
 
 import pytest
 from conftest import ROOT, ddlc_command
+from test_pg_functions import TS0, check, default, generated, view  # the same JDDL builders
 from test_postgres_alter import column, create_table, typ
 
 import ddlc
@@ -32,27 +33,6 @@ sys.path.insert(0, str(ROOT))
 from tools import gen_spark_functions  # noqa: E402
 
 PREFIX = "CREATE VIEW public.v AS "
-
-
-def view(query: str) -> dict:
-    return {"fmt": "CREATE %{or_replace}s %{persistence}s VIEW %{identity}D AS %{query}s", "query": query,
-            "identity": {"objname": "v", "schemaname": "public"}, "or_replace": "", "persistence": ""}
-
-
-def default(text: str) -> dict:
-    return {"fmt": "DEFAULT %{default}s", "default": text}
-
-
-def check(name: str, body: str) -> dict:
-    return {"fmt": "CONSTRAINT %{name}I %{definition}s", "name": name, "type": "constraint", "contype": "check",
-            "definition": f"CHECK ({body})"}
-
-
-def generated(expr: str) -> dict:
-    return {"fmt": "GENERATED ALWAYS AS (%{generation_expr}s) STORED", "generation_expr": expr}
-
-
-TS0 = {"typmod": "(0) without time zone", "typarray": False, "typename": "TIMESTAMP", "schemaname": ""}
 
 
 def translate(tree: dict, target: str = "spark", **opts):

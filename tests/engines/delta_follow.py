@@ -8,7 +8,7 @@ import json
 import re
 from typing import Any
 
-from .spark import _map, _opt, _seq, arrow_type, expected_features, planned_table
+from .spark import _map, _opt, _seq, delta_field, expected_features, planned_table
 from .spark_meaning import Key, Model, Rel, _cmp, _type
 
 
@@ -207,21 +207,7 @@ def create_delta(path: str, plan: Any, identity: bool = True) -> tuple[Any, set[
     from deltalake import DeltaTable, TableFeatures
 
     t = planned_table(plan)
-    fields = []
-    for c in t.columns:
-        meta: dict[str, str] = {}
-        if c.comment is not None:
-            meta["comment"] = c.comment
-        if c.default is not None:
-            meta["CURRENT_DEFAULT"] = c.default
-        if c.generated is not None:
-            meta["delta.generationExpression"] = c.generated
-        if c.identity is not None:
-            meta.update({"delta.identity.start": str(c.identity[0]), "delta.identity.step": str(c.identity[1]),
-                         "delta.identity.allowExplicitInsert": str(c.identity[2]).lower()})
-        if "char(" in _type(c.type):
-            meta["__CHAR_VARCHAR_TYPE_STRING"] = _type(c.type)  # as Spark's Delta records it
-        fields.append(pa.field(c.name, arrow_type(c.type), nullable=c.nullable, metadata=meta or None))
+    fields = [delta_field(c, _type(c.type) if "char(" in _type(c.type) else None) for c in t.columns]
     config = {k: v for k, v in t.properties.items() if k.startswith("delta.") and not k.startswith("delta.feature.")}
     dt = DeltaTable.create(path, schema=pa.schema(fields), mode="error", partition_by=t.partition_columns or None,
                            name=t.name[-1], description=t.comment, configuration=config or None)

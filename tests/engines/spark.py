@@ -305,21 +305,8 @@ def delta_table(path: str, t: PlannedTable, checks: dict[str, str]) -> Any:
     import pyarrow as pa
     from deltalake import DeltaTable, TableFeatures
 
-    fields = []
-    for c in t.columns:
-        meta: dict[str, str] = {}
-        if c.comment is not None:
-            meta["comment"] = c.comment
-        if c.default is not None:
-            meta["CURRENT_DEFAULT"] = c.default
-        if c.generated is not None:
-            meta["delta.generationExpression"] = c.generated
-        if c.identity is not None:
-            meta.update({"delta.identity.start": str(c.identity[0]), "delta.identity.step": str(c.identity[1]),
-                         "delta.identity.allowExplicitInsert": str(c.identity[2]).lower()})
-        if isinstance(c.type, str) and re.fullmatch(r"(var)?char\(\d+\)", c.type):
-            meta["__CHAR_VARCHAR_TYPE_STRING"] = c.type  # as Spark's Delta records it
-        fields.append(pa.field(c.name, arrow_type(c.type), nullable=c.nullable, metadata=meta or None))
+    fields = [delta_field(c, c.type if isinstance(c.type, str) and re.fullmatch(r"(var)?char\(\d+\)", c.type)
+                          else None) for c in t.columns]
     config = {k: v for k, v in t.properties.items() if k.startswith("delta.") and not k.startswith("delta.feature.")}
     dt = DeltaTable.create(path, schema=pa.schema(fields), mode="error", partition_by=t.partition_columns or None,
                            name=t.name[-1], description=t.comment, configuration=config or None)
@@ -330,6 +317,26 @@ def delta_table(path: str, t: PlannedTable, checks: dict[str, str]) -> Any:
     if any(c.identity is not None for c in t.columns):  # last: delta-rs writes no table that needs it
         dt.alter.add_feature(TableFeatures.IdentityColumns, allow_protocol_versions_increase=True)
     return dt
+
+
+def delta_field(c: Any, char_type: str | None) -> Any:
+    """The pyarrow field of a planned column for a Delta table, with the metadata Spark's Delta writes: its
+    comment, default, generation expression, identity and (``char_type``) CHAR/VARCHAR spelling."""
+    import pyarrow as pa
+
+    meta: dict[str, str] = {}
+    if c.comment is not None:
+        meta["comment"] = c.comment
+    if c.default is not None:
+        meta["CURRENT_DEFAULT"] = c.default
+    if c.generated is not None:
+        meta["delta.generationExpression"] = c.generated
+    if c.identity is not None:
+        meta.update({"delta.identity.start": str(c.identity[0]), "delta.identity.step": str(c.identity[1]),
+                     "delta.identity.allowExplicitInsert": str(c.identity[2]).lower()})
+    if char_type is not None:
+        meta["__CHAR_VARCHAR_TYPE_STRING"] = char_type  # as Spark's Delta records it
+    return pa.field(c.name, arrow_type(c.type), nullable=c.nullable, metadata=meta or None)
 
 
 def expected_features(t: PlannedTable, checks: dict[str, str]) -> set[str]:
