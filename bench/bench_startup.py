@@ -18,6 +18,8 @@ The same pair can be timed with any whole-process timer, e.g. hyperfine:
     hyperfine -N -w 3 '.venv/bin/python -c "import json"' \\
         '.venv/bin/ddlc translate --to postgres fixtures/cases/drop/table-if-exists-cascade/input.json'
 
+The package's bytecode is compiled first (``compileall``), as an installed package's is.
+
 Where the time goes: ``.venv/bin/python -X importtime -m ddlc translate --to postgres FILE 2>imports.txt``.
 """
 
@@ -72,6 +74,14 @@ def main() -> None:
     env = dict(os.environ)
     if args.tree:
         env["PYTHONPATH"] = str(args.tree.resolve()) + os.pathsep + env.get("PYTHONPATH", "")
+    # An installed package has its bytecode (pip compiles it); an editable checkout in an environment with
+    # PYTHONDONTWRITEBYTECODE=1 (this machine's) never gets any, and every run would compile ~270 modules
+    # again (~0.3 s: the "15x" of docs/performance.md's round 3 was that). Compile the tree measured first.
+    import compileall
+    import ddlc
+
+    package = (args.tree.resolve() / "ddlc") if args.tree else Path(ddlc.__file__).resolve().parent
+    compileall.compile_dir(str(package), quiet=1, workers=0)
     yard = [py, "-c", "import json"]
     cases = [(f"ddlc translate --to {t}", [exe, "translate", "--to", t, str(args.file)])
              for t in args.targets.split(",")]
