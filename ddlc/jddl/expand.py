@@ -331,7 +331,101 @@ def check(tree: Mapping[str, Any], *, document: str | None = None, path: Path = 
     number printed."""
     if not isinstance(tree, dict):
         raise DdlcError("a JDDL tree must be a JSON object", code=E_EXPAND, path=path, document=document)
-    _Expander(document, render=False).expand(tree, path, 0, [])
+    _Checker(document, render=False).expand(tree, path, 0, [])
+
+
+_SPECS: dict[str, tuple[_Spec, ...]] = {}
+_STRING_OK = frozenset("sIL")  # the conversions a string passes as it is
+
+
+def _specs(fmt: str) -> tuple[_Spec, ...]:
+    """The specifiers of ``fmt`` (its parse without the literal text), in order, parse errors included."""
+    specs = _SPECS.get(fmt)
+    if specs is None:
+        specs = tuple(t for t in parse_fmt(fmt) if type(t) is not str)  # type: ignore[misc]
+        if len(_SPECS) < 4096:
+            _SPECS[fmt] = specs
+    return specs
+
+
+class _Checker(_Expander):
+    """:meth:`_Expander.expand` without the text (``render`` False): the same checks in the same order, a
+    string passed by ``%s``/``%I``/``%L`` taken at once and no path built unless it is reported or
+    descended into. The recursion keeps its two frames per level (``expand`` -> ``convert``), so that a tree
+    nested past the interpreter's limit fails where the expander fails."""
+
+    __slots__ = ()
+
+    def expand(self, obj: Mapping[str, Any], path: Path, depth: int, out: list[str]) -> None:
+        if depth > MAX_DEPTH:
+            raise DdlcError(
+                f"tree nested deeper than {MAX_DEPTH} levels", code=E_DEPTH, path=path,
+                document=self.document,
+            )
+        seen, key = self.seen, id(obj)
+        times = seen[key] = seen.get(key, 0) + 1
+        if times > REPEATS:
+            raise self.fail(f"an object expanded more than {REPEATS} times (the server expands each once)", path,
+                            None)
+        fmt = obj.get("fmt", _MISSING)
+        if type(fmt) is not str:
+            if fmt is _MISSING:
+                raise self.fail('missing element "fmt" in JSON object', path, None)
+            if not isinstance(fmt, str):
+                raise self.fail('element "fmt" is not of type string', path + ("fmt",), None)
+        string_ok = _STRING_OK
+        for name, sep, conv in _specs(fmt):  # type: ignore[arg-type]
+            if name is None:
+                raise self.fail(sep, path + ("fmt",), fmt)  # type: ignore[arg-type]
+            value = obj.get(name, _MISSING)
+            if sep is None:
+                if type(value) is str:
+                    if conv in string_ok:
+                        continue
+                elif type(value) is dict:
+                    if conv == "s":
+                        present = value.get("present", True)
+                        if present is False:
+                            continue
+                        if present is not True:
+                            raise self.fail('element "present" is not of type boolean', path + (name, "present"),
+                                            fmt)
+                        self.descend(value, path + (name,), depth, out)
+                        continue
+                    if conv == "D":
+                        self.dotted(value, path + (name,), fmt)
+                        continue
+                    if conv == "T":
+                        self.typename(value, path + (name,), fmt)
+                        continue
+                elif value is _MISSING:
+                    raise self.fail(f'element "{name}" not found', path + (name,), fmt)
+                self.convert(value, conv, name, path + (name,), fmt, depth, out)  # type: ignore[arg-type]
+                continue
+            if value is _MISSING:
+                raise self.fail(f'element "{name}" not found', path + (name,), fmt)
+            if not isinstance(value, list):
+                raise self.fail(f'element "{name}" is not a JSON array', path + (name,), fmt)
+            vpath = path + (name,)
+            for idx, elem in enumerate(value):
+                if type(elem) is str and conv in string_ok:
+                    continue
+                if isinstance(elem, dict):
+                    present = elem.get("present", True)
+                    if present is False:
+                        continue
+                    if present is not True:
+                        raise self.fail(
+                            'element "present" is not of type boolean', vpath + (idx, "present"), fmt
+                        )
+                self.convert(elem, conv, name, vpath + (idx,), fmt, depth, out)  # type: ignore[arg-type]
+
+    def descend(self, v: Mapping[str, Any], path: Path, depth: int, out: list[str]) -> None:
+        """An object pasted by ``%s``, as :meth:`_Expander.convert` expands it (its frame stands for convert's)."""
+        try:
+            self.expand(v, path, depth + 1, out)
+        except RecursionError:
+            raise DdlcError("tree nested too deeply", code=E_DEPTH, path=path, document=self.document) from None
 
 
 def owner_of(tree: Mapping[str, Any]) -> str | None:
