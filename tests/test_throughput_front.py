@@ -119,3 +119,97 @@ def test_expansion_check_on_shared_and_deep_objects() -> None:
         deep = {"fmt": "(%{c}s)", "c": deep}
     for tree in (many, deep, {"fmt": "%{x}D", "x": {"schema_name": "s"}}, {"fmt": "%{x}T", "x": {"type_name": 1}}):
         assert _outcome(_new_check, tree) == _outcome(_old_check, tree)
+
+
+# ---- the slot check -------------------------------------------------------------------------------------
+from ddlc.frontend import slots as S  # noqa: E402
+from ddlc.frontend.build import shape_of  # noqa: E402
+
+
+def _old_slots(tree: dict, shape: str | None, document: str | None = "d") -> tuple:
+    """check_tree as it was: the generic walk (:class:`ddlc.frontend.slots._Walk`) over the node tables."""
+    node = S.NODES.get(shape) if shape is not None else None
+    if node is None:
+        return ()
+    walk = S._Walk(document)
+    walk.node(tree, node, (), 0, shape in S.BLOCKS)
+    return tuple(walk.unpastable)
+
+
+def _new_slots(tree: dict, shape: str | None, document: str | None = "d") -> tuple:
+    return S.check_tree(tree, shape, document)
+
+
+SHAPED = [(t, shape_of(t)) for t in TREES]
+SHAPES = sorted(S.NODES)
+
+
+def test_slot_check_on_fixture_trees() -> None:
+    assert sum(1 for _, s in SHAPED if s is not None) > 100
+    for tree, shape in SHAPED:
+        assert _outcome(_new_slots, tree, shape) == _outcome(_old_slots, tree, shape)
+
+
+def test_slot_check_on_fixture_trees_read_as_any_shape() -> None:
+    for tree, _ in SHAPED:
+        for shape in SHAPES:
+            assert _outcome(_new_slots, tree, shape) == _outcome(_old_slots, tree, shape)
+
+
+_SLOT_VALUES = st.one_of(
+    _VALUES, st.sampled_from(["IF EXISTS", " if  exists ", "CASCADE", "x; DROP TABLE t", "a -- b", "'it''s'", "(a",
+                              "a)", '"Q"', "e'\\\\'", "$$x$$", "/*c*/ a", "public.t", "1e3", "COST 5", "x\n/\n",
+                              "BEGIN x; END", "CREATE FUNCTION f() AS $$ x $$", "'a' b", "it's", "back\\slash"]),
+)
+
+
+def slot_mutated(data: Any) -> dict:
+    tree = json.loads(json.dumps(data.draw(st.sampled_from(TREES))))
+    for _ in range(data.draw(st.integers(1, 3))):
+        paths = [p for p in _paths(tree) if p and p[-1] != "fmt"]
+        if not paths:
+            break
+        path = data.draw(st.sampled_from(paths))
+        parent = tree
+        for k in path[:-1]:
+            parent = parent[k]
+        if isinstance(parent, dict) and data.draw(st.integers(0, 4)) == 0:
+            del parent[path[-1]]
+        else:
+            parent[path[-1]] = json.loads(json.dumps(data.draw(_SLOT_VALUES)))
+    return tree
+
+
+@settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_slot_check_on_mutated_trees(data: Any) -> None:
+    tree = slot_mutated(data) if data.draw(st.booleans()) else mutated(data)
+    shape = shape_of(tree) if data.draw(st.booleans()) else data.draw(st.sampled_from([None, "nope", *SHAPES]))
+    assert _outcome(_new_slots, tree, shape) == _outcome(_old_slots, tree, shape)
+
+
+_TRICKY = ["", "IF EXISTS", "CASCADE", "x; y", "a -- b", "a /* c */", "'it''s'", "it's", "(a", "a)", '"Q"', "$$x$$",
+           "public.t", "1.5", "x\n/\n", "back\\slash", "BEGIN x; END", "CREATE FUNCTION f() AS $$ x $$ LANGUAGE sql"]
+
+
+def test_slot_check_every_string_member_of_every_fixture_replaced() -> None:
+    """Each string of each fixture tree (at any depth) replaced in turn by each of a few values that fall
+    outside their class, are refused as a paste, or pass: the same answer."""
+    seen = set()
+    for tree, shape in SHAPED:
+        strings = [p for p in _paths(tree) if p and p[-1] != "fmt" and isinstance(_at(tree, p), str)]
+        for path in strings:
+            for value in _TRICKY:
+                t = json.loads(json.dumps(tree))
+                parent = _at(t, path[:-1])
+                parent[path[-1]] = value
+                got = _outcome(_new_slots, t, shape)
+                assert got == _outcome(_old_slots, t, shape), (path, value)
+                seen.add(got[0] if isinstance(got, tuple) and got[0] != "ok" else bool(got[1]))
+    assert seen >= {"DDLC-E011", True, False}  # errors, refused pastes and clean trees all met
+
+
+def _at(tree: Any, path: tuple) -> Any:
+    for k in path:
+        tree = tree[k]
+    return tree

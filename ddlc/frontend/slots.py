@@ -404,34 +404,159 @@ _MAX = 16384
 _count = 0
 
 
-def _verdict(v: str, slot: Slot) -> Verdict:
-    """:func:`verdict`, remembered per slot object."""
-    global _count
+def _known(slot: Slot) -> dict[str, Verdict]:
+    """The answers remembered for ``slot`` (a dict kept for the slot's life, emptied in place past _MAX)."""
     hit = _VERDICTS.get(id(slot))
     if hit is None or hit[0] is not slot:
         hit = _VERDICTS[id(slot)] = (slot, {})
-    known = hit[1]
-    got = known.get(v)
-    if got is None:
-        if _count >= _MAX:
-            _VERDICTS.clear()
-            _count = 0
-            known = _VERDICTS.setdefault(id(slot), (slot, {}))[1]
-        got = known[v] = verdict.__wrapped__(v, slot)  # (the lru_cache of verdict would hash the Slot again)
-        _count += 1
+    return hit[1]
+
+
+def _learn(v: str, slot: Slot, known: dict[str, Verdict]) -> Verdict:
+    """:func:`verdict` of a string ``known`` does not hold yet, remembered there."""
+    global _count
+    if _count >= _MAX:
+        for _, answers in _VERDICTS.values():
+            answers.clear()
+        _count = 0
+    got = known[v] = verdict.__wrapped__(v, slot)  # (the lru_cache of verdict would hash the Slot again)
+    _count += 1
     return got
+
+
+def _verdict(v: str, slot: Slot) -> Verdict:
+    """:func:`verdict`, remembered per slot object."""
+    known = _known(slot)
+    got = known.get(v)
+    return _learn(v, slot, known) if got is None else got
+
+
+# A fmt read as a node: its problem (or None) and, per specifier in order, what the walk needs of it (the
+# member's slot and its remembered verdicts, whether the fmt quotes it, the node its object or its array's
+# objects are read as), worked out once per (fmt, node, block) instead of per document.
+_Entry = tuple[str, "str | None", str, Slot, bool, "dict[str, Verdict]", "str | None", "str | None"]
+_PLANS: dict[tuple[str, str | None, bool], tuple[str | None, tuple[_Entry, ...]]] = {}
+_NO_SLOTS: dict[str, Slot] = {}
+
+
+def _plan(fmt: str, node: str | None, block: bool) -> tuple[str | None, tuple[_Entry, ...]]:
+    why, quoted, specs = _fmt_info(fmt, block)
+    table = NODES.get(node, _NO_SLOTS) if node else _NO_SLOTS
+    entries = []
+    for name, sep, conv in specs:
+        slot = table.get(CANONICAL.get(name, name), _GENERIC)
+        entries.append((name, sep, conv, slot, name in quoted, _known(slot), slot.node, slot.items or slot.node))
+    plan = why, tuple(entries)
+    if len(_PLANS) < 8192:
+        _PLANS[(fmt, node, block)] = plan
+    return plan
+
+
+class _Check(_Walk):
+    """:class:`_Walk` by plans (:func:`_plan`): the same checks in the same order, a string's verdict looked up
+    in its slot's answers directly, no path built unless it is reported or descended into."""
+
+    __slots__ = ()
+
+    def check(self, obj: Mapping[str, Any], node: str | None, path: Path, depth: int, block: bool = False) -> None:
+        fmt = obj.get("fmt")
+        if type(fmt) is not str and not isinstance(fmt, str) or obj.get("present", True) is False or depth > 64:
+            return  # the expander and the builders report these
+        plan = _PLANS.get((fmt, node, block))
+        if plan is None:
+            plan = _plan(fmt, node, block)
+        why, entries = plan
+        if why is not None:
+            raise _fail(f"{'the statement' if not path else 'an object'} is not a form the server writes: {why}",
+                        path + ("fmt",), self.document)
+        for name, sep, conv, slot, inquote, known, child, items in entries:
+            value = obj.get(name, _ABSENT)
+            if value is _ABSENT:
+                continue
+            if inquote and not quote_free(value) and path + (name,) not in self.unpastable:
+                self.unpastable.append(path + (name,))  # between the fmt's own quotes, unescaped
+            if conv != "s":
+                if conv == "T":
+                    self.types(value, path + (name,))
+                continue
+            if type(value) is str:  # the common case ("" prints nothing: in its class in any slot)
+                if value:
+                    got = known.get(value)
+                    if got is None:
+                        got = _learn(value, slot, known)
+                    if got[0] is not None or got[1]:
+                        self.judged(value, name, slot, got, path + (name,))
+            elif type(value) is dict:
+                self.check(value, child, path + (name,), depth + 1)
+            elif sep is not None and isinstance(value, list):
+                for i, elem in enumerate(value):
+                    if type(elem) is dict:
+                        self.check(elem, items, path + (name, i), depth + 1)
+                    else:
+                        self.item(elem, name, slot, items, path + (name, i), depth)
+            else:
+                self.item(value, name, slot, child, path + (name,), depth)
+
+    def item(self, v: Any, name: str, slot: Slot, child: str | None, path: Path, depth: int) -> None:
+        if isinstance(v, str):
+            got = _verdict(v, slot)
+            if got[0] is not None or got[1]:
+                self.judged(v, name, slot, got, path)
+        elif isinstance(v, dict):
+            self.check(v, child, path, depth + 1)
+
+    def types(self, v: Any, path: Path) -> None:
+        if type(v) is dict:
+            self.type_of(v, path)
+        elif isinstance(v, list):
+            for i, t in enumerate(v):
+                if isinstance(t, dict):
+                    self.type_of(t, path + (i,))
+        elif isinstance(v, dict):
+            self.type_of(v, path)
+
+    def type_of(self, t: Mapping[str, Any], at: Path) -> None:
+        """A ``%T`` object's typmod and SQL-standard spelling, as :meth:`_Walk.types` checks them (each text
+        that passed remembered: both checks are functions of the text alone)."""
+        typmod = t.get("typmod")
+        if isinstance(typmod, str) and typmod and typmod not in _GOOD_TYPMODS:
+            check_typmod(typmod, at + ("typmod",), self.document)
+            _remember(_GOOD_TYPMODS, typmod)
+        schema = t["schemaname"] if "schemaname" in t else t.get("schema_name") if "schema_name" in t else None
+        if schema == "":
+            name = t["typename"] if "typename" in t else t.get("type_name") if "type_name" in t else None
+            if isinstance(name, str) and name not in _GOOD_SPELLINGS:
+                check_spelling(name, at + ("typename",), self.document)
+                _remember(_GOOD_SPELLINGS, name)
+
+    def judged(self, v: str, name: str, slot: Slot, got: Verdict, path: Path) -> None:
+        """A string outside its class (raised) or one a target must not paste (recorded)."""
+        why, refused = got
+        if why is not None:
+            raise _fail(f"{name} {v[:60]!r} is {why} (a raw %s slot: {self.describe(slot)})", path, self.document)
+        if refused and path not in self.unpastable:
+            self.unpastable.append(path)
+
+
+_GOOD_TYPMODS: set[str] = set()
+_GOOD_SPELLINGS: set[str] = set()
+
+
+def _remember(good: set[str], text: str) -> None:
+    if len(good) >= 4096:
+        good.clear()
+    good.add(text)
 
 
 def check_tree(tree: Mapping[str, Any], shape: str | None, document: str | None = None) -> tuple[Path, ...]:
     """Check every raw slot of ``tree`` (built as the shape ``shape``) against :data:`NODES`: a value outside
     its class raises ``DDLC-E011``; the paths of the fragments a target must not paste as they came are
     returned (``Statement.unpastable``). A shape the table does not know is not read here."""
-    node = NODES.get(shape) if shape is not None else None
-    if node is None:
+    if shape is None or shape not in NODES:
         return ()
-    walk = _Walk(document)
-    walk.node(tree, node, (), 0, shape in BLOCKS)
-    return tuple(walk.unpastable)
+    walk = _Check(document)
+    walk.check(tree, shape, (), 0, shape in BLOCKS)
+    return tuple(walk.unpastable) if walk.unpastable else ()
 
 
 class _Slots(_Walk):
