@@ -51,15 +51,47 @@ def pg_option_value(value: str) -> str:
     return value if _BARE_VALUE.fullmatch(value) else pg_literal(value)
 
 
-_STREAM: Any = None
-
-
 def pg_pastable(text: str) -> bool:
     """Whether a fragment that parsed as PostgreSQL SQL may be written as it came: only when it holds
     no backslash (a backslash's meaning in ``'...'`` depends on ``standard_conforming_strings``, and
     a line starting with one is a psql meta-command). Otherwise it is printed from its parse
     (:func:`pg_deparse`)."""
     return "\\" not in text
+
+
+_STREAM: Any = None  # pglast's RawStream with the literal rule, once pglast is imported (_streams)
+_FAST_STREAM: Any = None  # the stream pg_deparse prints with
+_AST: Any = None  # pglast.ast
+_POPULATE: Any = None  # ir.sqltree.populate_ancestors
+
+
+def _streams() -> tuple[Any, Any]:
+    """(pglast's ``RawStream`` with this module's literal rule, the stream :func:`pg_deparse` prints with: the
+    same made faster (:mod:`.pgprint`) for a pglast release it was compared with, else that one)."""
+    global _STREAM, _FAST_STREAM, _AST, _POPULATE
+    if _STREAM is None:
+        from pglast import ast
+        from pglast.stream import RawStream
+
+        from ..ir.sqltree import populate_ancestors
+
+        _AST, _POPULATE = ast, populate_ancestors
+
+        class _PgStream(RawStream):
+            def write_quoted_string(self, s: str) -> None:
+                self.write(pg_literal(s))
+
+        _FAST_STREAM = _PgStream
+        from . import pgprint
+
+        if pgprint.supported():
+            class _PgFastStream(pgprint.FastRawStream):
+                def write_quoted_string(self, s: str) -> None:
+                    self.write(pg_literal(s))
+
+            _FAST_STREAM = _PgFastStream
+        _STREAM = _PgStream
+    return _STREAM, _FAST_STREAM
 
 
 def pg_deparse(node: Any) -> str:
@@ -69,27 +101,17 @@ def pg_deparse(node: Any) -> str:
     with ``standard_conforming_strings = off`` reads differently; every expression, query and
     fragment the PostgreSQL target writes from a parse goes through here instead.
     """
-    global _STREAM
-    if _STREAM is None:
-        from pglast.stream import RawStream
-
-        class _PgStream(RawStream):
-            def write_quoted_string(self, s: str) -> None:
-                self.write(pg_literal(s))
-
-        _STREAM = _PgStream
-    from ..ir.sqltree import populate_ancestors
-    from pglast import ast
-
+    stream_class = _FAST_STREAM if _FAST_STREAM is not None else _streams()[1]
+    node_class = _AST.Node
     # RawStream.__call__ for a node or a tuple of them, with ddlc's populate_ancestors (the same chains)
-    statements = (node,) if isinstance(node, ast.Node) else node
-    if type(statements) is not tuple or not statements or not isinstance(statements[0], ast.Node):
-        return _STREAM()(node)  # (anything else: pglast's own entry point, its own errors)
-    stream = _STREAM()
-    populate_ancestors(statements)
+    statements = (node,) if isinstance(node, node_class) else node
+    if type(statements) is not tuple or not statements or not isinstance(statements[0], node_class):
+        return _streams()[0]()(node)  # (anything else: pglast's own entry point, its own errors)
+    stream = stream_class()
+    _POPULATE(statements)
     first = True
     for statement in statements:
-        if isinstance(statement, ast.RawStmt) and statement.stmt is None:
+        if isinstance(statement, _AST.RawStmt) and statement.stmt is None:
             continue
         if first:
             first = False
