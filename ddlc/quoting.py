@@ -76,10 +76,32 @@ _DOLLAR_TAG = re.compile(r"\$([^\x00-\x40\x5b-\x5e\x60\x7b-\x7f][^\x00-\x2f\x3a-
 _SPECIAL = re.compile(r"['\"$\s]|--|/\*")
 
 
+_NOT_PLAIN = re.compile(r"\$|--|/\*")  # what canonicalize reads apart from quotes and blank runs
+# a text whose every quote closes, as the scan reads quotes (a doubled quote inside is one character):
+# possessive, so that one attempt is linear in the text
+_CLOSED = re.compile(r"(?:[^'\"]++|'(?:[^']|'')*+'|\"(?:[^\"]|\"\")*+\")*+")
+_QUOTED = re.compile(r"('(?:[^']|'')*+'|\"(?:[^\"]|\"\")*+\")")
+# a blank run (of _WS's characters: not \s, other blanks are kept as they are) that is not one space
+_ODD_RUN = re.compile(r"[\t\n\r\f\v][ \t\n\r\f\v]*| [ \t\n\r\f\v]+")
+
+
 def canonicalize(text: str) -> str:
     """Collapse blank runs outside quotes/dollar bodies to one space and trim the ends."""
     if _SPECIAL.search(text) is None:
         return text
+    if _NOT_PLAIN.search(text) is None:  # no dollar quote, no comment: the blank runs outside quotes, by regex
+        if "'" not in text and '"' not in text:
+            return _ODD_RUN.sub(" ", text).strip(" ")
+        if _CLOSED.fullmatch(text) is not None:  # (a quote that does not close keeps the rest as it is: the scan)
+            parts = _QUOTED.split(text)  # outside quotes, a quoted run, outside quotes, ...
+            for k in range(0, len(parts), 2):
+                parts[k] = _ODD_RUN.sub(" ", parts[k])
+            return "".join(parts).strip(" ")
+    return _scanned(text)
+
+
+def _scanned(text: str) -> str:
+    """:func:`canonicalize` by a scan of the characters (dollar quotes, comments, a quote that does not close)."""
     out: list[str] = []
     n = len(text)
     i = 0
