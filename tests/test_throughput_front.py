@@ -213,3 +213,90 @@ def _at(tree: Any, path: tuple) -> Any:
     for k in path:
         tree = tree[k]
     return tree
+
+
+# ---- the slot classes' quick forms (frontend/sql/slotforms.py) --------------------------------------------
+from ddlc.frontend.sql import slotforms as F  # noqa: E402
+from ddlc.frontend.sql.fragment import comments, fragment_problem  # noqa: E402
+from ddlc.frontend.sql.lexer import scan  # noqa: E402
+
+_ALPHABET = st.sampled_from(list("aeEnNxXbB_z9$ \t\n\r\f\v\"'();,.-/*\\:+é\u00a0\u2003") + ['""', "''", "--", "/*",
+                                                                                              "*/", "$$", "E'"])
+_TEXTS = st.lists(_ALPHABET, max_size=14).map("".join)
+
+
+def _old_identifier(v: str, form: str) -> tuple:
+    if form == "word":
+        return F.identifier_verdict(v, form)
+    if comments(v) or any(k == "error" for k, _, _ in scan(v)):
+        return "not a name", False
+    toks = [t for t in scan(v) if t[0] not in ("space", "comment")]
+    ok = bool(toks) and all(k in ("word", "qident") for k, _, _ in toks) and (form == "words" or len(toks) == 1)
+    return (None if ok else f"not {F.DESCRIBED[form]}"), False
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_TEXTS, st.sampled_from(["name", "words"]))
+def test_names_read_without_the_lexer(text: str, form: str) -> None:
+    assert F.identifier_verdict(text, form) == _old_identifier(text, form)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_TEXTS)
+def test_quoted_plain_fragments_read_without_the_lexer(text: str) -> None:
+    got = F._quoted_plain_problem(text)
+    if got is not F._UNSURE:
+        assert got == fragment_problem(text) == fragment_problem(text, query=True)
+
+
+def test_quick_forms_answer_as_the_lexer_on_fixture_strings() -> None:
+    strings = {v for tree in TREES for p in _paths(tree) if p and isinstance(v := _at(tree, p), str)}
+    quick = 0
+    for v in strings:
+        for form in ("name", "words"):
+            assert F.identifier_verdict(v, form) == _old_identifier(v, form)
+        got = F._quoted_plain_problem(v)
+        if got is not F._UNSURE:
+            quick += 1
+            assert got == fragment_problem(v)
+    assert quick > len(strings) // 2
+
+
+_QUOTED_TEXTS = st.lists(st.sampled_from(list("ab_9 \n\"'(),.é") + ['""', "''", "'(x'", '"a)"', "e'", "X'"]),
+                         max_size=16).map("".join)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_QUOTED_TEXTS)
+def test_quoted_plain_fragments_mostly_quick(text: str) -> None:
+    got = F._quoted_plain_problem(text)
+    assert got is F._UNSURE or got == fragment_problem(text)
+    if got is F._UNSURE:  # only an unterminated quote or a non-ASCII character sends such a text to the lexer
+        assert not text.isascii() or any(k == "error" for k, _, _ in scan(text))
+    for form in ("name", "words"):
+        assert F.identifier_verdict(text, form) == _old_identifier(text, form)
+
+
+_QUERY_TEXTS = st.tuples(_QUOTED_TEXTS, st.sampled_from(["", ";", "; ", ";\n\t", ";;", "; ;", " ;\f", ";x"])).map("".join)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.one_of(_QUERY_TEXTS, _TEXTS))
+def test_queries_read_without_the_lexer(text: str) -> None:
+    got = F._quoted_plain_problem(F._query_body(text))
+    if got is not F._UNSURE:
+        assert got == fragment_problem(text, query=True)
+    assert F.fragment_verdict(text, "query") == _old_fragment_verdict(text, "query")
+
+
+def _old_fragment_verdict(v: str, form: str) -> tuple:
+    why = fragment_problem(v, query=form == "query")
+    if why is not None and form == "partition" and fragment_problem(v, glued_quotes=True) is None:
+        return None, True
+    return why, why is None and bool(comments(v))
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.one_of(_QUOTED_TEXTS, _TEXTS), st.sampled_from(["identity", "expression", "partition", "index", "text"]))
+def test_fragment_verdicts_as_before(text: str, form: str) -> None:
+    assert F.fragment_verdict(text, form) == _old_fragment_verdict(text, form)
