@@ -57,6 +57,9 @@ class Obj:
         return self.key(name) is not None
 
     def raw(self, name: str, default: Any = _MISSING) -> Any:
+        v = self.d.get(name, _MISSING)  # the spelling asked for is the first of its spellings (ALIASES)
+        if v is not _MISSING:
+            return v
         k = self.key(name)
         if k is None:
             if default is _MISSING:
@@ -65,7 +68,7 @@ class Obj:
         return self.d[k]
 
     def at(self, name: str) -> Path:
-        return self.path + (self.key(name) or name,)
+        return self.path + ((name if name in self.d else self.key(name) or name),)
 
     @property
     def fmt(self) -> str:
@@ -78,6 +81,9 @@ class Obj:
 
     # -- typed access -------------------------------------------------------------------
     def str(self, name: str, default: Any = _MISSING) -> str:
+        v = self.d.get(name, _MISSING)
+        if v.__class__ is str:  # the common case: present, a string
+            return v
         v = self.raw(name, default)
         if v is default and default is not _MISSING:
             return v
