@@ -21,24 +21,29 @@ from ddlc.frontend.sql import constraints as C
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _texts() -> list[str]:
+def _texts(keys: tuple[str, ...] = ("definition", "constraint_definition", "condef")) -> list[str]:
     out: set[str] = set()
 
     def walk(n: Any) -> None:
         if isinstance(n, dict):
             for k, v in n.items():
-                if k in ("definition", "constraint_definition", "condef") and isinstance(v, str):
+                if k in keys and isinstance(v, str):
                     out.add(v)
                 walk(v)
         elif isinstance(n, list):
             for v in n:
                 walk(v)
 
-    for p in sorted((ROOT / "fixtures").rglob("*.json")):
+    for p in sorted((ROOT / "fixtures").rglob("*.json*")):
         try:
-            walk(json.loads(p.read_text(encoding="utf-8")))
-        except (ValueError, UnicodeDecodeError):
+            text = p.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
             continue
+        for doc in [text] if p.suffix == ".json" else text.splitlines():
+            try:
+                walk(json.loads(doc))
+            except ValueError:
+                continue
     return sorted(out)
 
 
@@ -113,3 +118,4 @@ _PREFIX = st.sampled_from(["", " ", "enable optimization Informational Constrain
 @given(_PREFIX, _DEF)
 def test_constraint_json_reading_equals_nodes_generated(prefix: str, body: str) -> None:
     assert _now(prefix + body) == _former(prefix + body)
+

@@ -55,15 +55,34 @@ class Unmodelled(Exception):
 
 
 def check_slots(o: Obj, allowed: Slots) -> dict[str, tuple[str, bool]]:
-    """The placeholders of ``o.fmt``, each checked against ``allowed``."""
-    slots = layout_slots(o.fmt)
+    """The placeholders of ``o.fmt``, each checked against ``allowed`` (the verdict remembered per fmt and
+    ``allowed``: a stream repeats a few hundred fmt strings)."""
+    fmt = o.fmt
+    key = (fmt, id(allowed))
+    hit = _CHECKED.get(key)
+    if hit is None or hit[0] is not allowed:
+        hit = (allowed, _slots_verdict(fmt, allowed))  # (``allowed`` kept: its id is not reused meanwhile)
+        if len(_CHECKED) < 4096:
+            _CHECKED[key] = hit
+    verdict = hit[1]
+    if verdict.__class__ is str:
+        raise Unmodelled(verdict, o.path + ("fmt",))
+    return verdict
+
+
+_CHECKED: dict[tuple[str, int], tuple[Slots, dict[str, tuple[str, bool]] | str]] = {}
+
+
+def _slots_verdict(fmt: str, allowed: Slots) -> dict[str, tuple[str, bool]] | str:
+    """The placeholders of ``fmt``, or why one of them is not modelled."""
+    slots = layout_slots(fmt)
     for name, (conv, arr) in slots.items():
         spec = allowed.get(name)
         if spec is None:
-            raise Unmodelled(f"placeholder %{{{name}}}{conv} not modelled", o.path + ("fmt",))
+            return f"placeholder %{{{name}}}{conv} not modelled"
         convs, is_array = spec
         if conv not in convs or (is_array is not None and arr != is_array):
-            raise Unmodelled(f"placeholder %{{{name}}}{conv} has an unexpected form", o.path + ("fmt",))
+            return f"placeholder %{{{name}}}{conv} has an unexpected form"
     return slots
 
 
@@ -99,6 +118,13 @@ COLUMN_SLOTS: Slots = {
     "on_update": ("s", False), "not_null": ("s", False), "generated_column": ("s", False),
 }
 _CONSTRAINT_SLOTS: Slots = {"name": ("I", False), "definition": ("s", False), "tblspc": ("s", False)}
+_OPTION_SLOTS: Slots = {"label": ("s", False), "value": ("Ls", False)}
+_LABEL_SLOTS: Slots = {"label": ("I", False), "schema": ("I", False)}
+_COMMENT_SLOTS: Slots = {"comment": ("L", False)}
+_ON_COMMIT_SLOTS: Slots = {"on_commit_value": ("s", False)}
+_ELEMENTS_SLOTS: Slots = {"elements": ("s", True)}
+_PARENTS_SLOTS: Slots = {"parents": ("D", True)}
+_WITH_SLOTS: Slots = {"with": ("s", True)}
 
 
 def read_column_element(o: Obj) -> ColumnDef:
@@ -168,13 +194,13 @@ def read_elements(o: Obj, key: str) -> tuple[Element, ...]:
 
 def read_with_option(o: Obj) -> WithOption:
     """A WITH / SET option element (§3.5)."""
-    slots = check_slots(o, {"label": ("s", False), "value": ("Ls", False)})
+    slots = check_slots(o, _OPTION_SLOTS)
     if "label" not in slots:
         raise Unmodelled("option element without %{label}s", o.path + ("fmt",))
     lab = o.obj("label")
     if not lab.present:
         raise Unmodelled("option label not present", lab.path)
-    lslots = check_slots(lab, {"label": ("I", False), "schema": ("I", False)})
+    lslots = check_slots(lab, _LABEL_SLOTS)
     if "label" not in lslots:
         raise Unmodelled("option label without %{label}I", lab.path + ("fmt",))
     if "value" in slots:
@@ -211,7 +237,7 @@ def read_with_options(o: Obj, key: str = "with") -> tuple[WithOption, ...]:
 
 
 def _comment(o: Obj) -> TableComment:
-    slots = check_slots(o, {"comment": ("L", False)})
+    slots = check_slots(o, _COMMENT_SLOTS)
     if "comment" not in slots:
         raise Unmodelled("table option not modelled", o.path + ("fmt",))
     return TableComment(o.str("comment"), layout=o.fmt, origin=o.path)
@@ -221,7 +247,7 @@ def _on_commit(o: Obj) -> OnCommit | None:
     sub = o.obj("on_commit")
     if not sub.present:
         return None
-    slots = check_slots(sub, {"on_commit_value": ("s", False)})
+    slots = check_slots(sub, _ON_COMMIT_SLOTS)
     if "on_commit_value" not in slots:
         raise Unmodelled("ON COMMIT without an action", sub.path + ("fmt",))
     text = sub.str("on_commit_value")
@@ -306,14 +332,14 @@ def _create_table(o: Obj) -> CreateTable:
             te = o.obj("table_elements")
             if not te.present:
                 raise Unmodelled("table_elements not present", te.path)
-            tslots = check_slots(te, {"elements": ("s", True)})
+            tslots = check_slots(te, _ELEMENTS_SLOTS)
             kw["elements_layout"] = te.fmt
             kw["elements"] = read_elements(te, "elements") if "elements" in tslots else ()
     if "inherits" in slots:
         inh = o.obj("inherits")
         kw["inherits_layout"] = inh.fmt
         if inh.present:
-            islots = check_slots(inh, {"parents": ("D", True)})
+            islots = check_slots(inh, _PARENTS_SLOTS)
             if "parents" in islots:
                 kw["inherits"] = tuple(read_qname(p) for p in _objects(inh, "parents"))
     if "autoincstart" in slots:
@@ -323,7 +349,7 @@ def _create_table(o: Obj) -> CreateTable:
     if "with_clause" in slots:
         wc = o.obj("with_clause")
         kw["with_style"], kw["with_layout"] = WithStyle.OBJECT, wc.fmt
-        if wc.present and "with" in check_slots(wc, {"with": ("s", True)}):
+        if wc.present and "with" in check_slots(wc, _WITH_SLOTS):
             kw["with_options"] = read_with_options(wc)
     if "compression" in slots:
         v = o.str("compression")

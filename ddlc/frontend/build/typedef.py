@@ -5,11 +5,14 @@ from __future__ import annotations
 from ...ir.typedef import CreateCompositeType, CreateEnumType
 from . import shape
 from ._read import Obj
-from .table import Unmodelled, check_slots, guarded, read_column_element
+from .table import Slots, Unmodelled, check_slots, guarded, read_column_element
+
+_COMPOSITE_SLOTS: Slots = {"identity": ("D", False), "columns": ("s", True)}
+_ENUM_SLOTS: Slots = {"identity": ("D", False), "values": ("L", True)}
 
 
 def _composite(o: Obj) -> CreateCompositeType:
-    slots = check_slots(o, {"identity": ("D", False), "columns": ("s", True)})
+    slots = check_slots(o, _COMPOSITE_SLOTS)
     if "identity" not in slots:
         raise Unmodelled("CREATE TYPE without %{identity}D", o.path + ("fmt",))
     attributes = []
@@ -26,7 +29,7 @@ def _composite(o: Obj) -> CreateCompositeType:
 
 
 def _enum(o: Obj) -> CreateEnumType:
-    slots = check_slots(o, {"identity": ("D", False), "values": ("L", True)})
+    slots = check_slots(o, _ENUM_SLOTS)
     if "identity" not in slots:
         raise Unmodelled("CREATE TYPE without %{identity}D", o.path + ("fmt",))
     labels = o.strings("values") if "values" in slots else ()
