@@ -46,15 +46,32 @@ def check_typmod(text: str, path: Path, document: str | None = None, typename: s
                  schema: str | None = None) -> str:
     """``text`` when it is one type modifier as the server writes them (and, given the type's
     ``typename``/``schema``, within the server's limits for it); else a DdlcError."""
-    if text and _TYPMOD.match(text) is None:
-        raise DdlcError(f"type modifier {text[:60]!r} is not one type modifier", code=E_FRAGMENT,
-                        path=path, document=document)
     if not text:
         return text
+    key = (text, typename, schema)
+    problem = _VERDICTS.get(key, _UNSEEN)
+    if problem is _UNSEEN:  # a pure function of the three: remembered (a stream repeats its types)
+        problem = _typmod_problem(text, typename, schema)
+        if len(_VERDICTS) >= 4096:  # (user types' names make new keys: start again)
+            _VERDICTS.clear()
+        _VERDICTS[key] = problem
+    if problem is not None:
+        raise DdlcError(problem, code=E_FRAGMENT, path=path, document=document)
+    return text
+
+
+_VERDICTS: dict[tuple[str, str | None, str | None], str | None] = {}
+_UNSEEN = object()
+
+
+def _typmod_problem(text: str, typename: str | None, schema: str | None) -> str | None:
+    """The message of :func:`check_typmod`'s error for a non-empty ``text``, or None."""
+    if _TYPMOD.match(text) is None:
+        return f"type modifier {text[:60]!r} is not one type modifier"
     problem = int4_problem(text) if typename is None else typmod_problem(typename, schema, text)
     if problem is not None:
-        raise DdlcError(f"type modifier {short(text)}: {problem}", code=E_FRAGMENT, path=path, document=document)
-    return text
+        return f"type modifier {short(text)}: {problem}"
+    return None
 
 
 def check_spelling(name: str, path: Path, document: str | None = None) -> str:
