@@ -45,6 +45,7 @@ _INFORMATIONAL = lazyre.compile(r"\s*(enable|disable)\s+optimization\s+informati
 _DISABLE_TAIL = lazyre.compile(r"\s+DISABLE\s*$", re.I)
 _CHECK_DISABLE = lazyre.compile(r"(?is)\s*CHECK\b.*\)\s*DISABLE\s*\Z")
 _MATCH_PARTIAL = lazyre.compile(r"(?i)\bMATCH\s+PARTIAL\b")
+_CHECK_OPEN = lazyre.compile(r"\s*CHECK\s*\(", re.I)
 _KEY_LIST = lazyre.compile(r"\s*(PRIMARY\s+KEY|UNIQUE)\s*\(", re.I)
 # (the server's blanks only: Python's \s also takes \x1c-\x1f, which PostgreSQL reads as part of a token)
 _SORTED_ITEM = lazyre.compile(r"[ \t\n\r\f\v]*(.*?[^ \t\n\r\f\v])[ \t\n\r\f\v]+(ASC|DESC)[ \t\n\r\f\v]*", re.I | re.S)
@@ -404,7 +405,7 @@ def _info_node(c: Any, body: str, origin: Path, descending: tuple[int, ...], dis
 
 def _check_text(body: str) -> str | None:
     """The expression inside ``CHECK (...)``, exactly as written."""
-    m = re.match(r"\s*CHECK\s*\(", body, re.I)
+    m = _CHECK_OPEN.match(body)
     if m is None:
         return None
     close = closing_paren(body, m.end() - 1)
