@@ -408,25 +408,56 @@ def _opaque(o: Obj, t: str | None, reason: str, path: Any) -> OpaqueSubcommand:
 def read_subcommand(o: Obj) -> AlterSubcommand:
     """One element of ``subcmds`` as its typed IR node (opaque with DDLC-N201 when not modelled)."""
     t = o.d.get("type")
-    fmt = canonical_fmt(o.fmt)  # GaussDB's key spellings read as openGauss's
     try:
         if t is not None and not isinstance(t, str):
             t = None
             raise Unmodelled("type metadata is not a string", o.at("type"))
-        if t is None:
-            for rx, fn in UNTYPED:
-                if rx.fullmatch(fmt):
-                    return fn(o, "")
-            raise Unmodelled("untyped subcommand with an unknown fmt", o.at("fmt"))
-        entry = READERS.get(t)
-        if entry is None:
-            raise Unmodelled("unknown type", o.at("type"))
-        rx, fn = entry
-        if not rx.fullmatch(fmt):
+        fn, why = _reader_of(t, o.fmt)
+        if fn is None:
+            if why == "untyped":
+                raise Unmodelled("untyped subcommand with an unknown fmt", o.at("fmt"))
+            if why == "type":
+                raise Unmodelled("unknown type", o.at("type"))
             raise Unmodelled(f"unexpected fmt {o.fmt!r}", o.at("fmt"))
-        return fn(o, t)
+        return fn(o, "" if t is None else t)
     except Unmodelled as u:
         return _opaque(o, t, u.reason, u.path)
+
+
+def _reader_of(t: str | None, raw_fmt: str) -> tuple[Any, str | None]:
+    """``(reader, None)`` of a subcommand's type and fmt, or ``(None, why)``: "untyped" (no type, no fmt
+    matches), "type" (an unknown type), "fmt" (the type's reader does not read that fmt). Remembered per
+    (type, fmt): a stream repeats a few hundred."""
+    if _SEEN_SIZES[0] != (len(READERS), len(UNTYPED)):  # (a reader registered since: judge again)
+        _READER_OF.clear()
+        _SEEN_SIZES[0] = (len(READERS), len(UNTYPED))
+    key = (t, raw_fmt)
+    hit = _READER_OF.get(key)
+    if hit is None:
+        hit = _judge_reader(t, canonical_fmt(raw_fmt))  # GaussDB's key spellings read as openGauss's
+        if len(_READER_OF) >= 4096:
+            _READER_OF.clear()
+        _READER_OF[key] = hit
+    return hit
+
+
+def _judge_reader(t: str | None, fmt: str) -> tuple[Any, str | None]:
+    if t is None:
+        for rx, fn in UNTYPED:
+            if rx.fullmatch(fmt):
+                return fn, None
+        return None, "untyped"
+    entry = READERS.get(t)
+    if entry is None:
+        return None, "type"
+    rx, fn = entry
+    if not rx.fullmatch(fmt):
+        return None, "fmt"
+    return fn, None
+
+
+_READER_OF: dict[tuple[str | None, str], tuple[Any, str | None]] = {}
+_SEEN_SIZES: list[tuple[int, int]] = [(-1, -1)]
 
 
 def read_subcommands(o: Obj) -> tuple[AlterSubcommand, ...]:
