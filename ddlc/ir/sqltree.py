@@ -150,7 +150,18 @@ def replaced(tree: Any, fn: Callable[[Any, Any], Any]) -> Any:
     return fn(tree, copied_with(tree, changes) if changes else tree)
 
 
-_MEMBERS: dict[type, tuple[str, ...]] = {}  # per pglast class: its own slots, in pglast's order (Node.__iter__)
+_MEMBERS: dict[type, tuple[str, ...]] = {}  # per pglast class: its slots that can hold a node or a tuple, in order
+
+
+def _members(cls: type) -> tuple[str, ...]:
+    """The slots of ``cls`` in pglast's order (``Node.__iter__``) whose declared type can hold a node or a
+    sequence: the others (names, numbers, flags, enums, locations) never hold what the walk below descends
+    into (a value is set through pglast's checked ``__setattr__``, by its parser, or copied from one)."""
+    slots = _SLOTS.get(cls)
+    if slots is None:
+        slots = _SLOTS[cls] = _node_slots(cls)
+    names = _MEMBERS[cls] = tuple(n for n in cls.__slots__ if n in slots)
+    return names
 
 
 def populate_ancestors(tree: Any) -> None:
@@ -158,33 +169,43 @@ def populate_ancestors(tree: Any) -> None:
     ``pglast.visitors.populate_ancestors`` does, which pglast's printers read: the same
     :class:`pglast.visitors.Ancestor` chains, made in the same breadth-first order (a node shared by two
     parents keeps the last one, as there), without pglast's visitor machinery (its generator protocol and
-    per-call method lookup cost more than the walk: issue 26)."""
-    from collections import deque
-
+    per-call method lookup cost more than the walk: issue 26), reading only the slots that can hold a node."""
     from pglast import ast
     from pglast.visitors import Ancestor
 
     node_cls = ast.Node
     put = object.__setattr__
     members = _MEMBERS
-    todo: deque[tuple[Any, Any]] = deque(((Ancestor(), tree),))
-    pop, push = todo.popleft, todo.append
-    while todo:
-        ancestors, node = pop()
-        is_sequence = isinstance(node, tuple)
-        for index, sub in enumerate(node if is_sequence else (node,)):
-            sub_ancestors = Ancestor(ancestors, node, index) if is_sequence else ancestors
-            if isinstance(sub, node_cls):
-                put(sub, "ancestors", sub_ancestors)
-                cls = type(sub)
-                names = members.get(cls)
-                if names is None:
-                    names = members[cls] = tuple(iter(sub))
-                for member in names:
-                    value = getattr(sub, member)
-                    if isinstance(value, (tuple, node_cls)):
-                        push((Ancestor(sub_ancestors, sub, member), value))
-            elif isinstance(sub, tuple):
-                for sub_index, value in enumerate(sub):
-                    if isinstance(value, (tuple, node_cls)):
-                        push((Ancestor(sub_ancestors, sub, sub_index), value))
+    todo: list[tuple[Any, Any]] = [(Ancestor(), tree)]
+    push = todo.append
+    i = 0
+    while i < len(todo):  # (first in, first out: todo[i] is the next one)
+        ancestors, node = todo[i]
+        i += 1
+        if isinstance(node, tuple):
+            for index, sub in enumerate(node):
+                sub_ancestors = Ancestor(ancestors, node, index)
+                if isinstance(sub, node_cls):
+                    put(sub, "ancestors", sub_ancestors)
+                    cls = type(sub)
+                    names = members.get(cls)
+                    if names is None:
+                        names = _members(cls)
+                    for member in names:
+                        value = getattr(sub, member)
+                        if isinstance(value, (tuple, node_cls)):
+                            push((Ancestor(sub_ancestors, sub, member), value))
+                elif isinstance(sub, tuple):
+                    for sub_index, value in enumerate(sub):
+                        if isinstance(value, (tuple, node_cls)):
+                            push((Ancestor(sub_ancestors, sub, sub_index), value))
+        elif isinstance(node, node_cls):
+            put(node, "ancestors", ancestors)
+            cls = type(node)
+            names = members.get(cls)
+            if names is None:
+                names = _members(cls)
+            for member in names:
+                value = getattr(node, member)
+                if isinstance(value, (tuple, node_cls)):
+                    push((Ancestor(ancestors, node, member), value))
