@@ -300,3 +300,152 @@ def _old_fragment_verdict(v: str, form: str) -> tuple:
 @given(st.one_of(_QUOTED_TEXTS, _TEXTS), st.sampled_from(["identity", "expression", "partition", "index", "text"]))
 def test_fragment_verdicts_as_before(text: str, form: str) -> None:
     assert F.fragment_verdict(text, form) == _old_fragment_verdict(text, form)
+
+
+# ---- reading a document (frontend/documents.as_document, frontend/jsonload._load) ---------------------------
+from collections.abc import Mapping  # noqa: E402
+from decimal import Decimal  # noqa: E402
+
+from ddlc.diagnostics import E_SHAPE  # noqa: E402
+from ddlc.frontend import documents as D  # noqa: E402
+from ddlc.frontend import jsonload as J  # noqa: E402
+
+
+def _old_load(data: bytes) -> tuple[Any, bool]:
+    """jsonload._load as it was: the standard parser with exact numbers whenever the bytes match _INEXACT."""
+    try:
+        value = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        if "UTF-8" in str(exc) and json.detect_encoding(data) == "utf-8":
+            raise J._utf8_error(data, exc) from None
+    else:
+        if J._SIEVE.search(data.translate(J._NUMBERS)) is None or J._INEXACT.search(data) is None:
+            return value, b"\\u0000" in data
+    try:
+        return json.loads(data, parse_float=J._decimal, parse_constant=J._constant), b"\\u" in data
+    except J._NonFinite as exc:
+        raise J.InputError(f"{exc.args[0]} is not valid JSON (JSON numbers are finite)") from None
+    except J._OutOfRange as exc:
+        raise J.InputError(f'invalid input syntax for type numeric: "{exc.args[0][:40]}" (a tree is a jsonb '
+                           "value: its numbers are numerics, exponents within +-1000)") from None
+    except (ValueError, RecursionError):
+        return orjson.loads(data), b"\\u0000" in data
+
+
+def _old_as_document(doc: Any, *, index: int = 0, source: str = "<input>") -> Any:
+    """documents.as_document as it was (with the old _load)."""
+    if isinstance(doc, D.Document):
+        return doc
+    if isinstance(doc, Mapping):
+        return D.classify(dict(doc) if not isinstance(doc, dict) else doc, index=index, source=source, label=source)
+    if isinstance(doc, str | bytes | bytearray):
+        data = doc.encode("utf-8", "surrogatepass") if isinstance(doc, str) else bytes(doc)
+        if data[:1] == b"{":
+            try:
+                value, suspect = _old_load(data)
+            except orjson.JSONDecodeError:
+                pass
+            else:
+                if isinstance(value, dict):
+                    return D.classify(value, index=index, source=source, label=source, check=suspect)
+        docs = list(D.read_documents(data, source, start=index))
+        if len(docs) == 1:
+            return docs[0]
+        err = DdlcError(f"expected exactly one document, found {len(docs)} (use translate_many)",
+                        code=E_SHAPE, document=source)
+        return D.Document(index, source, source, error=err)
+    err = DdlcError(f"cannot read a document from {type(doc).__name__}", code=E_SHAPE, document=source)
+    return D.Document(index, source, source, error=err)
+
+
+def _typed(v: Any) -> Any:
+    """A value with the type of every number and string spelled out (1.5 == Decimal('1.5'), but not here)."""
+    if isinstance(v, dict):
+        return ("dict", [(_typed(k), _typed(x)) for k, x in v.items()])
+    if isinstance(v, list):
+        return ("list", [_typed(x) for x in v])
+    return (type(v).__name__, repr(v))
+
+
+def _doc(d: Any) -> Any:
+    e = d.error
+    err = None if e is None else (type(e).__name__, e.code, str(e), tuple(e.path), e.document,
+                                  getattr(e, "position", None))
+    return (type(d).__name__, d.index, d.source, d.label, d.line, _typed(d.tree), d.tddl, err, _typed(dict(d.meta)),
+            d.lsn, d.xid, d.position)
+
+
+def _read(fn: Any, data: Any, **kw: Any) -> Any:
+    try:
+        return _doc(fn(data, **kw))
+    except Exception as e:  # noqa: BLE001 - compared as data
+        return ("raised", type(e).__name__, str(e))
+
+
+def _inputs() -> list[bytes]:
+    out = [p.read_bytes() for p in sorted(ROOT.glob("fixtures/**/*.json*")) if p.stat().st_size < 200_000]
+    return out + [orjson.dumps(t) for t in TREES]
+
+
+INPUTS = _inputs()
+
+
+def test_reading_every_fixture_input_as_before() -> None:
+    assert _old_load.__doc__ and J._load is not _old_load
+    assert len(INPUTS) > 300
+    for data in INPUTS:
+        for form in (data, data.decode("utf-8", "surrogatepass"), bytearray(data)):
+            for kw in ({}, {"index": 7, "source": "<input 7>"}):
+                assert _read(D.as_document, form, **kw) == _read(_old_as_document, form, **kw)
+
+
+_NUMBER_TEXTS = st.sampled_from(["0", "-1", "1.5", "2.50", "1e3", "1E-2", "0.00", "12345678901234567890",
+                                 "123456789012345678", "-0", "1e1001", "NaN", "Infinity", "1.0e5"])
+_STRING_TEXTS = st.sampled_from(["x", "2.50", "a1e3", "0.00", "t_00e3a", "1234567890123456789", "\\u0000", "\\ud800",
+                                 "\\u00e9", "é", "\\\\u0000", "public.t1", "", "a\\\"b"])
+
+
+@st.composite
+def _json_docs(draw: Any) -> bytes:
+    """A JSON object of a few members: numbers, strings, nested objects and arrays, in text."""
+    def value(depth: int) -> str:
+        kind = draw(st.integers(0, 5 if depth < 3 else 2))
+        if kind == 0:
+            return draw(_NUMBER_TEXTS)
+        if kind == 1 or kind == 2:
+            return '"' + draw(_STRING_TEXTS) + '"'
+        if kind == 3:
+            return draw(st.sampled_from(["true", "false", "null"]))
+        if kind == 4:
+            return "[" + ",".join(value(depth + 1) for _ in range(draw(st.integers(0, 3)))) + "]"
+        return obj(depth + 1)
+
+    def obj(depth: int) -> str:
+        keys = draw(st.lists(st.sampled_from(["fmt", "a", "b", "x1e5", "TDDL", "JDDL"]), max_size=4))
+        sep = draw(st.sampled_from([",", ", ", " ,\n"]))
+        return "{" + sep.join(f'"{k}":{value(depth)}' for k in keys) + "}"
+
+    return obj(0).encode()
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_json_docs())
+def test_reading_generated_objects_as_before(data: bytes) -> None:
+    assert _read(D.as_document, data) == _read(_old_as_document, data)
+    assert _read(J._load, data) == _read(_old_load, data) or _load_same_but_suspect(data)
+
+
+def _load_same_but_suspect(data: bytes) -> bool:
+    """The loads agree on the value; ``suspect`` may differ only where the string check it asks for finds
+    nothing either way (no NUL: no \\u0000)."""
+    (a, sa), (b, sb) = J._load(data), _old_load(data)
+    return _typed(a) == _typed(b) and b"\\u0000" not in data and J.text_error(a) is None
+
+
+def test_exact_numbers_are_still_read_exactly() -> None:
+    value, _ = J._load(b'{"fmt": "%{n}n", "n": 2.50, "s": "x"}')
+    assert type(value["n"]) is Decimal and str(value["n"]) == "2.50"
+    value, _ = J._load(b'{"fmt": "%{n}n", "n": 2.5, "s": "0.00"}')  # matched in a string, a float elsewhere
+    assert type(value["n"]) is Decimal
+    value, _ = J._load(b'{"fmt": "%{n}n", "n": 2, "s": "0.00"}')  # matched in a string only: orjson's own value
+    assert value == {"fmt": "%{n}n", "n": 2, "s": "0.00"}

@@ -461,6 +461,20 @@ def _unreadable(exc: OSError, path: str, index: int) -> Document:
 
 def as_document(doc: Any, *, index: int = 0, source: str = "<input>") -> Document:
     """Library entry: a str/bytes (any input form with exactly one document) or a parsed mapping."""
+    cls = type(doc)
+    if cls is bytes or cls is str or cls is bytearray:  # (no such object is a Document or a Mapping)
+        data = doc.encode("utf-8", "surrogatepass") if cls is str else doc if cls is bytes else bytes(doc)
+        if data.startswith(b"{"):  # the common case, one JSON object: what read_source would give
+            try:
+                value, suspect = _load(data)
+            except orjson.JSONDecodeError:
+                pass
+            else:
+                if type(value) is dict and not suspect and "fmt" in value:  # classify's first case, at once
+                    return Document(index, source, source, 1, value)
+                if isinstance(value, dict):
+                    return classify(value, index=index, source=source, label=source, check=suspect)
+        return _read_one(data, index, source)
     if isinstance(doc, Document):
         return doc
     if isinstance(doc, Mapping):  # built by the caller: its strings are checked (one C pass)
@@ -476,11 +490,16 @@ def as_document(doc: Any, *, index: int = 0, source: str = "<input>") -> Documen
             else:
                 if isinstance(value, dict):
                     return classify(value, index=index, source=source, label=source, check=suspect)
-        docs = list(read_documents(data, source, start=index))
-        if len(docs) == 1:
-            return docs[0]
-        err = DdlcError(f"expected exactly one document, found {len(docs)} (use translate_many)",
-                        code=E_SHAPE, document=source)
-        return Document(index, source, source, error=err)
+        return _read_one(data, index, source)
     err = DdlcError(f"cannot read a document from {type(doc).__name__}", code=E_SHAPE, document=source)
+    return Document(index, source, source, error=err)
+
+
+def _read_one(data: bytes, index: int, source: str) -> Document:
+    """The one document of ``data`` in any input form (an error document when it holds another number)."""
+    docs = list(read_documents(data, source, start=index))
+    if len(docs) == 1:
+        return docs[0]
+    err = DdlcError(f"expected exactly one document, found {len(docs)} (use translate_many)",
+                    code=E_SHAPE, document=source)
     return Document(index, source, source, error=err)

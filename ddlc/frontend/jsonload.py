@@ -60,6 +60,8 @@ def _load(data: bytes) -> tuple[Any, bool]:
     else:
         if _SIEVE.search(data.translate(_NUMBERS)) is None or _INEXACT.search(data) is None:
             return value, b"\\u0000" in data
+        if not _has_float(value):  # the digits matched are in strings: the standard parser gives the same value
+            return value, b"\\u" in data
     import json
 
     try:
@@ -72,6 +74,24 @@ def _load(data: bytes) -> tuple[Any, bool]:
     except (ValueError, RecursionError):
         # raises orjson.JSONDecodeError with its precise message (or parses what json could not)
         return orjson.loads(data), b"\\u0000" in data
+
+
+def _has_float(value: Any) -> bool:
+    """Whether a value orjson parsed holds a float, i.e. its text a number with a fraction or an exponent. One
+    that holds none (its other numbers integers, exact in both) is what ``json.loads`` gives with the exact
+    numbers, and raises nothing there: orjson took it, so it is valid JSON, UTF-8, without a lone surrogate."""
+    stack = [value]
+    pop, more = stack.pop, stack.extend
+    while stack:
+        v = pop()
+        cls = type(v)
+        if cls is dict:
+            more(v.values())
+        elif cls is list:
+            more(v)
+        elif cls is float:
+            return True
+    return False
 
 
 class _NonFinite(ValueError):
