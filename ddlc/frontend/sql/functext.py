@@ -53,24 +53,30 @@ _CLAUSE_WORDS = frozenset(
 )
 _MULTIWORD_TYPES = frozenset("DOUBLE CHARACTER CHAR NATIONAL NCHAR BIT TIME TIMESTAMP INTERVAL".split())
 _TYPE_CONT = frozenset("PRECISION VARYING WITH WITHOUT CHARACTER CHAR DAY HOUR MINUTE SECOND YEAR MONTH TO".split())
+_UNREAD: Any = object()
 _MODES = {"IN": ArgMode.IN, "OUT": ArgMode.OUT, "INOUT": ArgMode.INOUT, "VARIADIC": ArgMode.VARIADIC}
 
 
 class _Cursor:
-    __slots__ = ("text", "pos")
+    __slots__ = ("text", "pos", "_next")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.pos = 0
+        self._next: dict[int, Tok | None] = {}  # position -> the token after the blanks there (None: the end)
 
     def peek(self, ahead: int = 0) -> Tok | None:
         pos = self.pos
         tok = None
+        known = self._next
         for _ in range(ahead + 1):
-            pos = skip_space(self.text, pos)
-            if pos >= len(self.text):
+            tok = known.get(pos, _UNREAD)
+            if tok is _UNREAD:  # lexed once per position (a lexer error is raised again, as it was)
+                p = skip_space(self.text, pos)
+                tok = None if p >= len(self.text) else token_at(self.text, p)
+                known[pos] = tok
+            if tok is None:
                 return None
-            tok = token_at(self.text, pos)
             pos = tok.end
         return tok
 
