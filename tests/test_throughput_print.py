@@ -102,17 +102,28 @@ def _parsed_texts() -> list:
     out = []
     for t in sorted(texts):
         try:
-            out.append(pglast.parse_sql(t))
+            out.append((t, pglast.parse_sql(t)))
         except pglast.parser.ParseError:
             continue
     return out
+
+
+_PARSED: list = []
+
+
+def _parsed() -> list:
+    """(text, statements) of :func:`_parsed_texts`, made once for the module (the trees are only printed and
+    given ancestors: the same whatever test runs first)."""
+    if not _PARSED:
+        _PARSED.extend(_parsed_texts())
+    return _PARSED
 
 
 def test_every_node_of_every_parsed_text() -> None:
     """Each statement whole, the statements together, and every node of them printed on its own (the printers
     of every node class in every place the fixtures use it; a node alone may not print: the same error)."""
     n = 0
-    for stmts in _parsed_texts():
+    for _, stmts in _parsed():
         _same(stmts)
         for raw in stmts:
             for node in nodes(raw.stmt):
@@ -245,3 +256,119 @@ def test_literal_rule_and_quoting() -> None:
     tree = pglast.parse_sql("SELECT 'it''s', 'a\\b', \"Order\".\"select\", x::varchar(3) FROM \"Order\"")[0].stmt
     assert writer.pg_deparse(tree) == ("SELECT 'it''s', E'a\\\\b', \"Order\".\"select\", CAST(x AS varchar(3)) "
                                        'FROM "Order"')
+
+
+# ---- the walks around the printer -----------------------------------------------------------------------
+def _chain(a) -> list:
+    out = []
+    while a is not None:
+        out.append((id(a.node), a.member))
+        a = a.parent
+    return out
+
+
+def _same_ancestors(tree) -> None:
+    from pglast.visitors import populate_ancestors as theirs
+
+    from ddlc.ir.sqltree import populate_ancestors as ours
+
+    ours(tree)
+    mine = [(id(n), _chain(n.ancestors)) for n in nodes(tree)]
+    theirs(tree)
+    assert mine == [(id(n), _chain(n.ancestors)) for n in nodes(tree)]
+
+
+def test_ancestors_of_every_parsed_text() -> None:
+    """ddlc's populate_ancestors (only the slots that can hold a node) makes pglast's chains."""
+    for _, stmts in _parsed():
+        _same_ancestors(stmts)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_select())
+def test_ancestors_of_generated_selects(sql: str) -> None:
+    try:
+        stmts = pglast.parse_sql(sql)
+    except pglast.parser.ParseError:
+        return
+    _same_ancestors(stmts)
+
+
+def test_replaced_with_kinds_is_replaced() -> None:
+    """replaced(tree, fn, kinds) = replaced(tree, fn) when fn returns its node for every other class."""
+    from pglast import ast
+
+    from ddlc.ir.sqltree import replaced
+
+    def wrap(original, node):  # every ColumnRef and TypeName cast to text, in a copy
+        if type(original) in (ast.ColumnRef, ast.TypeName):
+            return ast.TypeCast(arg=node, typeName=ast.TypeName(names=(ast.String(sval="text"),)))
+        return node
+
+    n = 0
+    for _, stmts in _parsed():
+        calls: list = []
+
+        def seen(original, node):
+            calls.append(original)
+            return wrap(original, node)
+
+        plain = replaced(stmts, seen)
+        kinds = (ast.ColumnRef, ast.TypeName)
+        only = [c for c in calls if type(c) in kinds]
+        calls.clear()
+        fast = replaced(stmts, seen, kinds)
+        assert calls == only
+        assert _outcome(_reference, plain) == _outcome(_reference, fast)
+        n += bool(only)
+    assert n > 50
+
+
+_MAPPED = ["int1", "tinyint", "int16", "binary_double", "number", "varchar2", "nvarchar2", "nvarchar", "nchar",
+           "clob", "blob", "raw", "smalldatetime", "hash16", "hash32", "byteawithoutordercol"]
+_OTHER_TYPES = ["int4", "integer", "numeric", "nchar(2)", "national character varying(3)", "bpchar", "varchar",
+                "float8", "double precision", "text", "timestamp(0)", "bit varying", "x.int1", "int1x", "clobber"]
+
+
+def _unicode_escaped(name: str) -> str:
+    return 'U&"' + "".join(f"\\{ord(c):04x}" for c in name) + '"'
+
+
+_TYPE_SPELLING = st.one_of(
+    st.sampled_from(_OTHER_TYPES),
+    st.builds(lambda n, upper, quoted, schema: (schema + (f'"{n}"' if quoted else (n.upper() if upper else n))),
+              st.sampled_from(_MAPPED), st.booleans(), st.booleans(),
+              st.sampled_from(["", "pg_catalog.", "s.", '"pg_catalog".'])),
+    st.builds(_unicode_escaped, st.sampled_from(_MAPPED + ["int4"])),
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(_TYPE_SPELLING, min_size=1, max_size=3), st.sampled_from(["CAST(a AS {})", "a::{}", "a::{}[]",
+                                                                            "'1'::{}(2)", "CAST(NULL AS {}) + 1"]))
+def test_a_mapped_type_is_always_seen_in_the_text(spellings, form) -> None:
+    """objects_more._may_map_types: when it says no, the view query's tree has no type the view maps."""
+    from pglast import ast
+
+    from ddlc.backends.postgres.objects_more import _mapped_type, _may_map_types
+
+    sql = "SELECT " + ", ".join(form.format(s) for s in spellings) + " FROM t"
+    try:
+        tree = pglast.parse_sql(sql)
+    except pglast.parser.ParseError:
+        return
+    mapped = [n for n in nodes(tree) if type(n) is ast.TypeName and _mapped_type(n) is not None]
+    assert not mapped or _may_map_types(sql), sql
+
+
+def test_a_mapped_type_is_always_seen_in_the_fixture_texts() -> None:
+    from pglast import ast
+
+    from ddlc.backends.postgres.objects_more import _mapped_type, _may_map_types
+
+    n = 0
+    for text, stmts in _parsed():
+        if any(type(x) is ast.TypeName and _mapped_type(x) is not None for x in nodes(stmts)):
+            assert _may_map_types(text), text
+            n += 1
+    assert n >= 1

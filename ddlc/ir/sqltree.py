@@ -7,7 +7,7 @@ slots that can hold nodes (looked up once per pglast class).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import Any
 
 _SLOTS: dict[type, tuple[str, ...]] = {}
@@ -123,31 +123,46 @@ def copied_with(node: Any, changes: Mapping[str, Any]) -> Any:
 _UNSET = object()
 
 
-def replaced(tree: Any, fn: Callable[[Any, Any], Any]) -> Any:
+def replaced(tree: Any, fn: Callable[[Any, Any], Any], kinds: Collection[type] | None = None) -> Any:
     """``tree`` (a pglast node or a tuple of them) rebuilt bottom-up: ``fn(original, node)`` is called for every
     node, ``original`` as the tree has it and ``node`` the same with its changed children (itself when none
     changed); it returns ``node`` or what takes its place. Only the nodes on a path to a change are copied
-    (:func:`copied_with`): ``tree`` is never modified, and an unchanged tree is returned itself."""
-    cls = type(tree)
-    if cls is tuple or cls is list:
-        items = [replaced(x, fn) for x in tree]
-        if all(a is b for a, b in zip(items, tree)):
+    (:func:`copied_with`): ``tree`` is never modified, and an unchanged tree is returned itself. ``kinds``: the
+    node classes ``fn`` is called for, when it returns ``node`` for any other (a call less per node)."""
+    known = _REVERSED
+
+    def walk(tree: Any) -> Any:
+        cls = type(tree)
+        if cls is tuple or cls is list:
+            items = None
+            for i, x in enumerate(tree):
+                nx = walk(x)
+                if nx is not x:
+                    if items is None:
+                        items = list(tree)
+                    items[i] = nx
+            if items is None:
+                return tree
+            return tuple(items) if cls is tuple else items
+        try:
+            slots = known[cls]
+        except KeyError:
+            slots = _reversed_slots(cls)
+        if slots is None:
             return tree
-        return tuple(items) if cls is tuple else items
-    try:
-        slots = _REVERSED[cls]
-    except KeyError:
-        slots = _reversed_slots(cls)
-    if slots is None:
-        return tree
-    changes = {}
-    for name in slots:
-        v = getattr(tree, name, None)
-        if v is not None:
-            nv = replaced(v, fn)
-            if nv is not v:
-                changes[name] = nv
-    return fn(tree, copied_with(tree, changes) if changes else tree)
+        changes = None
+        for name in slots:
+            v = getattr(tree, name, None)
+            if v is not None:
+                nv = walk(v)
+                if nv is not v:
+                    if changes is None:
+                        changes = {}
+                    changes[name] = nv
+        node = tree if changes is None else copied_with(tree, changes)
+        return fn(tree, node) if kinds is None or cls in kinds else node
+
+    return walk(tree)
 
 
 _MEMBERS: dict[type, tuple[str, ...]] = {}  # per pglast class: its slots that can hold a node or a tuple, in order

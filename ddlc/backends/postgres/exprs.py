@@ -89,6 +89,8 @@ def rewrite_tree(node: Any, emit: Any, origin: Any, text: str = "") -> tuple[Any
         raise InternalError(f"call to {', '.join(unknown)} (not on PostgreSQL) reached the emitter", path=origin)
     if not any(v == REWRITE for _, v in found):
         return node, False
+    from pglast import ast
+
     from ...ir.sqltree import replaced
     from .functions import _quoted_bare
 
@@ -103,7 +105,8 @@ def rewrite_tree(node: Any, emit: Any, origin: Any, text: str = "") -> tuple[Any
         done.append(rw)
         return rw.build(node)
 
-    tree = replaced(node, one)  # only the path to each rewritten call is copied
+    # only the path to each rewritten call is copied; call_of makes a call of no other node class
+    tree = replaced(node, one, (ast.FuncCall, ast.ColumnRef))
     exact = sorted({rw.gauss for rw in done if rw.exact})
     close = sorted({f"{rw.gauss} -> {rw.postgres} ({rw.note})" for rw in done if not rw.exact})
     if exact:

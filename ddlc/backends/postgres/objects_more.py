@@ -44,6 +44,7 @@ from ...ir.rules import Rule
 from ...ir.sequence import AlterSequence, CreateSequence, Persistence, SeqClause, SeqOption
 from ...ir.view import CreateView
 from .context import Emit, emits
+from .types import TYPE_MAP
 
 # ---- codes ----------------------------------------------------------------------------------
 I_UBTREE = register(
@@ -504,6 +505,32 @@ def alter_sequence(n: AlterSequence, e: Emit) -> list[str]:
 
 
 # ---- CREATE VIEW ------------------------------------------------------------------------------
+_MAPPED_WORDS: Any = None
+
+
+def _may_map_types(text: str) -> bool:
+    """Whether a view query's text may name a type :func:`view_query` maps (a cheap test before its tree is
+    walked): a type's name in a parse is a word of the text (any case, quoted or not), or spelled in a
+    Unicode-escaped identifier (``U&"..."``); PostgreSQL's grammar makes none of the mapped names from its own
+    keywords (those give ``int4``, ``bpchar``, ``varchar``... which map to themselves)."""
+    global _MAPPED_WORDS
+    if _MAPPED_WORDS is None:
+        words = sorted((k for k, v in TYPE_MAP.items() if v[2] is not None), key=len, reverse=True)
+        _MAPPED_WORDS = re.compile(r"\b(?:" + "|".join(map(re.escape, words)) + r")\b|u&", re.I)
+    return _MAPPED_WORDS.search(text) is not None
+
+
+def _mapped_type(node: Any) -> tuple[str, bool] | None:
+    """(PostgreSQL spelling, typmods kept) of a pglast ``TypeName`` whose GaussDB type a view's query maps."""
+    names = [s.sval for s in node.names or ()]
+    if not names or (len(names) == 2 and names[0] != "pg_catalog") or len(names) > 2:
+        return None
+    entry = TYPE_MAP.get(names[-1])
+    if entry is None or entry[2] is None:
+        return None
+    return entry[0], entry[1]
+
+
 def view_query(n: CreateView, e: Emit) -> str:
     """The view's query for PostgreSQL, printed by pglast from its parsed form (made at build time)."""
     from pglast import ast
@@ -511,26 +538,19 @@ def view_query(n: CreateView, e: Emit) -> str:
     from ...ir.sqltree import visit
     from ..writer import pg_deparse
     from .exprs import query_tree, rewrite_tree, wants_rewrite
-    from .types import TYPE_MAP, type_node
+    from .types import type_node
 
     tree = query_tree(n.query)
     assert tree is not None  # a query that does not parse, or uses GaussDB-only constructs: refused by rules
+    changed = False
     if wants_rewrite(n.query.text):  # GaussDB-only functions: the rewrites of other SQL text
-        tree, _ = rewrite_tree(tree, e, n.query.origin)
-
-    def mapped_entry(node: Any) -> tuple[str, bool] | None:
-        names = [s.sval for s in node.names or ()]
-        if not names or (len(names) == 2 and names[0] != "pg_catalog") or len(names) > 2:
-            return None
-        entry = TYPE_MAP.get(names[-1])
-        if entry is None or entry[2] is None:
-            return None
-        return entry[0], entry[1]
-
+        tree, changed = rewrite_tree(tree, e, n.query.origin)
+    if not changed and not _may_map_types(n.query.text):
+        return pg_deparse(tree)
     wanted: list[str] = []
 
     def needs(node: Any) -> None:
-        if mapped_entry(node) is not None:
+        if _mapped_type(node) is not None:
             wanted.append(node.names[-1].sval)
 
     visit(tree, {ast.TypeName: needs})
@@ -538,7 +558,7 @@ def view_query(n: CreateView, e: Emit) -> str:
         from ...ir.sqltree import copied_with, replaced
 
         def types(original: Any, node: Any) -> Any:  # a TypeName with the mapped type, in a copy
-            entry = mapped_entry(original) if type(original) is ast.TypeName else None
+            entry = _mapped_type(original) if type(original) is ast.TypeName else None
             if entry is None:
                 return node
             spelling, keep = entry
@@ -546,7 +566,7 @@ def view_query(n: CreateView, e: Emit) -> str:
             return copied_with(node, {slot: getattr(new, slot) for slot in type(new).__slots__
                                       if slot not in ("arrayBounds", "location") and not (slot == "typmods" and keep)})
 
-        tree = replaced(tree, types)  # the IR's tree is never modified: only the paths to the types are copied
+        tree = replaced(tree, types, (ast.TypeName,))  # the IR's tree is never modified: the paths to the types copied
         e.diag(I_VIEW_TYPES, "type(s) mapped: " + ", ".join(sorted(set(wanted))), n.query.origin)
     return pg_deparse(tree)
 
