@@ -119,3 +119,31 @@ _PREFIX = st.sampled_from(["", " ", "enable optimization Informational Constrain
 def test_constraint_json_reading_equals_nodes_generated(prefix: str, body: str) -> None:
     assert _now(prefix + body) == _former(prefix + body)
 
+
+
+# -- fragments with strings and quoted names, a query's final ';': checked without the lexer -------------------
+
+from ddlc.frontend.sql import fragment as F  # noqa: E402
+
+_PIECES = st.sampled_from([
+    "a", "b1", "E", "N", "X", "U&", " ", "\n", "\t", "(", ")", ",", ".", "::", "-", "--", "/", "/*", "*/", ";", "; ",
+    "'", "''", "'x'", "'it''s'", "'a\\b'", "\\", '"', '""', '"N"', '"a""b"', "$", "$$", "$t$", "+", "=", "\r",
+    "\f", "\x0b", "é", "\x00",
+])
+
+
+def _fragment_texts() -> list[str]:
+    return sorted(set(_texts(("definition", "default", "expr", "query", "generation_expr", "where_clause",
+                               "partition_by", "using", "check"))))
+
+
+@pytest.mark.parametrize("query", [False, True])
+def test_fragment_check_without_lexer_equals_scan_fixtures(query: bool) -> None:
+    for text in _fragment_texts():
+        assert F.fragment_problem.__wrapped__(text, query=query) == F._scanned_problem(text, query, False), text
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(_PIECES, max_size=14).map("".join), st.booleans())
+def test_fragment_check_without_lexer_equals_scan_generated(text: str, query: bool) -> None:
+    assert F.fragment_problem.__wrapped__(text, query=query) == F._scanned_problem(text, query, False)

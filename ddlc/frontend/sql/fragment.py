@@ -62,7 +62,32 @@ def fragment_problem(text: str, *, query: bool = False, glued_quotes: bool = Fal
     server's unescaped quotes in partition bounds (``'it's'``) as one string."""
     if "--" not in text and _PLAIN.match(text):
         return _paren_problem(text)
+    if not glued_quotes:
+        plain = _plain_once_unquoted(text, query)
+        if plain is not None:
+            return _paren_problem(plain)
     return _scanned_problem(text, query, glued_quotes)
+
+
+# a '...' string without a backslash (the same extent whatever the prefix, E'' or N''), a "..." name
+_QUOTED = re.compile(r"'[^'\\]*(?:''[^'\\]*)*'|\"[^\"]*(?:\"\"[^\"]*)*\"")
+_LAST_SEMICOLON = re.compile(r";[ \t\r\n]*\Z")
+
+
+def _plain_once_unquoted(text: str, query: bool) -> str | None:
+    """``text`` with its strings and quoted names (those :data:`_QUOTED` matches) replaced by ``0`` and, for
+    a query, its one final ``;`` taken off, when what is left is plain (:data:`_PLAIN`, no ``--``): it has
+    the same problem as ``text`` (its parentheses, in the same order); else None. Outside quotes a plain
+    text has nothing that starts a comment or a dollar quote, so each quote is where the lexer's string or
+    name starts, and ends where it does (no backslash in a string)."""
+    out = _QUOTED.sub("0", text) if "'" in text or '"' in text else text
+    if query:
+        m = _LAST_SEMICOLON.search(out)
+        if m is not None:
+            out = out[: m.start()]
+    if out is text or "--" in out or not _PLAIN.match(out):
+        return None
+    return out
 
 
 def _scanned_problem(text: str, query: bool, glued_quotes: bool) -> str | None:
