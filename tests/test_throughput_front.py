@@ -449,3 +449,75 @@ def test_exact_numbers_are_still_read_exactly() -> None:
     assert type(value["n"]) is Decimal
     value, _ = J._load(b'{"fmt": "%{n}n", "n": 2, "s": "0.00"}')  # matched in a string only: orjson's own value
     assert value == {"fmt": "%{n}n", "n": 2, "s": "0.00"}
+
+
+def _old_code_problem(v: str) -> str | None:
+    from ddlc.frontend.sql.fragment import open_line_comment
+
+    if open_line_comment(v):
+        return "a -- comment that runs to the end of the text (it would swallow what follows it)"
+    line_start, slash_line = True, False
+    for kind, s, e in scan(v):
+        if kind == "error":
+            return "an unterminated quote, quoted name, dollar quote or comment"
+        if kind == "space":
+            if "\n" in v[s:e] or "\r" in v[s:e]:
+                if slash_line:
+                    return "a line holding only /"
+                line_start = True
+            continue
+        if kind == "comment":
+            continue
+        tok = v[s:e]
+        if "\\" in tok and kind not in ("string", "qident", "dollar"):
+            return "a backslash outside quotes (psql and gsql run a meta-command from it)"
+        slash_line, line_start = line_start and tok == "/", False
+    return "a line holding only /" if slash_line and ("\n" in v or "\r" in v) else None
+
+
+def _old_statements_problem(v: str, toks: list) -> str | None:
+    for i, (kind, s, e) in enumerate(toks):
+        if v[s:e] == ";" and any(v[a:b] != ";" for _, a, b in toks[i + 1:]):
+            return "a ';' followed by another statement"
+    return None
+
+
+def _old_body(v: str) -> tuple:
+    why = _old_code_problem(v)
+    if why is None:
+        toks = [t for t in scan(v) if t[0] not in ("space", "comment")]
+        words = [v[s:e].upper() for k, s, e in toks if v[s:e] != ";"]
+        if not (words and words[0] == "BEGIN" and words[-1] == "END"):
+            why = _old_statements_problem(v, toks)
+    return why, False
+
+
+def _old_routine(v: str) -> tuple:
+    why = _old_code_problem(v)
+    if why is None:
+        toks = [t for t in scan(v) if t[0] not in ("space", "comment")]
+        if not toks or v[toks[0][1]:toks[0][2]].upper() != "CREATE":
+            why = "not a CREATE statement"
+        elif any(k == "dollar" for k, _, _ in toks):
+            why = _old_statements_problem(v, toks)
+    return why, False
+
+
+_CODE_TEXTS = st.lists(st.sampled_from(["BEGIN", "END", "CREATE", "x", " ", "\n", ";", "/", "\\", "'", "$$", "$f$",
+                                        "--", "/*", "*/", "e'", '"', "(", ")", "insert into t values (1)", "x;"]),
+                       max_size=14).map("".join)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_CODE_TEXTS)
+def test_code_verdicts_in_one_scan(text: str) -> None:
+    assert F.fragment_verdict(text, "body") == _old_body(text)
+    assert F.fragment_verdict(text, "routine") == _old_routine(text)
+    assert F._code_problem(text) == _old_code_problem(text)
+
+
+def test_code_verdicts_on_fixture_strings() -> None:
+    strings = {v for tree in TREES for p in _paths(tree) if p and isinstance(v := _at(tree, p), str)}
+    for v in strings:
+        assert F.fragment_verdict(v, "body") == _old_body(v)
+        assert F.fragment_verdict(v, "routine") == _old_routine(v)

@@ -82,39 +82,47 @@ def identifier_verdict(v: str, form: str) -> Verdict:
 
 def _code_problem(v: str) -> str | None:
     """What makes user code (a routine text, an inline body) end or open something when pasted."""
+    return _code_scan(v)[0]
+
+
+def _code_scan(v: str) -> tuple[str | None, list[tuple[str, int, int]]]:
+    """:func:`_code_problem` of ``v``, and (when there is none) its tokens, blanks and comments aside (what
+    ``_tokens`` gives): one scan for both."""
     if open_line_comment(v):
-        return "a -- comment that runs to the end of the text (it would swallow what follows it)"
+        return "a -- comment that runs to the end of the text (it would swallow what follows it)", []
     line_start, slash_line = True, False
+    toks: list[tuple[str, int, int]] = []
     for kind, s, e in scan(v):
         if kind == "error":
-            return "an unterminated quote, quoted name, dollar quote or comment"
+            return "an unterminated quote, quoted name, dollar quote or comment", toks
         if kind == "space":
             if "\n" in v[s:e] or "\r" in v[s:e]:
                 if slash_line:
-                    return "a line holding only /"
+                    return "a line holding only /", toks
                 line_start = True
             continue
         if kind == "comment":
             continue
+        toks.append((kind, s, e))
         tok = v[s:e]
         if "\\" in tok and kind not in ("string", "qident", "dollar"):  # psql/gsql: a meta-command anywhere
-            return "a backslash outside quotes (psql and gsql run a meta-command from it)"
+            return "a backslash outside quotes (psql and gsql run a meta-command from it)", toks
         slash_line, line_start = line_start and tok == "/", False
-    return "a line holding only /" if slash_line and ("\n" in v or "\r" in v) else None
+    return ("a line holding only /" if slash_line and ("\n" in v or "\r" in v) else None), toks
 
 
 def _statements_problem(v: str, toks: list[tuple[str, int, int]]) -> str | None:
-    """A ``;`` followed by more than closing words: the text holds another statement."""
-    for i, (kind, s, e) in enumerate(toks):
-        if v[s:e] == ";" and any(v[a:b] != ";" for _, a, b in toks[i + 1:]):
-            return "a ';' followed by another statement"
+    """A ``;`` followed by more than closing words: the text holds another statement (a ';' before the last
+    token that is not one)."""
+    first = next((i for i, (_, s, e) in enumerate(toks) if e - s == 1 and v[s] == ";"), None)
+    if first is not None and any(e - s != 1 or v[s] != ";" for _, s, e in toks[first + 1:]):
+        return "a ';' followed by another statement"
     return None
 
 
 def _body(v: str) -> Verdict:
-    why = _code_problem(v)
+    why, toks = _code_scan(v)
     if why is None:
-        toks = _tokens(v)
         words = [v[s:e].upper() for k, s, e in toks if v[s:e] != ";"]
         if not (words and words[0] == "BEGIN" and words[-1] == "END"):  # a block may hold statements
             why = _statements_problem(v, toks)
@@ -122,9 +130,8 @@ def _body(v: str) -> Verdict:
 
 
 def _routine(v: str) -> Verdict:
-    why = _code_problem(v)
+    why, toks = _code_scan(v)
     if why is None:
-        toks = _tokens(v)
         if not toks or v[toks[0][1]:toks[0][2]].upper() != "CREATE":
             why = "not a CREATE statement"
         elif any(k == "dollar" for k, _, _ in toks):  # a quoted body: nothing but options after it
