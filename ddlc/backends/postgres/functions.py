@@ -51,6 +51,7 @@ from ...ir.misc import CreateMatView, CreateTableAs
 from ...ir.names import Expr
 from ...ir.reach import Reach
 from ...ir.routine import CreateFunction
+from ...ir.sqltree import nodes
 from ...ir.rules import Rule
 from ...ir.table import CreateTable
 from ...ir.trigger import CreateTrigger
@@ -174,11 +175,21 @@ class Call:
         return type(self.node).__name__ == "ColumnRef"
 
 
+_AST: Any = None  # pglast.ast, imported on first use (not at start-up), then kept
+
+
+def _load_ast() -> Any:
+    global _AST
+    from pglast import ast
+
+    _AST = ast
+    return ast
+
+
 def call_of(node: Any, quoted_bare: frozenset[str] = frozenset()) -> Call | None:
     """The :class:`Call` a pglast node is, or None. ``quoted_bare``: the BARE words the fragment's text
     writes quoted (a column named ``"sysdate"``), which are then never read as the keyword."""
-    from pglast import ast
-
+    ast = _AST or _load_ast()
     if isinstance(node, ast.FuncCall):
         parts = [p.sval for p in node.funcname or () if isinstance(p, ast.String)]
         if not parts:
@@ -234,14 +245,15 @@ def calls(tree: Any, text: str = "") -> tuple[tuple[Call, str], ...]:
     hit = _SCAN.get(id(tree))
     if hit is not None and hit[0] is tree:
         return hit[1]
-    from ...ir.sqltree import nodes
-
     quoted = _quoted_bare(text) if text else frozenset()
+    ast = _AST or _load_ast()
+    kinds = (ast.FuncCall, ast.ColumnRef)  # the only nodes call_of makes a Call of
     out = []
     for n in nodes(tree):
-        c = call_of(n, quoted)
-        if c is not None:
-            out.append((c, verdict(c)))
+        if isinstance(n, kinds):
+            c = call_of(n, quoted)
+            if c is not None:
+                out.append((c, verdict(c)))
     found = tuple(out)
     if len(_SCAN) > 8192:
         _SCAN.clear()
@@ -260,6 +272,7 @@ def unknown_calls(e: Expr | None) -> list[str]:
 
 _EXPR_REACH = Reach({Expr})
 _LAST: tuple[Any, tuple[tuple[Expr, bool], ...]] = (None, ())  # the last node walked and what it holds
+_TWINNED: dict[type, bool] = {}  # node classes with a parsed form and its text twin (``definition``)
 
 
 def _exprs_of(n: Node) -> tuple[tuple[Expr, bool], ...]:
@@ -271,25 +284,33 @@ def _exprs_of(n: Node) -> tuple[tuple[Expr, bool], ...]:
     if last[0] is n:
         return last[1]
     reach = _EXPR_REACH.current()
-    fields_of, enters = reach._fields.get, reach.enters
+    fields_of, enter = reach._fields.get, reach.enter.get
     out: list[tuple[Expr, bool]] = []
     stack: list[tuple[Any, bool]] = [(n, False)]
+    pop, push = stack.pop, stack.append
     while stack:
-        cur, twin = stack.pop()
+        cur, twin = pop()
         cls = type(cur)
         if cls is Expr:
             out.append((cur, twin))
         elif cls is tuple:
-            stack.extend((x, twin) for x in cur)
-        elif isinstance(cur, Node) and enters(cls):
+            stack.extend([(x, twin) for x in cur])
+        elif isinstance(cur, Node):
+            go = enter(cls)
+            if go is None:
+                go = reach.enters(cls)
+            if not go:
+                continue
             names = fields_of(cls)
             if names is None:
                 names = reach.fields(cls)
-            pair = hasattr(cur, "parsed") and hasattr(cur, "definition")
+            pair = not twin and _TWINNED.get(cls)
+            if pair is None:
+                pair = _TWINNED[cls] = hasattr(cur, "parsed") and hasattr(cur, "definition")
             for f in names:
                 v = getattr(cur, f)
                 if v is not None:
-                    stack.append((v, twin or (pair and f == "definition")))
+                    push((v, twin or (pair and f == "definition")))
     found = tuple(out)
     _LAST = (n, found)
     return found
