@@ -91,10 +91,10 @@ def translate_document(doc: Document, target: str | Any, options: Options, catal
 
 def translation(doc: Document, backend: Any, r: Any) -> Translation:
     """The :class:`Translation` of ``doc`` for ``backend`` from the compiler's result ``r``."""
-    return Translation(index=doc.index, document=doc.label, target=backend.name, statements=r.statements,
-                       owner=r.owner, diagnostics=r.diagnostics, error=r.error,
-                       source=doc.source, line=doc.line, comments=r.comments, untranslated=r.untranslated,
-                       blocks=r.blocks, filtered=r.filtered, kind=r.kind, object=r.object)
+    # (positional, in the fields' order: index, document, target, statements, owner, diagnostics, error, source,
+    # line, comments, untranslated, blocks, filtered, replayed, kind, object)
+    return Translation(doc.index, doc.label, backend.name, r.statements, r.owner, r.diagnostics, r.error, doc.source,
+                       doc.line, r.comments, r.untranslated, r.blocks, r.filtered, False, r.kind, r.object)
 
 
 def unwritable(result: Translation, exc: Exception) -> Translation:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 
-import msgspec
+import msgspec.structs
 
 from typing import TYPE_CHECKING, Any
 
@@ -111,8 +111,7 @@ def normalize(stmt: Statement, backend: type[Backend] | Backend, options: Option
     document's other targets (:class:`Built`). For a target that prints fragments from their parse (all but
     GaussDB's), every fragment's parse deferred by the SQL layer (:meth:`ParsedSql.later`) is made here, so
     that no emitter parses (tests/test_emit_parses_nothing.py)."""
-    ctx = PassContext.of(options, target=backend.name, document=document, catalog=catalog,
-                         rules=backend.rules, refused=backend.refused)
+    ctx = msgspec.structs.replace(_pass_context(options, backend), document=document, catalog=catalog)
     if shared is None:
         out, diags = run_pipeline(stmt, ctx)
     else:
@@ -125,6 +124,23 @@ def normalize(stmt: Statement, backend: type[Backend] | Backend, options: Option
     if not backend.passes_source_text:
         parse_pending(out)
     return out, diags
+
+
+_PASS_CONTEXTS: dict[tuple[int, str], tuple[Any, Any, Any, PassContext]] = {}
+
+
+def _pass_context(options: Options, backend: Any) -> PassContext:
+    """The run's :class:`PassContext` for ``backend`` without a document or catalog (made once per options and
+    target: the options are frozen, the passes only read the context's mappings)."""
+    rules, refused = backend.rules, backend.refused
+    hit = _PASS_CONTEXTS.get((id(options), backend.name))
+    if hit is not None and hit[0] is options and hit[1] is rules and hit[2] is refused:
+        return hit[3]
+    ctx = PassContext.of(options, target=backend.name, rules=rules, refused=refused)
+    if len(_PASS_CONTEXTS) > 64:
+        _PASS_CONTEXTS.clear()
+    _PASS_CONTEXTS[(id(options), backend.name)] = (options, rules, refused, ctx)  # (options held: its id stays its)
+    return ctx
 
 
 _EXPRS = Reach({Expr})
@@ -344,16 +360,15 @@ def compile_statement(stmt0: Statement, backend: Backend, options: Options, cata
         from .passes.map_roles import map_role
 
         owner = map_role(role, dict(options.role_map))
-    ctx = EmitContext(document=document, options=options, schema_map=dict(options.schema_map),
-                      on_unsupported=options.on_unsupported, catalog=catalog,
-                      source=f.source if stmt is f.stmt else None, owner=owner,
-                      settings=_settings(type(backend), options) if backend.options else None)
+    ctx = EmitContext(document, options, _pass_context(options, backend).schema_map, options.on_unsupported, catalog,
+                      f.source if stmt is f.stmt else None, owner,
+                      _settings(type(backend), options) if backend.options else None)
     out = backend.emit(stmt, ctx)
     if catalog is not None:
         catalog.record(stmt)  # every target sees the same history
     diags = (*f.diagnostics, *more, *out.diagnostics)
-    statements = tuple(_strip_terminator(s) for s in out.statements)
-    comments = [_comment(backend, c) for c in out.comments]
+    statements = tuple([_strip_terminator(s) for s in out.statements])
+    comments = [_comment(backend, c) for c in out.comments] if out.comments else []
     mode = ctx.on_unsupported
     if mode == "comment":
         comments.extend(_comment(backend, f"ddlc {d.code}: not translated: {text}")
@@ -370,8 +385,13 @@ def compile_statement(stmt0: Statement, backend: Backend, options: Options, cata
                                   path=why.path if why is not None else (), document=document)
     if backend.prettify is not None and options.pretty:
         statements = tuple(backend.prettify(s) for s in statements)
-    return Result(statements, f.owner, diags, tuple(comments), error, untranslated, _blocks(backend, statements),
-                  **_what(f.stmt))
+    stmt0 = f.stmt
+    return Result(statements, f.owner, diags, tuple(comments), error, untranslated,
+                  _blocks(backend, statements) if backend.gsql_blocks else _NO_BLOCKS, None, type(stmt0).__name__,
+                  (_object_of or _load_object_of())(stmt0))
+
+
+_NO_BLOCKS: frozenset[int] = frozenset()
 
 
 @functools.lru_cache(maxsize=64)

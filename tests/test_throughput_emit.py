@@ -69,3 +69,52 @@ def test_canonicalize_linear_on_open_quotes() -> None:
         t0 = time.process_time()
         assert quoting.canonicalize(text) == _former(text)
         assert time.process_time() - t0 < 2.0
+
+
+def _former_qname(q) -> str:
+    from ddlc.backends.writer import pg_ident
+
+    return ".".join(pg_ident(p) for p in (q.schema, q.name, q.attr) if p is not None)
+
+
+_PARTS = st.one_of(st.none(), st.sampled_from(["", "a", "A", "select", "x\x00", 'q"t', "my table", "é"]))
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_PARTS, _PARTS, _PARTS)
+def test_postgres_qname_as_the_join(schema, name, attr) -> None:
+    """Emit.qname writes what the join of the quoted parts wrote, and fails on the same part first."""
+    from types import SimpleNamespace
+
+    from ddlc.backends.postgres.context import Emit
+    from ddlc.errors import DdlcError
+
+    q = SimpleNamespace(schema=schema, name=name, attr=attr)
+    try:
+        want = _former_qname(q)
+    except DdlcError as e:
+        want = ("error", str(e))
+    try:
+        got = Emit.qname(q)
+    except DdlcError as e:
+        got = ("error", str(e))
+    assert got == want
+
+
+def test_translation_fields_in_order() -> None:
+    """api.translation passes the Translation's fields by position: each lands in its own field."""
+    import dataclasses
+
+    from ddlc.api import Translation, translation
+    from ddlc.compiler import Result
+    from ddlc.frontend.documents import as_document
+
+    doc = as_document(b'{"fmt": "DROP TABLE %{objidentity}s", "objidentity": "s.t"}', index=7, source="f.jsonl")
+    r = Result(("a",), "own", (), ("c",), None, 1, frozenset({0}), "why", "Drop", "s.t")
+    backend = type("B", (), {"name": "tgt"})()
+    got = translation(doc, backend, r)
+    want = Translation(index=doc.index, document=doc.label, target="tgt", statements=r.statements, owner=r.owner,
+                       diagnostics=r.diagnostics, error=r.error, source=doc.source, line=doc.line,
+                       comments=r.comments, untranslated=r.untranslated, blocks=r.blocks, filtered=r.filtered,
+                       kind=r.kind, object=r.object)
+    assert dataclasses.astuple(got) == dataclasses.astuple(want)

@@ -19,7 +19,8 @@ from typing import Any, ClassVar, NamedTuple, Protocol
 
 from .. import lazyre
 from ..records import record
-from ..diagnostics import Diagnostic
+from ..diagnostics import E_UNSUPPORTED, Diagnostic, Severity, refusal_message
+from ..errors import DdlcError
 from ..ir.rules import Refusal, Rule
 
 Emitter = Callable[..., Any]
@@ -223,6 +224,17 @@ class EmitContext:
     settings: Any = None
 
 
+_SqlWriter: Any = None  # ddlc.backends.writer.SqlWriter, imported on first use (not at start-up), then kept
+
+
+def _load_writer() -> Any:
+    global _SqlWriter
+    from .writer import SqlWriter
+
+    _SqlWriter = SqlWriter
+    return SqlWriter
+
+
 class EmitBase:
     """What every target's emit context shares: the statement's diagnostics and comments, the stream's
     history (``catalog``, read-only), the node → emitter table, a writer in the target's dialect, and
@@ -246,9 +258,7 @@ class EmitBase:
         self.owned.append((kind, name))
 
     def w(self) -> Any:
-        from .writer import SqlWriter
-
-        return SqlWriter(self.DIALECT)
+        return (_SqlWriter or _load_writer())(self.DIALECT)
 
     def diag(self, code: str, message: str, path: Any, dropped_text: str | None = None,
              dropped_node: Any = None, dropped_prefix: str = "", dropped_after: Any = None,
@@ -256,9 +266,6 @@ class EmitBase:
         """Report a diagnostic; with ``--on-unsupported error`` a warning fails the document. What a comment
         shows for what was dropped: ``dropped_node`` (and the node after, the nodes enclosing it), as for a
         rule (:func:`ddlc.dropped.dropped_text`)."""
-        from ..diagnostics import E_UNSUPPORTED, Severity, refusal_message
-        from ..errors import DdlcError
-
         d = Diagnostic(code, message, path, target=self.TARGET, document=self.ctx.document,
                        dropped_text=dropped_text, dropped_node=dropped_node, dropped_prefix=dropped_prefix,
                        dropped_after=dropped_after, dropped_within=dropped_within)

@@ -26,6 +26,8 @@ from dataclasses import field
 from typing import Any
 
 from ..records import record
+from ..ir.alter import ChangeOwner, ResetRelOptions, SetRelOptions
+from ..ir.alter_columns import ChangeColumn, DropColumn
 from ..ir.names import QualifiedName
 from .view_queries import ALL, Key, column_renamed, columns_read, output_renamed, relation_renamed, schema_renamed
 
@@ -287,9 +289,6 @@ def _drop(vs: Views, s: Any) -> None:
 
 
 def _alter(vs: Views, s: Any) -> None:
-    from ..ir.alter import ChangeOwner, ResetRelOptions, SetRelOptions
-    from ..ir.alter_columns import ChangeColumn, DropColumn
-
     key = _key(s.identity)
     v = vs.views.get(key)
     for sub in s.subcommands:

@@ -26,7 +26,17 @@ class Emit(EmitBase):
 
     @staticmethod
     def qname(q: QualifiedName) -> str:
-        return ".".join(pg_ident(p) for p in (q.schema, q.name, q.attr) if p is not None)
+        """``schema.name.attr``, each part quoted, the absent ones (None) left out."""
+        schema, name, attr = q.schema, q.name, q.attr  # (quoted in this order: the first bad one is the error)
+        if schema is not None:
+            out = pg_ident(schema) if name is None else pg_ident(schema) + "." + pg_ident(name)
+        elif name is not None:
+            out = pg_ident(name)
+        else:
+            out = ""
+        if attr is not None:
+            out = out + "." + pg_ident(attr) if out else pg_ident(attr)
+        return out
 
     @staticmethod
     def literal(s: str) -> str:
