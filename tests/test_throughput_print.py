@@ -56,11 +56,11 @@ def _translated_trees() -> list:
         return real(node)
 
     from ddlc.backends.gaussdb import misc as gauss_misc
-    from ddlc.backends.postgres import exprs
+    from ddlc.backends.postgres import exprs, objects_more
 
     docs = [p.read_bytes() for p in sorted(ROOT.glob("fixtures/cases/**/input.json"))]
     docs += [p.read_bytes() for p in sorted(ROOT.glob("fixtures/oracle/*.json"))]
-    holders = (writer, exprs, gauss_misc)
+    holders = (writer, exprs, objects_more, gauss_misc)  # (the modules holding pg_deparse by name)
     for h in holders:
         h.pg_deparse = record
     try:
@@ -372,3 +372,38 @@ def test_a_mapped_type_is_always_seen_in_the_fixture_texts() -> None:
             assert _may_map_types(text), text
             n += 1
     assert n >= 1
+
+
+_GAUSS_ONLY_WORDS = ["rownum", "ROWNUM", "RowNum", '"rownum"', '"ROWNUM"', "partition", "PARTITION", '"Partition"',
+                     "subpartition", "SUBPARTITION", "rownum2", "part", "x"]
+
+
+def _spelled(word: str, escaped: bool) -> str:
+    return _unicode_escaped(word.strip('"')) if escaped else word
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_GAUSS_ONLY_WORDS), st.booleans()), min_size=1, max_size=3),
+       st.sampled_from(["SELECT {0} FROM t", "SELECT a FROM t {0} (p)", "SELECT a FROM t AS {0} (p, q) WHERE {1} > 1",
+                        "SELECT t.{0} FROM t {1}", "SELECT 1 FROM t WHERE {0} = {1}"]))
+def test_gauss_only_prefilter(words, form) -> None:
+    """objects_more._gauss_only answers the same with its text test as without it (ROWNUM and PARTITION aliases
+    in every case, quoted or not, Unicode-escaped)."""
+    from types import SimpleNamespace
+
+    from ddlc.backends.postgres import objects_more
+    from ddlc.frontend.sql.expr import make_query
+
+    spelled = [_spelled(w, e) for w, e in words] + ["b", "c"]
+    sql = form.format(*spelled)
+    try:
+        view = SimpleNamespace(query=make_query(sql))
+    except Exception:  # noqa: BLE001 (not a fragment ddlc takes)
+        return
+    fast = objects_more._gauss_only(view)
+    real = objects_more._may_use_gauss_only
+    objects_more._may_use_gauss_only = lambda text: True
+    try:
+        assert fast == objects_more._gauss_only(view), sql
+    finally:
+        objects_more._may_use_gauss_only = real

@@ -42,9 +42,12 @@ from ...ir.index import CreateIndex, IndexKey, PartitionScope
 from ...ir.names import TypeName
 from ...ir.rules import Rule
 from ...ir.sequence import AlterSequence, CreateSequence, Persistence, SeqClause, SeqOption
+from ...ir.sqltree import copied_with, replaced, visit
 from ...ir.view import CreateView
+from ..writer import pg_deparse
 from .context import Emit, emits
-from .types import TYPE_MAP
+from .exprs import query_tree, rewrite_tree, wants_rewrite
+from .types import TYPE_MAP, type_node
 
 # ---- codes ----------------------------------------------------------------------------------
 I_UBTREE = register(
@@ -285,19 +288,25 @@ _CONCURRENTLY = "CONCURRENTLY removed: PostgreSQL refuses it on a partitioned ta
 
 
 def _query_tree(n: CreateView) -> Any:
-    from .exprs import query_tree
-
     return query_tree(n.query)
+
+
+def _may_use_gauss_only(text: str) -> bool:
+    """Whether a view query's text may hold what :func:`_gauss_only` looks for (a cheap test before its tree
+    is walked): a column named ROWNUM or an alias PARTITION / SUBPARTITION is written in the text, in any
+    case, quoted or not, or spelled in a Unicode-escaped identifier (``U&"..."``)."""
+    low = text.lower()
+    return "rownum" in low or "partition" in low or "u&" in low
 
 
 def _gauss_only(n: CreateView) -> list[str]:
     """What the view query uses that PostgreSQL would read otherwise (ROWNUM, ``t PARTITION (p)``), sorted."""
+    if n.query.parsed and not _may_use_gauss_only(n.query.text):
+        return []
     tree = _query_tree(n)
     if tree is None:
         return []
     from pglast import ast
-
-    from ...ir.sqltree import visit
 
     found: set[str] = set()
 
@@ -533,13 +542,6 @@ def _mapped_type(node: Any) -> tuple[str, bool] | None:
 
 def view_query(n: CreateView, e: Emit) -> str:
     """The view's query for PostgreSQL, printed by pglast from its parsed form (made at build time)."""
-    from pglast import ast
-
-    from ...ir.sqltree import visit
-    from ..writer import pg_deparse
-    from .exprs import query_tree, rewrite_tree, wants_rewrite
-    from .types import type_node
-
     tree = query_tree(n.query)
     assert tree is not None  # a query that does not parse, or uses GaussDB-only constructs: refused by rules
     changed = False
@@ -547,6 +549,8 @@ def view_query(n: CreateView, e: Emit) -> str:
         tree, changed = rewrite_tree(tree, e, n.query.origin)
     if not changed and not _may_map_types(n.query.text):
         return pg_deparse(tree)
+    from pglast import ast
+
     wanted: list[str] = []
 
     def needs(node: Any) -> None:
@@ -555,8 +559,6 @@ def view_query(n: CreateView, e: Emit) -> str:
 
     visit(tree, {ast.TypeName: needs})
     if wanted:
-        from ...ir.sqltree import copied_with, replaced
-
         def types(original: Any, node: Any) -> Any:  # a TypeName with the mapped type, in a copy
             entry = _mapped_type(original) if type(original) is ast.TypeName else None
             if entry is None:
