@@ -4,6 +4,9 @@
   instead of its Python nodes: the same :class:`ConstraintInfo` as the Python nodes' reading
   (``constraints._info_node``, the former path, kept for exclusion constraints and option values only
   pglast's printer writes) for every constraint text of the fixtures and for generated ones.
+* The references of a fragment read as a table constraint (``refs.name_refs``'s last reading) are found in
+  the JSON form of the parse too: the same references as the former walk of pglast's nodes, kept here.
+* A fragment with strings and quoted names is checked without the lexer when what is left is plain.
 """
 
 from __future__ import annotations
@@ -147,3 +150,124 @@ def test_fragment_check_without_lexer_equals_scan_fixtures(query: bool) -> None:
 @given(st.lists(_PIECES, max_size=14).map("".join), st.booleans())
 def test_fragment_check_without_lexer_equals_scan_generated(text: str, query: bool) -> None:
     assert F.fragment_problem.__wrapped__(text, query=query) == F._scanned_problem(text, query, False)
+
+
+# -- a constraint reading's references from the JSON form of the parse ------------------------------------------
+
+from collections.abc import Callable  # noqa: E402
+
+from ddlc.frontend.sql import refs as Rf  # noqa: E402
+from ddlc.frontend.sql.lexer import BLANK  # noqa: E402
+from ddlc.frontend.sql.pgparse import parse_statements, pglast_ast  # noqa: E402
+from ddlc.frontend.sql.pgwords import requote, to_source  # noqa: E402
+from ddlc.ir.names import NameRef, RefKind  # noqa: E402
+from ddlc.ir.sqltree import visit  # noqa: E402
+
+_split_regclass, _ident_end, _literal_after_paren = Rf.split_regclass, Rf._ident_end, Rf._literal_after_paren
+_CONSTRAINT = Rf._CONSTRAINT
+
+
+def _former_parse(body: str) -> Any:
+    attempts: list[str] = []
+    if Rf._QUERY_START.match(body):
+        attempts.append("")
+    attempts += ["SELECT ", _CONSTRAINT]
+    for prefix in attempts:
+        stmts = parse_statements(prefix + body)
+        if stmts is not None:
+            return prefix, stmts
+    return None
+
+
+def _former_name_refs(text: str) -> tuple[NameRef, ...] | None:
+    """The object references in ``text`` (positions in ``text``), or None when it does not parse."""
+    body = text.strip(BLANK)
+    if body.endswith(";"):
+        body = body[:-1]
+    parsed = _former_parse(body)
+    if parsed is None:
+        return None
+    prefix, stmts = parsed
+    ast = pglast_ast()
+
+    lead = len(text) - len(text.lstrip(BLANK))
+    marks = requote(prefix + body)[1]  # names quoted for PostgreSQL's grammar shift pglast's locations
+
+    def at(location: int) -> int:  # pglast's locations count characters of prefix + body (requoted)
+        return lead + (to_source(marks, location) if marks else location) - len(prefix)
+
+    refs: list[NameRef] = []
+    dummy = stmts[0].stmt.relation if prefix == _CONSTRAINT else None
+    ctes: set[str] = set()
+
+    def schema_ref(kind: RefKind, schema: str | None, name: str, location: int) -> None:
+        start = at(location)
+        end = _ident_end(text, start) if schema is not None else start
+        refs.append(NameRef(kind, schema, name, start, end))
+
+    def range_var(node: Any) -> None:
+        if node is dummy or (node.schemaname is None and node.relname in ctes) or node.location < 0:
+            return
+        schema_ref(RefKind.RELATION, node.schemaname, node.relname, node.location)
+
+    def func_call(node: Any) -> None:
+        names = [n.sval for n in node.funcname]
+        if len(names) == 2 and node.location >= 0:
+            schema_ref(RefKind.FUNCTION, names[0], names[1], node.location)
+        if names[-1] in ("nextval", "currval", "setval") and node.args:
+            arg = node.args[0]
+            const = arg.arg if isinstance(arg, ast.TypeCast) else arg
+            if isinstance(const, ast.A_Const) and isinstance(const.val, ast.String):
+                qual = _split_regclass(const.val.sval)
+                if qual is not None:
+                    span = _literal_after_paren(text, at(node.location)) if node.location >= 0 else None
+                    start, end = span if span is not None else (-1, -1)
+                    refs.append(NameRef(RefKind.REGCLASS, qual[0], qual[1], start, end, const.val.sval))
+
+    def type_name(node: Any) -> None:
+        names = [n.sval for n in node.names]
+        if len(names) == 2 and names[0] != "pg_catalog" and node.location >= 0:
+            schema_ref(RefKind.TYPE, names[0], names[1], node.location)
+
+    # one walk: the CTE names are all known before any relation is judged (the handlers run in walk order
+    # once the walk is done, as a second walk would call them)
+    found: list[tuple[Callable[[Any], None], Any]] = []
+    handlers = {ast.RangeVar: range_var, ast.FuncCall: func_call, ast.TypeName: type_name}
+
+    def cte(node: Any) -> None:
+        ctes.add(node.ctename)
+
+    visit(stmts, {ast.CommonTableExpr: cte,
+                  **{cls: (lambda node, fn=fn: found.append((fn, node))) for cls, fn in handlers.items()}})
+    for fn, node in found:
+        fn(node)
+    return tuple(refs)
+
+
+
+_CHECK_EXPR = st.sampled_from([
+    "a > 0", "s.f(a) > 0", "f(a::s.t) IS NOT NULL", "nextval('s.q'::regclass) > 0", "nextval('q') > 1",
+    "currval('\"S\".\"Q\"'::regclass) > 0", "(a)::pg_catalog.int4 > 0", "a = ANY (ARRAY[1, 2])",
+    "EXISTS (SELECT 1 FROM s.t)", "a IN (WITH w AS (SELECT 1) SELECT * FROM w, t)", "x.y.z(a) > 0",
+    "setval(('s.q'::text)::regclass, 1) > 0", "a::s.t::u.v IS NULL", "CAST(a AS s.t) > 0",
+])
+_CONSTRAINT_TEXT = st.one_of(
+    _DEF,
+    st.builds(lambda e, t: f"CHECK ({e}){t}", _CHECK_EXPR, _TAIL),
+    st.builds(lambda e, f: f"CHECK (({e}) AND ({f}))", _CHECK_EXPR, _CHECK_EXPR),
+    st.builds(lambda s, o: f"FOREIGN KEY (a) REFERENCES {s}(b){o}", st.sampled_from(["t", "s.t", "x", '"S"."T"']),
+              st.sampled_from(["", " WITH (a=s.foo)", " ON DELETE CASCADE"])),
+    st.builds(lambda w: f"EXCLUDE USING gist (c WITH &&) WHERE ({w})", _CHECK_EXPR),
+)
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_constraint_reading_refs_from_json_equal_nodes(text: str) -> None:
+    assert Rf.name_refs.__wrapped__(text) == _former_name_refs(text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_PREFIX, _CONSTRAINT_TEXT, st.sampled_from(["", ";", " ", "\n"]))
+def test_constraint_reading_refs_from_json_equal_nodes_generated(prefix: str, body: str, tail: str) -> None:
+    text = prefix + body + tail
+    assert Rf.name_refs.__wrapped__(text) == _former_name_refs(text)

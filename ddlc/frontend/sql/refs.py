@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+
+import orjson
 from functools import lru_cache
 from typing import Any
 
@@ -26,16 +28,37 @@ _CONSTRAINT = "ALTER TABLE x ADD CONSTRAINT c "
 
 
 def _parse(body: str) -> tuple[str, Any] | None:
-    """``(prefix, statements)`` of the first reading of ``body`` that parses, or None."""
+    """``(prefix, statements)`` of the first reading of ``body`` that parses, or None. The constraint reading
+    (the last one tried) gives the JSON form of pglast's parse (:func:`_constraint_json`), the others
+    pglast's nodes."""
     attempts: list[str] = []
     if _QUERY_START.match(body):
         attempts.append("")
-    attempts += ["SELECT ", _CONSTRAINT]
+    attempts.append("SELECT ")
     for prefix in attempts:
         stmts = parse_statements(prefix + body)
         if stmts is not None:
             return prefix, stmts
-    return None
+    doc = _constraint_json(_CONSTRAINT + body)
+    return None if doc is None else (_CONSTRAINT, doc)
+
+
+def _constraint_json(sql: str) -> Any:
+    """The statements of ``sql`` in the JSON form of pglast's parse (the same C parser as
+    :func:`~.pgparse.parse_statements`, read the same way, without pglast's Python nodes: a constraint
+    definition's references are all the targets ask of that parse), or None when it does not parse."""
+    global _PARSE_JSON
+    if _PARSE_JSON is None:
+        from pglast.parser import parse_sql_json
+
+        _PARSE_JSON = parse_sql_json
+    try:
+        return orjson.loads(_PARSE_JSON(requote(sql)[0])).get("stmts") or []
+    except Exception:  # noqa: BLE001 - pglast.parser.ParseError: GaussDB-only syntax
+        return None
+
+
+_PARSE_JSON: Any = None
 
 
 @lru_cache(maxsize=4096)
@@ -57,13 +80,17 @@ def name_refs(text: str) -> tuple[NameRef, ...] | None:
         return lead + (to_source(marks, location) if marks else location) - len(prefix)
 
     refs: list[NameRef] = []
-    dummy = stmts[0].stmt.relation if prefix == _CONSTRAINT else None
     ctes: set[str] = set()
 
     def schema_ref(kind: RefKind, schema: str | None, name: str, location: int) -> None:
         start = at(location)
         end = _ident_end(text, start) if schema is not None else start
         refs.append(NameRef(kind, schema, name, start, end))
+
+    if prefix == _CONSTRAINT:
+        _json_refs(stmts, text, at, schema_ref, refs, ctes)
+        return tuple(refs)
+    dummy = None
 
     def range_var(node: Any) -> None:
         if node is dummy or (node.schemaname is None and node.relname in ctes) or node.location < 0:
@@ -102,6 +129,64 @@ def name_refs(text: str) -> tuple[NameRef, ...] | None:
     for fn, node in found:
         fn(node)
     return tuple(refs)
+
+
+def _json_refs(stmts: list[Any], text: str, at: Callable[[int], int],
+               schema_ref: Callable[[RefKind, str | None, str, int], None], refs: list[NameRef], ctes: set[str]) -> None:
+    """What :func:`name_refs` finds in pglast's nodes, found in the JSON form of the same parse (the
+    constraint reading): its nodes in the same order (parents first, children in field order), a node
+    wrapped by its type's name or, in a field of one node type, not (a ``RangeVar`` has ``relname``, a
+    ``TypeName`` ``names`` and ``typemod``, a ``FuncCall`` ``funcname``, a ``CommonTableExpr``
+    ``ctename``: no other raw parse node has those fields)."""
+    dummy: Any = None  # ALTER TABLE x: not a reference
+    if stmts:
+        dummy = ((stmts[0].get("stmt") or {}).get("AlterTableStmt") or {}).get("relation")
+    found: list[tuple[str, dict[str, Any]]] = []
+    stack: list[Any] = [stmts]
+    pop, push = stack.pop, stack.append
+    while stack:
+        n = pop()
+        if type(n) is list:
+            stack.extend(reversed(n))
+            continue
+        if "relname" in n:
+            found.append(("relation", n))
+        elif "funcname" in n:
+            found.append(("function", n))
+        elif "typemod" in n and "names" in n:
+            found.append(("type", n))
+        elif "ctename" in n:
+            ctes.add(n["ctename"])
+        for v in reversed(n.values()):
+            if type(v) is dict or type(v) is list:
+                push(v)
+    for what, n in found:
+        location = n.get("location", 0)
+        if what == "relation":
+            schema = n.get("schemaname")
+            if n is dummy or (schema is None and n["relname"] in ctes) or location < 0:
+                continue
+            schema_ref(RefKind.RELATION, schema, n["relname"], location)
+        elif what == "function":
+            names = [s["String"].get("sval", "") for s in n["funcname"]]
+            if len(names) == 2 and location >= 0:
+                schema_ref(RefKind.FUNCTION, names[0], names[1], location)
+            args = n.get("args")
+            if names[-1] in ("nextval", "currval", "setval") and args:
+                arg = args[0]
+                const = arg["TypeCast"].get("arg") or {} if "TypeCast" in arg else arg
+                val = (const.get("A_Const") or {}).get("sval")
+                if val is not None:
+                    sval = val.get("sval", "")
+                    qual = split_regclass(sval)
+                    if qual is not None:
+                        span = _literal_after_paren(text, at(location)) if location >= 0 else None
+                        start, end = span if span is not None else (-1, -1)
+                        refs.append(NameRef(RefKind.REGCLASS, qual[0], qual[1], start, end, sval))
+        else:
+            names = [s["String"].get("sval", "") for s in n["names"]]
+            if len(names) == 2 and names[0] != "pg_catalog" and location >= 0:
+                schema_ref(RefKind.TYPE, names[0], names[1], location)
 
 
 def _ident_end(text: str, i: int) -> int:
