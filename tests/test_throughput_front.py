@@ -521,3 +521,56 @@ def test_code_verdicts_on_fixture_strings() -> None:
     for v in strings:
         assert F.fragment_verdict(v, "body") == _old_body(v)
         assert F.fragment_verdict(v, "routine") == _old_routine(v)
+
+
+# ---- pglast's printing in the TDDL readers (frontend/recover._sql, text/_pgtree.deparse) -------------------
+def _sql_texts() -> list[str]:
+    out = set()
+    for p in sorted(ROOT.glob("fixtures/**/*.json*")):
+        for line in p.read_bytes().splitlines() if p.suffix != ".json" else [p.read_bytes()]:
+            try:
+                v = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                continue
+            for path in _paths(v):
+                if path and isinstance(x := _at(v, path), str) and (path[-1] in ("TDDL", "query", "definition",
+                                                                                    "default", "where")):
+                    out.add(x)
+    for p in sorted(ROOT.glob("fixtures/**/*.sql")):
+        out.add(p.read_text(errors="replace"))
+    return sorted(out)
+
+
+def _printed(fn: Any, node: Any) -> Any:
+    try:
+        return fn(node)
+    except Exception as e:  # noqa: BLE001 - compared as data
+        return ("raised", type(e).__name__, str(e))
+
+
+def test_sql_printed_as_pglasts_raw_stream() -> None:
+    from pglast import ast
+    from pglast.stream import RawStream
+
+    from ddlc.frontend.recover import _sql
+    from ddlc.frontend.sql.pgparse import parse_sql
+
+    nodes = 0
+    for text in _sql_texts():
+        try:
+            stmts = parse_sql(text)
+        except Exception:  # noqa: BLE001 - not PostgreSQL's grammar
+            continue
+        todo: list[Any] = list(stmts)
+        while todo:
+            n = todo.pop()
+            if isinstance(n, tuple):
+                todo.extend(n)
+                continue
+            if not isinstance(n, ast.Node):
+                continue
+            nodes += 1
+            assert _printed(_sql, n) == _printed(lambda x: RawStream()(x), n)
+            todo.extend(getattr(n, name) for name in n.__slots__ if name != "ancestors" and not name.startswith("_")
+                        and isinstance(getattr(n, name, None), (tuple, ast.Node)))
+    assert nodes > 1000

@@ -95,9 +95,33 @@ def _names(parts: Any) -> QualifiedName:
 
 
 def _sql(node: Any) -> str:
+    """pglast's ``RawStream()(node)``, with ddlc's own ``populate_ancestors`` (the same chains, without pglast's
+    visitor, which looks its methods up on every call: issue 26)."""
+    ast, stream_class, populate = _PGLAST or _pglast()
+    if not isinstance(node, ast.Node):
+        return stream_class()(node)  # (anything else: pglast's own entry point, its own errors)
+    stream = stream_class()
+    populate((node,))
+    if not (isinstance(node, ast.RawStmt) and node.stmt is None):
+        stream.print_node(node)
+    return stream.getvalue()
+
+
+_PGLAST: tuple[Any, Any, Any] | None = None
+
+
+def _pglast() -> tuple[Any, Any, Any]:
+    global _PGLAST
+    from pglast import ast
     from pglast.stream import RawStream
 
-    return RawStream()(node)
+    from ..ir.sqltree import populate_ancestors
+
+    _PGLAST = (ast, RawStream, populate_ancestors)
+    return _PGLAST
+
+
+raw_sql = _sql
 
 
 def _typename(t: Any) -> TypeName:

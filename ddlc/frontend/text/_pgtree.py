@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...quoting import quote_ident
+from ..recover import raw_sql
 
 
 class Declined(Exception):
@@ -24,10 +25,8 @@ class Declined(Exception):
 
 def deparse(node: Any) -> str:
     """PostgreSQL's text of ``node`` (pglast's deparser)."""
-    from pglast.stream import RawStream
-
     try:
-        return RawStream()(node)
+        return raw_sql(node)
     except Exception as e:  # noqa: BLE001 - a node pglast's printer does not know
         raise Declined(f"{type(node).__name__} not written back ({e})", node) from None
 
