@@ -11,6 +11,8 @@ import threading
 from functools import lru_cache
 from typing import Any
 
+import orjson
+
 from .pgwords import requote
 
 
@@ -94,4 +96,23 @@ def parse_statements(sql: str) -> tuple[Any, ...] | None:
         return None
 
 
-__all__ = ["parse_sql", "parse_statements", "pglast_ast"]
+@lru_cache(maxsize=256)
+def parse_json(sql: str) -> dict[str, Any] | None:
+    """The JSON form of pglast's parse of ``sql`` (the same C parser as :func:`parse_statements`, the same
+    requoting; no Python nodes: 3-4x cheaper when a reader needs a few fields), or None when it does not
+    parse. Shared between readers of the same text: never mutate it."""
+    global _PARSE_JSON
+    if _PARSE_JSON is None:
+        from pglast.parser import parse_sql_json
+
+        _PARSE_JSON = parse_sql_json
+    try:
+        return orjson.loads(_PARSE_JSON(requote(sql)[0]))
+    except Exception:  # noqa: BLE001 - pglast.parser.ParseError: GaussDB-only syntax
+        return None
+
+
+_PARSE_JSON: Any = None
+
+
+__all__ = ["parse_json", "parse_sql", "parse_statements", "pglast_ast"]

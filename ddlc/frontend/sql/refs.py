@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-
-import orjson
 from functools import lru_cache
 from typing import Any
 
 from ...ir.names import NameRef, RefKind
 from ...ir.sqltree import visit
-from .pgparse import parse_statements, pglast_ast
+from .pgparse import parse_json, parse_statements, pglast_ast
 from .lexer import BLANK, ScanError, token_at
 from .pgwords import requote, to_source
 
@@ -44,21 +42,11 @@ def _parse(body: str) -> tuple[str, Any] | None:
 
 
 def _constraint_json(sql: str) -> Any:
-    """The statements of ``sql`` in the JSON form of pglast's parse (the same C parser as
-    :func:`~.pgparse.parse_statements`, read the same way, without pglast's Python nodes: a constraint
-    definition's references are all the targets ask of that parse), or None when it does not parse."""
-    global _PARSE_JSON
-    if _PARSE_JSON is None:
-        from pglast.parser import parse_sql_json
-
-        _PARSE_JSON = parse_sql_json
-    try:
-        return orjson.loads(_PARSE_JSON(requote(sql)[0])).get("stmts") or []
-    except Exception:  # noqa: BLE001 - pglast.parser.ParseError: GaussDB-only syntax
-        return None
-
-
-_PARSE_JSON: Any = None
+    """The statements of ``sql`` in the JSON form of pglast's parse (:func:`~.pgparse.parse_json`: the same
+    parser as :func:`~.pgparse.parse_statements`, read the same way, without pglast's Python nodes; a
+    constraint definition's own reading shares it), or None when it does not parse."""
+    doc = parse_json(sql)
+    return None if doc is None else doc.get("stmts") or []
 
 
 @lru_cache(maxsize=4096)
