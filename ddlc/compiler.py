@@ -25,7 +25,6 @@ from .frontend.build import build
 from .frontend.documents import Document
 from .frontend.sql.fragment import check_statement
 from .ir.alter import AlterRelation, OpaqueSubcommand
-from .ir.base import Node
 from .ir.names import Expr
 from .passes import SHARED, PassContext, run_pipeline
 from .ir.reach import Reach
@@ -143,33 +142,16 @@ def _pass_context(options: Options, backend: Any) -> PassContext:
     return ctx
 
 
-_EXPRS = Reach({Expr})
+_EXPRS = Reach.shared({Expr})  # (the PostgreSQL rules' plan too: its last walk serves both)
 
 
 def parse_pending(stmt: Statement) -> None:
     """Make the deferred parse of every fragment (:class:`~ddlc.ir.names.Expr`) of ``stmt`` (a walk of the
-    fields that can lead to one)."""
-    reach = _EXPRS.current()
-    fields_of, enter = reach._fields.get, reach.enter.get
-    stack: list[Any] = [stmt]
-    while stack:
-        n = stack.pop()
-        cls = type(n)
-        if cls is Expr:
-            if n.sql is not None:
-                n.sql.resolve()
-            continue
-        names = fields_of(cls)
-        if names is None:
-            names = reach.fields(cls)
-        for name in names:
-            v = getattr(n, name)
-            if type(v) is tuple:
-                for x in v:
-                    if isinstance(x, Node) and (enter(type(x)) or reach.enters(type(x))):
-                        stack.append(x)
-            elif isinstance(v, Node) and (enter(type(v)) or reach.enters(type(v))):
-                stack.append(v)
+    fields that can lead to one, or the walk a target's rules made of the same statement)."""
+    for e, _holder, _field in _EXPRS.current().found(stmt):
+        s = e.sql
+        if s is not None:
+            s.resolve()
 
 
 class Result(msgspec.Struct):

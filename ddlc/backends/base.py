@@ -321,7 +321,7 @@ class Backend:
     @classmethod
     def is_block(cls, text: str) -> bool:
         """Whether ``text`` (one emitted statement) is closed by ``/`` rather than ``;``."""
-        return cls.gsql_blocks and text.rsplit("\n", 1)[-1].strip() == "/" and "\n" in text
+        return cls.gsql_blocks and "\n" in text and text.rsplit("\n", 1)[-1].strip() == "/"
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)

@@ -29,7 +29,7 @@ class Reach:
     worked out again once a node class was defined since (a family imported later may add a subclass
     that a field's type admits)."""
 
-    __slots__ = ("targets", "skip", "_edges", "_fields", "enter", "_generation")
+    __slots__ = ("targets", "skip", "_edges", "_fields", "enter", "_generation", "_last")
 
     def __init__(self, targets: Any, skip: frozenset[tuple[str, str]] = frozenset()) -> None:
         self.targets = frozenset(targets)
@@ -38,6 +38,17 @@ class Reach:
         self._fields: dict[type, tuple[str, ...]] = {}
         self.enter: dict[type, bool] = {}  # worth visiting, by class
         self._generation = base.generation
+        self._last: tuple[Any, tuple[tuple[Any, Any, str], ...]] = (None, ())  # found's last node and answer
+
+    @classmethod
+    def shared(cls, targets: Any, skip: frozenset[tuple[str, str]] = frozenset()) -> Reach:
+        """The one plan of ``targets`` and ``skip`` for every module that asks (so that :meth:`found`'s last
+        answer serves them all: the PostgreSQL rules and the compiler's deferred parses ask it of one statement)."""
+        key = (frozenset(targets), skip)
+        out = _SHARED.get(key)
+        if out is None:
+            out = _SHARED.setdefault(key, cls(targets, skip))
+        return out
 
     def current(self) -> Reach:
         """This plan, its answers forgotten when node classes were defined since they were found."""
@@ -45,8 +56,48 @@ class Reach:
             self._edges.clear()
             self._fields.clear()
             self.enter.clear()
+            self._last = (None, ())
             self._generation = base.generation
         return self
+
+    def found(self, n: Any) -> tuple[tuple[Any, Any, str], ...]:
+        """Every node of the target classes at or below ``n``, each with the node and field holding it (None and
+        ``""`` for ``n`` itself; a tuple's items are held by the tuple's node and field), in the order of a
+        depth-first walk (a node's fields and a tuple's items taken from the last). Nodes are frozen: the answer
+        for the last ``n`` is kept (one walk for several askers of the same statement). Call :meth:`current`
+        first."""
+        last = self._last  # (one read: another thread may replace it)
+        if last[0] is n:
+            return last[1]
+        fields_of, enter, targets = self._fields.get, self.enter.get, self.targets
+        out: list[tuple[Any, Any, str]] = []
+        stack: list[tuple[Any, Any, str]] = [(n, None, "")]
+        pop, push = stack.pop, stack.append
+        while stack:
+            cur, holder, name = pop()
+            cls = type(cur)
+            if cls is tuple:
+                stack.extend([(x, holder, name) for x in cur])
+                continue
+            if cls in targets:
+                out.append((cur, holder, name))
+            if not isinstance(cur, Node):
+                continue
+            go = enter(cls)
+            if go is None:
+                go = self.enters(cls)
+            if not go:
+                continue
+            names = fields_of(cls)
+            if names is None:
+                names = self.fields(cls)
+            for f in names:
+                v = getattr(cur, f)
+                if v is not None:
+                    push((v, cur, f))
+        found = tuple(out)
+        self._last = (n, found)
+        return found
 
     def _kids(self, cls: type) -> dict[str, frozenset[type] | None]:
         out = self._edges.get(cls)
@@ -88,6 +139,9 @@ class Reach:
                         seen.add(k)
                         todo.append(k)
         return False
+
+
+_SHARED: dict[tuple[frozenset[type], frozenset[tuple[str, str]]], Reach] = {}
 
 
 def child_classes(cls: type) -> dict[str, frozenset[type] | None]:

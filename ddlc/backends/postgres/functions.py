@@ -270,7 +270,7 @@ def unknown_calls(e: Expr | None) -> list[str]:
 
 # ---- the rules ------------------------------------------------------------------------------------
 
-_EXPR_REACH = Reach({Expr})
+_EXPR_REACH = Reach.shared({Expr})
 _LAST: tuple[Any, tuple[tuple[Expr, bool], ...]] = (None, ())  # the last node walked and what it holds
 _TWINNED: dict[type, bool] = {}  # node classes with a parsed form and its text twin (``definition``)
 
@@ -278,39 +278,21 @@ _TWINNED: dict[type, bool] = {}  # node classes with a parsed form and its text 
 def _exprs_of(n: Node) -> tuple[tuple[Expr, bool], ...]:
     """Every Expr below ``n`` (its own fields included), each with whether it is a constraint's
     ``definition``, the text twin of its parsed form. One walk of the fields that can lead to an Expr
-    (:class:`~ddlc.ir.reach.Reach`), kept for the node's next rule (a statement is judged by several)."""
+    (:meth:`~ddlc.ir.reach.Reach.found`, shared with the compiler's deferred parses), kept for the node's next
+    rule (a statement is judged by several)."""
     global _LAST
     last = _LAST  # (one read: another thread may replace it)
     if last[0] is n:
         return last[1]
-    reach = _EXPR_REACH.current()
-    fields_of, enter = reach._fields.get, reach.enter.get
-    out: list[tuple[Expr, bool]] = []
-    stack: list[tuple[Any, bool]] = [(n, False)]
-    pop, push = stack.pop, stack.append
-    while stack:
-        cur, twin = pop()
-        cls = type(cur)
-        if cls is Expr:
-            out.append((cur, twin))
-        elif cls is tuple:
-            stack.extend([(x, twin) for x in cur])
-        elif isinstance(cur, Node):
-            go = enter(cls)
-            if go is None:
-                go = reach.enters(cls)
-            if not go:
-                continue
-            names = fields_of(cls)
-            if names is None:
-                names = reach.fields(cls)
-            pair = not twin and _TWINNED.get(cls)
-            if pair is None:
-                pair = _TWINNED[cls] = hasattr(cur, "parsed") and hasattr(cur, "definition")
-            for f in names:
-                v = getattr(cur, f)
-                if v is not None:
-                    push((v, twin or (pair and f == "definition")))
+    out = []
+    for e, holder, name in _EXPR_REACH.current().found(n):
+        twin = False
+        if name == "definition":
+            cls = type(holder)
+            twin = _TWINNED.get(cls)
+            if twin is None:
+                twin = _TWINNED[cls] = hasattr(holder, "parsed") and hasattr(holder, "definition")
+        out.append((e, twin))
     found = tuple(out)
     _LAST = (n, found)
     return found
