@@ -38,13 +38,22 @@ def _forced() -> frozenset[str]:
     return frozenset(w for w, c in opengauss_keywords().items() if c != "UNRESERVED_KEYWORD")
 
 
+_FORCED: frozenset[str] | None = None  # _forced(), kept once read (quote_ident is called per name written)
+
+
+def _load_forced() -> frozenset[str]:
+    global _FORCED
+    _FORCED = _forced()
+    return _FORCED
+
+
 def ident_is_bare(name: str) -> bool:
     """True when openGauss writes ``name`` without quotes."""
-    return _SAFE.match(name) is not None and name not in _forced()
+    return _SAFE.match(name) is not None and name not in (_FORCED or _load_forced())
 
 
 def quote_ident(name: str) -> str:
-    if _SAFE.match(name) is not None and name not in _forced():
+    if _SAFE.match(name) is not None and name not in (_FORCED or _load_forced()):
         return name
     return '"' + name.replace('"', '""') + '"'
 
