@@ -179,6 +179,9 @@ class Tok(NamedTuple):
 
 
 _SKIPPED = frozenset({"space", "comment"})
+# a Tok made as NamedTuple's own __new__ makes it (tuple.__new__ of its fields), without that Python frame: the
+# lexer makes one per token read (issue 26)
+_tok = tuple.__new__
 
 
 def tokens(text: str, pos: int = 0, end: int | None = None) -> Iterator[Tok]:
@@ -197,7 +200,7 @@ def tokens(text: str, pos: int = 0, end: int | None = None) -> Iterator[Tok]:
             raise ScanError(*error_message(text, s))
         if e > limit:
             raise ScanError("token crosses the end of the fragment", s)
-        yield Tok(kind, text[s:e], s, e)
+        yield _tok(Tok, (kind, text[s:e], s, e))
 
 
 def tokenize(text: str, pos: int = 0, end: int | None = None) -> list[Tok]:
@@ -231,7 +234,7 @@ class Lexed:
             if kind == "error":  # always the last span scan gives
                 self._error = s
                 break
-            toks.append(Tok(kind, text[s:e], s, e))
+            toks.append(_tok(Tok, (kind, text[s:e], s, e)))
             if n is not None and len(toks) >= n:
                 return
         self._scan = None
@@ -272,7 +275,7 @@ def token_at(text: str, pos: int) -> Tok:
     kind, s, e = _span_at(text, pos)
     if kind == "error":
         raise ScanError(*error_message(text, s))
-    return Tok(kind, text[s:e], s, e)
+    return _tok(Tok, (kind, text[s:e], s, e))
 
 
 _BLANKS = re.compile(r"(?:[ \t\n\r\f\v]+|--[^\n\r]*|/\*(?:[^*/]|\*(?!/)|/(?!\*))*\*/)*")
