@@ -574,3 +574,50 @@ def test_sql_printed_as_pglasts_raw_stream() -> None:
             todo.extend(getattr(n, name) for name in n.__slots__ if name != "ancestors" and not name.startswith("_")
                         and isinstance(getattr(n, name, None), (tuple, ast.Node)))
     assert nodes > 1000
+
+
+# ---- the TDDL recovery reads the text's one scan (frontend/recover.py, Lexed) -------------------------------
+from ddlc.frontend import recover as R  # noqa: E402
+from ddlc.frontend.sql.lexer import Lexed, ScanError, Tok, tokens  # noqa: E402
+from ddlc.frontend.statement_kind import _head  # noqa: E402
+
+_SQL_TEXTS = st.lists(st.sampled_from(["CREATE", "TABLE", "t", " ", "\n", "(", ")", "AS", "SELECT", "1", ";", "'x'",
+                                       "'", '"a"', '"', "$$b$$", "$$", "--c\n", "/*", "*/", "WITH", "NO", "DATA", ".",
+                                       "e'\\''", "INCREMENTAL", "LARGE"]), max_size=16).map("".join)
+
+
+def _all_tokens(text: str) -> Any:
+    try:
+        return list(tokens(text))
+    except ScanError as e:
+        return ("ScanError", str(e))
+
+
+def _upto(text: Any) -> Any:
+    try:
+        return text.upto()
+    except ScanError as e:
+        return ("ScanError", str(e))
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_SQL_TEXTS, st.integers(1, 12), st.booleans())
+def test_a_lexed_texts_tokens_are_the_texts(text: str, n: int, scanned_first: bool) -> None:
+    """What the recovery's handlers now read from the text's one scan (``Lexed``) is what they read by scanning
+    it again: its first tokens, all its tokens or the same ScanError, however far it was scanned before."""
+    lexed = Lexed(text)
+    if scanned_first:
+        _upto(lexed)
+    assert lexed.head(n) == _head(text, n)
+    assert _upto(lexed) == _all_tokens(text)
+    assert all(type(t) is Tok for t in lexed.head(n))
+
+
+def test_recovery_reads_fixture_texts_alike_from_text_and_scan() -> None:
+    texts = [t for t in _sql_texts() if R.recovers(R.statement_kind(t))]
+    assert len(texts) > 20
+    for t in texts:
+        lexed = Lexed(t)
+        _upto(lexed)
+        a, b = R.recover_tddl(t), R.recover_tddl(lexed)
+        assert (repr(a[0]), [(d.code, d.message) for d in a[1]]) == (repr(b[0]), [(d.code, d.message) for d in b[1]])

@@ -36,8 +36,8 @@ from ..ir.statement import Opaque, OpaqueReason, Statement
 from ..quoting import quote_ident
 from .build._read import BuildContext
 from .sql.expr import make_query, parses_as_statement
-from .sql.lexer import Lexed, ScanError, Tok, is_ident, read_qualified, tokens
-from .statement_kind import _head, statement_kind
+from .sql.lexer import Lexed, ScanError, Tok, is_ident, read_qualified
+from .statement_kind import statement_kind
 
 N_TDDL_UNPARSED = register(
     "DDLC-N404", Severity.NOTE, "TDDL statement not parsed",
@@ -144,10 +144,10 @@ def _options(defs: Any) -> tuple[WithOption, ...]:
     return tuple(WithOption(d.defname, None if d.arg is None else _sql(d.arg)) for d in defs or ())
 
 
-def _query_span(text: str) -> tuple[int, int] | None:
-    """The query of ``... AS query [WITH [NO] DATA][;]``: (start, end) in ``text``, or None."""
+def _query_span(text: Lexed) -> tuple[int, int] | None:
+    """The query of ``... AS query [WITH [NO] DATA][;]``: (start, end) in the text, or None."""
     try:
-        toks = list(tokens(text))
+        toks = text.upto()
     except ScanError:
         return None
     depth, start = 0, None
@@ -171,10 +171,10 @@ def _query_span(text: str) -> tuple[int, int] | None:
     return (toks[start].start, toks[end - 1].end) if end > start else None
 
 
-def _query(text: str, stmt: Any) -> Expr:
+def _query(lexed: Lexed, stmt: Any) -> Expr:
     """The query of a CTAS / materialized view, parsed by the SQL layer (its tree's locations are its own)."""
-    span = _query_span(text)
-    return make_query(text[span[0]:span[1]] if span else _sql(stmt.query))
+    span = _query_span(lexed)
+    return make_query(lexed.text[span[0]:span[1]] if span else _sql(stmt.query))
 
 
 def _word_span(toks: list[Tok], word: str) -> tuple[int, int] | None:
@@ -185,11 +185,11 @@ def _word_span(toks: list[Tok], word: str) -> tuple[int, int] | None:
 
 
 # ---- handlers ----------------------------------------------------------------------------------------
-def _create_table(text: str, kind: str) -> Statement:
+def _create_table(text: str, kind: str, lexed: Lexed) -> Statement:
     try:
         s = _parse(text)
     except _Unparsed:
-        if _query_span(text) is None:
+        if _query_span(lexed) is None:
             raise _NotRecovered("a plain CREATE TABLE (the table family's)") from None
         raise
     if type(s).__name__ != "CreateTableAsStmt":
@@ -197,13 +197,13 @@ def _create_table(text: str, kind: str) -> Statement:
     into = s.into
     persistence = {"u": "UNLOGGED", "t": "TEMPORARY"}.get(into.rel.relpersistence, "")
     return CreateTableAs(
-        text, _qname(into.rel), _query(text, s), with_data=not into.skipData,
+        text, _qname(into.rel), _query(lexed, s), with_data=not into.skipData,
         columns=tuple(c.sval for c in into.colNames or ()), options=_options(into.options),
         tablespace=into.tableSpaceName, if_not_exists=bool(s.if_not_exists), persistence=persistence,
     )
 
 
-def _select(text: str, kind: str) -> Statement:
+def _select(text: str, kind: str, lexed: Lexed) -> Statement:
     s = _parse(text)
     into = getattr(s, "intoClause", None)
     if into is None:
@@ -215,27 +215,27 @@ def _select(text: str, kind: str) -> Statement:
                          columns=tuple(c.sval for c in into.colNames or ()), persistence=persistence, select_into=True)
 
 
-def _create_matview(text: str, kind: str) -> Statement:
-    span = _word_span(_head(text, 3), "INCREMENTAL")
+def _create_matview(text: str, kind: str, lexed: Lexed) -> Statement:
+    span = _word_span(lexed.head(3), "INCREMENTAL")
     s = _parse(_blank(text, [span] if span else []))
     into = s.into
     return CreateMatView(
-        text, _qname(into.rel), _query(text, s), incremental=span is not None, with_data=not into.skipData,
+        text, _qname(into.rel), _query(lexed, s), incremental=span is not None, with_data=not into.skipData,
         columns=tuple(c.sval for c in into.colNames or ()), options=_options(into.options),
         tablespace=into.tableSpaceName,
     )
 
 
-def _refresh_matview(text: str, kind: str) -> Statement:
-    span = _word_span(_head(text, 3), "INCREMENTAL")
+def _refresh_matview(text: str, kind: str, lexed: Lexed) -> Statement:
+    span = _word_span(lexed.head(3), "INCREMENTAL")
     s = _parse(_blank(text, [span] if span else []))
     return RefreshMatView(text, _qname(s.relation), incremental=span is not None,
                           concurrently=bool(s.concurrent), with_data=not s.skipData)
 
 
-def _after_name(text: str, skip: int, flag: tuple[str, ...]) -> tuple[list[str], bool, int]:
+def _after_name(text: Lexed, skip: int, flag: tuple[str, ...]) -> tuple[list[str], bool, int]:
     """Read ``<skip words> [flag words] name``: (name parts, flag seen, end offset of the name)."""
-    toks = _head(text, skip + len(flag) + 8)
+    toks = text.head(skip + len(flag) + 8)
     i, seen = skip, False
     if flag and [t.upper for t in toks[i:i + len(flag)]] == list(flag):
         i, seen = i + len(flag), True
@@ -257,20 +257,20 @@ def _rest(text: str, pos: int) -> str:
     return rest[:-1].rstrip() if rest.endswith(";") else rest
 
 
-def _alter_matview(text: str, kind: str) -> Statement:
-    parts, if_exists, end = _after_name(text, 3, ("IF", "EXISTS"))
+def _alter_matview(text: str, kind: str, lexed: Lexed) -> Statement:
+    parts, if_exists, end = _after_name(lexed, 3, ("IF", "EXISTS"))
     action = _rest(text, end)
     if not action:
         raise _Unparsed("ALTER MATERIALIZED VIEW without an action")
     return AlterMatView(text, _qual(parts), action, if_exists, pg_grammar=parses_as_statement(text))
 
 
-def _drop_matview(text: str, kind: str) -> Statement:
+def _drop_matview(text: str, kind: str, lexed: Lexed) -> Statement:
     s = _parse(text)
     return DropMatView(text, tuple(_names(o) for o in s.objects), bool(s.missing_ok), s.behavior.value == 1)
 
 
-def _truncate(text: str, kind: str) -> Statement:
+def _truncate(text: str, kind: str, lexed: Lexed) -> Statement:
     s = _parse(text)
     rels = tuple(TruncateTarget(_qname(r), only=not r.inh) for r in s.relations)
     return Truncate(text, rels, restart_identity=bool(s.restart_seqs), cascade=s.behavior.value == 1)
@@ -280,9 +280,9 @@ _REINDEX_KINDS = {1: ReindexKind.TABLE, 0: ReindexKind.INDEX, 2: ReindexKind.SCH
                   4: ReindexKind.DATABASE}
 
 
-def _reindex(text: str, kind: str) -> Statement:
+def _reindex(text: str, kind: str, lexed: Lexed) -> Statement:
     try:
-        toks = list(tokens(text))
+        toks = lexed.upto()
     except ScanError as e:
         raise _Unparsed(str(e)) from None
     end = len(toks) - (1 if toks and toks[-1].text == ";" else 0)
@@ -303,7 +303,7 @@ def _reindex(text: str, kind: str) -> Statement:
                    verbose="verbose" in params, force=force)
 
 
-def _create_routine(text: str, kind: str) -> Statement:
+def _create_routine(text: str, kind: str, lexed: Lexed) -> Statement:
     from .sql.functext import FunctionTextError, parse_function_text
 
     try:
@@ -339,7 +339,7 @@ def _number(v: Any) -> int | float:
     return x
 
 
-def _alter_routine(text: str, kind: str) -> Statement:
+def _alter_routine(text: str, kind: str, lexed: Lexed) -> Statement:
     s = _parse(text)
     if type(s).__name__ != "AlterFunctionStmt":
         raise _NotRecovered("not an ALTER FUNCTION option change (rename, owner, schema...)")
@@ -372,28 +372,28 @@ def _alter_routine(text: str, kind: str) -> Statement:
     return AlterFunction(rk, RoutineSignature(_names(f.objname), args), tuple(actions))
 
 
-def _drop_routine(text: str, kind: str) -> Statement:
+def _drop_routine(text: str, kind: str, lexed: Lexed) -> Statement:
     s = _parse(text)
     refs = tuple(RoutineRef(_names(o.objname), None if o.args_unspecified else tuple(_typename(t) for t in o.objargs or ()))
                  for o in s.objects)
     return DropRoutine(text, kind.split()[1], refs, bool(s.missing_ok), s.behavior.value == 1)
 
 
-def _package(text: str, kind: str) -> Statement:
+def _package(text: str, kind: str, lexed: Lexed) -> Statement:
     action = DdlAction(kind.split()[0])
-    head = [t.upper for t in _head(text, 6)]
+    head = [t.upper for t in lexed.head(6)]
     or_replace = head[1:3] == ["OR", "REPLACE"]
     skip = 2 + (2 if or_replace else 0) + (1 if len(head) > 2 + 2 * or_replace and head[2 + 2 * or_replace] in ("EDITIONABLE", "NONEDITIONABLE") else 0)
     is_body = kind.endswith("BODY")
     skip += 1 if is_body else 0
-    parts, _, _ = _after_name(text, skip, ("IF", "EXISTS") if action is DdlAction.DROP else ())
+    parts, _, _ = _after_name(lexed, skip, ("IF", "EXISTS") if action is DdlAction.DROP else ())
     return Package(text, _qual(parts), is_body=is_body, action=action, or_replace=or_replace)
 
 
-def _database(text: str, kind: str) -> Statement:
+def _database(text: str, kind: str, lexed: Lexed) -> Statement:
     verb = kind.split()[0]
     flag = {"CREATE": ("IF", "NOT", "EXISTS"), "DROP": ("IF", "EXISTS")}.get(verb, ())
-    parts, seen, end = _after_name(text, 2, flag)
+    parts, seen, end = _after_name(lexed, 2, flag)
     if len(parts) != 1:
         raise _Unparsed("a database name has one part")
     rest = _rest(text, end)
@@ -417,7 +417,7 @@ def _role(r: Any) -> str:
 _RELATION_OBJTYPES = ("TABLE", "SEQUENCE", "VIEW", "FOREIGN TABLE")
 
 
-def _grant(text: str, kind: str) -> Statement:
+def _grant(text: str, kind: str, lexed: Lexed) -> Statement:
     s = _parse(text)
     if type(s).__name__ == "GrantRoleStmt":
         admin = any(o.defname == "admin" and getattr(o.arg, "boolval", True) for o in s.opt or ())
@@ -461,10 +461,10 @@ def _grant_sql(g: Grant) -> str:
     return " ".join(parts)
 
 
-def _large_sequence(text: str, kind: str) -> Statement:
+def _large_sequence(text: str, kind: str, lexed: Lexed) -> Statement:
     from ..ir.sequence import AlterSequence, CreateSequence, SeqClause, SeqOption
 
-    span = _word_span(_head(text, 3), "LARGE")
+    span = _word_span(lexed.head(3), "LARGE")
     s = _parse(_blank(text, [span] if span else []))
     name = type(s).__name__
     if name == "DropStmt":
@@ -508,7 +508,7 @@ def _large_sequence(text: str, kind: str) -> Statement:
     return AlterSequence(_qname(s.sequence), tuple(opts), large=True)
 
 
-_HANDLERS: dict[str, Callable[[str, str], Statement]] = {
+_HANDLERS: dict[str, Callable[[str, str, Lexed], Statement]] = {
     "CREATE TABLE": _create_table,
     "SELECT": _select,
     "CREATE MATERIALIZED VIEW": _create_matview,
@@ -560,15 +560,15 @@ def recover_tddl(text: str | Lexed, *, document: str | None = None) -> tuple[Sta
     """Build the IR of one TDDL statement text (see the module docstring), given as text or as its tokens
     read for every reader of it. Never raises on text."""
     ctx = BuildContext(document)
-    kind = statement_kind(text)
-    if isinstance(text, Lexed):
-        text = text.text
+    lexed = text if isinstance(text, Lexed) else Lexed(text)  # (scanned as far as a reader asks, once)
+    kind = statement_kind(lexed)
+    text = lexed.text
     handler = _HANDLERS.get(kind)
     if handler is None:
         ctx.diag(N_TDDL_KIND, f"TDDL {kind or 'statement'} is not recovered; kept as text", ())
         return Opaque(text, kind=kind, reason=OpaqueReason.NO_SHAPE), ctx.diagnostics
     try:
-        return handler(text, kind), ctx.diagnostics
+        return handler(text, kind, lexed), ctx.diagnostics
     except _NotRecovered as e:
         ctx.diag(N_TDDL_KIND, f"TDDL {kind}: {e}; kept as text", ())
         return Opaque(text, kind=kind, reason=OpaqueReason.NO_SHAPE), ctx.diagnostics
