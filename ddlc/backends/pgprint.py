@@ -18,9 +18,10 @@ every decision pglast makes, in the same order, and only does it with less machi
   (``comma_at_eoln``, ``remove_pg_catalog_from_functions`` and ``comments`` off; the class takes no
   options) and the inner calls inlined.
 
-Only the release compared (:data:`CHECKED_RELEASES`) uses it: ``tests/test_throughput_print.py`` prints
-every parsed SQL tree the fixtures produce, every node of them, pglast's regression-style SQL and generated
-SELECTs with both streams, and compares the texts.
+Only the release compared (:data:`CHECKED_RELEASES`) uses it (``backends.writer.pg_deparse``; another release
+prints with pglast's ``RawStream``): ``tests/test_throughput_print.py`` prints every tree the fixtures print,
+every statement and every node of every SQL text they parse, and generated SELECTs with both streams and
+compares the texts (and the errors).
 """
 
 from __future__ import annotations
