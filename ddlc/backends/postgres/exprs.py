@@ -63,13 +63,19 @@ def wants_rewrite(text: str) -> bool:
     return _CANDIDATE.search(text) is not None
 
 
+_SELECT: Any = None  # pglast.ast.SelectStmt, once pglast is imported (no import statement per call)
+
+
 def query_tree(q: Expr) -> Any:
     """The parsed query (a pglast ``SelectStmt``) of ``q``, or None when it does not parse. Shared with the IR:
     never modify it (:func:`rewrite_tree` copies)."""
-    from pglast import ast
-
+    global _SELECT
     node = _tree(q)
-    return node if isinstance(node, ast.SelectStmt) else None
+    if _SELECT is None:
+        from pglast import ast
+
+        _SELECT = ast.SelectStmt
+    return node if isinstance(node, _SELECT) else None
 
 
 def _tree(e: Expr) -> Any:
