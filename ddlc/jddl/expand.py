@@ -348,6 +348,20 @@ def _specs(fmt: str) -> tuple[_Spec, ...]:
     return specs
 
 
+def _plain_dotted(v: Mapping[str, Any]) -> bool:
+    """Whether a ``%D`` object is in the common form that :meth:`_Expander.dotted` passes without a look at its
+    other spellings: ``schemaname`` and ``objname`` strings, no attribute name."""
+    return (type(v.get("objname")) is str and type(v.get("schemaname")) is str and "attrname" not in v
+            and "attr_name" not in v and "attribute_name" not in v)
+
+
+def _plain_type(v: Mapping[str, Any]) -> bool:
+    """Whether a ``%T`` object is in the common form :meth:`_Expander.typename` passes: ``schemaname`` and
+    ``typename`` strings, a boolean ``typarray``, no ``typmod`` or a string one."""
+    return (type(v.get("typename")) is str and type(v.get("schemaname")) is str
+            and type(v.get("typarray")) is bool and type(v.get("typmod", "")) is str)
+
+
 class _Checker(_Expander):
     """:meth:`_Expander.expand` without the text (``render`` False): the same checks in the same order, a
     string passed by ``%s``/``%I``/``%L`` taken at once and no path built unless it is reported or
@@ -393,10 +407,12 @@ class _Checker(_Expander):
                         self.descend(value, path + (name,), depth, out)
                         continue
                     if conv == "D":
-                        self.dotted(value, path + (name,), fmt)
+                        if not _plain_dotted(value):
+                            self.dotted(value, path + (name,), fmt)
                         continue
                     if conv == "T":
-                        self.typename(value, path + (name,), fmt)
+                        if not _plain_type(value):
+                            self.typename(value, path + (name,), fmt)
                         continue
                 elif value is _MISSING:
                     raise self.fail(f'element "{name}" not found', path + (name,), fmt)
