@@ -313,42 +313,46 @@ def transform(n: N, fn: Any, skip: frozenset[tuple[str, str]] = frozenset(), rea
 
 
 def _pruned(n: Any, fn: Any, reach: Any) -> Any:
-    """:func:`transform` of ``n`` with ``reach``: fields that cannot lead to a target class left alone."""
+    """:func:`transform` of ``n`` with ``reach``: fields that cannot lead to a target class left alone.
+    (``reach.enter`` holds node classes only: a class it knows is a node class; anything else is tested.)"""
     cls = type(n)
     names = reach._fields.get(cls)
     if names is None:
         names = reach.fields(cls)
     changes = None
-    enter = reach.enter
+    enter = reach.enter.get
     for name in names:
         v = getattr(n, name)
-        if isinstance(v, Node):
-            go = enter.get(type(v))
-            if go is None:
-                go = reach.enters(type(v))
-            if go:
-                nv = _pruned(v, fn, reach)
-                if nv is not v:
-                    if changes is None:
-                        changes = {}
-                    changes[name] = nv
-        elif type(v) is tuple and v:
+        if v is None:
+            continue
+        t = type(v)
+        if t is tuple:
             items = None
             for i, x in enumerate(v):
-                if isinstance(x, Node):
-                    go = enter.get(type(x))
-                    if go is None:
-                        go = reach.enters(type(x))
-                    if go:
-                        nx = _pruned(x, fn, reach)
-                        if nx is not x:
-                            if items is None:
-                                items = list(v)
-                            items[i] = nx
+                tx = type(x)
+                go = enter(tx)
+                if go is None:
+                    go = isinstance(x, Node) and reach.enters(tx)
+                if go:
+                    nx = _pruned(x, fn, reach)
+                    if nx is not x:
+                        if items is None:
+                            items = list(v)
+                        items[i] = nx
             if items is not None:
                 if changes is None:
                     changes = {}
                 changes[name] = tuple(items)
+            continue
+        go = enter(t)
+        if go is None:
+            go = isinstance(v, Node) and reach.enters(t)
+        if go:
+            nv = _pruned(v, fn, reach)
+            if nv is not v:
+                if changes is None:
+                    changes = {}
+                changes[name] = nv
     if changes is not None:
         n = replace(n, **changes)
     return fn(n) if cls in reach.targets else n
