@@ -131,16 +131,16 @@ def drop_unsupported(stmt, ctx):
             stack.append(node)
             for name in names:
                 v = getattr(node, name)
-                if isinstance(v, Node):
-                    if enter(type(v), True):
-                        nv = visit(v)
-                        if nv is not v:
-                            changes[name] = nv
-                            marked = marked or type(nv) is _Dropped
-                elif type(v) is tuple and v:
+                if v is None:
+                    continue
+                t = type(v)
+                if t is tuple:
                     items: list[Any] | None = None
                     for i, x in enumerate(v):
-                        if isinstance(x, Node) and enter(type(x), True):
+                        go = enter(type(x))  # (the plan knows node classes only; a node class it does not: entered)
+                        if go is None:
+                            go = isinstance(x, Node)
+                        if go:
                             nx = visit(x)
                             if nx is not x:
                                 if items is None:
@@ -149,6 +149,15 @@ def drop_unsupported(stmt, ctx):
                                 marked = marked or type(nx) is _Dropped
                     if items is not None:
                         changes[name] = tuple(items)
+                    continue
+                go = enter(t)
+                if go is None:
+                    go = isinstance(v, Node)
+                if go:
+                    nv = visit(v)
+                    if nv is not v:
+                        changes[name] = nv
+                        marked = marked or type(nv) is _Dropped
             stack.pop()
             if changes:
                 node = replace(node, **changes)
