@@ -271,3 +271,33 @@ def test_constraint_reading_refs_from_json_equal_nodes(text: str) -> None:
 def test_constraint_reading_refs_from_json_equal_nodes_generated(prefix: str, body: str, tail: str) -> None:
     text = prefix + body + tail
     assert Rf.name_refs.__wrapped__(text) == _former_name_refs(text)
+
+
+# -- identities of bare names read without the lexer ------------------------------------------------------------
+
+from ddlc.frontend.sql import identity as Id  # noqa: E402
+from ddlc.ir.drop import IdentityKind  # noqa: E402
+
+_ID_PIECES = st.sampled_from(["a", "B", "_x", "a1", "1", "$", "a$b", ".", "..", " ", '"', '"Q"', "é", "on", "(", ")",
+                              "-", "e", "x", "'", "\t"])
+
+
+def _former_identity(kind: IdentityKind, text: str) -> Any:
+    saved = Id._PARTS
+    Id._PARTS = {}
+    try:
+        return Id.parse_identity(kind, text, ("i",))
+    finally:
+        Id._PARTS = saved
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.sampled_from(list(IdentityKind)), st.lists(_ID_PIECES, max_size=8).map("".join))
+def test_identity_without_lexer_equals_cursor(kind: IdentityKind, text: str) -> None:
+    assert Id.parse_identity(kind, text, ("i",)) == _former_identity(kind, text)
+
+
+@pytest.mark.parametrize("kind", list(IdentityKind))
+def test_identity_without_lexer_equals_cursor_fixtures(kind: IdentityKind) -> None:
+    for text in _texts(("identity", "objidentity", "object_identity", "objname", "name")):
+        assert Id.parse_identity(kind, text, ("i",)) == _former_identity(kind, text), text

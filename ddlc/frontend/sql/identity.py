@@ -10,6 +10,8 @@ nodes). Names, words and type modifiers are tokens of the SQL layer's lexer
 
 from __future__ import annotations
 
+import re
+
 from ...errors import Path
 from ...ir.drop import (
     ConstraintIdentity, FunctionSignature, Identity, IdentityKind, PlainName, SchemaName, TriggerIdentity,
@@ -111,8 +113,27 @@ def _on(sc: Cursor) -> None:
         raise ScanFail("blank expected")
 
 
+# bare ASCII names separated by dots, nothing else: each name is one word token of the lexer (the common
+# identity: ``public.orders``), read without it
+_PLAIN_NAMES = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*(?:\.[A-Za-z_][A-Za-z0-9_$]*)*\Z")
+_PARTS = {IdentityKind.RELATION: (1, 2), IdentityKind.TYPE: (1, 2), IdentityKind.COLUMN: (2, 3),
+          IdentityKind.SCHEMA: (1, 1), IdentityKind.NAME: (1, 1)}
+
+
 def parse_identity(kind: IdentityKind, text: str, origin: Path = ()) -> Identity | None:
     """Read an identity text as ``kind``; None when it is not of that form."""
+    bounds = _PARTS.get(kind)
+    if bounds is not None and _PLAIN_NAMES.match(text):
+        parts = text.split(".")
+        if not bounds[0] <= len(parts) <= bounds[1]:
+            return None
+        if kind is IdentityKind.COLUMN:
+            return QualifiedName(parts[-2], parts[0] if len(parts) == 3 else None, parts[-1], origin=origin)
+        if kind is IdentityKind.SCHEMA:
+            return SchemaName(parts[0], origin=origin)
+        if kind is IdentityKind.NAME:
+            return PlainName(parts[0], origin=origin)
+        return _qn(parts, origin)
     sc = Cursor(text)
     try:
         out: Identity
