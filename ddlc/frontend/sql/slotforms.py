@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from ...errors import DdlcError
-from .fragment import _paren_problem, comments, fragment_problem, open_line_comment
+from .fragment import comments, fragment_problem, open_line_comment
 from .lexer import _CONT, _START, scan
 
 _NUMBER_FORMS = {
@@ -44,28 +44,6 @@ _BLANKS = r"[ \t\n\r\f\v]*+"
 _NAME_TOKEN = rf'(?:{_START}{_CONT}*+|"(?:[^"]|"")*+"(?!"))'
 _ONE_NAME = re.compile(rf"{_BLANKS}{_NAME_TOKEN}{_BLANKS}\Z")
 _NAMES = re.compile(rf"{_BLANKS}(?:{_NAME_TOKEN}{_BLANKS})++\Z")
-# A fragment of plain characters (fragment.py's _PLAIN) and well-formed quoted names and strings, without "--"
-# or any backslash: no comment, ';', '/' line, meta-command or unterminated quote can be in it, so its
-# parentheses outside the quotes are all fragment_problem looks at (its quotes end where the lexer's do)
-_QUOTED = r""""(?:[^"]|"")*+"(?!")|'(?:[^'\\]|'')*+'(?!')"""
-_QUOTED_PLAIN = re.compile(rf"(?:[A-Za-z0-9_ \t\r\n(),.+*<>=!:%&|^~@#?\[\]-]++|{_QUOTED})*+\Z")
-_QUOTES = re.compile(_QUOTED)
-_UNSURE: Any = object()
-
-
-def _quoted_plain_problem(v: str) -> Any:
-    """:func:`.fragment.fragment_problem` of ``v`` (not a query's: no ';' is let in) when ``v`` is plain
-    characters and quoted names and strings; ``_UNSURE`` for any other text."""
-    if "--" in v or "\\" in v or _QUOTED_PLAIN.match(v) is None:
-        return _UNSURE
-    return _paren_problem(_QUOTES.sub("", v) if "'" in v or '"' in v else v)
-
-
-def _query_body(v: str) -> str:
-    """A query without the one ';' it may end with (blanks after it aside): a ';' after a quick query's
-    body is its last token, which a query may have."""
-    body = v.rstrip(" \t\n\r\f\v")
-    return body[:-1] if body.endswith(";") else v
 
 
 def identifier_verdict(v: str, form: str) -> Verdict:
@@ -176,9 +154,7 @@ def fragment_verdict(v: str, form: str) -> Verdict:
         head = re.match(r"[ \t]*DEFINER[ \t]*=", v)
         ok = head is not None and identifier_verdict(v[head.end():], "name")[0] is None
         return (None if ok else "not DEFINER = <name>"), False
-    why = _quoted_plain_problem(v if form != "query" else _query_body(v))
-    if why is _UNSURE:
-        why = fragment_problem(v, query=form == "query")
+    why = fragment_problem(v, query=form == "query")
     if why is not None and form == "partition" and fragment_problem(v, glued_quotes=True) is None:
         return None, True  # the server's unescaped quotes in bound values (DDLC-W205)
     return why, why is None and bool(comments(v))
