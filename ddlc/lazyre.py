@@ -4,6 +4,9 @@ Modules register many patterns at import (statement shapes, ALTER subcommand for
 heads...) and a short run (a pre-commit check of one file) uses a few of them; compiling all of them
 up front was a tenth of ``ddlc check``'s cold start. :func:`compile` returns an object with the
 ``re.Pattern`` methods that compiles its pattern the first time one is called.
+
+The compiled pattern's methods are then kept in the object's own slots, so that a later call finds
+them as any attribute is found (no ``__getattr__`` per call: ~0.3 µs each on the hot path).
 """
 
 from __future__ import annotations
@@ -13,17 +16,22 @@ from typing import Any
 
 __all__ = ["compile"]
 
+_BOUND = ("match", "fullmatch", "search", "sub", "subn", "split", "findall", "finditer", "scanner")
+_PLAIN = ("pattern", "flags", "groups", "groupindex")
+
 
 class _LazyPattern:
-    __slots__ = ("_args", "_rx")
+    __slots__ = ("_args", "_rx", *_BOUND, *_PLAIN)
 
     def __init__(self, pattern: str, flags: int) -> None:
         self._args, self._rx = (pattern, flags), None
 
-    def __getattr__(self, name: str) -> Any:  # match, fullmatch, search, sub, pattern...: the compiled one's
+    def __getattr__(self, name: str) -> Any:  # called only while a slot is unset: before the first use
         rx = self._rx
         if rx is None:
             rx = self._rx = re.compile(*self._args)
+            for attr in _BOUND + _PLAIN:
+                object.__setattr__(self, attr, getattr(rx, attr))
         return getattr(rx, name)
 
     def __repr__(self) -> str:
