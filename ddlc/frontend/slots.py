@@ -516,18 +516,15 @@ class _Check(_Walk):
             self.type_of(v, path)
 
     def type_of(self, t: Mapping[str, Any], at: Path) -> None:
-        """A ``%T`` object's typmod and SQL-standard spelling, as :meth:`_Walk.types` checks them (each text
-        that passed remembered: both checks are functions of the text alone)."""
+        """A ``%T`` object's typmod and SQL-standard spelling, as :meth:`_Walk.types` checks them."""
         typmod = t.get("typmod")
-        if isinstance(typmod, str) and typmod and typmod not in _GOOD_TYPMODS:
+        if isinstance(typmod, str) and typmod:
             check_typmod(typmod, at + ("typmod",), self.document)
-            _remember(_GOOD_TYPMODS, typmod)
         schema = t["schemaname"] if "schemaname" in t else t.get("schema_name") if "schema_name" in t else None
         if schema == "":
             name = t["typename"] if "typename" in t else t.get("type_name") if "type_name" in t else None
-            if isinstance(name, str) and name not in _GOOD_SPELLINGS:
+            if isinstance(name, str):
                 check_spelling(name, at + ("typename",), self.document)
-                _remember(_GOOD_SPELLINGS, name)
 
     def judged(self, v: str, name: str, slot: Slot, got: Verdict, path: Path) -> None:
         """A string outside its class (raised) or one a target must not paste (recorded)."""
@@ -536,16 +533,6 @@ class _Check(_Walk):
             raise _fail(f"{name} {v[:60]!r} is {why} (a raw %s slot: {self.describe(slot)})", path, self.document)
         if refused and path not in self.unpastable:
             self.unpastable.append(path)
-
-
-_GOOD_TYPMODS: set[str] = set()
-_GOOD_SPELLINGS: set[str] = set()
-
-
-def _remember(good: set[str], text: str) -> None:
-    if len(good) >= 4096:
-        good.clear()
-    good.add(text)
 
 
 def check_tree(tree: Mapping[str, Any], shape: str | None, document: str | None = None) -> tuple[Path, ...]:
