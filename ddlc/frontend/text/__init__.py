@@ -113,30 +113,11 @@ def _same_blanks_aside(a: str, b: str, canon: dict[str, str]) -> bool:
 
 
 def _canonical(t: str, canon: dict[str, str]) -> str:
-    """:func:`~ddlc.quoting.canonicalize` of ``t``, worked out once per text (``canon``), without a loop over
-    its characters when it holds no dollar quote or comment and every quote in it closes."""
+    """:func:`~ddlc.quoting.canonicalize` of ``t``, worked out once per text (``canon``)."""
     got = canon.get(t)
     if got is None:
-        got = None if _NOT_PLAIN.search(t) else _plain_canonical(t)
-        got = canon[t] = got if got is not None else canonicalize(t)
+        got = canon[t] = canonicalize(t)
     return got
-
-
-_NOT_PLAIN = re.compile(r"\$|--|/\*")  # what canonicalize reads apart from quotes and blank runs
-_QUOTED = re.compile(r"('(?:[^']|'')*'|\"(?:[^\"]|\"\")*\")")
-_BLANK_RUN = re.compile(r"[ \t\n\r\f\v]+")
-
-
-def _plain_canonical(t: str) -> str | None:
-    """canonicalize of a text without dollar quotes or comments: its blank runs outside quotes made one space,
-    none at its ends; None when a quote in it does not close (canonicalize keeps the rest as it is)."""
-    parts = _QUOTED.split(t)  # outside quotes, a quoted run, outside quotes, ...
-    for k in range(0, len(parts), 2):
-        p = parts[k]
-        if "'" in p or '"' in p:
-            return None
-        parts[k] = _BLANK_RUN.sub(" ", p)
-    return "".join(parts).strip(" ")
 
 
 def read_tree(text: str | Lexed) -> tuple[dict[str, Any] | None, TextError | None]:
