@@ -445,11 +445,12 @@ class Cursor:
     tokens of :func:`scan`.
     """
 
-    __slots__ = ("s", "i")
+    __slots__ = ("s", "i", "_known")
 
     def __init__(self, s: str) -> None:
         self.s = s
         self.i = 0
+        self._known: dict[int, Tok] = {}  # position -> the token there (peeked again after a look or a step back)
 
     def fail(self, why: str) -> ScanFail:
         return ScanFail(f"{why} at offset {self.i}")
@@ -477,12 +478,17 @@ class Cursor:
 
     def peek(self) -> Tok | None:
         """The token at the position (None at the end); an unterminated one fails."""
-        if self.i >= len(self.s):
+        i = self.i
+        t = self._known.get(i)
+        if t is not None:
+            return t
+        if i >= len(self.s):
             return None
         try:
-            return token_at(self.s, self.i)
+            t = self._known[i] = token_at(self.s, i)  # lexed once per position (an error is raised again, as it was)
         except ScanError as e:
             raise ScanFail(str(e)) from None
+        return t
 
     def peek_word(self) -> str | None:
         """The bare word at the position, folded to lower case, without consuming it."""
