@@ -301,3 +301,39 @@ def test_identity_without_lexer_equals_cursor(kind: IdentityKind, text: str) -> 
 def test_identity_without_lexer_equals_cursor_fixtures(kind: IdentityKind) -> None:
     for text in _texts(("identity", "objidentity", "object_identity", "objname", "name")):
         assert Id.parse_identity(kind, text, ("i",)) == _former_identity(kind, text), text
+
+
+# Non-ASCII text before a reference (review of 22ac996): the JSON form's locations count UTF-8 bytes, the nodes'
+# characters; a name found in bytes after "é" was rewritten in the wrong place (a quote of the text could be cut).
+_WIDE = st.sampled_from(["é", "ü", "客户编号", "ñ", "\u00a0x", "😀"])
+_WIDE_TEXT = st.one_of(
+    st.builds(lambda w, e: f"CHECK ((note <> '{w}'::text) AND ({e}))", _WIDE, _CHECK_EXPR),
+    st.builds(lambda w, s: f'FOREIGN KEY ("{w}") REFERENCES {s}(b)', _WIDE, st.sampled_from(["t", "s.t", '"S"."T"'])),
+    st.builds(lambda w, e: f'CHECK (("{w}" > 0) AND ({e}))', _WIDE, _CHECK_EXPR),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_WIDE_TEXT)
+def test_constraint_refs_after_non_ascii_text_equal_nodes(text: str) -> None:
+    refs = Rf.name_refs.__wrapped__(text)
+    assert refs == _former_name_refs(text)
+    for ref in refs or ():
+        if ref.schema is not None and ref.kind is not RefKind.REGCLASS:  # the schema is written where it was found
+            assert text[ref.start:ref.end].strip('"').lower() == ref.schema.lower(), (text, ref)
+
+
+def test_non_ascii_constraint_rewritten_in_place() -> None:
+    import ddlc
+
+    doc = json.loads((Path(__file__).parent.parent / "fixtures/cases/create_table/plain-a-mode/input.json").read_text())
+    doc["table_elements"]["elements"] += [
+        {"fmt": "CONSTRAINT %{name}I %{definition}s", "name": "fk2", "type": "constraint", "contype": "foreign key",
+         "definition": 'FOREIGN KEY ("客户编号") REFERENCES sales.customers(id)'},
+        {"fmt": "CONSTRAINT %{name}I %{definition}s", "name": "ck2", "type": "constraint", "contype": "check",
+         "definition": "CHECK ((note <> 'éééééé'::text AND s.f('x') > 0))"},
+    ]
+    for target in ("gaussdb", "postgres"):
+        [t] = ddlc.translate_many([json.dumps(doc)], target, schema_map={"sales": "s2", "s": "t"})
+        assert "REFERENCES s2.customers(id)" in t.sql, t.sql
+        assert "t.f('x') > 0" in t.sql, t.sql

@@ -412,3 +412,13 @@ def test_gauss_only_prefilter(words, form) -> None:
         assert fast == objects_more._gauss_only(view), sql
     finally:
         objects_more._may_use_gauss_only = real
+
+
+def test_a_name_ending_in_a_line_break_is_quoted() -> None:
+    """pglast's simple-name pattern ends in ``$`` (matches before a final ``\\n``): it wrote ``"abc\\n"`` bare,
+    another name. ddlc's printer quotes it (pglast 8.8's path; the review of round 4)."""
+    from ddlc.backends.writer import pg_deparse
+    from ddlc.frontend.sql.pgparse import parse_sql
+
+    tree = parse_sql('SELECT "abc\n" FROM "t\n" AS "x\n"')[0].stmt
+    assert pg_deparse(tree) == 'SELECT "abc\n" FROM "t\n" AS "x\n"'

@@ -60,12 +60,15 @@ def _parented() -> frozenset[type]:
 
 def supported() -> bool:
     """Whether the installed pglast is a release :class:`FastRawStream` was compared with."""
-    return str(pglast.__version__).lstrip("v").startswith(CHECKED_RELEASES)
+    release = str(pglast.__version__).lstrip("v")
+    return any(release == r or release.startswith(r + ".") for r in CHECKED_RELEASES)  # 8.8, 8.8.1; not 8.80
 
 
 def quote_name(name: str) -> str:
-    """``pglast.stream.maybe_double_quote_name``."""
-    if is_simple_name(name) and name not in _QUOTED_WORDS:
+    """``pglast.stream.maybe_double_quote_name``, except for a name ending in a line break: pglast's simple-name
+    pattern ends in ``$``, which matches before a final ``\n``, so it wrote ``"abc\n"`` bare (``abc``: another
+    name). Such a name is quoted here."""
+    if is_simple_name(name) and name[-1:] != "\n" and name not in _QUOTED_WORDS:
         return name
     return '"%s"' % name.replace('"', '""')
 

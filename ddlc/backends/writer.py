@@ -82,9 +82,13 @@ def _streams() -> tuple[Any, Any]:
                 self.write(pg_literal(s))
 
         _FAST_STREAM = _PgStream
-        from . import pgprint
+        try:  # another pglast release may lack what pgprint takes from pglast's printers: its own stream then
+            from . import pgprint
 
-        if pgprint.supported():
+            fast = pgprint.supported()
+        except (ImportError, AttributeError):
+            fast = False
+        if fast:
             class _PgFastStream(pgprint.FastRawStream):
                 def write_quoted_string(self, s: str) -> None:
                     self.write(pg_literal(s))

@@ -416,7 +416,7 @@ def _learn(v: str, slot: Slot, known: dict[str, Verdict]) -> Verdict:
     """:func:`verdict` of a string ``known`` does not hold yet, remembered there."""
     global _count
     if _count >= _MAX:
-        for _, answers in _VERDICTS.values():
+        for _, answers in list(_VERDICTS.values()):  # (a copy: another thread may add a slot meanwhile)
             answers.clear()
         _count = 0
     got = known[v] = verdict.__wrapped__(v, slot)  # (the lru_cache of verdict would hash the Slot again)

@@ -49,7 +49,8 @@ def _install() -> bool:
         from pglast import ast
 
         checked = ast.Node.__setattr__
-        if not str(pglast.__version__).lstrip("v").startswith(_CHECKED_RELEASES):
+        release = str(pglast.__version__).lstrip("v")
+        if not any(release == r or release.startswith(r + ".") for r in _CHECKED_RELEASES):  # not 8.80
             _FAST = False
         elif getattr(checked, "ddlc_trusted", False):
             _FAST = True

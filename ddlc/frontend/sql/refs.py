@@ -25,10 +25,15 @@ _QUERY_START = re.compile(r"\s*(\(\s*)*(SELECT|WITH|VALUES|TABLE)\b", re.I)
 _CONSTRAINT = "ALTER TABLE x ADD CONSTRAINT c "
 
 
-def _parse(body: str) -> tuple[str, Any] | None:
-    """``(prefix, statements)`` of the first reading of ``body`` that parses, or None. The constraint reading
-    (the last one tried) gives the JSON form of pglast's parse (:func:`_constraint_json`), the others
-    pglast's nodes."""
+def _parse(body: str) -> tuple[str, Any, bool] | None:
+    """``(prefix, statements, json)`` of the first reading of ``body`` that parses, or None. The constraint
+    reading (the last one tried) gives the JSON form of pglast's parse (:func:`_constraint_json`, ``json``
+    true) when that form is one ``ALTER TABLE`` and the text is ASCII, else pglast's nodes, as the others.
+
+    ASCII only: the JSON form's locations count the UTF-8 bytes of the text, pglast's nodes' count its
+    characters (pglast maps them), and every position found here is a character offset. A location read
+    in bytes after a non-ASCII character would put a rewritten name in the wrong place (a quote of the
+    text could be cut)."""
     attempts: list[str] = []
     if _QUERY_START.match(body):
         attempts.append("")
@@ -36,9 +41,15 @@ def _parse(body: str) -> tuple[str, Any] | None:
     for prefix in attempts:
         stmts = parse_statements(prefix + body)
         if stmts is not None:
-            return prefix, stmts
-    doc = _constraint_json(_CONSTRAINT + body)
-    return None if doc is None else (_CONSTRAINT, doc)
+            return prefix, stmts, False
+    if body.isascii():
+        doc = _constraint_json(_CONSTRAINT + body)
+        if doc is None:
+            return None
+        if len(doc) == 1 and "AlterTableStmt" in (doc[0].get("stmt") or {}):
+            return _CONSTRAINT, doc, True
+    stmts = parse_statements(_CONSTRAINT + body)
+    return None if stmts is None else (_CONSTRAINT, stmts, False)
 
 
 def _constraint_json(sql: str) -> Any:
@@ -58,7 +69,7 @@ def name_refs(text: str) -> tuple[NameRef, ...] | None:
     parsed = _parse(body)
     if parsed is None:
         return None
-    prefix, stmts = parsed
+    prefix, stmts, in_json = parsed
     ast = pglast_ast()
 
     lead = len(text) - len(text.lstrip(BLANK))
@@ -75,10 +86,10 @@ def name_refs(text: str) -> tuple[NameRef, ...] | None:
         end = _ident_end(text, start) if schema is not None else start
         refs.append(NameRef(kind, schema, name, start, end))
 
-    if prefix == _CONSTRAINT:
+    if in_json:
         _json_refs(stmts, text, at, schema_ref, refs, ctes)
         return tuple(refs)
-    dummy = None
+    dummy = stmts[0].stmt.relation if prefix == _CONSTRAINT else None  # ALTER TABLE x: not a reference
 
     def range_var(node: Any) -> None:
         if node is dummy or (node.schemaname is None and node.relname in ctes) or node.location < 0:
