@@ -3,7 +3,9 @@
     .venv/bin/python bench/same_outputs.py > /tmp/a.json            # this tree
     .venv/bin/python bench/same_outputs.py --compare /tmp/a.json     # this tree against a file of an earlier one
 
-The fixtures and varied corpora (bench/corpus.py), each document translated on its own and as one stream,
+The fixtures and varied corpora (bench/corpus.py), and the varied corpus with every name renamed to end in
+``_é客ü`` (non-ASCII names in the trees and in the SQL text: a byte offset taken for a character one shows
+there), each document translated on its own and as one stream,
 for the three targets under three option sets (defaults; ``on_unsupported="comment"``; a schema map with
 another default schema): statements, comments, diagnostics and errors. A throughput lever must leave all of
 it unchanged; ``--compare`` prints the first differences and exits 1 when there are any.
@@ -26,7 +28,7 @@ import ddlc  # noqa: E402
 OPTION_SETS = {
     "defaults": {},
     "comment": {"on_unsupported": "comment"},
-    "schema-map": {"default_schema": "app", "schema_map": (("public", "pub2"), ("sales", "s2"))},
+    "schema-map": {"default_schema": "app", "schema_map": (("public", "pub2"), ("sales", "s2"), ("sales_é客ü", "s3"))},
 }
 
 
@@ -43,7 +45,10 @@ def _result(t: object) -> dict[str, object]:
 
 def outputs() -> dict[str, object]:
     out: dict[str, object] = {}
-    for cname, docs in (("fixtures", corpora.fixtures_corpus()), ("varied", corpora.varied_corpus())):
+    renamer = corpora.Renamer()
+    varied = corpora.varied_corpus()
+    wide = [(label, renamer.variant(raw, "é客ü")) for label, raw in varied]  # non-ASCII names in trees and SQL text
+    for cname, docs in (("fixtures", corpora.fixtures_corpus()), ("varied", varied), ("wide", wide)):
         lines = [raw for _, raw in docs]
         for target in ("postgres", "gaussdb", "spark"):
             for oname, opts in OPTION_SETS.items():
