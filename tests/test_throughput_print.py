@@ -13,7 +13,6 @@ SQL files in libpg_query and pglast's own printer test files, every node of each
 from __future__ import annotations
 
 import collections
-import glob
 from pathlib import Path
 
 import pglast
@@ -23,7 +22,6 @@ from hypothesis import strategies as st
 
 import ddlc
 from ddlc.backends import pgprint, writer
-from ddlc.frontend.sql import pgparse
 from ddlc.ir.sqltree import nodes
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -87,23 +85,9 @@ def test_every_tree_the_fixtures_print() -> None:
 def _parsed_texts() -> list:
     """Every SQL text ddlc parses while translating the fixtures (views, CTAS and SELECT INTO queries,
     expressions, routine bodies, TDDL texts...), and the fixtures' SQL files, parsed by pglast."""
-    texts: set[str] = set()
-    real = pglast.parse_sql
+    from test_pgparse_trusted import _texts  # (the same collection: every text ddlc hands to pglast)
 
-    def record(q: str):
-        texts.add(q)
-        return real(q)
-
-    docs = [p.read_bytes() for p in sorted(ROOT.glob("fixtures/cases/**/input.json"))]
-    pglast.parse_sql = record
-    try:
-        pgparse.parse_statements.cache_clear()
-        for target in ("postgres", "gaussdb", "spark"):
-            collections.deque(ddlc.translate_many(docs, target=target), maxlen=0)
-    finally:
-        pglast.parse_sql = real
-        pgparse.parse_statements.cache_clear()
-    texts.update(Path(f).read_text("utf-8") for f in glob.glob(str(ROOT / "fixtures/**/*.sql"), recursive=True))
+    texts = _texts()
     out = []
     for t in sorted(texts):
         try:
