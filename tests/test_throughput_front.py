@@ -22,20 +22,7 @@ from ddlc.jddl import expand as X
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _trees() -> list[dict]:
-    out = []
-    for p in sorted(ROOT.glob("fixtures/cases/**/input.json")):
-        try:
-            v = orjson.loads(p.read_bytes())
-        except orjson.JSONDecodeError:
-            continue
-        v = v.get("JDDL", v) if isinstance(v, dict) else v
-        if isinstance(v, dict) and "fmt" in v:
-            out.append(v)
-    return out
-
-
-TREES = _trees()
+from test_expand_check import TREES  # noqa: E402 - every fixture tree (one collection for both files)
 
 
 def _outcome(fn: Any, *args: Any) -> Any:
@@ -420,7 +407,7 @@ def test_reading_generated_objects_as_before(data: bytes) -> None:
 def _load_same_but_suspect(data: bytes) -> bool:
     """The loads agree on the value; ``suspect`` may differ only where the string check it asks for finds
     nothing either way (no NUL: no \\u0000)."""
-    (a, sa), (b, sb) = J._load(data), _old_load(data)
+    (a, _), (b, _) = J._load(data), _old_load(data)
     return _typed(a) == _typed(b) and b"\\u0000" not in data and J.text_error(a) is None
 
 
