@@ -248,12 +248,7 @@ def test_literal_rule_and_quoting() -> None:
 
 
 # ---- the walks around the printer -----------------------------------------------------------------------
-def _chain(a) -> list:
-    out = []
-    while a is not None:
-        out.append((id(a.node), a.member))
-        a = a.parent
-    return out
+from test_sqltree_replaced import _chain  # noqa: E402 - an ancestor chain as (node id, member) pairs
 
 
 def _same_ancestors(tree) -> None:
