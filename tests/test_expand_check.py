@@ -64,20 +64,28 @@ def _paths(v, at=()):
             yield from _paths(x, at + (i,))
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.data())
-def test_mutated_trees_check_as_they_expand(data) -> None:
-    tree = json.loads(json.dumps(data.draw(st.sampled_from(TREES))))
-    for _ in range(data.draw(st.integers(1, 3))):
-        paths = [p for p in _paths(tree) if p]
+def mutated(data, values=_VALUES, trees=TREES, most=3, *, keep_fmt=False, delete_odds=2) -> dict:
+    """A fixture tree with 1-``most`` members deleted (one chance in ``delete_odds``, in an object) or replaced
+    by a drawn value (hypothesis draws which and by what); ``keep_fmt``: no ``fmt`` is touched. Shared with
+    tests/test_throughput_front.py."""
+    tree = json.loads(json.dumps(data.draw(st.sampled_from(trees))))
+    for _ in range(data.draw(st.integers(1, most))):
+        paths = [p for p in _paths(tree) if p and not (keep_fmt and p[-1] == "fmt")]
         if not paths:
             break
         path = data.draw(st.sampled_from(paths))
         parent = tree
         for k in path[:-1]:
             parent = parent[k]
-        if isinstance(parent, dict) and data.draw(st.booleans()):
+        if isinstance(parent, dict) and data.draw(st.integers(0, delete_odds - 1)) == 0:
             del parent[path[-1]]
         else:
-            parent[path[-1]] = json.loads(json.dumps(data.draw(_VALUES)))  # (a fresh copy: st.just is shared)
+            parent[path[-1]] = json.loads(json.dumps(data.draw(values)))  # (a fresh copy: st.just is shared)
+    return tree
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_mutated_trees_check_as_they_expand(data) -> None:
+    tree = mutated(data)
     assert _outcome(check, tree) == _outcome(expand, tree)

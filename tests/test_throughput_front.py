@@ -22,7 +22,8 @@ from ddlc.jddl import expand as X
 ROOT = Path(__file__).resolve().parents[1]
 
 
-from test_expand_check import TREES  # noqa: E402 - every fixture tree (one collection for both files)
+from test_expand_check import TREES, _paths  # noqa: E402 - every fixture tree (one collection for both files)
+from test_expand_check import mutated as _mutated  # noqa: E402
 
 
 def _outcome(fn: Any, *args: Any) -> Any:
@@ -32,16 +33,6 @@ def _outcome(fn: Any, *args: Any) -> Any:
         return (e.code, str(e), tuple(e.path), getattr(e, "fmt", None), getattr(e, "hint", None), e.document)
     except RecursionError:
         return "recursion"
-
-
-def _paths(v: Any, at: tuple = ()) -> Any:
-    yield at
-    if isinstance(v, dict):
-        for k, x in v.items():
-            yield from _paths(x, at + (k,))
-    elif isinstance(v, list):
-        for i, x in enumerate(v):
-            yield from _paths(x, at + (i,))
 
 
 _VALUES = st.one_of(
@@ -55,22 +46,9 @@ _VALUES = st.one_of(
 )
 
 
-def mutated(data: Any, trees: list[dict] = TREES, most: int = 3) -> dict:
-    """A fixture tree with 1-``most`` members deleted or replaced (hypothesis draws which and by what)."""
-    tree = json.loads(json.dumps(data.draw(st.sampled_from(trees))))
-    for _ in range(data.draw(st.integers(1, most))):
-        paths = [p for p in _paths(tree) if p]
-        if not paths:
-            break
-        path = data.draw(st.sampled_from(paths))
-        parent = tree
-        for k in path[:-1]:
-            parent = parent[k]
-        if isinstance(parent, dict) and data.draw(st.booleans()):
-            del parent[path[-1]]
-        else:
-            parent[path[-1]] = json.loads(json.dumps(data.draw(_VALUES)))  # (a fresh copy: st.just is shared)
-    return tree
+def mutated(data: Any) -> dict:
+    """A fixture tree with 1-3 members deleted or replaced (test_expand_check.mutated, this file's values)."""
+    return _mutated(data, _VALUES)
 
 
 # ---- the expansion's check ------------------------------------------------------------------------------
@@ -151,20 +129,8 @@ _SLOT_VALUES = st.one_of(
 
 
 def slot_mutated(data: Any) -> dict:
-    tree = json.loads(json.dumps(data.draw(st.sampled_from(TREES))))
-    for _ in range(data.draw(st.integers(1, 3))):
-        paths = [p for p in _paths(tree) if p and p[-1] != "fmt"]
-        if not paths:
-            break
-        path = data.draw(st.sampled_from(paths))
-        parent = tree
-        for k in path[:-1]:
-            parent = parent[k]
-        if isinstance(parent, dict) and data.draw(st.integers(0, 4)) == 0:
-            del parent[path[-1]]
-        else:
-            parent[path[-1]] = json.loads(json.dumps(data.draw(_SLOT_VALUES)))
-    return tree
+    """A fixture tree with 1-3 members other than ``fmt`` replaced by slot values (or, one time in five, deleted)."""
+    return _mutated(data, _SLOT_VALUES, keep_fmt=True, delete_odds=5)
 
 
 @settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
