@@ -93,9 +93,17 @@ def schemas_of(stmt: Any, default_schema: str) -> list[str]:
     return [q.schema or default_schema for q in names]
 
 
+_OBJECT_FIELDS = ("identity", "name", "table", "relation")
+_FIELDS_OF: dict[type, tuple[str, ...]] = {}  # per statement class: those of _OBJECT_FIELDS it has, in order
+
+
 def object_of(stmt: Any) -> str | None:
     """The name of the object ``stmt`` creates or changes, as ``schema.name`` (or ``name``), if it has one."""
-    for f in ("identity", "name", "table", "relation"):
+    cls = type(stmt)
+    fields = _FIELDS_OF.get(cls)
+    if fields is None:  # (IR nodes are slotted: what an instance has, its class has)
+        fields = _FIELDS_OF[cls] = tuple(f for f in _OBJECT_FIELDS if hasattr(cls, f))
+    for f in fields:
         v = getattr(stmt, f, None)
         if isinstance(v, QualifiedName):
             return f"{v.schema}.{v.name}" if v.schema else v.name

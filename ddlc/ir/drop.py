@@ -93,15 +93,14 @@ class DropObjectType(str, enum.Enum):
     @classmethod
     def of(cls, text: str) -> DropObjectType:
         word = " ".join(text.split()).lower()
-        for m in cls:
-            if m is not cls.OTHER and m.value == word:
-                return m
-        return cls.OTHER
+        return _DROP_WORDS.get(word, cls.OTHER)
 
     @property
     def identity_kind(self) -> IdentityKind | None:
         return _DROP_KINDS.get(self)
 
+
+_DROP_WORDS = {m.value: m for m in DropObjectType if m is not DropObjectType.OTHER}  # the words `of` knows
 
 _DROP_KINDS = {
     DropObjectType.TABLE: IdentityKind.RELATION,
