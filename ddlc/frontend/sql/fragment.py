@@ -159,6 +159,22 @@ def open_line_comment(text: str) -> bool:
     return any(text.startswith("--", s) and e >= len(text) for s, e in comments(text))
 
 
+_BLANKS = " \t\r\n"
+
+
+def plain_statement(text: str) -> bool:
+    """Whether ``text`` is one statement for :func:`statement_problem` in both modes (``block`` or not), seen
+    without its tokens: once its strings and quoted names (those :data:`_QUOTED` matches: no backslash in a
+    string) are taken out and its one final ``;`` too, what is left is plain (:data:`_PLAIN`, no ``--``) and
+    not blank. Outside quotes such a text has no comment, dollar quote, backslash, ``/`` or other ``;``,
+    and every quote is where the lexer's string or name starts and ends (as :func:`_plain_once_unquoted`)."""
+    out = _QUOTED.sub("0", text) if "'" in text or '"' in text else text
+    m = _LAST_SEMICOLON.search(out)
+    if m is not None:
+        out = out[: m.start()]
+    return "--" not in out and _PLAIN.match(out) is not None and out.strip(_BLANKS) != ""
+
+
 def statement_problem(text: str, *, block: bool = False) -> str | None:
     """Why ``text`` is not exactly one statement whose tokens are all there is, as :mod:`.lexer` reads it,
     or None. Refused:
@@ -181,6 +197,13 @@ def statement_problem(text: str, *, block: bool = False) -> str | None:
     anonymous block), where ``;`` and comments are the user's: those pass, a ``/`` line only as the last
     line (the block's own end), and a ``--`` comment may not run to the end (it would swallow the ``;``
     written after it). The server never prints such a text: a document that has one was altered."""
+    if plain_statement(text):  # the common text, without its tokens (issue 26)
+        return None
+    return _scanned_statement_problem(text, block)
+
+
+def _scanned_statement_problem(text: str, block: bool) -> str | None:
+    """:func:`statement_problem` by the lexer's tokens."""
     seen = ended = slash_ended = False
     line_start, slash_line = True, False
     for kind, s, e in scan(text):
@@ -264,5 +287,5 @@ def _scs_off_end(tok: str) -> int:
 
 __all__ = [
     "check_fragment", "check_statement", "comments", "fragment_problem", "has_comment", "open_line_comment",
-    "statement_problem",
+    "plain_statement", "statement_problem",
 ]
