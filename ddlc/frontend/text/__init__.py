@@ -167,12 +167,16 @@ _TREE_KINDS = frozenset({"CREATE TABLE", "CREATE LARGE SEQUENCE", "ALTER LARGE S
 
 
 def _deparser_drop(text: Lexed) -> bool:
-    """``DROP function ...``: the drop message's own text (the deparser writes the object type in lower case)."""
+    """``DROP function ...``: the drop message's own text (the deparser writes the object type in lower case),
+    whose tokens all scan (its first two read first: the whole text only for such a DROP)."""
+    toks = text.head(2)
+    if not (len(toks) == 2 and toks[0].upper == "DROP" and toks[1].text.islower()):
+        return False
     try:
-        toks = text.upto()[:2]
+        text.upto()
     except ScanError:
         return False
-    return len(toks) == 2 and toks[0].upper == "DROP" and toks[1].text.islower()
+    return True
 
 
 def read_tddl(text: str, *, document: str | None = None) -> tuple[Statement, list[Diagnostic]]:
