@@ -103,19 +103,23 @@ class _lazy:
     import statement per document."""
 
     check_tree: Any = None
+    check_both: Any = None
     normalize: Any = None
     unknown_keys: Any = None
 
     @classmethod
     def load(cls) -> Any:
         from ..slots import check_tree
+        from ..treecheck import check_both
         from .variants import normalize, unknown_keys
 
-        cls.check_tree, cls.normalize, cls.unknown_keys = check_tree, normalize, unknown_keys
+        cls.check_tree, cls.check_both = check_tree, check_both
+        cls.normalize, cls.unknown_keys = normalize, unknown_keys
         return check_tree
 
 
-def build(tree: Mapping[str, Any], *, document: str | None = None) -> tuple[Statement, list[Diagnostic]]:
+def build(tree: Mapping[str, Any], *, document: str | None = None,
+          expansion: bool = False) -> tuple[Statement, list[Diagnostic]]:
     """Build the IR of one JDDL tree. Raises DdlcError (with a JSON path) on a malformed tree.
 
     A tree whose ``fmt`` a builder knows is built as it is. Otherwise (the form of another
@@ -125,14 +129,28 @@ def build(tree: Mapping[str, Any], *, document: str | None = None) -> tuple[Stat
     Every raw slot of the tree is checked against its class in the shape it was read as
     (:mod:`ddlc.frontend.slots`, DDLC-E011); the fragments a target must not paste as they came are
     recorded in the statement's ``unpastable``.
+
+    ``expansion``: first check the tree's expansion as :func:`ddlc.jddl.expand.check` does (its errors
+    first), in the same walk as the slot check (:mod:`ddlc.frontend.treecheck`), whose error still comes
+    after the build's.
     """
     check_tree = _lazy.check_tree or _lazy.load()
 
     load_families()
+    found = None
+    if expansion:
+        fmt = tree.get("fmt") if isinstance(tree, dict) else None
+        fn = _builder_of(fmt) if type(fmt) is str else None
+        found = _lazy.check_both(tree, _NAMES.get(fn) if fn is not None else None, document)
     used: list[Builder] = []
     stmt, diags = _build(tree, document, used)
     shape_name = _NAMES.get(used[-1]) if used else _recognised_shape(tree)
-    unpastable = check_tree(tree, shape_name, document)
+    if found is not None and found.shape == shape_name:
+        if found.error is not None:
+            raise found.error
+        unpastable = tuple(found.unpastable)
+    else:
+        unpastable = check_tree(tree, shape_name, document)
     if unpastable:
         import msgspec.structs
 
