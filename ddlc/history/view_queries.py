@@ -24,19 +24,11 @@ def columns_read(node: Any) -> tuple[tuple[Key, str], ...]:
         return tuple((k, ALL) for k in dict.fromkeys(refs))
     from pglast import ast
 
-    from ..ir.sqltree import nodes
+    from ..ir.sqltree import index
 
-    ctes: set[str] = set()
-    range_vars, column_refs = [], []
-    RangeVar, ColumnRef, CTE = ast.RangeVar, ast.ColumnRef, ast.CommonTableExpr
-    for n in nodes(tree):  # one walk
-        cls = type(n)
-        if cls is ColumnRef:
-            column_refs.append(n)
-        elif cls is RangeVar:
-            range_vars.append(n)
-        elif cls is CTE:
-            ctes.add(n.ctename)
+    idx = index(tree)  # (one walk of the tree, shared with its other readers)
+    ctes = {n.ctename for n in idx.of(ast.CommonTableExpr)}
+    range_vars, column_refs = idx.of(ast.RangeVar), idx.of(ast.ColumnRef)
     names: dict[str, Key] = {}  # alias or bare relation name -> relation
     rels: list[Key] = []
     for n in range_vars:

@@ -7,7 +7,7 @@ slots that can hold nodes (looked up once per pglast class).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import Any
 
 _SLOTS: dict[type, tuple[str, ...]] = {}
@@ -98,6 +98,81 @@ def visit(tree: Any, handlers: Mapping[type, Callable[[Any], None]]) -> None:
             v = getattr(n, name, None)
             if v is not None:
                 push(v)
+
+
+class Index:
+    """Every pglast node of one tree, found by one walk (:func:`index`): ``order`` holds them in the order of
+    :func:`nodes` (parents before their children), :meth:`of` those of one class in that order."""
+
+    __slots__ = ("order", "_by")
+
+    def __init__(self, order: list[Any], by: dict[type, list[Any]]) -> None:
+        self.order = order
+        self._by = by
+
+    def of(self, cls: type) -> Sequence[Any]:
+        """The nodes of class ``cls`` (exactly), in walk order."""
+        return self._by.get(cls, ())
+
+    def among(self, classes: Collection[type]) -> list[Any]:
+        """The nodes of the classes ``classes`` (exactly), in walk order."""
+        by = self._by
+        present = [c for c in classes if c in by]
+        if not present:
+            return []
+        if len(present) == 1:
+            return list(by[present[0]])
+        kinds = frozenset(present)
+        return [n for n in self.order if type(n) in kinds]
+
+
+_INDEX: dict[int, tuple[Any, Index]] = {}  # id(tree) -> (the tree, held: its id is not reused; its index)
+_INDEX_LIMIT = 8192
+
+
+def index(tree: Any) -> Index:
+    """The :class:`Index` of ``tree`` (a pglast node or a tuple of them): one walk, remembered per tree (the
+    trees the SQL layer makes are shared and never modified: the build, the rules, the emitters and the
+    catalog all read the same one). Not for a tree that will still be changed in place."""
+    key = id(tree)
+    hit = _INDEX.get(key)
+    if hit is not None and hit[0] is tree:
+        return hit[1]
+    known = _REVERSED
+    order: list[Any] = []
+    by: dict[type, list[Any]] = {}
+    add = order.append
+    stack = [tree]
+    pop, push = stack.pop, stack.append
+    while stack:
+        n = pop()
+        cls = type(n)
+        if cls is tuple or cls is list:
+            stack.extend(reversed(n))
+            continue
+        try:
+            slots = known[cls]
+        except KeyError:
+            slots = _reversed_slots(cls)
+        if slots is None:
+            if isinstance(n, tuple | list):
+                stack.extend(reversed(n))
+            continue
+        add(n)
+        same = by.get(cls)
+        if same is None:
+            by[cls] = [n]
+        else:
+            same.append(n)
+        for name in slots:
+            v = getattr(n, name, None)
+            if v is not None:
+                push(v)
+    out = Index(order, by)
+    if len(_INDEX) >= _INDEX_LIMIT:
+        _INDEX.clear()
+    _INDEX[key] = (tree, out)
+    return out
 
 
 _ALL: dict[type, tuple[str, ...]] = {}  # per pglast class: every slot, its own and Node's ("ancestors")

@@ -51,7 +51,7 @@ from ...ir.misc import CreateMatView, CreateTableAs
 from ...ir.names import Expr
 from ...ir.reach import Reach
 from ...ir.routine import CreateFunction
-from ...ir.sqltree import nodes
+from ...ir.sqltree import index
 from ...ir.rules import Rule
 from ...ir.table import CreateTable
 from ...ir.trigger import CreateTrigger
@@ -247,13 +247,11 @@ def calls(tree: Any, text: str = "") -> tuple[tuple[Call, str], ...]:
         return hit[1]
     quoted = _quoted_bare(text) if text else frozenset()
     ast = _AST or _load_ast()
-    kinds = (ast.FuncCall, ast.ColumnRef)  # the only nodes call_of makes a Call of
     out = []
-    for n in nodes(tree):
-        if isinstance(n, kinds):
-            c = call_of(n, quoted)
-            if c is not None:
-                out.append((c, verdict(c)))
+    for n in index(tree).among((ast.FuncCall, ast.ColumnRef)):  # the only nodes call_of makes a Call of
+        c = call_of(n, quoted)
+        if c is not None:
+            out.append((c, verdict(c)))
     found = tuple(out)
     if len(_SCAN) > 8192:
         _SCAN.clear()

@@ -42,7 +42,7 @@ from ...ir.index import CreateIndex, IndexKey, PartitionScope
 from ...ir.names import TypeName
 from ...ir.rules import Rule
 from ...ir.sequence import AlterSequence, CreateSequence, Persistence, SeqClause, SeqOption
-from ...ir.sqltree import copied_with, replaced, visit
+from ...ir.sqltree import copied_with, index, replaced
 from ...ir.view import CreateView
 from ..writer import pg_deparse
 from .context import Emit, emits
@@ -321,7 +321,11 @@ def _gauss_only(n: CreateView) -> list[str]:
         if a is not None and a.aliasname.lower() in ("partition", "subpartition") and a.colnames:
             found.add(a.aliasname.upper() + " (...)")
 
-    visit(tree, {ast.ColumnRef: column_ref, ast.RangeVar: range_var})
+    idx = index(tree)
+    for node in idx.of(ast.ColumnRef):
+        column_ref(node)
+    for node in idx.of(ast.RangeVar):
+        range_var(node)
     return sorted(found)
 
 
@@ -551,13 +555,7 @@ def view_query(n: CreateView, e: Emit) -> str:
         return pg_deparse(tree)
     from pglast import ast
 
-    wanted: list[str] = []
-
-    def needs(node: Any) -> None:
-        if _mapped_type(node) is not None:
-            wanted.append(node.names[-1].sval)
-
-    visit(tree, {ast.TypeName: needs})
+    wanted = [node.names[-1].sval for node in index(tree).of(ast.TypeName) if _mapped_type(node) is not None]
     if wanted:
         def types(original: Any, node: Any) -> Any:  # a TypeName with the mapped type, in a copy
             entry = _mapped_type(original) if type(original) is ast.TypeName else None

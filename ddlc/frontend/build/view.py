@@ -26,15 +26,12 @@ def query_references(tree: Any, origin: Path) -> tuple[QualifiedName, ...]:
     """The relations a parsed query reads (RangeVars in text order, without duplicates or CTE names)."""
     from pglast import ast
 
-    from ...ir.sqltree import visit
+    from ...ir.sqltree import index
 
-    ctes: set[str] = set()
-    found: list[tuple[Any, ...]] = []
-    visit(tree, {
-        ast.CommonTableExpr: lambda node: ctes.add(node.ctename),
-        ast.RangeVar: lambda node: found.append((node.location if node.location is not None else -1,
-                                                 node.catalogname, node.schemaname, node.relname)),
-    })
+    idx = index(tree)  # (one walk of the tree, shared with its other readers)
+    ctes = {node.ctename for node in idx.of(ast.CommonTableExpr)}
+    found = [(node.location if node.location is not None else -1, node.catalogname, node.schemaname, node.relname)
+             for node in idx.of(ast.RangeVar)]
     out: list[QualifiedName] = []
     seen: set[tuple[Any, ...]] = set()
     for _, catalog, schema, rel in sorted(found, key=lambda f: f[0]):

@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from ...ir.names import NameRef, RefKind
-from ...ir.sqltree import visit
+from ...ir.sqltree import index
 from .pgparse import parse_json, parse_statements, pglast_ast
 from .lexer import BLANK, ScanError, token_at
 from .pgwords import requote, to_source
@@ -115,18 +115,16 @@ def name_refs(text: str) -> tuple[NameRef, ...] | None:
         if len(names) == 2 and names[0] != "pg_catalog" and node.location >= 0:
             schema_ref(RefKind.TYPE, names[0], names[1], node.location)
 
-    # one walk: the CTE names are all known before any relation is judged (the handlers run in walk order
-    # once the walk is done, as a second walk would call them)
-    found: list[tuple[Callable[[Any], None], Any]] = []
+    # the CTE names are all known before any relation is judged; each statement's nodes from its tree's
+    # index (:func:`~ddlc.ir.sqltree.index`: one walk, shared with the build, the rules and the emitters)
     handlers = {ast.RangeVar: range_var, ast.FuncCall: func_call, ast.TypeName: type_name}
-
-    def cte(node: Any) -> None:
-        ctes.add(node.ctename)
-
-    visit(stmts, {ast.CommonTableExpr: cte,
-                  **{cls: (lambda node, fn=fn: found.append((fn, node))) for cls, fn in handlers.items()}})
-    for fn, node in found:
-        fn(node)
+    indexes = [index(s.stmt) for s in stmts if s.stmt is not None]
+    for idx in indexes:
+        for node in idx.of(ast.CommonTableExpr):
+            ctes.add(node.ctename)
+    for idx in indexes:
+        for node in idx.among(handlers):
+            handlers[type(node)](node)
     return tuple(refs)
 
 

@@ -1,0 +1,152 @@
+"""Issue 26, CREATE VIEW documents: the walks of a parsed query made once.
+
+``ir.sqltree.index`` walks a tree once and is remembered per tree; the build (``query_references``), the SQL
+layer (``name_refs``), the PostgreSQL rules and emitter (``calls``, the view's gauss-only and type-mapping
+checks) and the catalog (``columns_read``) read it instead of each walking the tree again. Its ``order`` must be
+:func:`~ddlc.ir.sqltree.nodes`' walk and :meth:`~ddlc.ir.sqltree.Index.of` / ``among`` that walk filtered, on
+every SQL text the fixtures parse and on generated SELECTs; the former walk-based readers are kept here and
+compared with the new ones."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from ddlc.ir import sqltree
+from ddlc.ir.sqltree import index, nodes, visit
+
+
+def _parsed() -> list:
+    from test_throughput_print import _parsed as parsed
+
+    return parsed()
+
+
+def _same_index(tree: Any) -> None:
+    walk = list(nodes(tree))
+    idx = index(tree)
+    assert len(idx.order) == len(walk) and all(a is b for a, b in zip(idx.order, walk))
+    classes = {type(n) for n in walk}
+    for cls in classes:
+        assert [id(n) for n in idx.of(cls)] == [id(n) for n in walk if type(n) is cls]
+    some = sorted(classes, key=lambda c: c.__name__)[::2]
+    assert [id(n) for n in idx.among(some)] == [id(n) for n in walk if type(n) in some]
+    assert idx.among(()) == [] and list(idx.of(int)) == []
+    assert index(tree) is idx  # remembered
+
+
+def test_index_is_the_walk_on_every_parsed_text() -> None:
+    n = 0
+    for _, stmts in _parsed():
+        _same_index(stmts)
+        for raw in stmts:
+            _same_index(raw.stmt)
+            n += 1
+    assert n > 300
+
+
+def test_index_is_the_walk_on_generated_selects() -> None:
+    import pglast
+    from test_throughput_print import _select
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(_select())
+    def check(sql: str) -> None:
+        try:
+            stmts = pglast.parse_sql(sql)
+        except pglast.parser.ParseError:
+            return
+        _same_index(stmts[0].stmt)
+
+    check()
+
+
+def test_index_remembered_per_tree_and_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pglast
+
+    monkeypatch.setattr(sqltree, "_INDEX", {})
+    monkeypatch.setattr(sqltree, "_INDEX_LIMIT", 3)
+    trees = [pglast.parse_sql(f"SELECT a{i} FROM t")[0].stmt for i in range(5)]
+    first = [index(t) for t in trees]
+    assert len(sqltree._INDEX) <= 3
+    assert index(trees[-1]) is first[-1]
+    assert all(index(t).order[0] is t for t in trees)
+
+
+# ---- the readers, old (a walk each) against new (the index) -------------------------------------------------
+def _old_query_references(tree: Any) -> list:
+    from pglast import ast
+
+    ctes: set[str] = set()
+    found: list[tuple[Any, ...]] = []
+    visit(tree, {
+        ast.CommonTableExpr: lambda node: ctes.add(node.ctename),
+        ast.RangeVar: lambda node: found.append((node.location if node.location is not None else -1,
+                                                 node.catalogname, node.schemaname, node.relname)),
+    })
+    out, seen = [], set()
+    for _, catalog, schema, rel in sorted(found, key=lambda f: f[0]):
+        if schema is None and rel in ctes:
+            continue
+        if (catalog, schema, rel) not in seen:
+            seen.add((catalog, schema, rel))
+            out.append((schema, rel))
+    return out
+
+
+def _old_calls(tree: Any, text: str) -> list:
+    from pglast import ast
+
+    from ddlc.backends.postgres.functions import _quoted_bare, call_of, verdict
+
+    quoted = _quoted_bare(text) if text else frozenset()
+    out = []
+    for n in nodes(tree):
+        if isinstance(n, (ast.FuncCall, ast.ColumnRef)):
+            c = call_of(n, quoted)
+            if c is not None:
+                out.append((c.label, id(c.node), verdict(c)))
+    return out
+
+
+def test_readers_old_and_new_on_every_parsed_query() -> None:
+    from pglast import ast
+
+    from ddlc.backends.postgres import functions
+    from ddlc.frontend.build.view import query_references
+
+    n = 0
+    for text, stmts in _parsed():
+        for raw in stmts:
+            tree = raw.stmt
+            if isinstance(tree, ast.SelectStmt):
+                assert [(q.schema, q.name) for q in query_references(tree, ())] == _old_query_references(tree)
+                n += 1
+            functions._SCAN.clear()
+            assert [(c.label, id(c.node), v) for c, v in functions.calls(tree, text)] == _old_calls(tree, text)
+    assert n > 20
+
+
+def _old_name_refs_walk(stmts: Any) -> list:
+    """The order in which the former name_refs met its nodes (one visit of the statements, CTEs first)."""
+    from pglast import ast
+
+    found: list = []
+    ctes: set = set()
+    handlers = (ast.RangeVar, ast.FuncCall, ast.TypeName)
+    visit(stmts, {ast.CommonTableExpr: lambda node: ctes.add(node.ctename),
+                  **{cls: (lambda node: found.append(node)) for cls in handlers}})
+    return [id(n) for n in found], ctes
+
+
+def test_name_refs_meets_the_nodes_in_the_same_order() -> None:
+    from pglast import ast
+
+    for _, stmts in _parsed():
+        order, ctes = _old_name_refs_walk(stmts)
+        indexes = [index(s.stmt) for s in stmts if s.stmt is not None]
+        new = [id(n) for idx in indexes for n in idx.among({ast.RangeVar: 0, ast.FuncCall: 0, ast.TypeName: 0})]
+        assert new == order
+        assert {n.ctename for idx in indexes for n in idx.of(ast.CommonTableExpr)} == ctes
