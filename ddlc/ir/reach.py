@@ -73,19 +73,19 @@ class Reach:
         out: list[tuple[Any, Any, str]] = []
         stack: list[tuple[Any, Any, str]] = [(n, None, "")]
         pop, push = stack.pop, stack.append
+        add = out.append
         while stack:
             cur, holder, name = pop()
             cls = type(cur)
-            if cls is tuple:
-                stack.extend([(x, holder, name) for x in cur])
+            if cls is tuple:  # (a tuple inside a tuple)
+                for x in cur:
+                    push((x, holder, name))
                 continue
             if cls in targets:
-                out.append((cur, holder, name))
-            if not isinstance(cur, Node):
-                continue
+                add((cur, holder, name))
             go = enter(cls)
             if go is None:
-                go = self.enters(cls)
+                go = isinstance(cur, Node) and self.enters(cls)
             if not go:
                 continue
             names = fields_of(cls)
@@ -93,7 +93,12 @@ class Reach:
                 names = self.fields(cls)
             for f in names:
                 v = getattr(cur, f)
-                if v is not None:
+                if v is None:
+                    continue
+                if type(v) is tuple:  # its items where the tuple would be (the same order)
+                    for x in v:
+                        push((x, cur, f))
+                else:
                     push((v, cur, f))
         found = tuple(out)
         self._last = (n, found)
