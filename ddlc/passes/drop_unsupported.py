@@ -22,6 +22,7 @@ import msgspec.structs
 
 from ..diagnostics import E_UNSUPPORTED, Diagnostic, refusal_message
 from ..errors import DdlcError
+from ..ir import base as _base
 from ..ir.base import Node, field_names, replace
 from ..ir.reach import Reach, child_classes
 from ..ir.rules import Rule
@@ -32,9 +33,10 @@ class _Plan(Reach):
     """For one rules table: the rules of each node class (:attr:`by_class`, the last ones after the others)
     and, as a :class:`~ddlc.ir.reach.Reach` of the classes they target, the fields worth visiting per
     class: a class is worth entering when a targeted class, or a field of unknown type, can be reached
-    from it through its fields' types."""
+    from it through its fields' types. :attr:`steps` holds, per class met (node or not), what the walk does
+    at a value of that class, found in one lookup (:meth:`step`)."""
 
-    __slots__ = ("by_class",)
+    __slots__ = ("by_class", "steps")
 
     def __init__(self, rules: tuple[Rule, ...]) -> None:
         by_class: dict[type, tuple[Rule, ...]] = {}
@@ -42,6 +44,22 @@ class _Plan(Reach):
             by_class[r.node] = (*by_class.get(r.node, ()), r)
         super().__init__(by_class)
         self.by_class = by_class
+        self.steps: dict[type, tuple[tuple[str, ...], tuple[Rule, ...]] | None] = {}
+
+    def current(self) -> _Plan:
+        if self._generation != _base.generation:
+            self.steps.clear()
+            super().current()
+        return self
+
+    def step(self, cls: type) -> tuple[tuple[str, ...], tuple[Rule, ...]] | None:
+        """What the walk does at a value of class ``cls``: None when no rule's class can be at or below it
+        (not a node class, or none reachable), else (its fields worth visiting, its rules)."""
+        out = None
+        if issubclass(cls, Node) and self.enters(cls):
+            out = (self.fields(cls), self.by_class.get(cls, ()))
+        self.steps[cls] = out
+        return out
 
 
 _child_classes = child_classes  # (its former name)
@@ -60,34 +78,58 @@ def _plan(rules: tuple[Rule, ...]) -> _Plan:
 
 
 def drop_unsupported(stmt, ctx):
-    diags: list[Diagnostic] = []
+    refused = ctx.refused
+    if refused:
+        refusal = refused.get(type(stmt))
+        if refusal is not None:
+            walk = _Walk(ctx, None)
+            walk.report(refusal.code, refusal.message, stmt.origin, stmt, getattr(stmt, "text", None))
+            return Opaque("", kind="dropped", reason=OpaqueReason.UNPARSED, origin=stmt.origin), walk.diags
+    rules = ctx.rules
+    if not rules:
+        return stmt, []
+    plan = _plan(rules).current()
+    first = plan.steps.get(type(stmt), 0)
+    if first == 0:
+        first = plan.step(type(stmt))
+    if first is None:  # no rule's class can be in it
+        return stmt, []
+    walk = _Walk(ctx, plan)
+    out = walk.visit(stmt)
+    if type(out) is _Dropped:
+        out = Opaque("", kind="dropped", reason=OpaqueReason.UNPARSED, origin=stmt.origin)
+    return out, walk.diags
 
-    def report(code: str, message: str, path: Any, node: Any, text: str | None, prefix: str = "",
+
+class _Walk:
+    """One statement's walk: bottom-up, children first, entering only what the plan says (a node is rebuilt
+    only when a child changed); the diagnostics it makes, and the nodes enclosing the one visited (for rules
+    that read them)."""
+
+    __slots__ = ("ctx", "diags", "stack", "steps", "plan")
+
+    def __init__(self, ctx: Any, plan: _Plan | None) -> None:
+        self.ctx, self.plan = ctx, plan
+        self.diags: list[Diagnostic] = []
+        self.stack: list[Node] = []
+        self.steps = plan.steps if plan is not None else None
+
+    def report(self, code: str, message: str, path: Any, node: Any, text: str | None, prefix: str = "",
                show: bool = True, after: Any = None, within: tuple[Any, ...] = ()) -> None:
+        ctx = self.ctx
         keep = show and not text  # the library renders the node(s) only for a comment, and only then
-        diags.append(Diagnostic(code, message, path, target=ctx.target, pass_name="drop_unsupported",
-                                document=ctx.document, dropped_text=text, dropped_node=node if keep else None,
-                                dropped_prefix=prefix, dropped_after=after if keep else None,
-                                dropped_within=within if keep else ()))
-        if ctx.on_unsupported == "error" and diags[-1].severity.value == "warning":
+        d = Diagnostic(code, message, path, target=ctx.target, pass_name="drop_unsupported",
+                       document=ctx.document, dropped_text=text, dropped_node=node if keep else None,
+                       dropped_prefix=prefix, dropped_after=after if keep else None,
+                       dropped_within=within if keep else ())
+        self.diags.append(d)
+        if ctx.on_unsupported == "error" and d.severity.value == "warning":
             raise DdlcError(refusal_message(message, code), code=E_UNSUPPORTED, path=path, document=ctx.document)
 
-    refusal = ctx.refused.get(type(stmt)) if ctx.refused else None
-    if refusal is not None:
-        report(refusal.code, refusal.message, stmt.origin, stmt, getattr(stmt, "text", None))
-        return Opaque("", kind="dropped", reason=OpaqueReason.UNPARSED, origin=stmt.origin), diags
-    if not ctx.rules:
-        return stmt, diags
-    plan = _plan(ctx.rules).current()
-    if not plan.enters(type(stmt)):
-        return stmt, diags
-    by_class = plan.by_class
-    enter, fields_of = plan.enter.get, plan._fields.get
-    stack: list[Node] = []  # the nodes enclosing the one visited (for rules that read them)
-
-    def apply(node: Any, rules: tuple[Rule, ...], original: Any, marked: bool) -> Any:
+    def apply(self, node: Any, rules: tuple[Rule, ...], original: Any, marked: bool) -> Any:
         """``node`` after its rules; ``original``: the node as its parent (``stack[-1]``) holds it;
         ``marked``: ``node`` holds the markers of dropped children."""
+        stack = self.stack
         for rule in rules:
             if not rule.applies(node) or (rule.within is not None and not rule.within(node, tuple(stack))):
                 continue
@@ -114,20 +156,20 @@ def drop_unsupported(stmt, ctx):
                     after = None if after is None else _without_markers(after)
                     if type(shown) is _Dropped or type(after) is _Dropped:
                         shown = after = None
-            report(rule.code, rule.message_for(before), path, shown, text, prefix, rule.comment, after, within)
+            self.report(rule.code, rule.message_for(before), path, shown, text, prefix, rule.comment, after, within)
             if rule.drops:
                 return _Dropped(before)
         return node
 
-    def visit(node: Any) -> Any:
+    def visit(self, node: Any) -> Any:
+        """``node`` after the rules of it and of what is below it (its step known to be one to take)."""
         original = node
-        cls = type(node)
-        names = fields_of(cls)
-        if names is None:
-            names = plan.fields(cls)
+        steps = self.steps
+        names, rules = steps.get(type(node)) or self.plan.step(type(node))
         marked = False  # a child was dropped: its marker sits in this node
         if names:
-            changes: dict[str, Any] = {}
+            changes: dict[str, Any] | None = None
+            stack = self.stack
             stack.append(node)
             for name in names:
                 v = getattr(node, name)
@@ -137,43 +179,42 @@ def drop_unsupported(stmt, ctx):
                 if t is tuple:
                     items: list[Any] | None = None
                     for i, x in enumerate(v):
-                        go = enter(type(x))  # (the plan knows node classes only; a node class it does not: entered)
-                        if go is None:
-                            go = isinstance(x, Node)
-                        if go:
-                            nx = visit(x)
+                        tx = type(x)
+                        go = steps.get(tx, 0)
+                        if go == 0:
+                            go = self.plan.step(tx)
+                        if go is not None:
+                            nx = self.visit(x)
                             if nx is not x:
                                 if items is None:
                                     items = list(v)
                                 items[i] = nx
                                 marked = marked or type(nx) is _Dropped
                     if items is not None:
+                        if changes is None:
+                            changes = {}
                         changes[name] = tuple(items)
                     continue
-                go = enter(t)
-                if go is None:
-                    go = isinstance(v, Node)
-                if go:
-                    nv = visit(v)
+                go = steps.get(t, 0)
+                if go == 0:
+                    go = self.plan.step(t)
+                if go is not None:
+                    nv = self.visit(v)
                     if nv is not v:
+                        if changes is None:
+                            changes = {}
                         changes[name] = nv
                         marked = marked or type(nv) is _Dropped
             stack.pop()
-            if changes:
+            if changes is not None:
                 node = replace(node, **changes)
-        rules = by_class.get(cls)
         if rules:  # (the rules see the markers of dropped children, as before their removal)
-            node = apply(node, rules, original, marked)
+            node = self.apply(node, rules, original, marked)
             if type(node) is _Dropped:
                 return node
         if marked:
             node = _without_markers(node)
         return node
-
-    out = visit(stmt)
-    if type(out) is _Dropped:
-        out = Opaque("", kind="dropped", reason=OpaqueReason.UNPARSED, origin=stmt.origin)
-    return out, diags
 
 
 def _without_markers(node: Any) -> Any:
