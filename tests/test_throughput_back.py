@@ -4,7 +4,10 @@
   ``steps``) and without closures made per statement: the former pass, copied here, against the new one over
   every fixture statement, for each target's rules, with ``--on-unsupported`` warn, comment and error;
 * :meth:`ddlc.ir.reach.Reach.found` pushes a tuple's items where the tuple was (the same order) and no
-  list per tuple: the former walk, copied, against the new one for every plan the passes use.
+  list per tuple: the former walk, copied, against the new one for every plan the passes use;
+* the writer's spacing (:func:`ddlc.backends.writer.joined`, which the short emitters' :func:`~ddlc.backends.writer.words`
+  uses too) joins a statement without a parenthesis or comma at once: the former loop against it on every
+  statement the fixtures make and on random tokens.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from typing import Any
 
 import msgspec
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ddlc.backends import get_backend
 from ddlc.diagnostics import E_UNSUPPORTED, Diagnostic, refusal_message
@@ -254,3 +259,52 @@ def test_a_class_defined_later_is_planned_again():
     assert base.generation > before
     assert plan.current().steps == {}  # forgotten: worked out again
     assert plan.step(_Later) == (("name",), ())
+
+
+# ---- the writer's spacing: joined / words against the former SqlWriter.text loop -------------------------
+
+def _former_text(toks: list[str]) -> str:
+    """SqlWriter.text as it was (the loop over every token)."""
+    out: list[str] = []
+    prev = ""
+    for t in toks:
+        if out and not (prev.endswith("(") or t in (")", ",") or t.startswith(")")):
+            out.append(" ")
+        out.append(t)
+        prev = t
+    return "".join(out)
+
+
+_TOKENS = ["(", ")", ",", "),", "a", "ALTER", "IF EXISTS", "s.t", '"a(b"', '")x"', "'a,b'", "f(", "x)", "", " ", "E'\\\\'"]
+
+
+@given(st.lists(st.sampled_from(_TOKENS) | st.text(alphabet="ab(),' \"", max_size=4), max_size=12))
+def test_joined_spaces_as_the_writer_did(toks):
+    from ddlc.backends.writer import joined, words
+
+    assert joined(toks) == _former_text(toks)
+    assert words(*toks, None) == _former_text([t for t in toks if t])
+
+
+def test_every_statement_of_the_fixtures_spaced_as_before(monkeypatch):
+    import ddlc
+    from ddlc.backends import writer
+
+    seen: list[list[str]] = []
+    text = writer.SqlWriter.text
+
+    def spy(self):
+        seen.append(list(self._toks))
+        return text(self)
+
+    monkeypatch.setattr(writer.SqlWriter, "text", spy)
+    from test_throughput_passes import ROOT
+    import glob
+
+    docs = [open(f, "rb").read() for f in sorted(glob.glob(str(ROOT / "fixtures" / "cases" / "*" / "*" / "input.json")))]
+    for target in ("postgres", "gaussdb", "spark"):
+        for _ in ddlc.translate_many(docs, target=target):
+            pass
+    assert len(seen) > 300 and any("(" in t for toks in seen for t in toks)
+    for toks in seen:
+        assert writer.joined(toks) == _former_text(toks)

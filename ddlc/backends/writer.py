@@ -130,6 +130,29 @@ def pg_deparse(node: Any) -> str:
     return stream.getvalue()
 
 
+def joined(toks: list[str]) -> str:
+    """Tokens joined with canonical spacing: one space between two, none after ``(`` nor before ``)`` or
+    ``,`` (a token starting with ``)`` included)."""
+    text = " ".join(toks)
+    if "(" not in text and ")" not in text and "," not in text:
+        return text  # (no token the rule names: every gap is one space)
+    out: list[str] = []
+    prev = ""
+    for t in toks:
+        if out and not (prev.endswith("(") or t in (")", ",") or t.startswith(")")):
+            out.append(" ")
+        out.append(t)
+        prev = t
+    return "".join(out)
+
+
+def words(*tokens: str | None) -> str:
+    """One statement written straight from its tokens (keywords, names and literals already quoted by the
+    dialect's functions; None and empty ones left out), spaced as :class:`SqlWriter` spaces them: what an
+    emitter of a short fixed shape writes without a writer's token list."""
+    return joined([t for t in tokens if t])
+
+
 class SqlWriter:
     """Collects tokens of one statement and renders them with canonical spacing.
 
@@ -195,14 +218,7 @@ class SqlWriter:
 
     # output ------------------------------------------------------------------------------
     def text(self) -> str:
-        out: list[str] = []
-        prev = ""
-        for t in self._toks:
-            if out and not (prev.endswith("(") or t in (")", ",") or t.startswith(")")):
-                out.append(" ")
-            out.append(t)
-            prev = t
-        return "".join(out)
+        return joined(self._toks)
 
     def __str__(self) -> str:
         return self.text()

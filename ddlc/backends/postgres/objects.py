@@ -47,7 +47,7 @@ from ...ir.rename import (
     RenameType, SetSchema,
 )
 from ...ir.rules import Rule
-from ..writer import SqlWriter
+from ..writer import SqlWriter, words
 from .context import Emit, emits
 from .types import TYPE_MAP
 
@@ -172,25 +172,13 @@ def drop(n: Drop, e: Emit) -> list[str]:
     if isinstance(ident, ConstraintIdentity):
         e.diag(I_CONSTRAINT_DROP, f"constraint {ident.name} of {ident.table.dotted()} dropped with ALTER TABLE",
                n.origin)
-        w = e.w().kw("ALTER", "TABLE").raw(e.qname(ident.table)).kw("DROP", "CONSTRAINT")
-        if n.if_exists:
-            w.kw("IF", "EXISTS")
-        w.ident(ident.name)
-        if n.cascade:
-            w.kw("CASCADE")
-        return [w.text()]
+        return [words("ALTER TABLE", e.qname(ident.table), "DROP CONSTRAINT", "IF EXISTS" if n.if_exists else None,
+                      e.ident(ident.name), "CASCADE" if n.cascade else None)]
     if n.objtype is DropObjectType.LARGE_SEQUENCE:
         _large(e, "LARGE SEQUENCE", n.origin)
     word, what = _addressed(word, ident, e)
-    w = e.w().kw("DROP", word)
-    if n.concurrently and n.objtype is DropObjectType.INDEX:
-        w.kw("CONCURRENTLY")
-    if n.if_exists:
-        w.kw("IF", "EXISTS")
-    w.raw(what)
-    if n.cascade:
-        w.kw("CASCADE")
-    return [w.text()]
+    return [words("DROP", word, "CONCURRENTLY" if n.concurrently and n.objtype is DropObjectType.INDEX else None,
+                  "IF EXISTS" if n.if_exists else None, what, "CASCADE" if n.cascade else None)]
 
 
 # ---- COMMENT ON -------------------------------------------------------------------------------
@@ -201,14 +189,9 @@ _COMMENT_WORDS = {
 }
 
 
-def _is(w: Any, comment: str | None) -> str:
+def _is(e: Emit, comment: str | None) -> str:
     """``IS 'text'`` / ``IS NULL`` (the server's empty-literal defect means the same as NULL)."""
-    w.kw("IS")
-    if comment:
-        w.lit(comment)
-    else:
-        w.kw("NULL")
-    return w.text()
+    return "IS " + e.literal(comment) if comment else "IS NULL"
 
 
 @emits(Comment)
@@ -216,18 +199,14 @@ def comment(n: Comment, e: Emit) -> list[str]:
     if n.on_constraint:
         assert n.parent is not None  # a parent not read: refused by a rule
         name = n.identity.name if isinstance(n.identity, PlainName) else n.identity_text
-        w = e.w().kw("COMMENT", "ON", "CONSTRAINT").ident(name).kw("ON")
-        if n.domain:
-            w.kw("DOMAIN")
-        w.raw(e.qname(n.parent))
-        return [_is(w, n.comment)]
+        return [words("COMMENT ON CONSTRAINT", e.ident(name), "ON", "DOMAIN" if n.domain else None, e.qname(n.parent),
+                      _is(e, n.comment))]
     objtype = _kind(n.objtype)
     word = _COMMENT_WORDS[objtype]  # tablespaces, unknown kinds, identities not read: refused by rules
     assert n.identity is not None
     _large(e, objtype, n.origin)
     word, what = _addressed(word, n.identity, e)
-    w = e.w().kw("COMMENT", "ON", word).raw(what)
-    return [_is(w, n.comment)]
+    return [words("COMMENT ON", word, what, _is(e, n.comment))]
 
 
 # ---- RENAME -----------------------------------------------------------------------------------
@@ -236,11 +215,9 @@ _RELATION_WORDS = {"TABLE": "TABLE", "INDEX": "INDEX", "SEQUENCE": "SEQUENCE", "
 _COLUMN_WORDS = {"TABLE": "TABLE", "VIEW": "VIEW"}
 
 
-def _alter(e: Emit, word: str, if_exists: bool, name: QualifiedName) -> Any:
-    w = e.w().kw("ALTER", word)
-    if if_exists:
-        w.kw("IF", "EXISTS")
-    return w.raw(e.qname(name))
+def _alter(e: Emit, word: str, if_exists: bool, name: QualifiedName) -> str:
+    """``ALTER <word> [IF EXISTS] <name>``: the head of a RENAME or SET SCHEMA."""
+    return words("ALTER", word, "IF EXISTS" if if_exists else None, e.qname(name))
 
 
 @emits(RenameRelation)
@@ -248,39 +225,36 @@ def rename_relation(n: RenameRelation, e: Emit) -> list[str]:
     objtype = _kind(n.objtype)
     word = _RELATION_WORDS[objtype]  # other kinds: refused by a rule
     _large(e, objtype, n.origin)
-    return [_alter(e, word, n.if_exists, n.identity).kw("RENAME", "TO").ident(n.new_name).text()]
+    return [words(_alter(e, word, n.if_exists, n.identity), "RENAME TO", e.ident(n.new_name))]
 
 
 @emits(RenameColumn)
 def rename_column(n: RenameColumn, e: Emit) -> list[str]:
     word = _COLUMN_WORDS[_kind(n.objtype)]  # other kinds: refused by a rule
-    w = _alter(e, word, n.if_exists, n.identity)
-    return [w.kw("RENAME", "COLUMN").ident(n.column).kw("TO").ident(n.new_name).text()]
+    return [words(_alter(e, word, n.if_exists, n.identity), "RENAME COLUMN", e.ident(n.column), "TO",
+                  e.ident(n.new_name))]
 
 
 @emits(RenameAttribute)
 def rename_attribute(n: RenameAttribute, e: Emit) -> list[str]:
-    w = _alter(e, "TYPE", False, n.identity).kw("RENAME", "ATTRIBUTE").ident(n.attribute).kw("TO")
-    w.ident(n.new_name)
-    if n.cascade:
-        w.kw("CASCADE")
-    return [w.text()]
+    return [words(_alter(e, "TYPE", False, n.identity), "RENAME ATTRIBUTE", e.ident(n.attribute), "TO",
+                  e.ident(n.new_name), "CASCADE" if n.cascade else None)]
 
 
 @emits(RenameConstraint)
 def rename_constraint(n: RenameConstraint, e: Emit) -> list[str]:
-    w = _alter(e, "TABLE", False, n.identity).kw("RENAME", "CONSTRAINT").ident(n.constraint)
-    return [w.kw("TO").ident(n.new_name).text()]
+    return [words(_alter(e, "TABLE", False, n.identity), "RENAME CONSTRAINT", e.ident(n.constraint), "TO",
+                  e.ident(n.new_name))]
 
 
 @emits(RenameSchema)
 def rename_schema(n: RenameSchema, e: Emit) -> list[str]:
-    return [e.w().kw("ALTER", "SCHEMA").ident(n.identity).kw("RENAME", "TO").ident(n.new_name).text()]
+    return [words("ALTER SCHEMA", e.ident(n.identity), "RENAME TO", e.ident(n.new_name))]
 
 
 @emits(RenameType)
 def rename_type(n: RenameType, e: Emit) -> list[str]:
-    return [_alter(e, "TYPE", False, n.identity).kw("RENAME", "TO").ident(n.new_name).text()]
+    return [words(_alter(e, "TYPE", False, n.identity), "RENAME TO", e.ident(n.new_name))]
 
 
 @emits(RenameTables)
@@ -290,10 +264,10 @@ def rename_tables(n: RenameTables, e: Emit) -> list[str]:
         old, new = p.old, p.new
         if new.schema is not None and new.schema != old.schema:
             e.diag(I_RENAME_ACROSS, f"{old.dotted()} moved to schema {new.schema} with SET SCHEMA", p.origin)
-            out.append(_alter(e, "TABLE", False, old).kw("SET", "SCHEMA").ident(new.schema).text())
+            out.append(words(_alter(e, "TABLE", False, old), "SET SCHEMA", e.ident(new.schema)))
             old = QualifiedName(old.name, new.schema, origin=old.origin)
         if new.name != old.name:
-            out.append(_alter(e, "TABLE", False, old).kw("RENAME", "TO").ident(new.name).text())
+            out.append(words(_alter(e, "TABLE", False, old), "RENAME TO", e.ident(new.name)))
     return out
 
 
@@ -309,8 +283,7 @@ def set_schema(n: SetSchema, e: Emit) -> list[str]:
     assert isinstance(n.identity, QualifiedName | FunctionSignature)
     _large(e, objtype, n.origin)
     word, what = _addressed(word, n.identity, e)
-    w = e.w().kw("ALTER", word).raw(what).kw("SET", "SCHEMA").ident(n.new_schema)
-    return [w.text()]
+    return [words("ALTER", word, what, "SET SCHEMA", e.ident(n.new_schema))]
 
 
 # ---- what PostgreSQL cannot take (the drop_unsupported pass applies these) --------------------
