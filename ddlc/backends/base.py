@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import field
 from typing import Any, ClassVar, NamedTuple, Protocol
+
+import msgspec
 
 from .. import lazyre
 from ..records import record
@@ -187,15 +188,14 @@ def settings_of(target: str, declared: tuple[TargetOption, ...], options: Any) -
     return t(*(getattr(options, f"{target}_{o.name}", o.default) for o in declared))
 
 
-@record(slots=True)
-class Emitted:
-    """What a backend produced for one statement."""
+class Emitted(msgspec.Struct):
+    """What a backend produced for one statement (a ``msgspec.Struct``: made in C, once per statement)."""
 
-    statements: list[str] = field(default_factory=list)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    statements: list[str] = msgspec.field(default_factory=list)
+    diagnostics: list[Diagnostic] = msgspec.field(default_factory=list)
     # texts to keep as comments before the statements (plain text: the orchestration writes each
     # through the target's Dialect.comment, never as it is)
-    comments: list[str] = field(default_factory=list)
+    comments: list[str] = msgspec.field(default_factory=list)
 
 
 class EmitOptions(Protocol):
@@ -205,13 +205,13 @@ class EmitOptions(Protocol):
     owners: bool  # --owners: ALTER ... OWNER TO after each CREATE
 
 
-@record(frozen=True, slots=True)
-class EmitContext:
-    """What the orchestration hands a backend with each statement."""
+class EmitContext(msgspec.Struct, frozen=True):
+    """What the orchestration hands a backend with each statement (a frozen ``msgspec.Struct``: made in C,
+    once per statement and target)."""
 
     document: str | None = None
     options: EmitOptions | None = None  # ddlc.api.Options
-    schema_map: Mapping[str, str] = field(default_factory=dict)
+    schema_map: Mapping[str, str] = msgspec.field(default_factory=dict)
     on_unsupported: str = "warn"
     catalog: Any = None  # ddlc.history.Catalog: the stream's history (read-only for emitters)
     # The document's own GaussDB text when no pass changed the statement (the GaussDB target reuses it).
