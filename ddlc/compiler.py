@@ -29,7 +29,7 @@ from .ir.names import Expr
 from .passes import SHARED, PassContext, run_pipeline
 from .ir.reach import Reach
 from .ir.statement import Opaque, OpaqueReason, Statement
-from .jddl.expand import check as check_expansion, expand, owner_of
+from .jddl.expand import expand, owner_of
 
 if TYPE_CHECKING:
     from .options import Options
@@ -68,10 +68,10 @@ def front(doc: Document, options: Options | None, *, source: bool = True) -> Fro
     assert doc.tree is not None
     if source:
         text = expand(doc.tree, document=doc.label)  # the server's own errors first, with their paths
-    else:
+        stmt, diags = build(doc.tree, document=doc.label)
+    else:  # the expansion checked (its errors first) in the slot check's walk
         text = None
-        check_expansion(doc.tree, document=doc.label)
-    stmt, diags = build(doc.tree, document=doc.label)
+        stmt, diags = build(doc.tree, document=doc.label, expansion=True)
     return Front(stmt, tuple(diags), owner_of(doc.tree), text)
 
 
