@@ -56,10 +56,13 @@ _STRINGS_GLUED = (rf"[eE]'(?=(?P<ge>(?:[^'\\]|\\[\s\S]|''|'(?={_CONT}){_GLUED})*
                   rf"|[nNxXbB]?'(?=(?P<gs>(?:[^']|''|'(?={_CONT}){_GLUED})*))(?P=gs)'")
 
 
-def _master(strings: str) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?P<{k}>{p})" for k, p in (
-        ("space", r"[ \t\n\r\f\v]+"),
-        ("comment", r"--[^\n\r]*|/\*(?:[^*/]|\*(?!/)|/(?!\*))*\*/"),
+_SPACE_RX = r"[ \t\n\r\f\v]+"
+_COMMENT_RX = r"--[^\n\r]*|/\*(?:[^*/]|\*(?!/)|/(?!\*))*\*/"
+
+
+def _kinds(strings: str) -> tuple[tuple[str, str], ...]:
+    """The token kinds but blanks and comments, in the order the master regex tries them."""
+    return (
         ("nested", r"/\*"),  # a comment with a comment inside, or unterminated: finished in Python
         ("string", strings),
         ("qident", r'"(?:[^"]|"")*"(?!")'),
@@ -70,11 +73,25 @@ def _master(strings: str) -> re.Pattern[str]:
         ("number", r"(?:[0-9]+(?:\.(?!\.)[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"),
         ("punct", r"[()\[\],;.]"),
         ("op", r"(?:[+*<>=~!@#%^&|`?:]|-(?!-)|/(?!\*))+|[\s\S]"),
-    )))
+    )
+
+
+def _master(strings: str) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?P<{k}>{p})" for k, p in (("space", _SPACE_RX), ("comment", _COMMENT_RX),
+                                                              *_kinds(strings))))
+
+
+def _skipping() -> re.Pattern[str]:
+    """The master regex's blanks and comments (flat ones: a nested comment is the ``nested`` token) taken
+    before each token, possessively: one match a token, or, at the end (blanks and comments aside), an empty
+    one whose ``lastgroup`` is None."""
+    alts = "|".join(f"(?P<{k}>{p})" for k, p in _kinds(_STRINGS))
+    return re.compile(rf"(?:{_SPACE_RX}|{_COMMENT_RX})*+(?:{alts}|\Z)")
 
 
 # compiled on first use (~1.5 ms each: start-up time of documents that never need them)
 _LEX: re.Pattern[str] | None = None
+_LEX_SKIPPING: re.Pattern[str] | None = None  # Lexed's (tokens only)
 _LEX_GLUED: re.Pattern[str] | None = None  # partition clauses only
 
 
@@ -125,6 +142,30 @@ def scan(text: str, pos: int = 0, *, glued_quotes: bool = False) -> Iterator[tup
                 pos = end
                 break  # start again after the comment
             yield kind, m.start(), m.end()  # type: ignore[misc]
+        else:
+            return
+
+
+def token_spans(text: str, pos: int = 0) -> Iterator[tuple[str, int, int]]:
+    """:func:`scan` without the blanks and comments: ``(kind, start, end)`` of each other token of ``text[pos:]``
+    (``pos`` where :func:`scan` would cut), one regex match a token (:func:`_skipping`)."""
+    global _LEX_SKIPPING
+    rx = _LEX_SKIPPING or (_LEX_SKIPPING := _skipping())
+    n = len(text)
+    while pos < n:
+        for m in rx.finditer(text, pos):
+            kind = m.lastgroup
+            if kind is None:  # the end
+                return
+            start = m.start(kind)
+            if kind == "nested":
+                end = _nested_end(text, start)
+                if end < 0:
+                    yield "error", start, n
+                    return
+                pos = end
+                break  # start again after the comment
+            yield kind, start, m.end()  # type: ignore[misc]
         else:
             return
 
@@ -189,11 +230,7 @@ def tokens(text: str, pos: int = 0, end: int | None = None) -> Iterator[Tok]:
 
     Lazy: the tokens before an unterminated one come out before the :class:`ScanError`."""
     limit = len(text) if end is None else end
-    for kind, s, e in scan(text, pos):
-        if kind in _SKIPPED:
-            if e >= limit:
-                return
-            continue
+    for kind, s, e in token_spans(text, pos):  # (a blank or a comment that reaches the limit: the next token is past it)
         if s >= limit:
             return
         if kind == "error":
@@ -219,7 +256,7 @@ class Lexed:
         self.text = text
         self.notes: dict[str, object] = {}
         self._toks: list[Tok] = []
-        self._scan: Iterator[tuple[str, int, int]] | None = scan(text)
+        self._scan: Iterator[tuple[str, int, int]] | None = token_spans(text)
         self._error = -1  # where the text's error token (an unterminated one) starts, once scanned to it
 
     def _more(self, n: int | None) -> None:
@@ -229,8 +266,6 @@ class Lexed:
             return
         text, toks = self.text, self._toks
         for kind, s, e in it:
-            if kind in _SKIPPED:
-                continue
             if kind == "error":  # always the last span scan gives
                 self._error = s
                 break
