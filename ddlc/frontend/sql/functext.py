@@ -17,9 +17,10 @@ are blanked out (pglast is imported lazily).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import field
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from ...records import record
 from ...errors import Path
@@ -29,7 +30,22 @@ from ...ir.routine import (
     SetOption, Volatility,
 )
 from .expr import make_expr
-from .lexer import ScanError, Tok, dollar_tag_at, ident_value, is_ident, skip_space, split_top, string_value, token_at
+from .lexer import (
+    ScanError, Tok, dollar_tag_at, error_message, ident_value, is_ident, keyword, skip_space, split_top, string_value,
+    token_at, token_spans,
+)
+
+_tok = tuple.__new__  # a token without NamedTuple's Python frame (as the lexer makes them)
+
+
+class _Tok(NamedTuple):
+    """A :class:`~.lexer.Tok` as the cursor reads it, its keyword spelling worked out once (``upper``)."""
+
+    kind: str
+    text: str
+    start: int
+    end: int
+    upper: str
 
 
 class FunctionTextError(ValueError):
@@ -58,26 +74,56 @@ _MODES = {"IN": ArgMode.IN, "OUT": ArgMode.OUT, "INOUT": ArgMode.INOUT, "VARIADI
 
 
 class _Cursor:
-    __slots__ = ("text", "pos", "_next")
+    """A position in the text and the token after the blanks there. The text's tokens are read once, from its
+    start and only as far as the reader asks (:func:`~.lexer.token_spans`): each token is known at the end of
+    the token before it (the positions the reader steps to). At any other position (after a ``DEFINER`` user
+    read by pattern...) the token is lexed there, as the scan would cut it from such a boundary."""
+
+    __slots__ = ("text", "pos", "_next", "_spans", "_last")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.pos = 0
-        self._next: dict[int, Tok | None] = {}  # position -> the token after the blanks there (None: the end)
+        # position -> the token after the blanks there (None: the end; an int: where the unterminated token
+        # that comes next starts)
+        self._next: dict[int, Tok | None | int] = {}
+        self._spans: Iterator[tuple[str, int, int]] | None = token_spans(text)
+        self._last = 0  # the end of the last token read (0: none yet)
+
+    def _at(self, pos: int) -> Tok | None:
+        """The token after the blanks at ``pos`` (None at the end); ScanError at an unterminated one."""
+        known = self._next
+        tok = known.get(pos, _UNREAD)
+        if tok is _UNREAD:
+            spans = self._spans
+            while spans is not None and self._last <= pos:  # read on (the token after _last)
+                span = next(spans, None)
+                if span is None:
+                    known[self._last] = None
+                elif span[0] == "error":
+                    known[self._last] = span[1]
+                else:
+                    kind, s, e = span
+                    word = self.text[s:e]
+                    known[self._last] = _tok(_Tok, (kind, word, s, e, keyword(word) if kind == "word" else ""))
+                    self._last = e
+                    continue
+                spans = self._spans = None
+            tok = known.get(pos, _UNREAD)
+            if tok is _UNREAD:  # not a token's end: lexed there
+                p = skip_space(self.text, pos)
+                tok = known[pos] = None if p >= len(self.text) else token_at(self.text, p)
+        if tok.__class__ is int:
+            raise ScanError(*error_message(self.text, tok))  # type: ignore[arg-type]
+        return tok  # type: ignore[return-value]
 
     def peek(self, ahead: int = 0) -> Tok | None:
-        pos = self.pos
-        tok = None
-        known = self._next
-        for _ in range(ahead + 1):
-            tok = known.get(pos, _UNREAD)
-            if tok is _UNREAD:  # lexed once per position (a lexer error is raised again, as it was)
-                p = skip_space(self.text, pos)
-                tok = None if p >= len(self.text) else token_at(self.text, p)
-                known[pos] = tok
-            if tok is None:
-                return None
-            pos = tok.end
+        tok = self._next.get(self.pos, _UNREAD)
+        if tok is _UNREAD or tok.__class__ is int:
+            tok = self._at(self.pos)
+        while ahead and tok is not None:
+            tok = self._at(tok.end)
+            ahead -= 1
         return tok
 
     def take(self) -> Tok:
