@@ -1,7 +1,8 @@
 """Issue 26, a document walked once: ``build(tree, expansion=True)`` (the expansion check and the slot check in
-one walk, :mod:`ddlc.frontend.treecheck`) gives what :func:`ddlc.jddl.expand.check` then ``build`` gave, on every
-fixture tree and on mutated ones: the same error (code, message, path, fmt) or the same statement, diagnostics and
-unpastable paths."""
+one walk, :mod:`ddlc.frontend.treecheck`) gives what :func:`ddlc.jddl.expand.check` then ``build`` gave, and
+``build_source(tree)`` what :func:`ddlc.jddl.expand.expand` then ``build`` gave, on every fixture tree and on
+mutated ones: the same error (code, message, path, fmt) or the same text, statement, diagnostics and unpastable
+paths."""
 
 from __future__ import annotations
 
@@ -11,10 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ddlc.errors import DdlcError
-from ddlc.frontend.build import build
+from ddlc.frontend.build import build, build_source
 from ddlc.frontend.slots import NODES, check_tree
-from ddlc.frontend.treecheck import check_both
-from ddlc.jddl.expand import check
+from ddlc.frontend.treecheck import check_both, expand_both
+from ddlc.jddl.expand import check, expand
 
 from test_expand_check import TREES, mutated
 
@@ -47,8 +48,18 @@ def _raiser(e: Exception) -> Any:
     return run
 
 
+def _old_text(tree: Any) -> Any:
+    def run() -> Any:
+        text = expand(tree, document="d")
+        return (text, *build(tree, document="d"))
+
+    return _outcome(run)
+
+
 def _same(tree: Any) -> None:
     old, new = _old(tree), _new(tree)
+    assert old == new, (tree, old, new)
+    old, new = _old_text(tree), _outcome(lambda: build_source(tree, document="d"))
     assert old == new, (tree, old, new)
 
 
@@ -67,9 +78,9 @@ def test_fixture_trees_checked_as_any_shape() -> None:
             except DdlcError:
                 continue
             old = _outcome(lambda: check_tree(tree, shape, "d"))
-            found = check_both(tree, shape, "d")
-            new = _outcome(_raiser(found.error)) if found.error else ("ok", tuple(found.unpastable))
-            assert old == new, (shape, tree, old, new)
+            for found in (check_both(tree, shape, "d"), expand_both(tree, shape, "d")[1]):
+                new = _outcome(_raiser(found.error)) if found.error else ("ok", tuple(found.unpastable))
+                assert old == new, (shape, tree, old, new)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..diagnostics import E_DEPTH
 from ..errors import DdlcError, Path
-from ..jddl.expand import MAX_DEPTH, REPEATS, _Checker, _plain_dotted, _plain_type, _specs
+from ..jddl.expand import MAX_DEPTH, REPEATS, _Checker, _plain_dotted, _plain_type, _specs, parse_fmt
 from ..jddl.keys import CANONICAL
 from .slots import BLOCKS, NODES, _Check, _fail, _fmt_info, _GENERIC, _known, _learn, _NO_SLOTS
 from .sql.slotforms import quote_free
@@ -29,9 +29,12 @@ _STRING_OK = frozenset("sIL")  # the conversions a string passes as it is
 # errors included, as ``(None, message, ...)``), what both checks need of it
 _Entry = tuple[Any, ...]
 _PLANS: dict[tuple[str, str | None, bool], tuple[str | None, tuple[_Entry, ...]]] = {}
+_TEXT_PLANS: dict[tuple[str, str | None, bool], tuple[str | None, tuple[_Entry, ...]]] = {}
 
 
-def _plan(fmt: str, node: str | None, block: bool) -> tuple[str | None, tuple[_Entry, ...]]:
+def _plan(fmt: str, node: str | None, block: bool, text: bool = False) -> tuple[str | None, tuple[_Entry, ...]]:
+    """The plan of ``fmt`` read as ``node``; ``text``: with the fmt's literal text, in order, as entries
+    ``(text, None, "", ...)`` (:data:`_TEXT_PLANS`)."""
     specs = _specs(fmt)
     if any(name is None for name, _, _ in specs):
         why: str | None = None  # (the expansion fails on this fmt: the slot check never runs)
@@ -39,16 +42,21 @@ def _plan(fmt: str, node: str | None, block: bool) -> tuple[str | None, tuple[_E
     else:
         why, quoted, _ = _fmt_info(fmt, block)
     table = NODES.get(node, _NO_SLOTS) if node else _NO_SLOTS
-    entries = []
-    for name, sep, conv in specs:
+    entries: list[_Entry] = []
+    for tok in parse_fmt(fmt) if text else specs:
+        if type(tok) is str:
+            entries.append((tok, None, "", None, False, None, None, None))
+            continue
+        name, sep, conv = tok  # type: ignore[misc]
         if name is None:
             entries.append((None, sep, conv, None, False, None, None, None))
             continue
         slot = table.get(CANONICAL.get(name, name), _GENERIC)
         entries.append((name, sep, conv, slot, name in quoted, _known(slot), slot.node, slot.items or slot.node))
     plan = why, tuple(entries)
-    if len(_PLANS) < 8192:
-        _PLANS[(fmt, node, block)] = plan
+    plans = _TEXT_PLANS if text else _PLANS
+    if len(plans) < 8192:
+        plans[(fmt, node, block)] = plan
     return plan
 
 
@@ -197,6 +205,117 @@ class _Both(_Checker):
         return True
 
 
+class _BothText(_Both):
+    """:class:`_Both` writing the expansion as :class:`ddlc.jddl.expand._Expander` writes it (``render``)."""
+
+    __slots__ = ()
+
+    def __init__(self, document: str | None, shape: str | None) -> None:
+        super().__init__(document, shape)
+        self.render = True
+
+    def walk(self, obj: Mapping[str, Any], node: str | None, path: Path, depth: int, block: bool,
+             check: bool) -> None:
+        if depth > MAX_DEPTH:
+            raise DdlcError(f"tree nested deeper than {MAX_DEPTH} levels", code=E_DEPTH, path=path,
+                            document=self.document)
+        seen, key = self.seen, id(obj)
+        times = seen[key] = seen.get(key, 0) + 1
+        if times > REPEATS:
+            raise self.fail(f"an object expanded more than {REPEATS} times (the server expands each once)", path,
+                            None)
+        fmt = obj.get("fmt", _MISSING)
+        if type(fmt) is not str:
+            if fmt is _MISSING:
+                raise self.fail('missing element "fmt" in JSON object', path, None)
+            if not isinstance(fmt, str):
+                raise self.fail('element "fmt" is not of type string', path + ("fmt",), None)
+        check = check and depth <= 64 and self.error is None
+        plan = _TEXT_PLANS.get((fmt, node, block))
+        if plan is None:
+            plan = _plan(fmt, node, block, True)
+        why, entries = plan
+        if check and why is not None:
+            self.error = _fail(
+                f"{'the statement' if not path else 'an object'} is not a form the server writes: {why}",
+                path + ("fmt",), self.document)
+            check = False
+        out = self.out
+        for name, sep, conv, slot, inquote, known, child, items in entries:
+            if not conv:
+                if conv is None:
+                    raise self.fail(sep, path + ("fmt",), fmt)
+                out.append(name)  # the fmt's own text
+                continue
+            value = obj.get(name, _MISSING)
+            if value is _MISSING:
+                raise self.fail(f'element "{name}" not found', path + (name,), fmt)
+            if check:
+                if inquote and not quote_free(value) and path + (name,) not in self.unpastable:
+                    self.unpastable.append(path + (name,))  # between the fmt's own quotes, unescaped
+                if conv == "T":
+                    check = self.types(value, path + (name,))
+            if sep is None:
+                if conv == "s":
+                    if type(value) is str:
+                        out.append(value)
+                        if check and value:
+                            got = known.get(value)
+                            if got is None:
+                                got = _learn(value, slot, known)
+                            if got[0] is not None or got[1]:
+                                check = self.judged(value, name, slot, got, path + (name,))
+                        continue
+                    if type(value) is dict:
+                        present = value.get("present", True)
+                        if present is False:
+                            continue
+                        if present is not True:
+                            raise self.fail('element "present" is not of type boolean', path + (name, "present"),
+                                            fmt)
+                        self.descend(value, child, path + (name,), depth, check)
+                        check = check and self.error is None
+                        continue
+                self.convert(value, conv, name, path + (name,), fmt, depth, out)
+                continue
+            if not isinstance(value, list):
+                raise self.fail(f'element "{name}" is not a JSON array', path + (name,), fmt)
+            vpath = path + (name,)
+            first = True
+            for idx, elem in enumerate(value):
+                if isinstance(elem, dict):
+                    present = elem.get("present", True)
+                    if present is False:
+                        continue
+                    if present is not True:
+                        raise self.fail('element "present" is not of type boolean', vpath + (idx, "present"), fmt)
+                if not first:
+                    out.append(sep)
+                first = False
+                if conv == "s":
+                    if type(elem) is str:
+                        out.append(elem)
+                        if check and elem:
+                            got = known.get(elem)
+                            if got is None:
+                                got = _learn(elem, slot, known)
+                            if got[0] is not None or got[1]:
+                                check = self.judged(elem, name, slot, got, vpath + (idx,))
+                        continue
+                    if type(elem) is dict:
+                        self.descend(elem, items, vpath + (idx,), depth, check)
+                        check = check and self.error is None
+                        continue
+                self.convert(elem, conv, name, vpath + (idx,), fmt, depth, out)
+
+
+def _start(tree: Mapping[str, Any], shape: str | None, document: str | None, walker: type[_Both]) -> _Both:
+    found = walker(document, shape)
+    found.walk(tree, shape, (), 0, shape in BLOCKS,
+               shape is not None and shape in NODES and tree.get("present", True) is not False)
+    return found
+
+
 def check_both(tree: Mapping[str, Any], shape: str | None, document: str | None = None) -> _Both:
     """:func:`ddlc.jddl.expand.check` of ``tree`` (its errors raised) and, in the same walk,
     :func:`ddlc.frontend.slots.check_tree` as the shape ``shape``: its error (``error``) and its unpastable paths
@@ -205,10 +324,18 @@ def check_both(tree: Mapping[str, Any], shape: str | None, document: str | None 
         from ..jddl.expand import check
 
         check(tree, document=document)  # raises on what is not an object
-    found = _Both(document, shape)
-    found.walk(tree, shape, (), 0, shape in BLOCKS,
-               shape is not None and shape in NODES and tree.get("present", True) is not False)
-    return found
+    return _start(tree, shape, document, _Both)
 
 
-__all__ = ["check_both"]
+def expand_both(tree: Mapping[str, Any], shape: str | None, document: str | None = None) -> tuple[str, _Both]:
+    """:func:`ddlc.jddl.expand.expand` of ``tree`` (its text; its errors raised) and, in the same walk, the slot
+    check as :func:`check_both` gives it."""
+    if type(tree) is not dict:
+        from ..jddl.expand import expand
+
+        expand(tree, document=document)  # raises on what is not an object
+    found = _start(tree, shape, document, _BothText)
+    return "".join(found.out), found
+
+
+__all__ = ["check_both", "expand_both"]

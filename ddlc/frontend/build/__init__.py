@@ -104,16 +104,17 @@ class _lazy:
 
     check_tree: Any = None
     check_both: Any = None
+    expand_both: Any = None
     normalize: Any = None
     unknown_keys: Any = None
 
     @classmethod
     def load(cls) -> Any:
         from ..slots import check_tree
-        from ..treecheck import check_both
+        from ..treecheck import check_both, expand_both
         from .variants import normalize, unknown_keys
 
-        cls.check_tree, cls.check_both = check_tree, check_both
+        cls.check_tree, cls.check_both, cls.expand_both = check_tree, check_both, expand_both
         cls.normalize, cls.unknown_keys = normalize, unknown_keys
         return check_tree
 
@@ -134,14 +135,35 @@ def build(tree: Mapping[str, Any], *, document: str | None = None,
     first), in the same walk as the slot check (:mod:`ddlc.frontend.treecheck`), whose error still comes
     after the build's.
     """
-    check_tree = _lazy.check_tree or _lazy.load()
-
+    if _lazy.check_tree is None:
+        _lazy.load()
     load_families()
-    found = None
-    if expansion:
-        fmt = tree.get("fmt") if isinstance(tree, dict) else None
-        fn = _builder_of(fmt) if type(fmt) is str else None
-        found = _lazy.check_both(tree, _NAMES.get(fn) if fn is not None else None, document)
+    found = _lazy.check_both(tree, _fmt_shape(tree), document) if expansion else None
+    return _built(tree, document, found)
+
+
+def build_source(tree: Mapping[str, Any], *, document: str | None = None) -> tuple[str, Statement, list[Diagnostic]]:
+    """The tree's expansion (:func:`ddlc.jddl.expand.expand`: its text, its errors first) and its build
+    (:func:`build`), the slot check made in the expansion's walk (:mod:`ddlc.frontend.treecheck`)."""
+    if _lazy.check_tree is None:
+        _lazy.load()
+    load_families()
+    text, found = _lazy.expand_both(tree, _fmt_shape(tree), document)
+    stmt, diags = _built(tree, document, found)
+    return text, stmt, diags
+
+
+def _fmt_shape(tree: Mapping[str, Any]) -> str | None:
+    """The shape of the builder of the tree's ``fmt`` (the one it is built as, unless it fails or reads as
+    another version's form)."""
+    fmt = tree.get("fmt") if isinstance(tree, dict) else None
+    fn = _builder_of(fmt) if type(fmt) is str else None
+    return _NAMES.get(fn) if fn is not None else None
+
+
+def _built(tree: Mapping[str, Any], document: str | None, found: Any) -> tuple[Statement, list[Diagnostic]]:
+    """:func:`build`, the slot check's findings ``found`` (:mod:`ddlc.frontend.treecheck`) used when the tree
+    was built as the shape they were found for."""
     used: list[Builder] = []
     stmt, diags = _build(tree, document, used)
     shape_name = _NAMES.get(used[-1]) if used else _recognised_shape(tree)
@@ -150,7 +172,7 @@ def build(tree: Mapping[str, Any], *, document: str | None = None,
             raise found.error
         unpastable = tuple(found.unpastable)
     else:
-        unpastable = check_tree(tree, shape_name, document)
+        unpastable = _lazy.check_tree(tree, shape_name, document)
     if unpastable:
         import msgspec.structs
 
@@ -247,4 +269,4 @@ def _fallback_text(tree: Mapping[str, Any], ctx: BuildContext, *, noted: bool = 
     return Opaque(text, reason=OpaqueReason.NO_SHAPE, layout=None), ctx.diagnostics
 
 
-__all__ = ["build", "shape", "shape_of", "Obj", "BuildContext", "DdlcError", "SHAPES", "FAMILIES"]
+__all__ = ["build", "build_source", "shape", "shape_of", "Obj", "BuildContext", "DdlcError", "SHAPES", "FAMILIES"]
