@@ -162,7 +162,7 @@ def _set_statistics(o: Obj, t: str) -> SetStatistics:
 
 @reader("set storage", fmt="ALTER COLUMN %{column}I SET STORAGE %{storage}s")
 def _set_storage(o: Obj, t: str) -> SetStorage:
-    return SetStorage(o.str("column"), StorageMode(word(o, "storage", *(m.value for m in StorageMode))), **_kw(o))
+    return SetStorage(o.str("column"), StorageMode(word(o, "storage", *_STORAGE_MODES)), **_kw(o))
 
 
 def _options(o: Obj) -> tuple[RelOption, ...]:
@@ -488,6 +488,9 @@ def opaque_statement(o: Obj, what: str, kind: str = "ALTER TABLE") -> Statement:
                   reason=OpaqueReason.NO_SHAPE, layout=None, origin=o.path)
 
 
+_OBJTYPES = tuple(t.value for t in AlterObjType)  # (the enum's values once, not per document)
+_STORAGE_MODES = tuple(m.value for m in StorageMode)
+
 # GaussDB writes ``ALTER TABLE IF EXISTS t ...`` with an ``if_exists`` member before ``only`` (the
 # documented decoding of ``ALTER TABLE IF EXISTS tb5 * ADD COLUMN IF NOT EXISTS c2 ... AFTER c1``)
 _STATEMENT = compile_fmts("ALTER %{objtype}s[ %{if_exists}s] %{only}s %{identity}D %{subcmds:, }s")
@@ -498,7 +501,7 @@ def build_alter_relation(o: Obj) -> Statement:
     if not _STATEMENT.fullmatch(o.fmt):
         return opaque_statement(o, "ALTER")
     try:
-        objtype = AlterObjType(word(o, "objtype", *(t.value for t in AlterObjType)))
+        objtype = AlterObjType(word(o, "objtype", *_OBJTYPES))
         only = word(o, "only", "", "ONLY") == "ONLY"
         if_exists = "%{if_exists}s" in o.fmt and word(o, "if_exists", "", "IF EXISTS") == "IF EXISTS"
     except Unmodelled as u:

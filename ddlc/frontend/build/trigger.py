@@ -25,6 +25,7 @@ _ATTRS = {
     ("DEFERRABLE INITIALLY", "DEFERRED"): TriggerConstraintAttrs(True, True),
 }
 FUNCTION_FMTS = ("%{funcname}D ( %{args:, }L )", "%{funcname}D ( )")
+_TIMINGS = tuple(t.value for t in TriggerTiming)  # (the enum's values once, not per document)
 
 
 def _events(o: Obj) -> tuple[TriggerEvent, ...]:
@@ -72,7 +73,7 @@ def build_create_trigger(o: Obj) -> Statement:
         function = TriggerFunction(fo.qname("funcname"), args, layout=fo.fmt, origin=fo.path)
     return CreateTrigger(
         o.str("name"),
-        TriggerTiming(exact(o, "time", *(t.value for t in TriggerTiming))),
+        TriggerTiming(exact(o, "time", *_TIMINGS)),
         _events(o),
         o.qname("relation"),
         for_each=TriggerLevel(exact(o, "for_each", "ROW", "STATEMENT")),
