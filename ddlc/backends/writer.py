@@ -137,12 +137,12 @@ def joined(toks: list[str]) -> str:
     if "(" not in text and ")" not in text and "," not in text:
         return text  # (no token the rule names: every gap is one space)
     out: list[str] = []
-    prev = ""
+    glue = False  # a space before the next token (none before the first, none after "(")
     for t in toks:
-        if out and not (prev.endswith("(") or t in (")", ",") or t.startswith(")")):
+        if glue and t != "," and t[:1] != ")":
             out.append(" ")
         out.append(t)
-        prev = t
+        glue = t[-1:] != "("
     return "".join(out)
 
 
