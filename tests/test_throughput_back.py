@@ -308,3 +308,17 @@ def test_every_statement_of_the_fixtures_spaced_as_before(monkeypatch):
     assert len(seen) > 300 and any("(" in t for toks in seen for t in toks)
     for toks in seen:
         assert writer.joined(toks) == _former_text(toks)
+
+
+def test_emit_records_as_the_emitters_use_them():
+    """Emitted is a msgspec Struct (made in C); EmitContext stays a dataclass: the dependent views' emitters
+    (PostgreSQL's and Spark's ``_quiet``) ``dataclasses.replace`` it for statements translated again."""
+    import dataclasses
+
+    from ddlc.backends.base import EmitContext, Emitted
+
+    ctx = dataclasses.replace(EmitContext(document="d", on_unsupported="error"), on_unsupported="warn")
+    assert (ctx.document, ctx.on_unsupported, dict(ctx.schema_map)) == ("d", "warn", {})
+    out = Emitted(["a"])
+    assert (out.statements, out.diagnostics, out.comments) == (["a"], [], [])
+    assert Emitted().statements is not Emitted().statements  # a list of its own each

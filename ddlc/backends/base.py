@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import field
 from typing import Any, ClassVar, NamedTuple, Protocol
 
 import msgspec
@@ -205,13 +206,14 @@ class EmitOptions(Protocol):
     owners: bool  # --owners: ALTER ... OWNER TO after each CREATE
 
 
-class EmitContext(msgspec.Struct, frozen=True):
-    """What the orchestration hands a backend with each statement (a frozen ``msgspec.Struct``: made in C,
-    once per statement and target)."""
+@record(frozen=True, slots=True)
+class EmitContext:
+    """What the orchestration hands a backend with each statement (a dataclass: the emitters of a statement
+    translated again may ``dataclasses.replace`` it)."""
 
     document: str | None = None
     options: EmitOptions | None = None  # ddlc.api.Options
-    schema_map: Mapping[str, str] = msgspec.field(default_factory=dict)
+    schema_map: Mapping[str, str] = field(default_factory=dict)
     on_unsupported: str = "warn"
     catalog: Any = None  # ddlc.history.Catalog: the stream's history (read-only for emitters)
     # The document's own GaussDB text when no pass changed the statement (the GaussDB target reuses it).
