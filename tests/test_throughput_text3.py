@@ -244,3 +244,117 @@ _TAIL = st.lists(st.sampled_from(["LANGUAGE plpgsql ", "IMMUTABLE ", "STRICT ", 
 def test_function_cursor_generated(head: str, tail: str):
     text = head + tail
     assert _read(text, functext._Cursor) == _read(text, _OldCursor), text
+
+
+# ---- crosscheck from pglast's JSON parse, against the former reading of its Python nodes --------------------------
+from decimal import Decimal  # noqa: E402
+
+from ddlc.frontend.sql.functext import ArgMode, FunctionStyle  # noqa: E402
+
+
+def _old_crosscheck(stmt: CreateFunction, spans: FunctionTextSpans) -> list[str]:
+    """Fields on which pglast reads the (openGauss words blanked) text differently; [] when it
+    agrees, or when the text is Oracle-style or pglast cannot parse it."""
+    if stmt.style is not FunctionStyle.POSTGRES:
+        return []
+    chars = list(stmt.text)
+    for a, b in spans.og_only:
+        chars[a:b] = " " * (b - a)
+    try:
+        from ddlc.frontend.sql.pgparse import parse_sql
+
+        parsed = parse_sql("".join(chars))
+    except Exception:  # GaussDB-only syntax left, or a type pglast's grammar lacks
+        return []
+    if len(parsed) != 1 or type(parsed[0].stmt).__name__ != "CreateFunctionStmt":
+        return ["statement kind"]
+    f = parsed[0].stmt
+    out: list[str] = []
+    names = [s.sval for s in f.funcname]
+    want = [p for p in (stmt.name.schema, stmt.package, stmt.name.name) if p is not None]
+    if names != want:
+        out.append("name")
+    params = [p for p in (f.parameters or ()) if p.mode.value != "t"]
+    table = [p for p in (f.parameters or ()) if p.mode.value == "t"]
+    modes = {"o": ArgMode.OUT, "b": ArgMode.INOUT, "v": ArgMode.VARIADIC}
+    if len(params) != len(stmt.arguments):
+        out.append("arguments")
+    else:
+        for p, a in zip(params, stmt.arguments, strict=True):
+            if (p.name or None) != a.name or modes.get(p.mode.value) != (a.mode if a.mode is not ArgMode.IN else None) \
+                    or (p.defexpr is not None) != (a.default is not None):
+                out.append(f"argument {a.name or a.type}")
+    if stmt.returns is not None and f.returnType is not None and bool(f.returnType.setof) != stmt.returns.setof:
+        out.append("setof")
+    if stmt.returns is not None and len(table) != len(stmt.returns.table):
+        out.append("returns table")
+    o = {d.defname: d.arg for d in f.options or ()}
+    sval = lambda v: getattr(v, "sval", None)  # noqa: E731
+    if "language" in o and sval(o["language"]) != stmt.language:
+        out.append("language")
+    if "as" in o:
+        as_ = [s.sval for s in o["as"]]
+        if as_[-1] != stmt.body or (len(as_) > 1 and as_[0] != stmt.probin):
+            out.append("body")
+    opts = stmt.options
+    if "volatility" in o and sval(o["volatility"]) != (opts.volatility.value if opts.volatility else None):
+        out.append("volatility")
+    if "strict" in o and (opts.null_input is None or bool(o["strict"].boolval) != opts.null_input.strict):
+        out.append("strict")
+    if "security" in o and (opts.security is None or bool(o["security"].boolval) != opts.security.definer):
+        out.append("security")
+    for key in ("cost", "rows"):
+        if key in o:
+            v = getattr(o[key], "ival", None)
+            v = getattr(o[key], "fval", None) if v is None else v
+            mine = getattr(opts, key)
+            if mine is None or Decimal(str(v)) != Decimal(mine):
+                out.append(key)
+    if [d.arg.name for d in f.options or () if d.defname == "set"] != [s.name for s in stmt.set_options]:
+        out.append("set")
+    return out
+
+
+
+def _both(text: str) -> None:
+    try:
+        stmt, spans = functext.parse_function_text(text)
+    except functext.FunctionTextError:
+        return
+    try:
+        want = _old_crosscheck(stmt, spans)
+    except Exception as e:  # noqa: BLE001
+        want = type(e)
+    try:
+        got = functext.crosscheck(stmt, spans)
+    except Exception as e:  # noqa: BLE001
+        got = type(e)
+    assert got == want, text
+    from ddlc.ir.base import replace as _replace
+
+    for change in ({"language": "x"}, {"body": "x"}, {"probin": "p"}, {"arguments": ()}, {"set_options": ()}):
+        other = _replace(stmt, **change)
+        assert functext.crosscheck(other, spans) == _old_crosscheck(other, spans), (text, change)
+
+
+def test_crosscheck_fixture_texts():
+    for text in FUNCTION_TEXTS:
+        _both(text)
+
+
+_PG_OPTION = st.sampled_from(["LANGUAGE sql ", "LANGUAGE plpgsql ", "IMMUTABLE ", "STABLE ", "VOLATILE ", "STRICT ",
+                              "CALLED ON NULL INPUT ", "RETURNS NULL ON NULL INPUT ", "SECURITY DEFINER ",
+                              "SECURITY INVOKER ", "LEAKPROOF ", "NOT LEAKPROOF ", "COST 0 ", "COST 100 ", "COST 1.5 ",
+                              "ROWS 0 ", "ROWS 10 ", "ROWS 2.5 ", "SET search_path TO a, b ", "SET x FROM CURRENT ",
+                              "SET y = 1 ", "WINDOW ", "PARALLEL SAFE ", "NOT FENCED ", "SHIPPABLE "])
+_PG_HEAD = st.sampled_from(["CREATE FUNCTION f(a int) RETURNS int ", "CREATE OR REPLACE FUNCTION s.f(a int, OUT b int) ",
+                            "CREATE FUNCTION s.f(INOUT a int DEFAULT 1, VARIADIC b int[]) RETURNS SETOF int ",
+                            "CREATE FUNCTION f() RETURNS TABLE(x int, y text) ", "CREATE PROCEDURE s.p(a int) ",
+                            "CREATE FUNCTION f(\"A\" int, b text := 'x') RETURNS int "])
+_PG_BODY = st.sampled_from(["AS $$ select 1 $$", "AS 'select 1'", "AS 'obj', 'sym'", "AS $f$ x $f$;", "AS ''"])
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_PG_HEAD, st.lists(_PG_OPTION, max_size=4).map("".join), _PG_BODY, st.lists(_PG_OPTION, max_size=2).map("".join))
+def test_crosscheck_generated(head: str, before: str, body: str, after: str):
+    _both(head + before + body + (" " + after if after else ""))

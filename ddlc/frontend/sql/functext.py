@@ -471,65 +471,97 @@ def _parse(text: str, origin: Path) -> tuple[CreateFunction, FunctionTextSpans]:
 
 
 # ---- cross-check with pglast ----------------------------------------------------------------
+_PARSE_JSON: Any = None
+_MODES_PG = {"FUNC_PARAM_OUT": ArgMode.OUT, "FUNC_PARAM_INOUT": ArgMode.INOUT, "FUNC_PARAM_VARIADIC": ArgMode.VARIADIC}
+
+
+def _node(n: Any) -> tuple[str, dict[str, Any]]:
+    """A node of pglast's JSON parse: (its type, its fields); fields left at their default are absent."""
+    ((kind, fields),) = n.items()
+    return kind, fields
+
+
+def _items(n: Any) -> list[Any]:
+    """The elements of a list value (a ``List`` node in a ``DefElem``'s argument)."""
+    if isinstance(n, dict):
+        kind, fields = _node(n)
+        return fields.get("items", []) if kind == "List" else [n]
+    return n
+
+
+def _sval(n: Any) -> str | None:
+    kind, fields = _node(n)
+    return fields.get("sval", "") if kind == "String" else None
+
+
 def crosscheck(stmt: CreateFunction, spans: FunctionTextSpans) -> list[str]:
     """Fields on which pglast reads the (openGauss words blanked) text differently; [] when it
-    agrees, or when the text is Oracle-style or pglast cannot parse it."""
+    agrees, or when the text is Oracle-style or pglast cannot parse it. Read from pglast's JSON parse (the
+    same C parser as its Python nodes, without making them: issue 26)."""
+    global _PARSE_JSON
     if stmt.style is not FunctionStyle.POSTGRES:
         return []
     chars = list(stmt.text)
     for a, b in spans.og_only:
         chars[a:b] = " " * (b - a)
-    try:
-        from .pgparse import parse_sql
+    if _PARSE_JSON is None:
+        from pglast.parser import parse_sql_json
 
-        parsed = parse_sql("".join(chars))
+        _PARSE_JSON = parse_sql_json
+    try:
+        import orjson
+
+        parsed = orjson.loads(_PARSE_JSON("".join(chars))).get("stmts", [])
     except Exception:  # GaussDB-only syntax left, or a type pglast's grammar lacks
         return []
-    if len(parsed) != 1 or type(parsed[0].stmt).__name__ != "CreateFunctionStmt":
+    if len(parsed) != 1 or "CreateFunctionStmt" not in parsed[0].get("stmt", {}):
         return ["statement kind"]
-    f = parsed[0].stmt
+    f = parsed[0]["stmt"]["CreateFunctionStmt"]
     out: list[str] = []
-    names = [s.sval for s in f.funcname]
+    names = [_sval(s) for s in f.get("funcname", ())]
     want = [p for p in (stmt.name.schema, stmt.package, stmt.name.name) if p is not None]
     if names != want:
         out.append("name")
-    params = [p for p in (f.parameters or ()) if p.mode.value != "t"]
-    table = [p for p in (f.parameters or ()) if p.mode.value == "t"]
-    modes = {"o": ArgMode.OUT, "b": ArgMode.INOUT, "v": ArgMode.VARIADIC}
+    parameters = [_node(p)[1] for p in f.get("parameters", ())]
+    params = [p for p in parameters if p.get("mode") != "FUNC_PARAM_TABLE"]
+    table = [p for p in parameters if p.get("mode") == "FUNC_PARAM_TABLE"]
     if len(params) != len(stmt.arguments):
         out.append("arguments")
     else:
         for p, a in zip(params, stmt.arguments, strict=True):
-            if (p.name or None) != a.name or modes.get(p.mode.value) != (a.mode if a.mode is not ArgMode.IN else None) \
-                    or (p.defexpr is not None) != (a.default is not None):
+            if (p.get("name") or None) != a.name or _MODES_PG.get(p.get("mode")) != (a.mode if a.mode is not ArgMode.IN else None) \
+                    or ("defexpr" in p) != (a.default is not None):
                 out.append(f"argument {a.name or a.type}")
-    if stmt.returns is not None and f.returnType is not None and bool(f.returnType.setof) != stmt.returns.setof:
+    returns = f.get("returnType")
+    if stmt.returns is not None and returns is not None and bool(returns.get("setof")) != stmt.returns.setof:
         out.append("setof")
     if stmt.returns is not None and len(table) != len(stmt.returns.table):
         out.append("returns table")
-    o = {d.defname: d.arg for d in f.options or ()}
-    sval = lambda v: getattr(v, "sval", None)  # noqa: E731
+    o = {d["defname"]: d.get("arg") for d in (_node(x)[1] for x in f.get("options", ()))}
+    sval = lambda v: None if v is None else _sval(v)  # noqa: E731
+    boolval = lambda v: bool(_node(v)[1].get("boolval"))  # noqa: E731
     if "language" in o and sval(o["language"]) != stmt.language:
         out.append("language")
     if "as" in o:
-        as_ = [s.sval for s in o["as"]]
+        as_ = [_sval(s) for s in _items(o["as"])]
         if as_[-1] != stmt.body or (len(as_) > 1 and as_[0] != stmt.probin):
             out.append("body")
     opts = stmt.options
     if "volatility" in o and sval(o["volatility"]) != (opts.volatility.value if opts.volatility else None):
         out.append("volatility")
-    if "strict" in o and (opts.null_input is None or bool(o["strict"].boolval) != opts.null_input.strict):
+    if "strict" in o and (opts.null_input is None or boolval(o["strict"]) != opts.null_input.strict):
         out.append("strict")
-    if "security" in o and (opts.security is None or bool(o["security"].boolval) != opts.security.definer):
+    if "security" in o and (opts.security is None or boolval(o["security"]) != opts.security.definer):
         out.append("security")
     for key in ("cost", "rows"):
         if key in o:
-            v = getattr(o[key], "ival", None)
-            v = getattr(o[key], "fval", None) if v is None else v
+            kind, fields = _node(o[key])
+            v = fields.get("ival", 0) if kind == "Integer" else fields.get("fval") if kind == "Float" else None
             mine = getattr(opts, key)
             if mine is None or Decimal(str(v)) != Decimal(mine):
                 out.append(key)
-    if [d.arg.name for d in f.options or () if d.defname == "set"] != [s.name for s in stmt.set_options]:
+    sets = [_node(x)[1] for x in f.get("options", ())]
+    if [_node(d["arg"])[1].get("name") for d in sets if d["defname"] == "set"] != [s.name for s in stmt.set_options]:
         out.append("set")
     return out
 
