@@ -110,3 +110,106 @@ def test_deep_and_shared_objects() -> None:
     shared = {"fmt": "DROP TABLE %{a}s %{a}s %{a}s %{a}s %{a}s", "a": inner}
     _same(shared)
     _same({"fmt": "DROP TABLE %{l:, }s", "l": [inner] * 9})
+
+
+# ---- the builders' readers: Obj.raw / opt_obj and read_type as they were (b eb299a5) -------------------------
+from ddlc.frontend.build._read import BuildContext, Obj, read_type  # noqa: E402
+from ddlc.jddl.keys import ALIASES  # noqa: E402
+
+_M: Any = object()
+
+
+def _key_before(o: Obj, name: str) -> str | None:
+    aliases = ALIASES.get(name)
+    if aliases is None:
+        return name if name in o.d else None
+    return next((k for k in aliases if k in o.d), None)
+
+
+def _raw_before(o: Obj, name: str, default: Any = _M) -> Any:
+    v = o.d.get(name, _M)
+    if v is not _M:
+        return v
+    k = _key_before(o, name)
+    if k is None:
+        if default is _M:
+            raise o.ctx.error(f'element "{name}" not found', o.path + (name,))
+        return default
+    return o.d[k]
+
+
+def _opt_obj_before(o: Obj, name: str) -> Obj | None:
+    v = _raw_before(o, name, None)
+    if v is None or v == "":
+        return None
+    if not isinstance(v, dict):
+        raise o.ctx.error(f'element "{name}" must be an object', o.at(name))
+    if v.get("present", True) is False:
+        return None
+    return Obj(v, o.at(name), o.ctx)
+
+
+def _read_type_before(o: Obj) -> Any:
+    from ddlc.frontend.sql.typmod import check_spelling, check_typmod
+    from ddlc.ir.names import TypeName
+
+    schema = _raw_before(o, "schemaname", None)
+    if schema is not None and not isinstance(schema, str):
+        raise o.ctx.error('element "schemaname" is not of type string', o.at("schemaname"))
+    arr = _raw_before(o, "typarray", False)
+    if not isinstance(arr, bool):
+        raise o.ctx.error('element "typarray" is not of type boolean', o.at("typarray"))
+    typmod = _raw_before(o, "typmod", "")
+    if not isinstance(typmod, str):
+        raise o.ctx.error('element "typmod" is not of type string', o.at("typmod"))
+    name = o.str("typename")
+    if typmod:
+        check_typmod(typmod, o.at("typmod"), o.ctx.document, name, schema)
+    if schema == "":
+        check_spelling(name, o.at("typename"), o.ctx.document)
+    return TypeName(name, schema, typmod, arr, origin=o.path)
+
+
+_KEYS = ["schemaname", "schema_name", "typename", "type_name", "typarray", "typmod", "present", "objname",
+         "object_name", "collation", "default", "x"]
+_MEMBER = st.one_of(st.none(), st.booleans(), st.integers(-2, 2), st.sampled_from(["", "int4", "pg_catalog", "(3)",
+                                                                                   "(1,2)", "character varying"]),
+                    st.just({}), st.just({"present": False}), st.just({"present": True, "fmt": "x"}), st.just([]))
+
+
+def _obj_outcome(fn: Any, o: Obj, *a: Any) -> Any:
+    try:
+        got = fn(o, *a)
+    except DdlcError as e:
+        return ("error", e.code, str(e), tuple(e.path))
+    return ("obj", got.d, got.path) if isinstance(got, Obj) else got
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.dictionaries(st.sampled_from(_KEYS), _MEMBER, max_size=6), st.sampled_from(_KEYS))
+def test_readers_read_as_before(d: dict, name: str) -> None:
+    o = Obj(d, ("t", 0), BuildContext("d"))
+    assert _obj_outcome(Obj.raw, o, name, None) == _obj_outcome(_raw_before, o, name, None)
+    assert _obj_outcome(Obj.raw, o, name) == _obj_outcome(_raw_before, o, name)
+    assert _obj_outcome(Obj.opt_obj, o, name) == _obj_outcome(_opt_obj_before, o, name)
+    assert _obj_outcome(read_type, o) == _obj_outcome(_read_type_before, o)
+
+
+def test_fixture_types_read_as_before() -> None:
+    def types(v: Any, at: tuple = ()) -> Any:
+        if isinstance(v, dict):
+            if "typarray" in v or "typename" in v or "type_name" in v:
+                yield v, at
+            for k, x in v.items():
+                yield from types(x, at + (k,))
+        elif isinstance(v, list):
+            for i, x in enumerate(v):
+                yield from types(x, at + (i,))
+
+    n = 0
+    for tree in TREES:
+        for t, at in types(tree):
+            o = Obj(t, at, BuildContext("d"))
+            assert _obj_outcome(read_type, o) == _obj_outcome(_read_type_before, o)
+            n += 1
+    assert n >= 100

@@ -11,7 +11,7 @@ def read_column(o: Obj) -> ColumnDef:
     coltype = None
     t = o.raw("coltype", None)
     if isinstance(t, dict) and t.get("present", True) is not False:
-        coltype = read_type(o.obj("coltype"))
+        coltype = read_type(Obj(t, o.at("coltype"), o.ctx))  # (o.obj("coltype"), without reading it again)
     elif t is not None and not isinstance(t, dict):
         raise o.ctx.error('element "coltype" must be an object', o.at("coltype"))
     collation = None

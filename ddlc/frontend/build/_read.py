@@ -57,15 +57,18 @@ class Obj:
         return self.key(name) is not None
 
     def raw(self, name: str, default: Any = _MISSING) -> Any:
-        v = self.d.get(name, _MISSING)  # the spelling asked for is the first of its spellings (ALIASES)
+        d = self.d
+        v = d.get(name, _MISSING)  # the spelling asked for is the first of its spellings (ALIASES)
         if v is not _MISSING:
             return v
-        k = self.key(name)
-        if k is None:
-            if default is _MISSING:
-                raise self.ctx.error(f'element "{name}" not found', self.path + (name,))
-            return default
-        return self.d[k]
+        aliases = ALIASES.get(name)  # (as key(name), without the call: absent members are common)
+        if aliases is not None:
+            for k in aliases:
+                if k in d:
+                    return d[k]
+        if default is _MISSING:
+            raise self.ctx.error(f'element "{name}" not found', self.path + (name,))
+        return default
 
     def at(self, name: str) -> Path:
         return self.path + ((name if name in self.d else self.key(name) or name),)
@@ -119,6 +122,9 @@ class Obj:
 
     def opt_obj(self, name: str) -> Obj | None:
         """A nested clause object; None when absent or ``"present": false``."""
+        v = self.d.get(name)
+        if v.__class__ is dict:  # the common case: present under the spelling asked for
+            return None if v.get("present", True) is False else Obj(v, self.path + (name,), self.ctx)
         v = self.raw(name, None)
         if v is None or v == "":  # absent, or empty (a slot of another version's form): not present
             return None
@@ -177,16 +183,21 @@ def read_qname(o: Obj) -> QualifiedName:
 
 
 def read_type(o: Obj) -> TypeName:
-    schema = o.raw("schemaname", None)
-    if schema is not None and not isinstance(schema, str):
-        raise o.ctx.error('element "schemaname" is not of type string', o.at("schemaname"))
-    arr = o.raw("typarray", False)
+    d = o.d
+    schema = d.get("schemaname", _MISSING)
+    if schema.__class__ is not str:  # (the common case read at once: a string under the first spelling)
+        schema = o.raw("schemaname", None)
+        if schema is not None and not isinstance(schema, str):
+            raise o.ctx.error('element "schemaname" is not of type string', o.at("schemaname"))
+    arr = d.get("typarray", False)  # (typarray and typmod have one spelling)
     if not isinstance(arr, bool):
         raise o.ctx.error('element "typarray" is not of type boolean', o.at("typarray"))
-    typmod = o.raw("typmod", "")
+    typmod = d.get("typmod", "")
     if not isinstance(typmod, str):
         raise o.ctx.error('element "typmod" is not of type string', o.at("typmod"))
-    name = o.str("typename")
+    name = d.get("typename", _MISSING)
+    if name.__class__ is not str:
+        name = o.str("typename")
     if typmod:
         check_typmod(typmod, o.at("typmod"), o.ctx.document, name, schema)
     if schema == "":
