@@ -134,8 +134,8 @@ def joined(toks: list[str]) -> str:
     """Tokens joined with canonical spacing: one space between two, none after ``(`` nor before ``)`` or
     ``,`` (a token starting with ``)`` included)."""
     text = " ".join(toks)
-    if "(" not in text and ")" not in text and "," not in text:
-        return text  # (no token the rule names: every gap is one space)
+    if "( " not in text and " )" not in text and " ," not in text:
+        return text  # (no gap the rule names: one would show as one of these three, a token's own text may too)
     out: list[str] = []
     glue = False  # a space before the next token (none before the first, none after "(")
     for t in toks:
