@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from ddlc.frontend.recover import MADE_FROM, check_tddl_statement, may_read_as, statement_kind, text_kind
+from ddlc.frontend.recover import MADE_FROM, may_read_as, statement_kind
+from ddlc.frontend.tddl_text import check_tddl_statement, text_kind
 from ddlc.frontend.sql.fragment import _scanned_statement_problem, plain_statement, statement_problem
 from ddlc.frontend.sql.lexer import Lexed, ScanError
 from ddlc.frontend.text import _deparser_drop
