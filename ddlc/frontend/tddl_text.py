@@ -16,6 +16,7 @@ _SIMPLE_START = re.compile(r"[A-Za-z0-9_ \t\n\r\f\v(),;.\[\]=]*")
 _SIMPLE_PIECE = re.compile(r"[A-Za-z0-9_]+|=+|[(),;.\[\]]")
 _HEAD = 10  # the tokens statement_kind reads
 _HEAD_CHARS = 160  # where text_kind looks for them
+_DIGITS = frozenset("0123456789")
 
 
 def text_kind(text: str) -> str:
@@ -24,12 +25,13 @@ def text_kind(text: str) -> str:
     mark, and one that runs on past them, into ``$``, a quote or a non-ASCII character, is not taken)."""
     end = _SIMPLE_START.match(text, 0, _HEAD_CHARS).end()  # type: ignore[union-attr]
     pieces = _SIMPLE_PIECE.findall(text, 0, end)
-    if any(p[0].isdigit() for p in pieces[:_HEAD + 1]):  # a number: "1.5", ".5", "1e5" are one token each
-        return statement_kind(text)
+    for p in pieces[:_HEAD + 1]:
+        if p[0] in _DIGITS:  # a number: "1.5", ".5", "1e5" are one token each
+            return statement_kind(text)
     if end < len(text) and pieces and text[end - 1] not in " \t\n\r\f\v":
         pieces.pop()  # the last piece, maybe cut short (its token runs on)
     if len(pieces) >= _HEAD or end == len(text):
-        return kind_of_head(" ".join([p.upper() for p in pieces[:_HEAD]]))
+        return kind_of_head(" ".join(pieces[:_HEAD]).upper())  # (ASCII: each piece's keyword spelling)
     return statement_kind(text)
 
 
