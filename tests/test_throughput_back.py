@@ -5,9 +5,9 @@
   every fixture statement, for each target's rules, with ``--on-unsupported`` warn, comment and error;
 * :meth:`ddlc.ir.reach.Reach.found` pushes a tuple's items where the tuple was (the same order) and no
   list per tuple: the former walk, copied, against the new one for every plan the passes use;
-* the writer's spacing (:func:`ddlc.backends.writer.joined`, which the short emitters' :func:`~ddlc.backends.writer.words`
-  uses too) joins a statement without a parenthesis or comma at once: the former loop against it on every
-  statement the fixtures make and on random tokens.
+* the writer's spacing (:func:`ddlc.backends.writer.joined`, which the short emitters'
+  :func:`~ddlc.backends.writer.words` uses too) joins a statement at once when no gap needs another spacing:
+  the former loop against it on every statement the fixtures make and on random tokens.
 """
 
 from __future__ import annotations
@@ -275,7 +275,8 @@ def _former_text(toks: list[str]) -> str:
     return "".join(out)
 
 
-_TOKENS = ["(", ")", ",", "),", "a", "ALTER", "IF EXISTS", "s.t", '"a(b"', '")x"', "'a,b'", "f(", "x)", "", " ", "E'\\\\'"]
+_TOKENS = ["(", ")", ",", "),", "a", "ALTER", "IF EXISTS", "s.t", '"a(b"', '")x"', "'a,b'", "f(", "x)", "", " ",
+           "E'\\\\'", "'a ( b'", "' ,'"]
 
 
 @given(st.lists(st.sampled_from(_TOKENS) | st.text(alphabet="ab(),' \"", max_size=4), max_size=12))
@@ -301,7 +302,8 @@ def test_every_statement_of_the_fixtures_spaced_as_before(monkeypatch):
     from test_throughput_passes import ROOT
     import glob
 
-    docs = [open(f, "rb").read() for f in sorted(glob.glob(str(ROOT / "fixtures" / "cases" / "*" / "*" / "input.json")))]
+    paths = sorted(glob.glob(str(ROOT / "fixtures" / "cases" / "*" / "*" / "input.json")))
+    docs = [open(f, "rb").read() for f in paths]
     for target in ("postgres", "gaussdb", "spark"):
         for _ in ddlc.translate_many(docs, target=target):
             pass

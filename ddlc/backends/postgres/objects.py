@@ -31,8 +31,6 @@ Decisions (each checked on a PostgreSQL 15 server by the goldens):
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...diagnostics import Severity, register
 from ...errors import Path
 from ...ir.base import replace
