@@ -113,7 +113,7 @@ def test_deep_and_shared_objects() -> None:
 
 
 # ---- the builders' readers: Obj.raw / opt_obj and read_type as they were (b eb299a5) -------------------------
-from ddlc.frontend.build._read import BuildContext, Obj, read_type  # noqa: E402
+from ddlc.frontend.build._read import BuildContext, Obj, read_qname, read_type  # noqa: E402
 from ddlc.jddl.keys import ALIASES  # noqa: E402
 
 _M: Any = object()
@@ -170,10 +170,47 @@ def _read_type_before(o: Obj) -> Any:
     return TypeName(name, schema, typmod, arr, origin=o.path)
 
 
+def _opt_str_before(o: Obj, name: str) -> Any:
+    v = _raw_before(o, name, None)
+    if v is None or v == "" or (isinstance(v, dict) and v.get("present", True) is False):
+        return None
+    if not isinstance(v, str):
+        raise o.ctx.error(f'element "{name}" must be a string', o.at(name))
+    return v
+
+
+def _flag_before(o: Obj, name: str, word: str | None = None) -> Any:
+    v = _raw_before(o, name, "")
+    if isinstance(v, dict):
+        return v.get("present", True) is not False
+    if not isinstance(v, str):
+        raise o.ctx.error(f'element "{name}" must be a string', o.at(name))
+    return bool(v.strip()) if word is None else v.strip().upper() == word
+
+
+def _obj_before(o: Obj, name: str) -> Any:
+    v = _raw_before(o, name)
+    if not isinstance(v, dict):
+        raise o.ctx.error(f'element "{name}" must be an object', o.at(name))
+    return Obj(v, o.at(name), o.ctx)
+
+
+def _read_qname_before(o: Obj) -> Any:
+    from ddlc.ir.names import QualifiedName
+
+    schema = _raw_before(o, "schemaname", None)
+    attr = _raw_before(o, "attrname", None)
+    for key, v in (("schemaname", schema), ("attrname", attr)):
+        if v is not None and not isinstance(v, str):
+            raise o.ctx.error(f'element "{key}" is not of type string', o.at(key))
+    return QualifiedName(o.str("objname"), schema, attr, origin=o.path)
+
+
 _KEYS = ["schemaname", "schema_name", "typename", "type_name", "typarray", "typmod", "present", "objname",
-         "object_name", "collation", "default", "x"]
+         "object_name", "collation", "default", "attrname", "attr_name", "attribute_name", "x"]
 _MEMBER = st.one_of(st.none(), st.booleans(), st.integers(-2, 2), st.sampled_from(["", "int4", "pg_catalog", "(3)",
-                                                                                   "(1,2)", "character varying"]),
+                                                                                   "(1,2)", "character varying", " if exists ",
+                                                                                   "IF EXISTS"]),
                     st.just({}), st.just({"present": False}), st.just({"present": True, "fmt": "x"}), st.just([]))
 
 
@@ -193,13 +230,17 @@ def test_readers_read_as_before(d: dict, name: str) -> None:
     assert _obj_outcome(Obj.raw, o, name) == _obj_outcome(_raw_before, o, name)
     assert _obj_outcome(Obj.opt_obj, o, name) == _obj_outcome(_opt_obj_before, o, name)
     assert _obj_outcome(read_type, o) == _obj_outcome(_read_type_before, o)
+    assert _obj_outcome(read_qname, o) == _obj_outcome(_read_qname_before, o)
+    assert _obj_outcome(Obj.opt_str, o, name) == _obj_outcome(_opt_str_before, o, name)
+    assert _obj_outcome(Obj.obj, o, name) == _obj_outcome(_obj_before, o, name)
+    for word in (None, "IF EXISTS"):
+        assert _obj_outcome(Obj.flag, o, name, word) == _obj_outcome(_flag_before, o, name, word)
 
 
-def test_fixture_types_read_as_before() -> None:
+def test_fixture_objects_read_as_before() -> None:
     def types(v: Any, at: tuple = ()) -> Any:
         if isinstance(v, dict):
-            if "typarray" in v or "typename" in v or "type_name" in v:
-                yield v, at
+            yield v, at
             for k, x in v.items():
                 yield from types(x, at + (k,))
         elif isinstance(v, list):
@@ -211,5 +252,10 @@ def test_fixture_types_read_as_before() -> None:
         for t, at in types(tree):
             o = Obj(t, at, BuildContext("d"))
             assert _obj_outcome(read_type, o) == _obj_outcome(_read_type_before, o)
+            assert _obj_outcome(read_qname, o) == _obj_outcome(_read_qname_before, o)
+            for name in ("schemaname", "present", "not_null", "if_exists", "definition", "default", "name"):
+                assert _obj_outcome(Obj.opt_str, o, name) == _obj_outcome(_opt_str_before, o, name)
+                assert _obj_outcome(Obj.obj, o, name) == _obj_outcome(_obj_before, o, name)
+                assert _obj_outcome(Obj.flag, o, name) == _obj_outcome(_flag_before, o, name)
             n += 1
     assert n >= 100

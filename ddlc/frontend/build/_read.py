@@ -98,6 +98,9 @@ class Obj:
 
     def opt_str(self, name: str) -> str | None:
         """A string member; None when absent or empty."""
+        v = self.d.get(name, _MISSING)
+        if v.__class__ is str:  # the common case: present, a string
+            return v or None
         v = self.raw(name, None)
         if v is None or v == "" or (isinstance(v, dict) and v.get("present", True) is False):
             return None
@@ -107,6 +110,9 @@ class Obj:
 
     def flag(self, name: str, word: str | None = None) -> bool:
         """A keyword member such as ``if_not_exists`` ("" or "IF NOT EXISTS") as a bool."""
+        v = self.d.get(name, _MISSING)
+        if v.__class__ is str:  # the common case: present, a string
+            return bool(v.strip()) if word is None else v.strip().upper() == word
         v = self.raw(name, "")
         if isinstance(v, dict):
             return v.get("present", True) is not False
@@ -115,6 +121,9 @@ class Obj:
         return bool(v.strip()) if word is None else v.strip().upper() == word
 
     def obj(self, name: str) -> Obj:
+        v = self.d.get(name)
+        if v.__class__ is dict:  # the common case: present under the spelling asked for
+            return Obj(v, self.path + (name,), self.ctx)
         v = self.raw(name)
         if not isinstance(v, dict):
             raise self.ctx.error(f'element "{name}" must be an object', self.at(name))
@@ -174,6 +183,12 @@ class Obj:
 
 
 def read_qname(o: Obj) -> QualifiedName:
+    d = o.d
+    schema = d.get("schemaname")
+    name = d.get("objname")
+    if (schema.__class__ is str and name.__class__ is str and "attrname" not in d and "attr_name" not in d
+            and "attribute_name" not in d):  # the common case, read at once
+        return QualifiedName(name, schema, None, origin=o.path)
     schema = o.raw("schemaname", None)
     attr = o.raw("attrname", None)
     for key, v in (("schemaname", schema), ("attrname", attr)):
