@@ -114,6 +114,8 @@ def test_deep_and_shared_objects() -> None:
 
 # ---- the builders' readers: Obj.raw / opt_obj and read_type as they were (b eb299a5) -------------------------
 from ddlc.frontend.build._read import BuildContext, Obj, read_qname, read_type  # noqa: E402
+from ddlc.frontend.sql.typmod import check_spelling, check_typmod  # noqa: E402
+from ddlc.ir.names import QualifiedName, TypeName  # noqa: E402
 from ddlc.jddl.keys import ALIASES  # noqa: E402
 
 _M: Any = object()
@@ -150,9 +152,6 @@ def _opt_obj_before(o: Obj, name: str) -> Obj | None:
 
 
 def _read_type_before(o: Obj) -> Any:
-    from ddlc.frontend.sql.typmod import check_spelling, check_typmod
-    from ddlc.ir.names import TypeName
-
     schema = _raw_before(o, "schemaname", None)
     if schema is not None and not isinstance(schema, str):
         raise o.ctx.error('element "schemaname" is not of type string', o.at("schemaname"))
@@ -196,8 +195,6 @@ def _obj_before(o: Obj, name: str) -> Any:
 
 
 def _read_qname_before(o: Obj) -> Any:
-    from ddlc.ir.names import QualifiedName
-
     schema = _raw_before(o, "schemaname", None)
     attr = _raw_before(o, "attrname", None)
     for key, v in (("schemaname", schema), ("attrname", attr)):
