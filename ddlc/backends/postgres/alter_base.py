@@ -13,6 +13,7 @@ from typing import Any
 from ...diagnostics import Severity, register
 from ...history import working_copy
 from ...ir.alter import AlterObjType, AlterRelation, RelOption
+from ...ir.alter_columns import ResetColumnOptions, SetColumnOptions
 from ...ir.base import Node, replace
 from ..writer import SqlWriter, pg_option_value
 from .context import Emit
@@ -285,6 +286,8 @@ INDEX_OPTIONS = frozenset({"fillfactor", "deduplicate_items", "fastupdate", "gin
 VIEW_OPTIONS = frozenset({"check_option", "security_barrier", "security_invoker"})
 COLUMN_OPTIONS = frozenset({"n_distinct", "n_distinct_inherited"})
 _ANY_OPTION = TABLE_OPTIONS | INDEX_OPTIONS | VIEW_OPTIONS | COLUMN_OPTIONS
+_ALLOWED = {AlterObjType.TABLE: TABLE_OPTIONS, AlterObjType.MATERIALIZED_VIEW: TABLE_OPTIONS,
+            AlterObjType.INDEX: INDEX_OPTIONS, AlterObjType.VIEW: VIEW_OPTIONS}  # storage parameters by relation kind
 
 
 def _pg_option(o: RelOption) -> bool:
@@ -300,9 +303,7 @@ def _valid_for(kind: AlterObjType | None, o: RelOption) -> bool:
         return kind in (AlterObjType.TABLE, AlterObjType.MATERIALIZED_VIEW) and name in TOAST_OPTIONS
     if kind is None:  # ALTER COLUMN ... SET (...)
         return name in COLUMN_OPTIONS
-    allowed = {AlterObjType.TABLE: TABLE_OPTIONS, AlterObjType.MATERIALIZED_VIEW: TABLE_OPTIONS,
-               AlterObjType.INDEX: INDEX_OPTIONS, AlterObjType.VIEW: VIEW_OPTIONS}
-    return name in allowed.get(kind, frozenset())
+    return name in _ALLOWED.get(kind, ())
 
 
 def option_sql(o: RelOption, e: Emit, with_value: bool) -> str:
@@ -316,8 +317,6 @@ def option_sql(o: RelOption, e: Emit, with_value: bool) -> str:
 def valid_here(o: RelOption, enclosing: tuple[Node, ...]) -> bool:
     """``o`` is a storage parameter PostgreSQL takes where it stands: on this kind of relation (the
     enclosing ALTER's), or on a column (``ALTER COLUMN ... SET (...)``)."""
-    from ...ir.alter_columns import ResetColumnOptions, SetColumnOptions
-
     if enclosing and isinstance(enclosing[-1], SetColumnOptions | ResetColumnOptions):
         return _valid_for(None, o)
     stmt = enclosing[0] if enclosing else None
