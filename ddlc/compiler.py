@@ -302,11 +302,13 @@ def _one_tddl_statement(text: str, document: str) -> None:
     it (DDLC-E011 otherwise; ``frontend.sql.fragment.statement_problem``). In the text of a statement that
     holds user code outside quotes, ``;`` and comments are the user's: only a ``/`` line before the end,
     a meta-command, an unterminated token or a comment running to the end is refused there."""
-    from .frontend.recover import statement_kind
+    from .frontend.recover import check_tddl_statement
 
-    kind = statement_kind(text)
-    check_statement(text, f"the TDDL text of {kind or 'a statement'} {_AS_IT_CAME}", block=kind in _CODE_KINDS,
-                    document=document)
+    check_tddl_statement(text, _tddl_what, _CODE_KINDS, document=document)
+
+
+def _tddl_what(kind: str | None) -> str:
+    return f"the TDDL text of {kind or 'a statement'} {_AS_IT_CAME}"
 
 
 def _one_statement_as_written(f: Front, document: str) -> None:
