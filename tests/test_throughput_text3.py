@@ -359,3 +359,40 @@ _PG_BODY = st.sampled_from(["AS $$ select 1 $$", "AS 'select 1'", "AS 'obj', 'sy
 @given(_PG_HEAD, st.lists(_PG_OPTION, max_size=4).map("".join), _PG_BODY, st.lists(_PG_OPTION, max_size=2).map("".join))
 def test_crosscheck_generated(head: str, before: str, body: str, after: str):
     _both(head + before + body + (" " + after if after else ""))
+
+
+# ---- Cursor.peek lexes inline what token_at lexes ------------------------------------------------------------------
+from ddlc.frontend.sql.lexer import Cursor, ScanFail  # noqa: E402
+
+
+def _peek_as_before(text: str, pos: int) -> object:
+    if pos >= len(text):
+        return None
+    try:
+        return tuple(token_at(text, pos))
+    except ScanError as e:
+        return ("fail", str(e))
+
+
+def _peek_now(text: str, pos: int) -> object:
+    c = Cursor(text)
+    c.i = pos
+    try:
+        t = c.peek()
+        again = c.peek()
+    except ScanFail as e:
+        return ("fail", str(e))
+    assert again is t
+    return None if t is None else tuple(t)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(LEXER_TEXT, st.integers(min_value=0, max_value=40))
+def test_cursor_peek_generated(text: str, pos: int):
+    assert _peek_now(text, pos) == _peek_as_before(text, pos), (text, pos)
+
+
+def test_cursor_peek_fixture_texts():
+    for text in (TEXTS + EXTRA)[:300]:
+        for pos in range(0, len(text), 7):
+            assert _peek_now(text, pos) == _peek_as_before(text, pos), (text, pos)

@@ -517,12 +517,20 @@ class Cursor:
         t = self._known.get(i)
         if t is not None:
             return t
-        if i >= len(self.s):
+        s = self.s
+        if i >= len(s):
             return None
-        try:
-            t = self._known[i] = token_at(self.s, i)  # lexed once per position (an error is raised again, as it was)
-        except ScanError as e:
-            raise ScanFail(str(e)) from None
+        m = (_LEX or _lexer()).match(s, i)  # token_at's, inline (the parsers' most frequent call)
+        kind = m.lastgroup  # type: ignore[union-attr]
+        if kind == "nested" or kind == "error":  # a comment to finish, or an unterminated token
+            try:
+                t = token_at(s, i)
+            except ScanError as e:
+                raise ScanFail(str(e)) from None
+        else:
+            e = m.end()  # type: ignore[union-attr]
+            t = _tok(Tok, (kind, s[i:e], i, e))
+        self._known[i] = t  # lexed once per position (an error is raised again, as it was)
         return t
 
     def peek_word(self) -> str | None:
