@@ -99,6 +99,26 @@ def test_trees_with_strings_replaced_build_as_before(data: Any) -> None:
     _same(mutated(data, _STRINGS, keep_fmt=True, delete_odds=8))
 
 
+class _Sub(dict):
+    """A mapping a library caller may pass (not what a JSON parser gives)."""
+
+
+def _subclassed(v: Any) -> Any:
+    if isinstance(v, dict):
+        return _Sub({k: _subclassed(x) for k, x in v.items()})
+    if isinstance(v, list):
+        return [_subclassed(x) for x in v]
+    return v
+
+
+def test_fixture_trees_of_dict_subclasses_build_as_before() -> None:
+    for tree in TREES:
+        sub = _subclassed(tree)
+        _same(sub)
+        inner = dict(sub)  # the top level a plain dict, as documents.classify makes it
+        _same(inner)
+
+
 def test_deep_and_shared_objects() -> None:
     inner: dict[str, Any] = {"fmt": "%{x}s", "x": "a"}
     for depth in (10, 63, 64, 65, 66, 200, 257, 300):

@@ -127,7 +127,7 @@ class _Both(_Checker):
                             if got[0] is not None or got[1]:
                                 check = self.judged(value, name, slot, got, path + (name,))
                         continue
-                elif type(value) is dict:
+                elif type(value) is dict or isinstance(value, dict):
                     if conv == "s":
                         present = value.get("present", True)
                         if present is False:
@@ -171,6 +171,11 @@ class _Both(_Checker):
                         check = check and self.error is None
                         continue
                 self.convert(elem, conv, name, vpath + (idx,), fmt, depth, self.out)
+
+    def expand(self, obj: Mapping[str, Any], path: Path, depth: int, out: list[str]) -> None:
+        """(Not reached: the walk descends into every object a ``%s`` pastes itself; kept so that no object is
+        ever expanded by :class:`_Checker`'s walk, which writes no text.)"""
+        self.walk(obj, None, path, depth, False, False)
 
     def descend(self, v: Mapping[str, Any], node: str | None, path: Path, depth: int,  # type: ignore[override]
                 check: bool) -> None:
@@ -266,7 +271,7 @@ class _BothText(_Both):
                             if got[0] is not None or got[1]:
                                 check = self.judged(value, name, slot, got, path + (name,))
                         continue
-                    if type(value) is dict:
+                    if type(value) is dict or isinstance(value, dict):
                         present = value.get("present", True)
                         if present is False:
                             continue
@@ -302,7 +307,7 @@ class _BothText(_Both):
                             if got[0] is not None or got[1]:
                                 check = self.judged(elem, name, slot, got, vpath + (idx,))
                         continue
-                    if type(elem) is dict:
+                    if isinstance(elem, dict):
                         self.descend(elem, items, vpath + (idx,), depth, check)
                         check = check and self.error is None
                         continue
