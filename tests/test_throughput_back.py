@@ -31,7 +31,12 @@ from ddlc.ir.statement import Opaque, OpaqueReason
 from ddlc.options import Options
 from ddlc.passes import SHARED, PassContext, run_pipeline
 from ddlc.passes.drop_unsupported import _Dropped, _plan, _without_markers, drop_unsupported
-from ddlc.passes.qualify_names import _REACH as QUALIFY_REACH
+from ddlc.ir.base import transform
+from ddlc.ir.names import QualifiedName
+from ddlc.ir.partition import BoundValue
+from ddlc.ir.routine import FunctionArg
+from ddlc.passes._sync import synced
+from ddlc.passes.qualify_names import _MAY_REFERENCE, _REACH as QUALIFY_REACH, N_UNPARSED_REF, NOT_USER_OBJECTS
 
 from test_throughput_passes import STATEMENTS
 
@@ -324,3 +329,77 @@ def test_emit_records_as_the_emitters_use_them():
     out = Emitted(["a"])
     assert (out.statements, out.diagnostics, out.comments) == (["a"], [], [])
     assert Emitted().statements is not Emitted().statements  # a list of its own each
+
+
+# ---- qualify_names: its function made once per default schema --------------------------------------------
+
+def _former_qualify_names(stmt, ctx):
+    """qualify_names as it was (its function made per call)."""
+    default = ctx.default_schema
+    diags: list[Diagnostic] = []
+
+    def unqualified(schema: str | None, name: str) -> str | None:
+        return default if schema is None else None
+
+    def fn(node):
+        t = type(node)
+        if t is FunctionArg or t is BoundValue:
+            return synced(node)  # its parsed Expr (a child) was rewritten already: the text follows
+        if t is QualifiedName and node.schema is None:
+            return replace(node, schema=default)
+        if t is Expr and _MAY_REFERENCE.search(node.text):
+            new = node.renamed_text(unqualified)
+            if new is None:
+                diags.append(Diagnostic(N_UNPARSED_REF, "SQL text not parsed; references inside it left as written",
+                                        node.origin, document=ctx.document, pass_name="qualify_names"))
+            elif new is not node.text:
+                return node.renamed(new, unqualified)
+        return node
+
+    return transform(stmt, fn, NOT_USER_OBJECTS, QUALIFY_REACH), diags
+
+
+@pytest.mark.parametrize("schema", ["public", "s_other"])
+def test_qualify_names_gives_what_the_former_pass_gave(schema):
+    from ddlc.passes.qualify_names import qualify_names
+
+    opts = Options.of(default_schema=schema)
+    ctx = msgspec.structs.replace(PassContext.of(opts, target="postgres"), document="doc")
+    changed = noted = 0
+    unqualified = [(label, transform(s, lambda n: replace(n, schema=None) if type(n) is QualifiedName else n,
+                                     NOT_USER_OBJECTS)) for label, s in STATEMENTS]
+    for label, stmt in STATEMENTS + unqualified:
+        new, old = qualify_names(stmt, ctx), _former_qualify_names(stmt, ctx)
+        assert new[0] == old[0] and base.to_json(new[0], with_origin=True) == base.to_json(old[0], with_origin=True)
+        assert new[1] == old[1], label
+        assert (new[0] is stmt) == (old[0] is stmt), label
+        changed += new[0] is not stmt
+        noted += len(new[1])
+    assert changed > 50
+
+
+def test_qualify_names_reports_unparsed_text_once(monkeypatch):
+    """A fragment that does not parse is reported by the walk that met it, once, and a walk that raised leaves
+    nothing for the next statement's."""
+    import importlib
+
+    from ddlc.ir.names import Expr
+
+    qn = importlib.import_module("ddlc.passes.qualify_names")  # (the package's name is the function's)
+
+    stmt = next(s for _, s in STATEMENTS if any(type(x[0]) is Expr and qn._MAY_REFERENCE.search(x[0].text)
+                                                 for x in Reach({Expr}).current().found(s)))
+    ctx = msgspec.structs.replace(PassContext.of(Options.of(), target="postgres"), document="doc")
+    monkeypatch.setattr(Expr, "renamed_text", lambda self, fn: None)
+    _, diags = qn.qualify_names(stmt, ctx)
+    assert diags and all(d.code == qn.N_UNPARSED_REF and d.document == "doc" for d in diags)
+    assert diags == _former_qualify_names(stmt, ctx)[1]
+    _, again = qn.qualify_names(stmt, ctx)
+    assert again == diags  # the same, not twice as many
+
+    monkeypatch.undo()
+    qn._UNPARSED.found = [stmt]  # as a walk that raised would leave it
+    from ddlc.ir.drop import Drop
+
+    clean = next(s for _, s in STATEMENTS if type(s) is Drop)
+    assert qn.qualify_names(clean, ctx)[1] == []

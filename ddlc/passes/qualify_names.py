@@ -16,6 +16,8 @@ the GaussDB target renders the new names instead of the old text without re-pars
 from __future__ import annotations
 
 import re
+import threading
+from typing import Any
 
 from ..diagnostics import Diagnostic, Severity, register
 from ..ir.base import replace, transform
@@ -44,25 +46,45 @@ _MAY_REFERENCE = re.compile(r"\b(nextval|currval|setval|REFERENCES|SELECT|FROM|J
 
 
 def qualify_names(stmt, ctx):
-    default = ctx.default_schema
-    diags: list[Diagnostic] = []
+    fn = _QUALIFY.get(ctx.default_schema)
+    if fn is None:
+        fn = _qualifier(ctx.default_schema)
+    _UNPARSED.found = None  # (a walk that raised may have left some)
+    out = transform(stmt, fn, NOT_USER_OBJECTS, _REACH)
+    unparsed = _UNPARSED.found
+    if unparsed is None:
+        return out, []
+    _UNPARSED.found = None
+    return out, [Diagnostic(N_UNPARSED_REF, "SQL text not parsed; references inside it left as written", e.origin,
+                            document=ctx.document, pass_name="qualify_names") for e in unparsed]
 
+
+_QUALIFY: dict[str, Any] = {}  # default schema -> the walk's function (made once per schema)
+_UNPARSED = threading.local()  # (found) the fragments of the statement walked that did not parse, in walk order
+
+
+def _qualifier(default: str) -> Any:
     def unqualified(schema: str | None, name: str) -> str | None:
         return default if schema is None else None
 
     def fn(node):
         t = type(node)
+        if t is QualifiedName:
+            return node if node.schema is not None else replace(node, schema=default)
         if t is FunctionArg or t is BoundValue:
             return synced(node)  # its parsed Expr (a child) was rewritten already: the text follows
-        if t is QualifiedName and node.schema is None:
-            return replace(node, schema=default)
         if t is Expr and _MAY_REFERENCE.search(node.text):
             new = node.renamed_text(unqualified)
             if new is None:
-                diags.append(Diagnostic(N_UNPARSED_REF, "SQL text not parsed; references inside it left as written",
-                                        node.origin, document=ctx.document, pass_name="qualify_names"))
+                found = getattr(_UNPARSED, "found", None)
+                if found is None:
+                    found = _UNPARSED.found = []
+                found.append(node)
             elif new is not node.text:
                 return node.renamed(new, unqualified)
         return node
 
-    return transform(stmt, fn, NOT_USER_OBJECTS, _REACH), diags
+    if len(_QUALIFY) > 64:
+        _QUALIFY.clear()
+    _QUALIFY[default] = fn
+    return fn
