@@ -127,7 +127,7 @@ class Index:
 
 
 _INDEX: dict[int, tuple[Any, Index]] = {}  # id(tree) -> (the tree, held: its id is not reused; its index)
-_INDEX_LIMIT = 8192
+_INDEX_LIMIT = 2048
 
 
 def index(tree: Any) -> Index:
