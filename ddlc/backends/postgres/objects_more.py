@@ -47,6 +47,7 @@ from ...ir.view import CreateView
 from ..writer import pg_deparse
 from .context import Emit, emits
 from .exprs import query_tree, rewrite_tree, wants_rewrite
+from ..once import printed_once
 from .types import TYPE_MAP, type_node
 
 # ---- codes ----------------------------------------------------------------------------------
@@ -545,8 +546,13 @@ def _mapped_type(node: Any) -> tuple[str, bool] | None:
 
 
 def view_query(n: CreateView, e: Emit) -> str:
-    """The view's query for PostgreSQL, printed by pglast from its parsed form (made at build time)."""
+    """The view's query for PostgreSQL, printed by pglast from its parsed form (made at build time), once per
+    parsed query (:func:`~ddlc.backends.once.printed_once`: a stream that repeats a view prints it once)."""
     tree = query_tree(n.query)
+    return printed_once(tree, n.query.text, n.query.origin, e, lambda said: _view_query(n, said, tree), pg_deparse)
+
+
+def _view_query(n: CreateView, e: Emit, tree: Any) -> str:
     assert tree is not None  # a query that does not parse, or uses GaussDB-only constructs: refused by rules
     changed = False
     if wants_rewrite(n.query.text):  # GaussDB-only functions: the rewrites of other SQL text
