@@ -29,7 +29,11 @@ def pglast_ast() -> Any:
     return _PGLAST
 
 
-_TRUSTED = threading.local()  # .on: this thread is inside pglast's own parser (parse_sql below)
+class _Trusted(threading.local):
+    on = False  # this thread is inside pglast's own parser (parse_sql below); a class default: no getattr per read
+
+
+_TRUSTED = _Trusted()
 _FAST: bool | None = None  # whether pglast's nodes are made unchecked inside its parser (None: not decided yet)
 # the pglast releases whose parser makes the same trees unchecked as checked (tests/test_pgparse_trusted.py)
 _CHECKED_RELEASES = ("8.8",)
@@ -58,7 +62,7 @@ def _install() -> bool:
             put, state = object.__setattr__, _TRUSTED
 
             def __setattr__(self: Any, name: str, value: Any) -> None:
-                if getattr(state, "on", False):
+                if state.on:
                     put(self, name, value)
                 else:
                     checked(self, name, value)
@@ -76,7 +80,7 @@ def parse_sql(text: str) -> tuple[Any, ...]:
 
     if not (_FAST if _FAST is not None else _install()):
         return pglast.parse_sql(text)
-    before = getattr(_TRUSTED, "on", False)
+    before = _TRUSTED.on
     _TRUSTED.on = True
     try:
         return pglast.parse_sql(text)
