@@ -186,6 +186,9 @@ class _OldCursor:
     take, words, need, until_clause = (functext._Cursor.take, functext._Cursor.words, functext._Cursor.need,
                                        functext._Cursor.until_clause)
 
+    def read_rest(self) -> None:  # (the former cursor shared nothing)
+        pass
+
 
 def _read(text: str, cursor: type) -> object:
     saved = functext._Cursor
@@ -396,3 +399,66 @@ def test_cursor_peek_fixture_texts():
     for text in (TEXTS + EXTRA)[:300]:
         for pos in range(0, len(text), 7):
             assert _peek_now(text, pos) == _peek_as_before(text, pos), (text, pos)
+
+
+# ---- a routine text read once: its slot check and the function-text reader share its tokens ------------------------
+from ddlc.frontend.sql import lexer as _lexer_mod, slotforms  # noqa: E402
+from ddlc.frontend.sql.fragment import open_line_comment  # noqa: E402
+
+
+def _old_code_scan(v: str) -> tuple[str | None, list[tuple[str, int, int]]]:
+    """:func:`_code_problem` of ``v``, and (when there is none) its tokens, blanks and comments aside (what
+    ``_tokens`` gives): one scan for both."""
+    if open_line_comment(v):
+        return "a -- comment that runs to the end of the text (it would swallow what follows it)", []
+    line_start, slash_line = True, False
+    toks: list[tuple[str, int, int]] = []
+    for kind, s, e in scan(v):
+        if kind == "error":
+            return "an unterminated quote, quoted name, dollar quote or comment", toks
+        if kind == "space":
+            if "\n" in v[s:e] or "\r" in v[s:e]:
+                if slash_line:
+                    return "a line holding only /", toks
+                line_start = True
+            continue
+        if kind == "comment":
+            continue
+        toks.append((kind, s, e))
+        tok = v[s:e]
+        if "\\" in tok and kind not in ("string", "qident", "dollar"):  # psql/gsql: a meta-command anywhere
+            return "a backslash outside quotes (psql and gsql run a meta-command from it)", toks
+        slash_line, line_start = line_start and tok == "/", False
+    return ("a line holding only /" if slash_line and ("\n" in v or "\r" in v) else None), toks
+
+
+_CODE = st.lists(st.sampled_from(["CREATE", "x", " ", "\n", "\r", "\t", "/", "\\", "'", "'a'", "$$", "$$ b $$", "E'\\n'",
+                                  '"', ";", "(", ")", "--", "/*", "*/", "-", "*", "AS", "FUNCTION", "f()"]),
+                 max_size=25).map("".join)
+
+
+def _same_code(text: str) -> None:
+    want = _old_code_scan(text)
+    _lexer_mod._REMEMBERED = None
+    assert slotforms._code_scan(text) == want, text  # lexed here (and remembered when whole)
+    assert slotforms._code_scan(text) == want, text  # from what was remembered
+    spans = [x for x in scan(text) if x[0] not in _SKIPPED]
+    if not any(k == "error" for k, _, _ in spans) and "--" not in text and "/*" not in text:
+        assert slotforms._spans_problem(text, spans) == want, text
+    _lexer_mod._REMEMBERED = None
+    first = _read(text, functext._Cursor)  # the reader first: it remembers the spans when it reads them all
+    assert slotforms._code_scan(text) == want, text
+    assert _read(text, functext._Cursor) == first == _read(text, _OldCursor), text
+    _lexer_mod._REMEMBERED = None
+
+
+def test_shared_spans_fixture_texts():
+    for text in TEXTS + EXTRA + FUNCTION_TEXTS:
+        _same_code(text)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_CODE)
+def test_shared_spans_generated(text: str):
+    _same_code(text)
+    _same_code("CREATE FUNCTION f() RETURNS int AS " + text)

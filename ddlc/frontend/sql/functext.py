@@ -32,7 +32,7 @@ from ...ir.routine import (
 from .expr import make_expr
 from .lexer import (
     ScanError, Tok, dollar_tag_at, error_message, ident_value, is_ident, keyword, skip_space, split_top, string_value,
-    token_at, token_spans,
+    remember_spans, remembered_spans, token_at, token_spans,
 )
 
 _tok = tuple.__new__  # a token without NamedTuple's Python frame (as the lexer makes them)
@@ -79,7 +79,7 @@ class _Cursor:
     the token before it (the positions the reader steps to). At any other position (after a ``DEFINER`` user
     read by pattern...) the token is lexed there, as the scan would cut it from such a boundary."""
 
-    __slots__ = ("text", "pos", "_next", "_spans", "_last")
+    __slots__ = ("text", "pos", "_next", "_spans", "_last", "_read")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -87,8 +87,11 @@ class _Cursor:
         # position -> the token after the blanks there (None: the end; an int: where the unterminated token
         # that comes next starts)
         self._next: dict[int, Tok | None | int] = {}
-        self._spans: Iterator[tuple[str, int, int]] | None = token_spans(text)
+        known = remembered_spans(text)  # (the text's slot check lexed it already)
+        self._spans: Iterator[tuple[str, int, int]] | None = token_spans(text) if known is None else iter(known)
         self._last = 0  # the end of the last token read (0: none yet)
+        # the spans lexed here, kept for the text's other readers once they all are (lexer.remember_spans)
+        self._read: list[tuple[str, int, int]] | None = [] if known is None else None
 
     def _at(self, pos: int) -> Tok | None:
         """The token after the blanks at ``pos`` (None at the end); ScanError at an unterminated one."""
@@ -100,9 +103,13 @@ class _Cursor:
                 span = next(spans, None)
                 if span is None:
                     known[self._last] = None
+                    if self._read is not None:
+                        remember_spans(self.text, self._read)
                 elif span[0] == "error":
                     known[self._last] = span[1]
                 else:
+                    if self._read is not None:
+                        self._read.append(span)
                     kind, s, e = span
                     word = self.text[s:e]
                     known[self._last] = _tok(_Tok, (kind, word, s, e, keyword(word) if kind == "word" else ""))
@@ -116,6 +123,15 @@ class _Cursor:
         if tok.__class__ is int:
             raise ScanError(*error_message(self.text, tok))  # type: ignore[arg-type]
         return tok  # type: ignore[return-value]
+
+    def read_rest(self) -> None:
+        """Read the spans left (a few, after the statement's ``;``), so that the text's other readers get them
+        all (:func:`~.lexer.remember_spans`); an unterminated one ends it (nothing kept)."""
+        try:
+            while self._spans is not None:
+                self._at(self._last)
+        except ScanError:
+            pass
 
     def peek(self, ahead: int = 0) -> Tok | None:
         tok = self._next.get(self.pos, _UNREAD)
@@ -339,6 +355,7 @@ def _parse(text: str, origin: Path) -> tuple[CreateFunction, FunctionTextSpans]:
             rest = text[c.pos:].strip()
             if rest not in ("", "/"):
                 raise FunctionTextError("text after the final ;", c.pos)
+            c.read_rest()
             break
         if t.kind == "op" and t.text == "/" and not text[t.end:].strip():
             break

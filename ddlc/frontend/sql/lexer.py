@@ -170,6 +170,25 @@ def token_spans(text: str, pos: int = 0) -> Iterator[tuple[str, int, int]]:
             return
 
 
+# The last text a reader lexed in full (no unterminated token) and its tokens but blanks and comments, as
+# token_spans gives them: the next reader of the same text (the same string) takes them rather than lexing it
+# again (a routine's text: its slot check, then the function-text reader). One text only, replaced as a whole.
+_REMEMBERED: tuple[str, list[tuple[str, int, int]]] | None = None
+
+
+def remember_spans(text: str, spans: list[tuple[str, int, int]]) -> None:
+    """Keep ``spans``, every token of ``text`` but blanks and comments (``text`` lexed to its end, none
+    unterminated), for :func:`remembered_spans`."""
+    global _REMEMBERED
+    _REMEMBERED = (text, spans)
+
+
+def remembered_spans(text: str) -> list[tuple[str, int, int]] | None:
+    """The spans :func:`remember_spans` kept for this very string (``is``), or None."""
+    got = _REMEMBERED
+    return got[1] if got is not None and got[0] is text else None
+
+
 def error_message(text: str, start: int) -> tuple[str, int]:
     """What an ``error`` token starting at ``start`` is: (message, offset of the opening quote)."""
     c = text[start]
@@ -580,6 +599,7 @@ class Cursor:
 
 __all__ = [
     "BLANK",
+    "remember_spans", "remembered_spans", "token_spans",
     "scan", "error_message", "ScanError", "Tok", "tokens", "tokenize", "Lexed", "token_at", "skip_space", "dollar_tag_at",
     "fold", "keyword", "ident_value", "string_value", "unescape_e", "is_ident", "matching_paren", "split_top",
     "read_qualified", "closing_paren", "split_commas", "ScanFail", "Cursor",

@@ -10,7 +10,7 @@ from typing import Any
 
 from ...errors import DdlcError
 from .fragment import comments, fragment_problem, open_line_comment
-from .lexer import _CONT, _START, scan
+from .lexer import _CONT, _START, remember_spans, remembered_spans, scan
 
 _NUMBER_FORMS = {
     "integer": r"[+-]?[0-9]+",
@@ -66,6 +66,9 @@ def _code_problem(v: str) -> str | None:
 def _code_scan(v: str) -> tuple[str | None, list[tuple[str, int, int]]]:
     """:func:`_code_problem` of ``v``, and (when there is none) its tokens, blanks and comments aside (what
     ``_tokens`` gives): one scan for both."""
+    known = remembered_spans(v)
+    if known is not None and "--" not in v and "/*" not in v:  # lexed already (the function-text reader)
+        return _spans_problem(v, known)
     if open_line_comment(v):
         return "a -- comment that runs to the end of the text (it would swallow what follows it)", []
     line_start, slash_line = True, False
@@ -86,6 +89,35 @@ def _code_scan(v: str) -> tuple[str | None, list[tuple[str, int, int]]]:
         if "\\" in tok and kind not in ("string", "qident", "dollar"):  # psql/gsql: a meta-command anywhere
             return "a backslash outside quotes (psql and gsql run a meta-command from it)", toks
         slash_line, line_start = line_start and tok == "/", False
+    if slash_line and ("\n" in v or "\r" in v):
+        return "a line holding only /", toks
+    remember_spans(v, toks)  # every token, none unterminated: for the function-text reader of the same text
+    return None, toks
+
+
+def _spans_problem(v: str, spans: list[tuple[str, int, int]]) -> tuple[str | None, list[tuple[str, int, int]]]:
+    """:func:`_code_scan` of a text without ``--`` or ``/*`` (so without a comment) from its ``spans``, every token
+    but blanks (none unterminated): a token starts a line when the blanks before it hold a line break (or it
+    is the first)."""
+    toks: list[tuple[str, int, int]] = []
+    slash_line = False
+    last = 0  # the end of the token before
+    for span in spans:
+        kind, s, e = span
+        if toks and (v.find("\n", last, s) >= 0 or v.find("\r", last, s) >= 0):
+            if slash_line:
+                return "a line holding only /", toks
+            line_start = True
+        else:
+            line_start = not toks
+        toks.append(span)
+        tok = v[s:e]
+        if "\\" in tok and kind not in ("string", "qident", "dollar"):  # psql/gsql: a meta-command anywhere
+            return "a backslash outside quotes (psql and gsql run a meta-command from it)", toks
+        slash_line = line_start and tok == "/"
+        last = e
+    if slash_line and (v.find("\n", last) >= 0 or v.find("\r", last) >= 0):
+        return "a line holding only /", toks
     return ("a line holding only /" if slash_line and ("\n" in v or "\r" in v) else None), toks
 
 
