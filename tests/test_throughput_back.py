@@ -255,6 +255,9 @@ def test_a_class_defined_later_is_planned_again():
 
     plan = _plan((Rule(QualifiedName, "DDLC-W660", "m"),)).current()
     assert plan.step(Drop) is not None
+    exprs = Reach({Expr}).current()
+    exprs.found(STATEMENTS[0][1])
+    assert exprs._steps  # found's answers per class
     before = base.generation
 
     @base.node
@@ -263,6 +266,7 @@ def test_a_class_defined_later_is_planned_again():
 
     assert base.generation > before
     assert plan.current().steps == {}  # forgotten: worked out again
+    assert exprs.current()._steps == {}
     assert plan.step(_Later) == (("name",), ())
 
 

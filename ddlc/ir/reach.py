@@ -29,7 +29,7 @@ class Reach:
     worked out again once a node class was defined since (a family imported later may add a subclass
     that a field's type admits)."""
 
-    __slots__ = ("targets", "skip", "_edges", "_fields", "enter", "_generation", "_last")
+    __slots__ = ("targets", "skip", "_edges", "_fields", "enter", "_generation", "_last", "_steps")
 
     def __init__(self, targets: Any, skip: frozenset[tuple[str, str]] = frozenset()) -> None:
         self.targets = frozenset(targets)
@@ -39,6 +39,7 @@ class Reach:
         self.enter: dict[type, bool] = {}  # worth visiting, by class
         self._generation = base.generation
         self._last: tuple[Any, tuple[tuple[Any, Any, str], ...]] = (None, ())  # found's last node and answer
+        self._steps: dict[type, tuple[bool, tuple[str, ...]]] = {}  # found's per class: (a target, fields to visit)
 
     @classmethod
     def shared(cls, targets: Any, skip: frozenset[tuple[str, str]] = frozenset()) -> Reach:
@@ -56,6 +57,7 @@ class Reach:
             self._edges.clear()
             self._fields.clear()
             self.enter.clear()
+            self._steps.clear()
             self._last = (None, ())
             self._generation = base.generation
         return self
@@ -69,7 +71,7 @@ class Reach:
         last = self._last  # (one read: another thread may replace it)
         if last[0] is n:
             return last[1]
-        fields_of, enter, targets = self._fields.get, self.enter.get, self.targets
+        steps = self._steps.get
         out: list[tuple[Any, Any, str]] = []
         stack: list[tuple[Any, Any, str]] = [(n, None, "")]
         pop, push = stack.pop, stack.append
@@ -77,21 +79,16 @@ class Reach:
         while stack:
             cur, holder, name = pop()
             cls = type(cur)
-            if cls is tuple:  # (a tuple inside a tuple)
-                for x in cur:
-                    push((x, holder, name))
-                continue
-            if cls in targets:
+            step = steps(cls)
+            if step is None:
+                if cls is tuple:  # (a tuple inside a tuple)
+                    for x in cur:
+                        push((x, holder, name))
+                    continue
+                step = self._step(cls)
+            if step[0]:
                 add((cur, holder, name))
-            go = enter(cls)
-            if go is None:
-                go = isinstance(cur, Node) and self.enters(cls)
-            if not go:
-                continue
-            names = fields_of(cls)
-            if names is None:
-                names = self.fields(cls)
-            for f in names:
+            for f in step[1]:
                 v = getattr(cur, f)
                 if v is None:
                     continue
@@ -103,6 +100,13 @@ class Reach:
         found = tuple(out)
         self._last = (n, found)
         return found
+
+    def _step(self, cls: type) -> tuple[bool, tuple[str, ...]]:
+        """What :meth:`found` does at a value of class ``cls`` (not a tuple): whether it is a target, and the fields
+        to visit (none when nothing targeted can be below it, or it is not a node)."""
+        visit = self.fields(cls) if isinstance(cls, type) and issubclass(cls, Node) and self.enters(cls) else ()
+        out = self._steps[cls] = (cls in self.targets, visit)
+        return out
 
     def _kids(self, cls: type) -> dict[str, frozenset[type] | None]:
         out = self._edges.get(cls)
