@@ -21,7 +21,7 @@ from .backends.base import Backend, EmitContext
 from .dropped import dropped_text
 from .diagnostics import E_INTERNAL, E_NOT_TRANSLATED, I_TDDL, I_VIA_TEXT, W_TDDL_ROLES, W_TDDL_UNMAPPED, Diagnostic, Severity
 from .errors import DdlcError
-from .frontend.build import build
+from .frontend.build import build, build_source
 from .frontend.documents import Document
 from .frontend.sql.fragment import check_statement
 from .ir.alter import AlterRelation, OpaqueSubcommand
@@ -29,7 +29,7 @@ from .ir.names import Expr
 from .passes import SHARED, PassContext, run_pipeline
 from .ir.reach import Reach
 from .ir.statement import Opaque, OpaqueReason, Statement
-from .jddl.expand import expand, owner_of
+from .jddl.expand import owner_of
 
 if TYPE_CHECKING:
     from .options import Options
@@ -66,9 +66,8 @@ def front(doc: Document, options: Options | None, *, source: bool = True) -> Fro
         stmt, diags = read_tddl(doc.tddl, document=doc.label)
         return Front(stmt, tuple(diags), None)
     assert doc.tree is not None
-    if source:
-        text = expand(doc.tree, document=doc.label)  # the server's own errors first, with their paths
-        stmt, diags = build(doc.tree, document=doc.label)
+    if source:  # the expansion (the server's own errors first, with their paths), the slot check in its walk
+        text, stmt, diags = build_source(doc.tree, document=doc.label)
     else:  # the expansion checked (its errors first) in the slot check's walk
         text = None
         stmt, diags = build(doc.tree, document=doc.label, expansion=True)
