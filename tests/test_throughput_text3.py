@@ -462,3 +462,34 @@ def test_shared_spans_fixture_texts():
 def test_shared_spans_generated(text: str):
     _same_code(text)
     _same_code("CREATE FUNCTION f() RETURNS int AS " + text)
+
+
+# ---- canonicalize: a text with one dollar quote by pattern; blank runs by a possessive pattern --------------------
+import re as _re  # noqa: E402
+
+from ddlc import quoting  # noqa: E402
+
+_OLD_ODD_RUN = _re.compile(r"[\t\n\r\f\v][ \t\n\r\f\v]*| [ \t\n\r\f\v]+")
+_CANON = st.lists(st.sampled_from(["a", "b1", "_", "é", " ", "  ", "\n", "\t", "\r\n", "\f", "\x1c", "\u3000", "'", "''",
+                                   "'x y'", '"', '"q  r"', "$", "$$", "$f$", "$$ body  $$", "$f$ a\n b $f$", "$1",
+                                   "x$", "--", "-- c\n", "/*", "*/", ";", "(", ")", "."]), max_size=20).map("".join)
+
+
+def _same_canon(text: str) -> None:
+    assert quoting.canonicalize(text) == quoting._scanned(text), text
+    assert quoting._ODD_RUN.sub(" ", text) == _OLD_ODD_RUN.sub(" ", text), text
+
+
+def test_canonicalize_fixture_texts():
+    for text in TEXTS + EXTRA + FUNCTION_TEXTS:
+        _same_canon(text)
+    body = [t for t in FUNCTION_TEXTS if "$" in t]
+    assert sum(quoting._one_dollar_quote(t) is not None for t in body) > 5  # the pattern reads some (else no proof)
+
+
+@settings(max_examples=4000, deadline=None)
+@given(_CANON)
+def test_canonicalize_generated(text: str):
+    _same_canon(text)
+    _same_canon("CREATE FUNCTION f() AS " + text + " LANGUAGE sql;")
+    _same_canon("SELECT '" + text + "' AS $$" + text)
