@@ -224,3 +224,32 @@ def test_printed_once_keeps_only_what_is_about_the_fragment() -> None:
     with pytest.raises(ValueError):
         once.printed_once(tree, "q", ("query",), E(), fails, print)
     assert not once._KEPT
+
+
+def test_what_a_view_reads_is_kept_per_tree_and_references() -> None:
+    """The build's and the catalog's readings of a query, kept per tree (and origin, references): the same
+    answers as worked out afresh, another answer for other references."""
+    from types import SimpleNamespace
+
+    import pglast
+
+    from ddlc.frontend.build import view as build_view
+    from ddlc.history import view_queries
+    from ddlc.ir.names import QualifiedName
+
+    tree = pglast.parse_sql("SELECT a, t.b, u.c FROM t, s.u")[0].stmt
+    build_view._READS.clear()
+    view_queries._READS.clear()
+    first = build_view.query_references(tree, ("query",))
+    assert build_view.query_references(tree, ("query",)) is first
+    assert first == build_view._query_references(tree, ("query",))
+    assert build_view.query_references(tree, ("x",))[0].origin == ("x",)
+
+    def node(*refs: tuple) -> Any:
+        return SimpleNamespace(references=[QualifiedName(n, s) for s, n in refs], query=SimpleNamespace(tree=tree))
+
+    one = view_queries.columns_read(node((None, "t"), ("s", "u")))
+    assert one == view_queries._columns_read(tree, [(None, "t"), ("s", "u")])
+    assert view_queries.columns_read(node((None, "t"), ("s", "u"))) is one
+    other = view_queries.columns_read(node(("p", "t"), ("s", "u")))
+    assert other == view_queries._columns_read(tree, [("p", "t"), ("s", "u")]) and other != one

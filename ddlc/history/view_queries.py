@@ -16,12 +16,30 @@ ALL = "*"  # a read of every column of a relation
 
 
 # ---- what a query reads -------------------------------------------------------------------------
+_READS: dict[tuple[int, tuple[Key, ...]], tuple[Any, tuple[tuple[Key, str], ...]]] = {}
+_READS_LIMIT = 1024
+
+
 def columns_read(node: Any) -> tuple[tuple[Key, str], ...]:
-    """The ``(relation key, column)`` pairs a CREATE VIEW reads (see the module's docstring)."""
+    """The ``(relation key, column)`` pairs a CREATE VIEW reads (see the module's docstring). Worked out once
+    per parsed query (the tree the SQL layer shares for a text, never modified) and references: a stream that
+    repeats a view reads it once."""
     refs = [(r.schema, r.name) for r in node.references]
     tree = node.query.tree
     if tree is None:
         return tuple((k, ALL) for k in dict.fromkeys(refs))
+    key = (id(tree), tuple(refs))
+    hit = _READS.get(key)
+    if hit is not None and hit[0] is tree:
+        return hit[1]
+    out = _columns_read(tree, refs)
+    if len(_READS) >= _READS_LIMIT:
+        _READS.clear()
+    _READS[key] = (tree, out)  # (the tree held: its id is not reused while kept)
+    return out
+
+
+def _columns_read(tree: Any, refs: list[Key]) -> tuple[tuple[Key, str], ...]:
     from pglast import ast
 
     from ..ir.sqltree import index

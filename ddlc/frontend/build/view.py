@@ -22,8 +22,26 @@ N_VIEW_QUERY = register(
 )
 
 
+_READS: dict[tuple[int, Path], tuple[Any, tuple[QualifiedName, ...]]] = {}
+_READS_LIMIT = 1024
+
+
 def query_references(tree: Any, origin: Path) -> tuple[QualifiedName, ...]:
-    """The relations a parsed query reads (RangeVars in text order, without duplicates or CTE names)."""
+    """The relations a parsed query reads (RangeVars in text order, without duplicates or CTE names). Worked
+    out once per parsed query (the tree the SQL layer shares for a text, never modified) and origin: a stream
+    that repeats a view reads it once."""
+    key = (id(tree), origin)
+    hit = _READS.get(key)
+    if hit is not None and hit[0] is tree:
+        return hit[1]
+    out = _query_references(tree, origin)
+    if len(_READS) >= _READS_LIMIT:
+        _READS.clear()
+    _READS[key] = (tree, out)  # (the tree held: its id is not reused while kept)
+    return out
+
+
+def _query_references(tree: Any, origin: Path) -> tuple[QualifiedName, ...]:
     from pglast import ast
 
     from ...ir.sqltree import index
