@@ -28,7 +28,8 @@ import corpus as corpora  # noqa: E402
 import ddlc  # noqa: E402
 
 DEFAULT = (
-    "ddlc.compiler:front", "ddlc.compiler:expand", "ddlc.compiler:build", "ddlc.frontend.build:_lazy.check_tree",
+    "ddlc.compiler:front", "ddlc.compiler:build_source", "ddlc.compiler:build", "ddlc.frontend.build:_lazy.check_tree",
+    "ddlc.frontend.build:_lazy.check_both", "ddlc.frontend.build:_lazy.expand_both",
     "ddlc.frontend.build:_build", "ddlc.frontend.text:read_tddl", "pglast:parse_sql", "ddlc.compiler:compile_statement",
     "ddlc.compiler:normalize", "ddlc.history.catalog:Catalog.record",
 )

@@ -2,7 +2,7 @@
 replaced (kept beside it as the reference), over every fixture tree and over trees hypothesis mutates, errors
 included (code, message, path, fmt and hint, in the same order).
 
-* ``jddl.expand.check`` (the check walk, :class:`ddlc.jddl.expand._Checker`) against the expander itself run
+* ``jddl.expand.check`` (the check walk, :class:`ddlc.jddl.expand.CheckWalk`) against the expander itself run
   without rendering (``_Expander(render=False)``, what ``check`` was).
 """
 

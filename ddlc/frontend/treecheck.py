@@ -17,7 +17,7 @@ from typing import Any
 
 from ..diagnostics import E_DEPTH
 from ..errors import DdlcError, Path
-from ..jddl.expand import MAX_DEPTH, REPEATS, _Checker, _plain_dotted, _plain_type, _specs, parse_fmt
+from ..jddl.expand import MAX_DEPTH, REPEATS, CheckWalk, plain_dotted, plain_type, fmt_specs, parse_fmt
 from ..jddl.keys import CANONICAL
 from .slots import BLOCKS, NODES, _Check, _fail, _fmt_info, _GENERIC, _known, _learn, _NO_SLOTS
 from .sql.slotforms import quote_free
@@ -35,7 +35,7 @@ _TEXT_PLANS: dict[tuple[str, str | None, bool], tuple[str | None, tuple[_Entry, 
 def _plan(fmt: str, node: str | None, block: bool, text: bool = False) -> tuple[str | None, tuple[_Entry, ...]]:
     """The plan of ``fmt`` read as ``node``; ``text``: with the fmt's literal text, in order, as entries
     ``(text, None, "", ...)`` (:data:`_TEXT_PLANS`)."""
-    specs = _specs(fmt)
+    specs = fmt_specs(fmt)
     if any(name is None for name, _, _ in specs):
         why: str | None = None  # (the expansion fails on this fmt: the slot check never runs)
         quoted: frozenset[str] = frozenset()
@@ -60,8 +60,8 @@ def _plan(fmt: str, node: str | None, block: bool, text: bool = False) -> tuple[
     return plan
 
 
-class _Both(_Checker):
-    """:class:`ddlc.jddl.expand._Checker` with :class:`ddlc.frontend.slots._Check`'s checks of the same members,
+class _Both(CheckWalk):
+    """:class:`ddlc.jddl.expand.CheckWalk` with :class:`ddlc.frontend.slots._Check`'s checks of the same members,
     and what the slot check found: its first error (``error``, raised after the build) and the unpastable paths,
     for the shape ``shape``.
 
@@ -139,11 +139,11 @@ class _Both(_Checker):
                         check = check and self.error is None
                         continue
                     if conv == "D":
-                        if not _plain_dotted(value):
+                        if not plain_dotted(value):
                             self.dotted(value, path + (name,), fmt)
                         continue
                     if conv == "T":
-                        if not _plain_type(value):
+                        if not plain_type(value):
                             self.typename(value, path + (name,), fmt)
                         continue
                 self.convert(value, conv, name, path + (name,), fmt, depth, self.out)
@@ -174,12 +174,12 @@ class _Both(_Checker):
 
     def expand(self, obj: Mapping[str, Any], path: Path, depth: int, out: list[str]) -> None:
         """(Not reached: the walk descends into every object a ``%s`` pastes itself; kept so that no object is
-        ever expanded by :class:`_Checker`'s walk, which writes no text.)"""
+        ever expanded by :class:`CheckWalk`'s walk, which writes no text.)"""
         self.walk(obj, None, path, depth, False, False)
 
     def descend(self, v: Mapping[str, Any], node: str | None, path: Path, depth: int,  # type: ignore[override]
                 check: bool) -> None:
-        """An object pasted by ``%s``, as :meth:`_Checker.descend` expands it (its frame stands for convert's)."""
+        """An object pasted by ``%s``, as :meth:`CheckWalk.descend` expands it (its frame stands for convert's)."""
         try:
             self.walk(v, node, path, depth + 1, False, check)
         except RecursionError:

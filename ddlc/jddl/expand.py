@@ -331,14 +331,14 @@ def check(tree: Mapping[str, Any], *, document: str | None = None, path: Path = 
     number printed."""
     if not isinstance(tree, dict):
         raise DdlcError("a JDDL tree must be a JSON object", code=E_EXPAND, path=path, document=document)
-    _Checker(document, render=False).expand(tree, path, 0, [])
+    CheckWalk(document, render=False).expand(tree, path, 0, [])
 
 
 _SPECS: dict[str, tuple[_Spec, ...]] = {}
 _STRING_OK = frozenset("sIL")  # the conversions a string passes as it is
 
 
-def _specs(fmt: str) -> tuple[_Spec, ...]:
+def fmt_specs(fmt: str) -> tuple[_Spec, ...]:
     """The specifiers of ``fmt`` (its parse without the literal text), in order, parse errors included."""
     specs = _SPECS.get(fmt)
     if specs is None:
@@ -348,21 +348,21 @@ def _specs(fmt: str) -> tuple[_Spec, ...]:
     return specs
 
 
-def _plain_dotted(v: Mapping[str, Any]) -> bool:
+def plain_dotted(v: Mapping[str, Any]) -> bool:
     """Whether a ``%D`` object is in the common form that :meth:`_Expander.dotted` passes without a look at its
     other spellings: ``schemaname`` and ``objname`` strings, no attribute name."""
     return (type(v.get("objname")) is str and type(v.get("schemaname")) is str and "attrname" not in v
             and "attr_name" not in v and "attribute_name" not in v)
 
 
-def _plain_type(v: Mapping[str, Any]) -> bool:
+def plain_type(v: Mapping[str, Any]) -> bool:
     """Whether a ``%T`` object is in the common form :meth:`_Expander.typename` passes: ``schemaname`` and
     ``typename`` strings, a boolean ``typarray``, no ``typmod`` or a string one."""
     return (type(v.get("typename")) is str and type(v.get("schemaname")) is str
             and type(v.get("typarray")) is bool and type(v.get("typmod", "")) is str)
 
 
-class _Checker(_Expander):
+class CheckWalk(_Expander):
     """:meth:`_Expander.expand` without the text (``render`` False): the same checks in the same order, a
     string passed by ``%s``/``%I``/``%L`` taken at once and no path built unless it is reported or
     descended into. The recursion keeps its two frames per level (``expand`` -> ``convert``), so that a tree
@@ -388,7 +388,7 @@ class _Checker(_Expander):
             if not isinstance(fmt, str):
                 raise self.fail('element "fmt" is not of type string', path + ("fmt",), None)
         string_ok = _STRING_OK
-        for name, sep, conv in _specs(fmt):  # type: ignore[arg-type]
+        for name, sep, conv in fmt_specs(fmt):  # type: ignore[arg-type]
             if name is None:
                 raise self.fail(sep, path + ("fmt",), fmt)  # type: ignore[arg-type]
             value = obj.get(name, _MISSING)
@@ -407,11 +407,11 @@ class _Checker(_Expander):
                         self.descend(value, path + (name,), depth, out)
                         continue
                     if conv == "D":
-                        if not _plain_dotted(value):
+                        if not plain_dotted(value):
                             self.dotted(value, path + (name,), fmt)
                         continue
                     if conv == "T":
-                        if not _plain_type(value):
+                        if not plain_type(value):
                             self.typename(value, path + (name,), fmt)
                         continue
                 elif value is _MISSING:
