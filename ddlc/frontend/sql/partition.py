@@ -16,6 +16,7 @@ Entry points: :func:`parse_partition_clause`, :func:`parse_bound_value`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import NamedTuple, NoReturn
 
@@ -58,9 +59,54 @@ class Tok(NamedTuple):
 _PUNCT_CHARS = frozenset("(),;.+-*/%[]<>=")
 
 
+# The common clause (ASCII, no comment, no escape, no doubled or glued quote, no prefixed string) in one
+# regex, a match a token with the blanks before it: each alternative is exactly the token scan() gives there
+# and _scanned_tokens keeps (the word's lookahead leaves a prefixed string E'..', X'..' to scan; a string
+# followed by an identifier character, which glued quotes may continue, and a zero-length quoted name do not
+# match). A text the matches do not cover (but its trailing blanks) is read by _scanned_tokens.
+_SIMPLE = re.compile(
+    r"([ \t\n\r\f\v]*+)(?:"
+    r"(?![eEnNxXbB]')([A-Za-z_][A-Za-z0-9_$]*)"
+    r"|((?:[0-9]+(?:\.(?!\.)[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)"
+    r"|('[^']*'(?![A-Za-z0-9_$']))"
+    r"|(\"[^\"]+\"(?!\"))"
+    r"|(::|\|\||[()\[\],;.+*%<>=]|-(?!-)|/(?!\*)))"
+)
+_BLANKS = " \t\n\r\f\v"
+_new = tuple.__new__
+
+
 def _tokens(text: str, fail: Callable[[str, int], NoReturn]) -> list[Tok]:
     """The clause's tokens (blanks and comments skipped) and a final ``eof``; the punctuation of a
     partition clause only: ``::``, ``||`` and ``( ) , ; . + - * / % [ ] < > =``."""
+    out: list[Tok] = []
+    append = out.append
+    pos = 0  # where the next match starts, when the matches are contiguous (checked at the end)
+    for blanks, word, number, string, qident, punct in _SIMPLE.findall(text):
+        pos += len(blanks)
+        if word:
+            append(_new(Tok, ("ident", word, pos, word.lower())))
+            pos += len(word)
+        elif punct:
+            append(_new(Tok, ("punct", punct, pos, punct)))
+            pos += len(punct)
+        elif number:
+            append(_new(Tok, ("number", number, pos, number)))
+            pos += len(number)
+        elif string:
+            append(_new(Tok, ("string", string, pos, string[1:-1])))
+            pos += len(string)
+        else:
+            append(_new(Tok, ("qident", qident, pos, qident[1:-1])))
+            pos += len(qident)
+    if pos != len(text.rstrip(_BLANKS)):  # a gap between two matches (no token ends with a blank)
+        return _scanned_tokens(text, fail)
+    append(_new(Tok, ("eof", "", len(text), "")))
+    return out
+
+
+def _scanned_tokens(text: str, fail: Callable[[str, int], NoReturn]) -> list[Tok]:
+    """:func:`_tokens` of any text, through the SQL layer's lexer."""
     out: list[Tok] = []
     append = out.append
     for kind, s, e in scan(text, glued_quotes=True):
@@ -125,8 +171,10 @@ class _Parser:
     def __init__(self, text: str, path: Sequence[PathPart]) -> None:
         self.src = text
         self.path = tuple(path)
-        self.toks = _tokens(text, self._fail_at)
-        self.last = len(self.toks) - 1  # the eof token
+        self.toks = toks = _tokens(text, self._fail_at)
+        # what is_kw / is_punct compare: a word's folded value, a punctuation, None for any other token
+        self.keys = [t[3] if t[0] == "ident" or t[0] == "punct" else None for t in toks]
+        self.last = len(toks) - 1  # the eof token
         self.i = 0
 
     # ---- token helpers -------------------------------------------------------------------
@@ -153,12 +201,12 @@ class _Parser:
         return self.toks[self.last]
 
     def is_kw(self, word: str, k: int = 0) -> bool:
-        tok = self.peek(k)
-        return tok.kind == "ident" and tok.value == word
+        j = self.i + k
+        return self.keys[j if j < self.last else self.last] == word  # (no punctuation is a word)
 
     def is_punct(self, ch: str, k: int = 0) -> bool:
-        tok = self.peek(k)
-        return tok.kind == "punct" and tok.value == ch
+        j = self.i + k
+        return self.keys[j if j < self.last else self.last] == ch  # (no word is a punctuation)
 
     def kw(self, *words: str) -> Tok:
         first = self.peek()

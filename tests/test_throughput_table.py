@@ -1,0 +1,91 @@
+"""Issue 26, CREATE TABLE and identities: the faster readers give what the former ones gave.
+
+* a partition clause's tokens: the one-regex reader of the common clause (:func:`partition._tokens`) against
+  the lexer's (:func:`partition._scanned_tokens`): the same tokens, or the same error, on every fixture's clause
+  and on texts made of the characters that matter (quotes, prefixes, comments, operators, non-ASCII).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ddlc.frontend.sql import partition
+
+from test_partition_parser import ERRORS, HAND_WRITTEN, OPENGAUSS_CLAUSES
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _strings(node: Any, key: str, out: set[str]) -> None:
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k == key and isinstance(v, str):
+                out.add(v)
+            else:
+                _strings(v, key, out)
+    elif isinstance(node, list):
+        for v in node:
+            _strings(v, key, out)
+
+
+def _fixture_strings(key: str) -> list[str]:
+    out: set[str] = set()
+    for p in sorted((ROOT / "fixtures").rglob("*.json")):
+        try:
+            _strings(json.loads(p.read_text(encoding="utf-8")), key, out)
+        except (ValueError, UnicodeDecodeError):
+            continue
+    return sorted(out)
+
+
+PARTITION_TEXTS = sorted({*_fixture_strings("partition_by"), *OPENGAUSS_CLAUSES, *HAND_WRITTEN,
+                          *(e[0] for e in ERRORS)})
+
+
+class _Failed(Exception):
+    pass
+
+
+def _fail(what: str, pos: int) -> Any:
+    raise _Failed(what, pos)
+
+
+def _tokens_outcome(fn: Any, text: str) -> Any:
+    try:
+        return "ok", [tuple(t) for t in fn(text, _fail)]
+    except _Failed as e:
+        return "fail", e.args
+
+
+def _same_tokens(text: str) -> None:
+    assert _tokens_outcome(partition._tokens, text) == _tokens_outcome(partition._scanned_tokens, text), text
+
+
+def test_fixture_partition_clauses_tokenize_the_same() -> None:
+    assert len(PARTITION_TEXTS) > 50
+    for text in PARTITION_TEXTS:
+        _same_tokens(text)
+        _same_tokens(text.replace("p1", "p1_é客ü"))
+
+
+_PIECES = [*"aAeExXbBnN_$09.'\"()[],;+-*/%<>=:|!@ \t\n\r\x0b\x0cé客\\", "--", "/*", "*/", "''", '""', "e'", "x'",
+           "B'", "N'", "::", "||", "1e5", "1.", ".5", "date", "'a'", '"q"', "PARTITION", "VALUES", "(1)", "'it's'"]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=14))
+def test_partition_tokens_same_as_the_lexer(pieces: list[str]) -> None:
+    _same_tokens("".join(pieces))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.sampled_from(PARTITION_TEXTS or ["PARTITION BY HASH (a)"]), st.integers(0, 400),
+       st.sampled_from(_PIECES))
+def test_partition_tokens_of_edited_clauses(text: str, at: int, piece: str) -> None:
+    at = min(at, len(text))
+    _same_tokens(text[:at] + piece + text[at:])
