@@ -142,14 +142,44 @@ def _old_name_refs_walk(stmts: Any) -> list:
 
 
 def test_name_refs_meets_the_nodes_in_the_same_order() -> None:
+    """name_refs reads each statement's index (a bare ``SELECT <expression>``: its expression's, what the rules
+    read too): the nodes it handles, in the order the former walk met them, on every parsed text and on the
+    expression readings of generated expressions."""
+    import pglast
     from pglast import ast
 
-    for _, stmts in _parsed():
+    from ddlc.frontend.sql.refs import _within
+
+    def check(stmts: Any) -> None:
         order, ctes = _old_name_refs_walk(stmts)
-        indexes = [index(s.stmt) for s in stmts if s.stmt is not None]
+        indexes = [index(_within(s.stmt, ast)) for s in stmts if s.stmt is not None]
         new = [id(n) for idx in indexes for n in idx.among({ast.RangeVar: 0, ast.FuncCall: 0, ast.TypeName: 0})]
         assert new == order
         assert {n.ctename for idx in indexes for n in idx.of(ast.CommonTableExpr)} == ctes
+
+    n = 0
+    for _, stmts in _parsed():
+        check(stmts)
+        check(pglast.parse_sql("SELECT " + ", ".join(str(i) for i in range(len(stmts)))))
+    for text in ("nvl(a, s.f(b))", "1 FROM s.t", "a::s.ty", "x, s.y()", "(WITH c AS (SELECT 1) SELECT * FROM c)",
+                 "s.f(x) OVER (ORDER BY s.g(y))", "ARRAY[s.t.a]", "a FROM t WHERE s.f(b)"):
+        stmts = pglast.parse_sql("SELECT " + text)
+        check(stmts)
+        n += _within(stmts[0].stmt, ast) is not stmts[0].stmt
+    assert n >= 4
+
+    from test_throughput_print import _EXPR
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(_EXPR)
+    def generated(expr: str) -> None:
+        try:
+            stmts = pglast.parse_sql("SELECT " + expr)
+        except pglast.parser.ParseError:
+            return
+        check(stmts)
+
+    generated()
 
 
 # ---- a view's query printed once per parsed query ---------------------------------------------------------

@@ -24,6 +24,14 @@ def _node_slots(cls: type) -> tuple[str, ...]:
     return tuple(out)
 
 
+def node_slots(cls: type) -> tuple[str, ...]:
+    """The slots of the pglast class ``cls`` that can hold a node or a sequence of them (in its order)."""
+    slots = _SLOTS.get(cls)
+    if slots is None:
+        slots = _SLOTS[cls] = _node_slots(cls)
+    return slots
+
+
 _REVERSED: dict[type, tuple[str, ...] | None] = {}  # per class met: its node slots, last first; None: no node
 
 

@@ -42,7 +42,7 @@ from ...ir.index import CreateIndex, IndexKey, PartitionScope
 from ...ir.names import TypeName
 from ...ir.rules import Rule
 from ...ir.sequence import AlterSequence, CreateSequence, Persistence, SeqClause, SeqOption
-from ...ir.sqltree import copied_with, index, replaced
+from ...ir.sqltree import copied_with, index, nodes, replaced
 from ...ir.view import CreateView
 from ..writer import pg_deparse
 from .context import Emit, emits
@@ -561,7 +561,9 @@ def _view_query(n: CreateView, e: Emit, tree: Any) -> str:
         return pg_deparse(tree)
     from pglast import ast
 
-    wanted = [node.names[-1].sval for node in index(tree).of(ast.TypeName) if _mapped_type(node) is not None]
+    # (the IR's tree: its index, shared; a rewritten copy: one walk, nothing kept)
+    found = [n for n in nodes(tree) if type(n) is ast.TypeName] if changed else index(tree).of(ast.TypeName)
+    wanted = [node.names[-1].sval for node in found if _mapped_type(node) is not None]
     if wanted:
         def types(original: Any, node: Any) -> Any:  # a TypeName with the mapped type, in a copy
             entry = _mapped_type(original) if type(original) is ast.TypeName else None

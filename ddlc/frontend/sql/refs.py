@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from ...ir.names import NameRef, RefKind
-from ...ir.sqltree import index
+from ...ir.sqltree import index, node_slots
 from .pgparse import parse_json, parse_statements, pglast_ast
 from .lexer import BLANK, ScanError, token_at
 from .pgwords import requote, to_source
@@ -118,7 +118,7 @@ def name_refs(text: str) -> tuple[NameRef, ...] | None:
     # the CTE names are all known before any relation is judged; each statement's nodes from its tree's
     # index (:func:`~ddlc.ir.sqltree.index`: one walk, shared with the build, the rules and the emitters)
     handlers = {ast.RangeVar: range_var, ast.FuncCall: func_call, ast.TypeName: type_name}
-    indexes = [index(s.stmt) for s in stmts if s.stmt is not None]
+    indexes = [index(_within(s.stmt, ast)) for s in stmts if s.stmt is not None]
     for idx in indexes:
         for node in idx.of(ast.CommonTableExpr):
             ctes.add(node.ctename)
@@ -126,6 +126,29 @@ def name_refs(text: str) -> tuple[NameRef, ...] | None:
         for node in idx.among(handlers):
             handlers[type(node)](node)
     return tuple(refs)
+
+
+_OTHER_CLAUSES: tuple[str, ...] = ()  # SelectStmt's node slots other than its target list
+
+
+def _within(stmt: Any, ast: Any) -> Any:
+    """The part of a parsed statement that holds every node :func:`name_refs` reads: the expression of a bare
+    ``SELECT <expression>`` (the reading of an expression: the same node :func:`~.expr.parse_expr` gives,
+    whose index the rules and emitters read too: one walk), else the statement."""
+    global _OTHER_CLAUSES
+    if type(stmt) is not ast.SelectStmt:
+        return stmt
+    targets = stmt.targetList
+    if not targets or len(targets) != 1:
+        return stmt
+    target = targets[0]
+    if type(target) is not ast.ResTarget or target.indirection or target.val is None:
+        return stmt
+    if not _OTHER_CLAUSES:
+        _OTHER_CLAUSES = tuple(s for s in node_slots(ast.SelectStmt) if s != "targetList")
+    if any(getattr(stmt, s) for s in _OTHER_CLAUSES):
+        return stmt
+    return target.val
 
 
 def _json_refs(stmts: list[Any], text: str, at: Callable[[int], int],
