@@ -17,9 +17,10 @@ from typing import Any
 from ...diagnostics import Severity, register
 from ...errors import InternalError
 from ...ir.names import Expr
+from ...ir.sqltree import replaced
 from ..writer import pg_deparse, pg_pastable
-from .functions import REWRITE, UNKNOWN, calls, call_of, rewrite_for
-from .rewrites import REWRITES
+from .functions import REWRITE, UNKNOWN, _quoted_bare, calls, call_of, rewrite_for
+from .rewrites import REWRITES, _ast
 
 I_EXPR_REWRITTEN = register(
     "DDLC-I602", Severity.INFO, "GaussDB function rewritten",
@@ -95,11 +96,7 @@ def rewrite_tree(node: Any, emit: Any, origin: Any, text: str = "") -> tuple[Any
         raise InternalError(f"call to {', '.join(unknown)} (not on PostgreSQL) reached the emitter", path=origin)
     if not any(v == REWRITE for _, v in found):
         return node, False
-    from pglast import ast
-
-    from ...ir.sqltree import replaced
-    from .functions import _quoted_bare
-
+    ast = _ast()
     quoted = _quoted_bare(text) if text else frozenset()
     done: list[Any] = []
 

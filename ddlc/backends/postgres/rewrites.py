@@ -44,10 +44,23 @@ class Rewrite:
 
 # ---- pglast node builders ---------------------------------------------------------------------------
 
-def _ast() -> Any:
-    from pglast import ast
+_PGLAST: Any = None  # (pglast.ast, pglast.enums), imported on first use (start-up time) and kept: no import per node
 
-    return ast
+
+def _ast() -> Any:
+    return (_PGLAST or _load())[0]
+
+
+def _enums() -> Any:
+    return (_PGLAST or _load())[1]
+
+
+def _load() -> Any:
+    global _PGLAST
+    from pglast import ast, enums
+
+    _PGLAST = (ast, enums)
+    return _PGLAST
 
 
 def _args(node: Any) -> tuple:
@@ -61,8 +74,7 @@ def fn(name: str, *args: Any) -> Any:
 
 
 def _explicit() -> Any:
-    from pglast import enums
-
+    enums = _enums()
     return enums.CoercionForm.COERCE_EXPLICIT_CALL
 
 
@@ -99,8 +111,7 @@ def paren(node: Any) -> Any:
     operator expression under ``IS [NOT] NULL`` / ``IS [NOT] DISTINCT FROM`` (``(a = b) IS NULL`` would
     come out as ``a = b IS NULL``). A one-element implicit row prints as ``(x)``, which PostgreSQL reads
     back as the parenthesized expression."""
-    from pglast import enums
-
+    enums = _enums()
     ast = _ast()
     atomic = (ast.ColumnRef, ast.A_Const, ast.FuncCall, ast.TypeCast, ast.SQLValueFunction, ast.CoalesceExpr,
               ast.CaseExpr, ast.MinMaxExpr, ast.ParamRef, ast.RowExpr)
@@ -110,8 +121,7 @@ def paren(node: Any) -> Any:
 
 
 def op(name: str, left: Any, right: Any) -> Any:
-    from pglast import enums
-
+    enums = _enums()
     ast = _ast()
     return ast.A_Expr(kind=enums.A_Expr_Kind.AEXPR_OP, name=(ast.String(sval=name),), lexpr=paren(left),
                       rexpr=paren(right))
@@ -123,22 +133,19 @@ def case(whens: list[tuple[Any, Any]], default: Any = None) -> Any:
 
 
 def not_distinct(a: Any, b: Any) -> Any:
-    from pglast import enums
-
+    enums = _enums()
     ast = _ast()
     return ast.A_Expr(kind=enums.A_Expr_Kind.AEXPR_NOT_DISTINCT, name=(ast.String(sval="="),), lexpr=paren(a),
                       rexpr=paren(b))
 
 
 def is_not_null(a: Any) -> Any:
-    from pglast import enums
-
+    enums = _enums()
     return _ast().NullTest(arg=paren(a), nulltesttype=enums.NullTestType.IS_NOT_NULL, argisrow=False)
 
 
 def svf(name: str, typmod: int = -1) -> Any:
-    from pglast import enums
-
+    enums = _enums()
     return _ast().SQLValueFunction(op=getattr(enums.SQLValueFunctionOp, name), typmod=typmod)
 
 
@@ -259,8 +266,7 @@ def _listagg(node: Any) -> Any:
 
 def _median(node: Any) -> Any:
     ast = _ast()
-    from pglast import enums
-
+    enums = _enums()
     key = ast.SortBy(node=_args(node)[0], sortby_dir=enums.SortByDir.SORTBY_DEFAULT,
                      sortby_nulls=enums.SortByNulls.SORTBY_NULLS_DEFAULT)
     return aggregate("percentile_cont", (cast(text("0.5"), "pg_catalog", "float8"),), order=(key,),
