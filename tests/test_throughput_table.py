@@ -89,3 +89,34 @@ def test_partition_tokens_same_as_the_lexer(pieces: list[str]) -> None:
 def test_partition_tokens_of_edited_clauses(text: str, at: int, piece: str) -> None:
     at = min(at, len(text))
     _same_tokens(text[:at] + piece + text[at:])
+
+
+# -- identities ----------------------------------------------------------------------------------------------
+
+from ddlc.frontend.sql.identity import lexed_identity, parse_identity  # noqa: E402
+from ddlc.ir.drop import IdentityKind  # noqa: E402
+
+IDENTITY_TEXTS = sorted({*_fixture_strings("objidentity"), *_fixture_strings("identity"),
+                         *_fixture_strings("parentobj")})
+
+
+def _same_identity(text: str) -> None:
+    for kind in IdentityKind:
+        assert parse_identity(kind, text, ("p",)) == lexed_identity(kind, text, ("p",)), (kind, text)
+
+
+def test_fixture_identities_read_the_same() -> None:
+    assert len(IDENTITY_TEXTS) > 20
+    for text in IDENTITY_TEXTS:
+        _same_identity(text)
+        _same_identity(text.replace("public", "Pub_é客ü"))
+
+
+_ID_PIECES = ["a", "B", "public", "ON", "on", "On", "o", "n", " on ", ".", ".", '"', '""', '"a.b"', '"x on y"', "$", "_",
+              "9", "é", "客", " ", "\t", "\n", "(", ")", "integer", ",", "'", "e'", "x", "--", "/*", "*/", "[]", "\u00a0"]
+
+
+@settings(max_examples=4000, deadline=None)
+@given(st.lists(st.sampled_from(_ID_PIECES), max_size=10))
+def test_identities_same_as_the_lexer(pieces: list[str]) -> None:
+    _same_identity("".join(pieces))

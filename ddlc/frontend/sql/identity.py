@@ -116,24 +116,61 @@ def _on(sc: Cursor) -> None:
 # bare ASCII names separated by dots, nothing else: each name is one word token of the lexer (the common
 # identity: ``public.orders``), read without it
 _PLAIN_NAMES = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*(?:\.[A-Za-z_][A-Za-z0-9_$]*)*\Z")
+# any name the lexer reads as one token: a word (the lexer's identifier characters, non-ASCII ones included)
+# or a quoted name ("" a quote inside, never before a quote: one way to cut a text in names)
+_NAME = (r'(?:[^\x00-\x40\x5b-\x5e\x60\x7b-\x7f][^\x00-\x23\x25-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]*'
+         r'|"(?:[^"]|"")*"(?!"))')
+_NAMES = re.compile(rf"{_NAME}(?:\.{_NAME})*\Z")
+_NAME_PART = re.compile(r'([^\x00-\x40\x5b-\x5e\x60\x7b-\x7f][^\x00-\x23\x25-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]*)'
+                        r'|"((?:[^"]|"")*)"(?!")')
+# ``<name>[.<name>] on <name>[.<name>]`` (a trigger's, a constraint's): the lexer's blanks around a bare ``on``
+_ON = re.compile(rf"({_NAME}(?:\.{_NAME})?)[ \t\n\r\f\v]+[oO][nN][ \t\n\r\f\v]+({_NAME}(?:\.{_NAME})?)\Z")
 _PARTS = {IdentityKind.RELATION: (1, 2), IdentityKind.TYPE: (1, 2), IdentityKind.COLUMN: (2, 3),
           IdentityKind.SCHEMA: (1, 1), IdentityKind.NAME: (1, 1)}
 
 
+def _names(text: str) -> list[str]:
+    """The names of a text :data:`_NAMES` matches, quoted ones unescaped."""
+    return [bare or quoted.replace('""', '"') for bare, quoted in _NAME_PART.findall(text)]
+
+
+def _of_parts(kind: IdentityKind, parts: list[str], origin: Path) -> Identity | None:
+    bounds = _PARTS[kind]
+    if not bounds[0] <= len(parts) <= bounds[1]:
+        return None
+    if kind is IdentityKind.COLUMN:
+        return QualifiedName(parts[-2], parts[0] if len(parts) == 3 else None, parts[-1], origin=origin)
+    if kind is IdentityKind.SCHEMA:
+        return SchemaName(parts[0], origin=origin)
+    if kind is IdentityKind.NAME:
+        return PlainName(parts[0], origin=origin)
+    return _qn(parts, origin)
+
+
 def parse_identity(kind: IdentityKind, text: str, origin: Path = ()) -> Identity | None:
-    """Read an identity text as ``kind``; None when it is not of that form."""
-    bounds = _PARTS.get(kind)
-    if bounds is not None and _PLAIN_NAMES.match(text):
-        parts = text.split(".")
-        if not bounds[0] <= len(parts) <= bounds[1]:
+    """Read an identity text as ``kind``; None when it is not of that form.
+
+    Names, and names ``on`` names, are read by patterns that take exactly the texts the lexer's reading
+    (:func:`lexed_identity`) takes; a function's signature, and a trigger or constraint identity the pattern
+    does not take, by the lexer."""
+    if kind in _PARTS:
+        if _PLAIN_NAMES.match(text):
+            return _of_parts(kind, text.split("."), origin)
+        if _NAMES.match(text) is None:
             return None
-        if kind is IdentityKind.COLUMN:
-            return QualifiedName(parts[-2], parts[0] if len(parts) == 3 else None, parts[-1], origin=origin)
-        if kind is IdentityKind.SCHEMA:
-            return SchemaName(parts[0], origin=origin)
-        if kind is IdentityKind.NAME:
-            return PlainName(parts[0], origin=origin)
-        return _qn(parts, origin)
+        return _of_parts(kind, _names(text), origin)
+    if kind is IdentityKind.TRIGGER or kind is IdentityKind.CONSTRAINT:
+        m = _ON.match(text)
+        if m is not None:
+            left, table = _names(m.group(1)), _qn(_names(m.group(2)), origin)
+            if kind is IdentityKind.TRIGGER:
+                return TriggerIdentity(left[0], table, origin=origin) if len(left) == 1 else None
+            return ConstraintIdentity(left[-1], table, left[0] if len(left) == 2 else None, origin=origin)
+    return lexed_identity(kind, text, origin)
+
+
+def lexed_identity(kind: IdentityKind, text: str, origin: Path = ()) -> Identity | None:
+    """:func:`parse_identity` by the lexer's tokens (:class:`Cursor`), any identity."""
     sc = Cursor(text)
     try:
         out: Identity
@@ -164,4 +201,4 @@ def parse_identity(kind: IdentityKind, text: str, origin: Path = ()) -> Identity
         return None
 
 
-__all__ = ["parse_identity"]
+__all__ = ["lexed_identity", "parse_identity"]
