@@ -407,3 +407,53 @@ def test_qualify_names_reports_unparsed_text_once(monkeypatch):
 
     clean = next(s for _, s in STATEMENTS if type(s) is Drop)
     assert qn.qualify_names(clean, ctx)[1] == []
+
+
+# ---- the history's working copy: the states copied, not deep-copied ---------------------------------------
+
+def test_working_copy_is_a_deep_copy():
+    """``working_copy`` gives what ``copy.deepcopy`` gave (equal states, every state and list new, the rest
+    immutable and shared), for every partitioned table of the fixtures, and copies every field the states have."""
+    import copy
+    import dataclasses
+
+    from ddlc.history.catalog import Catalog
+    from ddlc.history.state import PartitionState, TableState, working_copy
+
+    # a field added to a state must be copied by working_copy: this list is where to say so
+    assert [f.name for f in dataclasses.fields(TableState)] == ["strategy", "key", "partitions", "sub_strategy",
+                                                                 "sub_key"]
+    assert [f.name for f in dataclasses.fields(PartitionState)] == ["name", "upper", "values", "subpartitions",
+                                                                     "home"]
+    assert working_copy(None) is None
+    opts = Options.of()
+    b = get_backend("postgres")
+    cat = Catalog()
+    for _, stmt in STATEMENTS:
+        try:
+            cat.record(_shared(stmt, opts, "postgres"))
+        except Exception:  # noqa: BLE001 - statements the history cannot follow are not what is compared
+            pass
+    assert b.name == "postgres" and len(cat.tables) >= 5
+    seen = 0
+    for st in cat.tables.values():
+        new, old = working_copy(st), copy.deepcopy(st)
+        assert new == old == st
+        assert new is not st and new.partitions is not st.partitions
+
+        def states(t):
+            for p in t.partitions if isinstance(t, TableState) else t.subpartitions:
+                yield p
+                yield from states(p)
+
+        originals, copies = list(states(st)), list(states(new))
+        assert len(originals) == len(copies)
+        for a, c in zip(originals, copies, strict=True):
+            assert a == c and a is not c and a.subpartitions is not c.subpartitions
+            seen += 1
+        if new.partitions:  # changing the copy leaves the history as it was
+            new.partitions[0].name = "changed"
+            new.partitions[0].subpartitions.append(PartitionState("x"))
+            new.partitions.pop()
+            assert st == old
+    assert seen > 10

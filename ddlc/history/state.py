@@ -19,7 +19,6 @@ statement with several partition subcommands, and the recorder replays them for 
 
 from __future__ import annotations
 
-import copy
 import datetime
 import re
 from dataclasses import field
@@ -377,5 +376,14 @@ def changes_partitions(sub: Any) -> bool:
 
 
 def working_copy(st: TableState | None) -> TableState | None:
-    """A copy an emitter may change while it translates one statement."""
-    return None if st is None else copy.deepcopy(st)
+    """A copy an emitter may change while it translates one statement: the states and their lists are new,
+    what they hold besides is immutable (names, tuples of bound texts) and shared. ``copy.deepcopy`` gives the
+    same (tests/test_throughput_back.py) at ~40 us a state object (a record's pickling protocol); this copies
+    a table of 12 partitions in a few microseconds."""
+    if st is None:
+        return None
+    return TableState(st.strategy, st.key, [_part_copy(p) for p in st.partitions], st.sub_strategy, st.sub_key)
+
+
+def _part_copy(p: PartitionState) -> PartitionState:
+    return PartitionState(p.name, p.upper, p.values, [_part_copy(s) for s in p.subpartitions], p.home)
