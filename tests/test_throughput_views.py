@@ -283,3 +283,50 @@ def test_what_a_view_reads_is_kept_per_tree_and_references() -> None:
     assert view_queries.columns_read(node((None, "t"), ("s", "u"))) is one
     other = view_queries.columns_read(node(("p", "t"), ("s", "u")))
     assert other == view_queries._columns_read(tree, [("p", "t"), ("s", "u")]) and other != one
+
+
+# ---- the rewrites' nodes made without pglast's per-attribute check -------------------------------------------
+def _both_ways(build: Any, *args: Any) -> None:
+    from test_pgparse_trusted import _difference
+
+    from ddlc.frontend.sql import pgparse
+    from ddlc.ir.sqltree import TRUSTED, built_trusted
+
+    if not pgparse._install():
+        pytest.skip("pglast's checked construction is not skipped for this pglast release")
+    assert not TRUSTED.on
+    checked = build(*args)
+    trusted = built_trusted(build, *args)
+    assert not TRUSTED.on
+    assert not _difference(checked, trusted), (build, args, _difference(checked, trusted))
+
+
+def test_every_rewrite_builds_the_same_nodes_unchecked() -> None:
+    """Every rewrite of the PostgreSQL target (each case of tests/test_pg_functions.py, which holds one for
+    every rewrite, and generated mixes of calls), and every TypeName a view's type mapping builds: the nodes
+    made with pglast's check and without it, the same values of the same types."""
+    from test_pg_functions import AGGREGATES, CASES, _expr
+
+    from ddlc.backends.postgres import functions as F
+    from ddlc.backends.postgres.types import TYPE_MAP, type_node
+    from ddlc.frontend.sql import make_expr
+
+    def each_rewrite(text: str) -> int:
+        e = make_expr(text)
+        n = 0
+        for c, v in F.calls(e.tree, e.text):
+            if v == F.REWRITE:
+                _both_ways(F.rewrite_for(c).build, c.node)
+                n += 1
+        return n
+
+    assert sum(each_rewrite(gauss) for gauss, _, _ in CASES + AGGREGATES) >= len(CASES + AGGREGATES)
+
+    @settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(_expr())
+    def generated(text: str) -> None:
+        each_rewrite(text)
+
+    generated()
+    for spelling in sorted({v[0] for v in TYPE_MAP.values() if v[2] is not None}):
+        _both_ways(type_node, spelling)

@@ -42,7 +42,7 @@ from ...ir.index import CreateIndex, IndexKey, PartitionScope
 from ...ir.names import TypeName
 from ...ir.rules import Rule
 from ...ir.sequence import AlterSequence, CreateSequence, Persistence, SeqClause, SeqOption
-from ...ir.sqltree import copied_with, index, nodes, replaced
+from ...ir.sqltree import built_trusted, copied_with, index, nodes, replaced
 from ...ir.view import CreateView
 from ..writer import pg_deparse
 from .context import Emit, emits
@@ -570,7 +570,7 @@ def _view_query(n: CreateView, e: Emit, tree: Any) -> str:
             if entry is None:
                 return node
             spelling, keep = entry
-            new = type_node(spelling)
+            new = built_trusted(type_node, spelling)  # (final types: pglast's check skipped)
             return copied_with(node, {slot: getattr(new, slot) for slot in type(new).__slots__
                                       if slot not in ("arrayBounds", "location") and not (slot == "typmods" and keep)})
 

@@ -7,12 +7,12 @@ never mutate one (copy it first). pglast is imported lazily (start-up time).
 
 from __future__ import annotations
 
-import threading
 from functools import lru_cache
 from typing import Any
 
 import orjson
 
+from ...ir.sqltree import TRUSTED
 from .pgwords import requote
 
 
@@ -29,11 +29,7 @@ def pglast_ast() -> Any:
     return _PGLAST
 
 
-class _Trusted(threading.local):
-    on = False  # this thread is inside pglast's own parser (parse_sql below); a class default: no getattr per read
-
-
-_TRUSTED = _Trusted()
+_TRUSTED = TRUSTED  # .on: this thread is inside pglast's own parser (parse_sql below), or builds trusted nodes
 _FAST: bool | None = None  # whether pglast's nodes are made unchecked inside its parser (None: not decided yet)
 # the pglast releases whose parser makes the same trees unchecked as checked (tests/test_pgparse_trusted.py)
 _CHECKED_RELEASES = ("8.8",)
