@@ -120,3 +120,49 @@ _ID_PIECES = ["a", "B", "public", "ON", "on", "On", "o", "n", " on ", ".", ".", 
 @given(st.lists(st.sampled_from(_ID_PIECES), max_size=10))
 def test_identities_same_as_the_lexer(pieces: list[str]) -> None:
     _same_identity("".join(pieces))
+
+
+# -- constraint definitions ----------------------------------------------------------------------------------
+
+from ddlc.frontend.sql import constraints  # noqa: E402
+
+CONSTRAINT_TEXTS = _fixture_strings("definition")
+
+
+def _same_key_list(text: str) -> bool:
+    """Whether the pattern took ``text``; when it did, the constraint it reads is the parser's."""
+    body = constraints.split_informational(text)[0].strip(constraints.BLANK)
+    fast = constraints._key_list_json(body)
+    if fast is None:
+        return False
+    parsed = constraints._parsed_json(body)
+    assert parsed is not None, text
+    for info in (True, False):
+        args = (body, ("p",), (), False, info, info)
+        assert constraints._info(fast, *args) == constraints._info(parsed, *args), text
+    return True
+
+
+def test_fixture_constraints_read_the_same() -> None:
+    taken = [t for t in CONSTRAINT_TEXTS if _same_key_list(t)]
+    assert len(taken) > 5
+
+
+_KEY_PIECES = ["PRIMARY KEY", "primary\tkey", "Primary\nKey", "UNIQUE", "unique", " (", "(", ")", ") ", ",", ", ", " ",
+               "id", "Id", "ID", "user", "select", "key", "name", "a$b", "_x", "x" * 63, "y" * 64, "\u017f", "\u212a",
+               "é", " INCLUDE ", "include", " USING INDEX TABLESPACE ", "ts1", '"Q"', " DESC", "--c\n", "/*c*/",
+               " NOT VALID", " DEFERRABLE", "1", "'s'", "\\", "enable optimization Informational Constraint "]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(_KEY_PIECES), max_size=10))
+def test_key_lists_same_as_the_parser(pieces: list[str]) -> None:
+    _same_key_list("".join(pieces))
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.sampled_from(["PRIMARY KEY", "UNIQUE", "unique"]), st.lists(st.sampled_from(_KEY_PIECES[12:24]), min_size=1,
+       max_size=4), st.sampled_from(["", " INCLUDE (id)", "INCLUDE(Id, b)", " USING INDEX TABLESPACE ts1",
+                                     " USING INDEX TABLESPACE user", " INCLUDE (a) USING INDEX TABLESPACE T"]))
+def test_key_lists_taken_same_as_the_parser(head: str, names: list[str], tail: str) -> None:
+    _same_key_list(f"{head} ({', '.join(names)}){tail}")

@@ -160,7 +160,56 @@ def _parse(text: str) -> tuple[str, Any, tuple[int, ...], bool, bool, bool, bool
 def _constraint_json(body: str) -> dict[str, Any] | None:
     """The ``Constraint`` node of ``ALTER TABLE x ADD CONSTRAINT c <body>`` in the JSON form of pglast's
     parse (the same C parser as :func:`_constraint_node`, without building pglast's Python nodes: 3-4x
-    cheaper), with ``"_sql"``: the body it was read from (on a copy); None when it is not one constraint."""
+    cheaper), with ``"_sql"``: the body it was read from (on a copy); None when it is not one constraint.
+    A plain key list is read by a pattern (:func:`_key_list_json`), any other text by the parser."""
+    node = _key_list_json(body)
+    return node if node is not None else _parsed_json(body)
+
+
+_W = r"[ \t\n\r\f\v]"  # the server's blanks
+_COLS = rf"[A-Za-z_][A-Za-z0-9_$]*(?:{_W}*,{_W}*[A-Za-z_][A-Za-z0-9_$]*)*"
+# ``PRIMARY KEY (a, b)`` / ``UNIQUE (a)``, ``INCLUDE (c)``, ``USING INDEX TABLESPACE t``: bare ASCII names only
+_KEY_LIST_TEXT = lazyre.compile(
+    rf"(?:PRIMARY{_W}+KEY|(UNIQUE)){_W}*\({_W}*({_COLS}){_W}*\)"
+    rf"(?:{_W}*INCLUDE{_W}*\({_W}*({_COLS}){_W}*\))?"
+    rf"(?:{_W}+USING{_W}+INDEX{_W}+TABLESPACE{_W}+([A-Za-z_][A-Za-z0-9_$]*))?\Z", re.I | re.A)
+_COMMA = lazyre.compile(rf"{_W}*,{_W}*")
+
+
+@lru_cache(maxsize=1)
+def _keywords() -> frozenset[str]:
+    from pglast import keywords as pg
+
+    return frozenset((*pg.RESERVED_KEYWORDS, *pg.COL_NAME_KEYWORDS, *pg.TYPE_FUNC_NAME_KEYWORDS,
+                      *pg.UNRESERVED_KEYWORDS))
+
+
+def _key_list_json(body: str) -> dict[str, Any] | None:
+    """:func:`_parsed_json` of a PRIMARY KEY / UNIQUE body whose names are bare ASCII ones, none a keyword
+    and none cut by the server (63 bytes): what the parser gives for it (the members :func:`_json_info`
+    reads), without it; None for any other body."""
+    m = _KEY_LIST_TEXT.match(body)
+    if m is None:
+        return None
+    unique, keys, including, space = m.groups()
+    names = _COMMA.split(keys)
+    more = _COMMA.split(including) if including is not None else []
+    table = _keywords()
+    for name in (*names, *more, *((space,) if space is not None else ())):
+        if len(name) > 63 or name.lower() in table:
+            return None
+    node: dict[str, Any] = {"contype": "CONSTR_UNIQUE" if unique is not None else "CONSTR_PRIMARY",
+                            "keys": [{"String": {"sval": n.lower()}} for n in names]}
+    if more:
+        node["including"] = [{"String": {"sval": n.lower()}} for n in more]
+    if space is not None:
+        node["indexspace"] = space.lower()
+    node["_sql"] = body
+    return node
+
+
+def _parsed_json(body: str) -> dict[str, Any] | None:
+    """:func:`_constraint_json` by pglast's parser."""
     doc = parse_json(_DUMMY + body)
     if doc is None:
         return None
