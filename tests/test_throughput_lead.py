@@ -59,3 +59,36 @@ def test_object_of_as_before_on_every_fixture_statement() -> None:
     assert len(STATEMENTS) > 100
     for stmt in STATEMENTS:
         assert object_of(stmt) == _former_object_of(stmt), type(stmt).__name__
+
+
+_SELECT_INTOS = [
+    "SELECT a, b INTO public.t_into FROM public.t_src WHERE a > 1;",
+    "SELECT a, b INTO TEMP t_into2 FROM public.t_src ORDER BY a LIMIT 2",
+    'SELECT x."é客", count(*) AS "n;" INTO UNLOGGED s."T 1" FROM s.x GROUP BY 1 HAVING count(*) > 0',
+    "SELECT DISTINCT a INTO public.y FROM public.q WHERE b IN (SELECT b FROM public.r)",
+]
+
+
+def test_select_into_query_printed_from_a_copy_as_before() -> None:
+    """The GaussDB CTAS emitter prints a SELECT INTO's query without its INTO clause from a shallow copy
+    (``sqltree.copied_with``) instead of a deep copy of the parse; the parse itself is left as it was."""
+    import copy
+
+    from ddlc.backends.gaussdb import misc
+    from ddlc.backends.writer import pg_deparse
+    from ddlc.frontend.text import read_tddl
+    from ddlc.ir.misc import CreateTableAs
+
+    for text in _SELECT_INTOS:
+        stmt, _ = read_tddl(text)
+        assert isinstance(stmt, CreateTableAs) and stmt.select_into, text
+        tree = stmt.query.tree
+        former = copy.deepcopy(tree)
+        former.intoClause = None
+        assert misc._query(stmt, None) == pg_deparse(former)  # type: ignore[arg-type]
+        assert tree.intoClause is not None
+    import ddlc
+
+    for text in _SELECT_INTOS:
+        t = ddlc.translate({"TDDL": text}, target="gaussdb")
+        assert t.error is None and len(t.statements) == 1 and " INTO " not in t.statements[0], t.statements

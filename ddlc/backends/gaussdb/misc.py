@@ -10,12 +10,12 @@ a SELECT INTO as the same CREATE TABLE AS without its INTO clause.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from ...diagnostics import I_CTAS_NO_DATA
 from ...ir.misc import TEXT_NODES, CreateTableAs
 from ...ir.rules import Rule
+from ...ir.sqltree import copied_with
 from ..writer import pg_deparse
 from .drop import word
 from .writer import Writer, emits
@@ -51,9 +51,7 @@ def _query(n: CreateTableAs, w: Writer) -> str:
         from ...errors import InternalError
 
         raise InternalError("SELECT INTO without a parsed query", path=n.origin)
-    tree = copy.deepcopy(tree)
-    tree.intoClause = None
-    return pg_deparse(tree)
+    return pg_deparse(copied_with(tree, {"intoClause": None}))  # (the parse itself is left as it was)
 
 
 @emits(CreateTableAs)
