@@ -34,11 +34,12 @@ from ..ir.routine import (
 )
 from ..ir.statement import Opaque, OpaqueReason, Statement
 from ..quoting import quote_ident
+from . import recover_json
 from .build._read import BuildContext
 from .sql.expr import make_query, parses_as_statement
 from .sql.lexer import Lexed, ScanError, Tok, is_ident, read_qualified
 from .statement_kind import statement_kind
-from .tddl_text import check_tddl_statement, text_kind
+from .tddl_text import MADE_FROM, check_tddl_statement, may_read_as
 
 N_TDDL_UNPARSED = register(
     "DDLC-N404", Severity.NOTE, "TDDL statement not parsed",
@@ -186,7 +187,27 @@ def _word_span(toks: list[Tok], word: str) -> tuple[int, int] | None:
 
 
 # ---- handlers ----------------------------------------------------------------------------------------
+def _into_json(text: str, lexed: Lexed) -> tuple[dict[str, Any], dict[str, Any], QualifiedName, Expr, tuple[str, ...],
+                                                   tuple[WithOption, ...]] | None:
+    """A CREATE TABLE AS's or materialized view's fields from pglast's JSON parse (:mod:`.recover_json`): the
+    statement, its ``into``, name, query, columns and options; None for any other form (the nodes' reading)."""
+    got = recover_json.statement(text)
+    into = got[1].get("into") if got is not None and got[0] == "CreateTableAsStmt" else None
+    if not isinstance(into, dict) or (span := _query_span(lexed)) is None:
+        return None
+    name, cols, opts = recover_json.qname(into.get("rel")), recover_json.strings(into.get("colNames")), \
+        recover_json.options(into.get("options"))
+    if name is None or cols is None or opts is None:
+        return None
+    return got[1], into, name, make_query(lexed.text[span[0]:span[1]]), cols, opts  # type: ignore[index]
+
+
 def _create_table(text: str, kind: str, lexed: Lexed) -> Statement:
+    if (got := _into_json(text, lexed)) is not None:
+        s, into, name, query, cols, opts = got
+        return CreateTableAs(text, name, query, with_data=not into.get("skipData", False), columns=cols, options=opts,
+                             tablespace=into.get("tableSpaceName"), if_not_exists=bool(s.get("if_not_exists")),
+                             persistence={"u": "UNLOGGED", "t": "TEMPORARY"}.get(into["rel"].get("relpersistence"), ""))
     try:
         s = _parse(text)
     except _Unparsed:
@@ -205,6 +226,14 @@ def _create_table(text: str, kind: str, lexed: Lexed) -> Statement:
 
 
 def _select(text: str, kind: str, lexed: Lexed) -> Statement:
+    got = recover_json.statement(text)
+    into = got[1].get("intoClause") if got is not None and got[0] == "SelectStmt" else None
+    if isinstance(into, dict) and (name := recover_json.qname(into.get("rel"))) is not None and \
+            (cols := recover_json.strings(into.get("colNames"))) is not None:  # (pglast's JSON parse: else its nodes)
+        body = text.rstrip()
+        return CreateTableAs(text, name, make_query(body[:-1].rstrip() if body.endswith(";") else body), columns=cols,
+                             persistence={"u": "UNLOGGED", "t": "TEMPORARY"}.get(into["rel"].get("relpersistence"), ""),
+                             select_into=True)
     s = _parse(text)
     into = getattr(s, "intoClause", None)
     if into is None:
@@ -218,6 +247,10 @@ def _select(text: str, kind: str, lexed: Lexed) -> Statement:
 
 def _create_matview(text: str, kind: str, lexed: Lexed) -> Statement:
     span = _word_span(lexed.head(3), "INCREMENTAL")
+    if (got := _into_json(_blank(text, [span] if span else []), lexed)) is not None:
+        _s, into_, name, query, cols, opts = got
+        return CreateMatView(text, name, query, incremental=span is not None, with_data=not into_.get("skipData", False),
+                             columns=cols, options=opts, tablespace=into_.get("tableSpaceName"))
     s = _parse(_blank(text, [span] if span else []))
     into = s.into
     return CreateMatView(
@@ -229,6 +262,10 @@ def _create_matview(text: str, kind: str, lexed: Lexed) -> Statement:
 
 def _refresh_matview(text: str, kind: str, lexed: Lexed) -> Statement:
     span = _word_span(lexed.head(3), "INCREMENTAL")
+    got = recover_json.statement(_blank(text, [span] if span else []))
+    if got is not None and got[0] == "RefreshMatViewStmt" and (name := recover_json.qname(got[1].get("relation"))) is not None:
+        return RefreshMatView(text, name, incremental=span is not None, concurrently=bool(got[1].get("concurrent")),
+                              with_data=not got[1].get("skipData", False))
     s = _parse(_blank(text, [span] if span else []))
     return RefreshMatView(text, _qname(s.relation), incremental=span is not None,
                           concurrently=bool(s.concurrent), with_data=not s.skipData)
@@ -272,6 +309,14 @@ def _drop_matview(text: str, kind: str, lexed: Lexed) -> Statement:
 
 
 def _truncate(text: str, kind: str, lexed: Lexed) -> Statement:
+    got = recover_json.statement(text)
+    if got is not None and got[0] == "TruncateStmt":  # (pglast's JSON parse: its nodes for any other form)
+        rvs = [r.get("RangeVar") if isinstance(r, dict) and len(r) == 1 else None for r in got[1].get("relations") or ()]
+        names = [recover_json.qname(r) for r in rvs]
+        if rvs and None not in names:
+            return Truncate(text, tuple(TruncateTarget(q, only=not r.get("inh", False)) for q, r in zip(names, rvs)),
+                            restart_identity=bool(got[1].get("restart_seqs")),
+                            cascade=got[1].get("behavior") == "DROP_CASCADE")
     s = _parse(text)
     rels = tuple(TruncateTarget(_qname(r), only=not r.inh) for r in s.relations)
     return Truncate(text, rels, restart_identity=bool(s.restart_seqs), cascade=s.behavior.value == 1)
@@ -530,39 +575,6 @@ _HANDLERS: dict[str, Callable[[str, str, Lexed], Statement]] = {
     "GRANT": _grant,
     "REVOKE": _grant,
 }
-
-
-# the statement kinds (statement_kind) whose text can be read as each of these classes: only this module's
-# handlers make them, the templates and the hand-written reading never do (tests/test_throughput_text.py)
-MADE_FROM: dict[type, frozenset[str]] = {CreateTableAs: frozenset({"CREATE TABLE", "SELECT"})}
-
-
-# the first word of each kind MADE_FROM names
-_MADE_FROM_WORDS: dict[type, frozenset[str]] = {cls: frozenset(k.split()[0] for k in kinds) for cls, kinds in MADE_FROM.items()}
-# a text's first token when it is an ASCII word: blanks before it, and after it the end or a character that
-# neither continues a word (lexer._CONT's set) nor makes it a string's prefix (E'', N'', X'', B'')
-_FIRST_WORD = re.compile(r"[ \t\n\r\f\v]*([A-Za-z]+)(?:[\x00-\x23\x25\x26\x28-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]|\Z)")
-
-
-def may_read_as(text: str, classes: tuple[type, ...]) -> bool:
-    """Whether :func:`ddlc.frontend.text.read_tddl` of ``text`` may give a statement of one of ``classes``
-    (False only when the statement's kind rules it out: no class of ``classes`` is made from it). A kind's
-    first word is the text's first token when that is a word (``statement_kind``), so a text whose first
-    word starts no kind of ``classes`` is ruled out without its tokens."""
-    kind = None
-    first = _FIRST_WORD.match(text)
-    word = first[1].upper() if first is not None else None
-    for cls in classes:
-        kinds = MADE_FROM.get(cls)
-        if kinds is None:
-            return True
-        if word is not None and word not in _MADE_FROM_WORDS[cls]:
-            continue
-        if kind is None:
-            kind = text_kind(text)
-        if kind in kinds:
-            return True
-    return False
 
 
 def recovers(kind: str | None) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ..ir.misc import CreateTableAs
 from .sql.fragment import check_statement, plain_statement
 from .statement_kind import _kind as kind_of_head, statement_kind
 
@@ -47,4 +48,37 @@ def check_tddl_statement(text: str, what: Callable[[str], str], block_kinds: fro
     check_statement(text, what(kind), block=kind in block_kinds, document=document)
 
 
-__all__ = ["check_tddl_statement", "text_kind"]
+# the statement kinds (statement_kind) whose text can be read as each of these classes: only the recovery's
+# handlers (:mod:`.recover`) make them, the templates and the hand-written reading never do
+# (tests/test_throughput_text.py)
+MADE_FROM: dict[type, frozenset[str]] = {CreateTableAs: frozenset({"CREATE TABLE", "SELECT"})}
+
+# the first word of each kind MADE_FROM names
+_MADE_FROM_WORDS: dict[type, frozenset[str]] = {cls: frozenset(k.split()[0] for k in kinds) for cls, kinds in MADE_FROM.items()}
+# a text's first token when it is an ASCII word: blanks before it, and after it the end or a character that
+# neither continues a word (lexer._CONT's set) nor makes it a string's prefix (E'', N'', X'', B'')
+_FIRST_WORD = re.compile(r"[ \t\n\r\f\v]*([A-Za-z]+)(?:[\x00-\x23\x25\x26\x28-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]|\Z)")
+
+
+def may_read_as(text: str, classes: tuple[type, ...]) -> bool:
+    """Whether :func:`ddlc.frontend.text.read_tddl` of ``text`` may give a statement of one of ``classes``
+    (False only when the statement's kind rules it out: no class of ``classes`` is made from it). A kind's
+    first word is the text's first token when that is a word (``statement_kind``), so a text whose first
+    word starts no kind of ``classes`` is ruled out without its tokens."""
+    kind = None
+    first = _FIRST_WORD.match(text)
+    word = first[1].upper() if first is not None else None
+    for cls in classes:
+        kinds = MADE_FROM.get(cls)
+        if kinds is None:
+            return True
+        if word is not None and word not in _MADE_FROM_WORDS[cls]:
+            continue
+        if kind is None:
+            kind = text_kind(text)
+        if kind in kinds:
+            return True
+    return False
+
+
+__all__ = ["MADE_FROM", "check_tddl_statement", "may_read_as", "text_kind"]

@@ -1,0 +1,98 @@
+"""The TDDL recovery's reading of pglast's JSON parse: the fields of the common statements, no Python nodes.
+
+:mod:`ddlc.frontend.recover` reads a recovered statement's few fields (a relation's name, a flag, a
+``WITH`` option) from pglast's parse. Its Python nodes (``pglast.parse_sql``) cost 3-4x the JSON form of
+the same C parse (``parse_sql_json``), most of it spent on the query of a CREATE TABLE AS or a
+materialized view, which the recovery parses again, alone, as the SQL layer's query (issue 26). These
+readers take the JSON form and answer only the common case: each returns None for anything else (a form
+whose printing would need pglast's printer, a field they do not know), and the recovery then reads the
+nodes as before, so an uncommon text gets exactly the former reading, its errors included.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from ..ir.misc import WithOption
+from ..ir.names import QualifiedName
+
+_PARSE_JSON: Any = None
+
+
+def statement(text: str) -> tuple[str, dict[str, Any]] | None:
+    """The node name and fields of ``text``'s one statement in pglast's JSON parse (``text`` as it is: no
+    requoting), or None when it does not parse or holds other than one statement."""
+    global _PARSE_JSON
+    if _PARSE_JSON is None:
+        from pglast.parser import parse_sql_json
+
+        _PARSE_JSON = parse_sql_json
+    try:
+        stmts = orjson.loads(_PARSE_JSON(text)).get("stmts")
+    except Exception:  # noqa: BLE001 - pglast.parser.ParseError: the nodes' reading reports it
+        return None
+    if not stmts or len(stmts) != 1:
+        return None
+    stmt = stmts[0].get("stmt")
+    if not isinstance(stmt, dict) or len(stmt) != 1:
+        return None
+    ((name, fields),) = stmt.items()
+    return name, fields
+
+
+def qname(rv: Any) -> QualifiedName | None:
+    """A ``RangeVar``'s fields as the recovery's name (None: three parts, or not a plain relation name)."""
+    if not isinstance(rv, dict) or "catalogname" in rv or not isinstance(rv.get("relname"), str):
+        return None
+    return QualifiedName(rv["relname"], rv.get("schemaname"))
+
+
+def strings(items: Any) -> tuple[str, ...] | None:
+    """The values of a list of ``String`` nodes (absent: none), or None when one is another node."""
+    out = []
+    for item in items or ():
+        s = item.get("String") if isinstance(item, dict) and len(item) == 1 else None
+        if not isinstance(s, dict):
+            return None
+        out.append(s.get("sval", ""))
+    return tuple(out)
+
+
+def options(defs: Any) -> tuple[WithOption, ...] | None:
+    """``WITH (name = value, ...)``'s options as the recovery reads them (a value printed by pglast's
+    ``RawStream``: a string quoted, a number as written), or None when a value is another node."""
+    out = []
+    for item in defs or ():
+        d = item.get("DefElem") if isinstance(item, dict) and len(item) == 1 else None
+        if not isinstance(d, dict) or not isinstance(d.get("defname"), str):
+            return None
+        arg = d.get("arg")
+        if arg is None:
+            value = None
+        else:
+            value = _scalar(arg)
+            if value is None:
+                return None
+        out.append(WithOption(d["defname"], value))
+    return tuple(out)
+
+
+def _scalar(node: Any) -> str | None:
+    """``RawStream()(node)`` of a ``String``, ``Integer`` or ``Float`` node, or None for any other node."""
+    if not isinstance(node, dict) or len(node) != 1:
+        return None
+    ((name, fields),) = node.items()
+    if not isinstance(fields, dict):
+        return None
+    if name == "String":
+        return "'" + fields.get("sval", "").replace("'", "''") + "'"
+    if name == "Integer":
+        return str(fields.get("ival", 0))
+    if name == "Float" and isinstance(fields.get("fval"), str):
+        return fields["fval"]
+    return None
+
+
+__all__ = ["options", "qname", "statement", "strings"]

@@ -1,0 +1,142 @@
+"""Issue 26, round 5 (text side): the TDDL recovery's readings from pglast's JSON parse (:mod:`ddlc.frontend.recover_json`)
+give what the former readings of its Python nodes give, statement and diagnostics, on every fixture text, on texts
+made from the grammar of each statement (names quoted or not, three-part names, option values of every form,
+flags) and on mutated fixture texts. The former reading is the same handler with the JSON reading switched off."""
+
+from __future__ import annotations
+
+import glob
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ddlc.frontend import recover, recover_json
+from ddlc.frontend.recover import recover_tddl
+
+
+def _former(text: str):
+    real = recover_json.statement
+    recover_json.statement = lambda _text: None  # every handler then reads pglast's nodes, as before
+    try:
+        return recover_tddl(text)
+    finally:
+        recover_json.statement = real
+
+
+def _same(text: str) -> None:
+    new = recover_tddl(text)
+    old = _former(text)
+    assert new == old, text
+
+
+def _fixture_texts() -> list[str]:
+    out = []
+    for p in sorted(glob.glob("fixtures/**/*.json", recursive=True)):
+        try:
+            tree = orjson.loads(open(p, "rb").read())
+        except orjson.JSONDecodeError:
+            continue
+        if isinstance(tree, dict) and isinstance(tree.get("TDDL"), str):
+            out.append(tree["TDDL"])
+    return out
+
+
+FIXTURES = _fixture_texts()
+
+
+def test_fixture_texts_read_as_before():
+    assert len(FIXTURES) >= 14
+    for text in FIXTURES:
+        _same(text)
+
+
+def test_the_json_reading_is_taken():
+    """The common forms are read from the JSON parse (the lever measured), not from the nodes."""
+    calls = []
+    real = recover._parse
+    recover._parse = lambda text: calls.append(text) or real(text)  # type: ignore[assignment]
+    try:
+        for text in ("CREATE TABLE public.t WITH (orientation = 'row', compression = 'no') AS SELECT a FROM s;",
+                     "CREATE INCREMENTAL MATERIALIZED VIEW m AS SELECT 1", "REFRESH MATERIALIZED VIEW m;",
+                     "TRUNCATE TABLE a, ONLY b RESTART IDENTITY CASCADE;", "SELECT a INTO TEMP t FROM s;"):
+            recover_tddl(text)
+    finally:
+        recover._parse = real
+    assert calls == []
+
+
+_names = st.sampled_from(["t", "public.t", "s.t", "c.s.t", '"Odd ""name"""', '"ü x".t', "PUBLIC.T_1", "x$1", '"select"'])
+_values = st.sampled_from(["'row'", "'it''s'", "'a\\b'", "E'a\\'b'", "12", "-5", "0", "1.5", "-2.5e3", "true", "on", "no",
+                           "name", "pg_catalog.int4", "int4(3)", "NULL", "'ü'", "$$x$$", "ARRAY[1]", "(1)"])
+_opts = st.lists(st.tuples(st.sampled_from(["orientation", "fillfactor", "compression", "x", '"Odd"']),
+                           st.one_of(st.none(), _values)), max_size=3)
+_cols = st.lists(st.sampled_from(["a", "b", '"C d"', "e1"]), max_size=3)
+_queries = st.sampled_from(["SELECT a, b FROM s WHERE a > 1", "SELECT 1", "VALUES (1)", "TABLE s",
+                            "SELECT * FROM s ORDER BY a OFFSET 2 LIMIT 3", "(SELECT 'it''s')", "SELECT a AS x FROM s",
+                            "SELECT a FROM s UNION SELECT b FROM t", "EXECUTE p", "SELECT $1", "SELECT"])
+
+
+def _with(opts) -> str:
+    if not opts:
+        return ""
+    return " WITH (" + ", ".join(k if v is None else f"{k} = {v}" for k, v in opts) + ")"
+
+
+@st.composite
+def _texts(draw) -> str:
+    kind = draw(st.sampled_from(["ctas", "matview", "refresh", "truncate", "select"]))
+    name, tail = draw(_names), draw(st.sampled_from(["", ";", " ;", "; ", " WITH DATA", " WITH NO DATA;", " WITH DATA;"]))
+    cols = draw(_cols)
+    collist = " (" + ", ".join(cols) + ")" if cols and draw(st.booleans()) else ""
+    space = " TABLESPACE " + draw(st.sampled_from(["ts", '"T s"'])) if draw(st.booleans()) else ""
+    if kind == "ctas":
+        pers = draw(st.sampled_from(["", "UNLOGGED ", "TEMPORARY ", "TEMP ", "GLOBAL TEMPORARY "]))
+        ine = draw(st.sampled_from(["", "IF NOT EXISTS "]))
+        return f"CREATE {pers}TABLE {ine}{name}{collist}{_with(draw(_opts))}{space} AS {draw(_queries)}{tail}"
+    if kind == "matview":
+        inc = draw(st.sampled_from(["", "INCREMENTAL "]))
+        return f"CREATE {inc}MATERIALIZED VIEW {name}{collist}{_with(draw(_opts))}{space} AS {draw(_queries)}{tail}"
+    if kind == "refresh":
+        inc = draw(st.sampled_from(["", "INCREMENTAL "]))
+        conc = draw(st.sampled_from(["", "CONCURRENTLY "]))
+        return f"REFRESH {inc}MATERIALIZED VIEW {conc}{name}{tail}"
+    if kind == "truncate":
+        rels = draw(st.lists(st.tuples(st.sampled_from(["", "ONLY "]), _names, st.sampled_from(["", " *"])),
+                             min_size=1, max_size=3))
+        opts = draw(st.sampled_from(["", " RESTART IDENTITY", " CONTINUE IDENTITY"])) + \
+            draw(st.sampled_from(["", " CASCADE", " RESTRICT"]))
+        table = draw(st.sampled_from(["", "TABLE "]))
+        return f"TRUNCATE {table}" + ", ".join(a + b + c for a, b, c in rels) + opts + draw(st.sampled_from(["", ";"]))
+    pers = draw(st.sampled_from(["", "UNLOGGED ", "TEMP ", "TEMPORARY "]))
+    table = draw(st.sampled_from(["", "TABLE "]))
+    return f"SELECT a, b INTO {pers}{table}{name} FROM s WHERE a > 1" + draw(st.sampled_from(["", ";", " ;"]))
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=list(HealthCheck))
+@given(_texts())
+def test_grammar_texts_read_as_before(text):
+    _same(text)
+
+
+_RECOVERED = [t for t in FIXTURES if t.lstrip().upper().startswith(("CREATE", "REFRESH", "TRUNCATE", "SELECT"))]
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.sampled_from(_RECOVERED or ["SELECT 1"]), st.integers(0, 400), st.integers(0, 6),
+       st.sampled_from(["", " ", ";", "'", '"', "(", ")", ",", "x", "ü", "--", "/*", "$$", "\\", "AS ", " WITH (a = 1)",
+                        " CASCADE", "ONLY ", ".", "*"]))
+def test_mutated_fixture_texts_read_as_before(text, at, cut, insert):
+    at = min(at, len(text))
+    _same(text[:at] + insert + text[at + cut:])
+
+
+@pytest.mark.parametrize("value", ["'row'", "'it''s'", "'a\\b'", "12", "-5", "0", "1.5", "-2.5e3", "'ü'", "''"])
+def test_scalar_options_print_as_pglast(value):
+    from ddlc.frontend.recover import _options, _parse
+
+    text = f"CREATE TABLE t WITH (x = {value}) AS SELECT 1"
+    got = recover_json.statement(text)
+    assert got is not None
+    assert recover_json.options(got[1]["into"]["options"]) == _options(_parse(text).into.options)
