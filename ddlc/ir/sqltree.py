@@ -139,24 +139,27 @@ class Index:
 
     __slots__ = ("order", "_by")
 
-    def __init__(self, order: list[Any], by: dict[type, list[Any]]) -> None:
+    def __init__(self, order: list[Any]) -> None:
         self.order = order
-        self._by = by
+        self._by: dict[type, list[Any]] | None = None  # the nodes by class, made at the first :meth:`of`
 
     def of(self, cls: type) -> Sequence[Any]:
         """The nodes of class ``cls`` (exactly), in walk order."""
-        return self._by.get(cls, ())
+        by = self._by
+        if by is None:
+            by = {}
+            for n in self.order:  # (every class at once: one pass for all the readers of the tree)
+                same = by.get(type(n))
+                if same is None:
+                    by[type(n)] = [n]
+                else:
+                    same.append(n)
+            self._by = by
+        return by.get(cls, ())
 
     def among(self, classes: Collection[type]) -> list[Any]:
-        """The nodes of the classes ``classes`` (exactly), in walk order."""
-        by = self._by
-        present = [c for c in classes if c in by]
-        if not present:
-            return []
-        if len(present) == 1:
-            return list(by[present[0]])
-        kinds = frozenset(present)
-        return [n for n in self.order if type(n) in kinds]
+        """The nodes of the classes ``classes`` (exactly; a set or a short tuple), in walk order."""
+        return [n for n in self.order if type(n) in classes]
 
 
 _INDEX: dict[int, tuple[Any, Index]] = {}  # id(tree) -> (the tree, held: its id is not reused; its index)
@@ -173,7 +176,6 @@ def index(tree: Any) -> Index:
         return hit[1]
     known = _REVERSED
     order: list[Any] = []
-    by: dict[type, list[Any]] = {}
     add = order.append
     stack = [tree]
     pop, push = stack.pop, stack.append
@@ -192,16 +194,11 @@ def index(tree: Any) -> Index:
                 stack.extend(reversed(n))
             continue
         add(n)
-        same = by.get(cls)
-        if same is None:
-            by[cls] = [n]
-        else:
-            same.append(n)
         for name in slots:
             v = getattr(n, name, None)
             if v is not None:
                 push(v)
-    out = Index(order, by)
+    out = Index(order)
     if len(_INDEX) >= _INDEX_LIMIT:
         _INDEX.clear()
     _INDEX[key] = (tree, out)

@@ -117,14 +117,16 @@ def name_refs(text: str) -> tuple[NameRef, ...] | None:
 
     # the CTE names are all known before any relation is judged; each statement's nodes from its tree's
     # index (:func:`~ddlc.ir.sqltree.index`: one walk, shared with the build, the rules and the emitters)
-    handlers = {ast.RangeVar: range_var, ast.FuncCall: func_call, ast.TypeName: type_name}
-    indexes = [index(_within(s.stmt, ast)) for s in stmts if s.stmt is not None]
-    for idx in indexes:
-        for node in idx.of(ast.CommonTableExpr):
+    cte = ast.CommonTableExpr
+    handlers = {ast.RangeVar: range_var, ast.FuncCall: func_call, ast.TypeName: type_name, cte: None}
+    found = [n for s in stmts if s.stmt is not None for n in index(_within(s.stmt, ast)).among(handlers)]
+    for node in found:
+        if type(node) is cte:
             ctes.add(node.ctename)
-    for idx in indexes:
-        for node in idx.among(handlers):
-            handlers[type(node)](node)
+    for node in found:
+        fn = handlers[type(node)]
+        if fn is not None:
+            fn(node)
     return tuple(refs)
 
 
