@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from ...diagnostics import Severity, register
+from ...history import working_copy
 from ...ir.alter import AlterRelation
 from ...ir.names import TypeName
 from ...ir.rules import Refusal
@@ -77,7 +77,7 @@ class Alter:
         if self._state is None:
             cat = self.e.catalog
             st = cat.table(self.n.identity) if cat is not None else None
-            self._state = copy.deepcopy(st) if st is not None else False
+            self._state = working_copy(st) if st is not None else False
         return self._state or None
 
     def column_type(self, name: str) -> TypeName | None:
