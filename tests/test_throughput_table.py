@@ -166,3 +166,17 @@ def test_key_lists_same_as_the_parser(pieces: list[str]) -> None:
                                      " USING INDEX TABLESPACE user", " INCLUDE (a) USING INDEX TABLESPACE T"]))
 def test_key_lists_taken_same_as_the_parser(head: str, names: list[str], tail: str) -> None:
     _same_key_list(f"{head} ({', '.join(names)}){tail}")
+
+
+_ARG_PIECES = ["integer", "character varying", "character  varying(10)", "numeric(10,2)", "numeric[]", '"char"',
+               '"a""b"(3)[]', "timestamp(6) without time zone", "public.t", 'public."T x"', "s.t(2)[]", "*", "", " ",
+               "\t", ",", ", ", " ,", "(", ")", "e'x'", "é客", "int4 (1)", "a.b.c", "[]", "[][]", "(1) x", "x(1)(2)",
+               "--", "$1", '"unterminated']
+
+
+@settings(max_examples=4000, deadline=None)
+@given(st.sampled_from(["public.f", "f", '"F g"', 'public."f(x"', "a.b.c", "f ", "é.客"]),
+       st.lists(st.sampled_from(_ARG_PIECES), max_size=7), st.sampled_from([")", "", ") ", "))", ")x"]))
+def test_function_identities_same_as_the_lexer(name: str, pieces: list[str], end: str) -> None:
+    _same_identity(f"{name}({''.join(pieces)}{end}")
+    _same_identity(f"{name}({', '.join(pieces)}{end}")

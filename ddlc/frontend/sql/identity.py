@@ -125,6 +125,19 @@ _NAME_PART = re.compile(r'([^\x00-\x40\x5b-\x5e\x60\x7b-\x7f][^\x00-\x23\x25-\x2
                         r'|"((?:[^"]|"")*)"(?!")')
 # ``<name>[.<name>] on <name>[.<name>]`` (a trigger's, a constraint's): the lexer's blanks around a bare ``on``
 _ON = re.compile(rf"({_NAME}(?:\.{_NAME})?)[ \t\n\r\f\v]+[oO][nN][ \t\n\r\f\v]+({_NAME}(?:\.{_NAME})?)\Z")
+# a function's argument type as format_type_be writes it: ``schema.name``, ``"name"`` (each with a numeric
+# typmod), or bare words (``character varying``) with a numeric typmod and words after it (``timestamp(6)
+# without time zone``); then ``[]``. What _type reads from such a text, and only the common forms.
+_WORD = r"[^\x00-\x40\x5b-\x5e\x60\x7b-\x7f][^\x00-\x23\x25-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]*"
+_TYPMOD = r"\([0-9]+(?:,[0-9]+)*\)"
+_ARG = re.compile(
+    rf"(?:(?P<schema>{_NAME})\.(?P<name>{_NAME})(?P<mod>{_TYPMOD})?"
+    rf'|"(?P<quoted>(?:[^"]|"")*)"(?!")(?P<qmod>{_TYPMOD})?'
+    rf"|(?P<words>{_WORD}(?:[ \t\n\r\f\v]+{_WORD})*)(?P<wmod>{_TYPMOD}(?:[ \t\n\r\f\v]+{_WORD})*)?)"
+    rf"(?P<array>\[\])?"
+)
+_FUNCTION_HEAD = re.compile(rf"({_NAME}(?:\.{_NAME})?)\([ \t\n\r\f\v]*")
+_BLANKS = re.compile(r"[ \t\n\r\f\v]*")
 _PARTS = {IdentityKind.RELATION: (1, 2), IdentityKind.TYPE: (1, 2), IdentityKind.COLUMN: (2, 3),
           IdentityKind.SCHEMA: (1, 1), IdentityKind.NAME: (1, 1)}
 
@@ -159,7 +172,11 @@ def parse_identity(kind: IdentityKind, text: str, origin: Path = ()) -> Identity
         if _NAMES.match(text) is None:
             return None
         return _of_parts(kind, _names(text), origin)
-    if kind is IdentityKind.TRIGGER or kind is IdentityKind.CONSTRAINT:
+    if kind is IdentityKind.FUNCTION:
+        sig = _signature(text, origin)
+        if sig is not None:
+            return sig
+    elif kind is IdentityKind.TRIGGER or kind is IdentityKind.CONSTRAINT:
         m = _ON.match(text)
         if m is not None:
             left, table = _names(m.group(1)), _qn(_names(m.group(2)), origin)
@@ -167,6 +184,41 @@ def parse_identity(kind: IdentityKind, text: str, origin: Path = ()) -> Identity
                 return TriggerIdentity(left[0], table, origin=origin) if len(left) == 1 else None
             return ConstraintIdentity(left[-1], table, left[0] if len(left) == 2 else None, origin=origin)
     return lexed_identity(kind, text, origin)
+
+
+def _signature(text: str, origin: Path) -> FunctionSignature | None:
+    """A function identity whose argument types :data:`_ARG` takes, read as :func:`_function` reads it; None
+    for any other text (read by the lexer then)."""
+    head = _FUNCTION_HEAD.match(text)
+    if head is None:
+        return None
+    name = _qn(_names(head.group(1)), origin)
+    pos = head.end()
+    args: list[TypeName] = []
+    star = text.startswith("*", pos)
+    if star:
+        pos = _BLANKS.match(text, pos + 1).end()  # type: ignore[union-attr]
+    elif not text.startswith(")", pos):
+        while True:
+            m = _ARG.match(text, pos)
+            if m is None:
+                return None
+            words, array = m.group("words"), m.group("array") is not None
+            if words is not None:
+                args.append(TypeName(words, "", m.group("wmod") or "", array, origin=origin))
+            elif m.group("name") is not None:
+                schema, type_name = _names(m.group("schema")) + _names(m.group("name"))
+                args.append(TypeName(type_name, schema, m.group("mod") or "", array, origin=origin))
+            else:
+                args.append(TypeName(m.group("quoted").replace('""', '"'), None, m.group("qmod") or "", array,
+                                     origin=origin))
+            pos = _BLANKS.match(text, m.end()).end()  # type: ignore[union-attr]
+            if not text.startswith(",", pos):
+                break
+            pos = _BLANKS.match(text, pos + 1).end()  # type: ignore[union-attr]
+    if pos != len(text) - 1 or not text.endswith(")"):
+        return None
+    return FunctionSignature(name, tuple(args), star, origin=origin)
 
 
 def lexed_identity(kind: IdentityKind, text: str, origin: Path = ()) -> Identity | None:
