@@ -140,3 +140,59 @@ def test_scalar_options_print_as_pglast(value):
     got = recover_json.statement(text)
     assert got is not None
     assert recover_json.options(got[1]["into"]["options"]) == _options(_parse(text).into.options)
+
+
+# ---- read_tddl: a CREATE TABLE AS recovered before the templates are tried -----------------------------------
+def _table_texts() -> list[str]:
+    """CREATE TABLE texts the templates read: the expansion of every table fixture's tree, and the TDDL fixtures."""
+    from ddlc.jddl.expand import expand
+
+    out = [t for t in FIXTURES if "TABLE" in t.upper()]
+    trees = [orjson.loads(open(p, "rb").read()) for p in sorted(glob.glob("fixtures/cases/*/*/input.json"))]
+    trees += [orjson.loads(open(p, "rb").read()).get("input") for p in sorted(glob.glob("fixtures/oracle/*.json"))]
+    trees += [orjson.loads(line) for line in open("fixtures/sample/ddl.jsonl", "rb") if line.strip()]
+    for tree in trees:
+        try:
+            text = expand(tree)
+        except Exception:  # noqa: BLE001 - a tree that does not expand: no text
+            continue
+        if text.upper().startswith("CREATE") and " TABLE " in text[:40].upper():
+            out.append(text)
+    return out
+
+
+TABLE_TEXTS = _table_texts()
+
+
+def _read_both(text: str) -> None:
+    import ddlc.frontend.text as text_mod
+
+    new = text_mod.read_tddl(text)
+    real = text_mod._table_as
+    text_mod._table_as = lambda kind, lexed: False  # the former order: the templates first, always
+    try:
+        old = text_mod.read_tddl(text)
+    finally:
+        text_mod._table_as = real
+    assert new == old, text
+
+
+def test_table_texts_read_as_before():
+    assert len(TABLE_TEXTS) >= 20
+    for text in TABLE_TEXTS:
+        _read_both(text)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(_texts())
+def test_grammar_texts_read_tddl_as_before(text):
+    _read_both(text)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.sampled_from(TABLE_TEXTS), st.integers(0, 600), st.integers(0, 6),
+       st.sampled_from(["", " ", " AS SELECT 1", " AS ", "(a, b)", " AS SELECT a FROM s WITH NO DATA", ";", "'", "(",
+                        ")", ",", "x", "--", "/*", "$$"]))
+def test_mutated_table_texts_read_tddl_as_before(text, at, cut, insert):
+    at = min(at, len(text))
+    _read_both(text[:at] + insert + text[at + cut:])

@@ -146,7 +146,7 @@ def _options(defs: Any) -> tuple[WithOption, ...]:
     return tuple(WithOption(d.defname, None if d.arg is None else _sql(d.arg)) for d in defs or ())
 
 
-def _query_span(text: Lexed) -> tuple[int, int] | None:
+def query_span(text: Lexed) -> tuple[int, int] | None:
     """The query of ``... AS query [WITH [NO] DATA][;]``: (start, end) in the text, or None."""
     try:
         toks = text.upto()
@@ -175,7 +175,7 @@ def _query_span(text: Lexed) -> tuple[int, int] | None:
 
 def _query(lexed: Lexed, stmt: Any) -> Expr:
     """The query of a CTAS / materialized view, parsed by the SQL layer (its tree's locations are its own)."""
-    span = _query_span(lexed)
+    span = query_span(lexed)
     return make_query(lexed.text[span[0]:span[1]] if span else _sql(stmt.query))
 
 
@@ -193,7 +193,7 @@ def _into_json(text: str, lexed: Lexed) -> tuple[dict[str, Any], dict[str, Any],
     statement, its ``into``, name, query, columns and options; None for any other form (the nodes' reading)."""
     got = recover_json.statement(text)
     into = got[1].get("into") if got is not None and got[0] == "CreateTableAsStmt" else None
-    if not isinstance(into, dict) or (span := _query_span(lexed)) is None:
+    if not isinstance(into, dict) or (span := query_span(lexed)) is None:
         return None
     name, cols, opts = recover_json.qname(into.get("rel")), recover_json.strings(into.get("colNames")), \
         recover_json.options(into.get("options"))
@@ -211,7 +211,7 @@ def _create_table(text: str, kind: str, lexed: Lexed) -> Statement:
     try:
         s = _parse(text)
     except _Unparsed:
-        if _query_span(lexed) is None:
+        if query_span(lexed) is None:
             raise _NotRecovered("a plain CREATE TABLE (the table family's)") from None
         raise
     if type(s).__name__ != "CreateTableAsStmt":
@@ -603,4 +603,4 @@ def recover_tddl(text: str | Lexed, *, document: str | None = None) -> tuple[Sta
         return Opaque(text, kind=kind, reason=OpaqueReason.UNPARSED), ctx.diagnostics
 
 
-__all__ = ["MADE_FROM", "check_tddl_statement", "may_read_as", "recover_tddl", "statement_kind", "N_TDDL_UNPARSED", "N_TDDL_KIND"]
+__all__ = ["MADE_FROM", "check_tddl_statement", "may_read_as", "query_span", "recover_tddl", "statement_kind", "N_TDDL_UNPARSED", "N_TDDL_KIND"]

@@ -29,7 +29,7 @@ from ...jddl.expand import expand
 from ...quoting import canonicalize
 from ..build import build
 from ..build._read import BuildContext
-from ..recover import N_TDDL_UNPARSED, recover_tddl, recovers, statement_kind
+from ..recover import N_TDDL_UNPARSED, query_span, recover_tddl, recovers, statement_kind
 from ..sql.lexer import Lexed, ScanError, Tok, tokenize
 from ._match import Shape, TextError, match, norm
 
@@ -166,6 +166,15 @@ def _read_tree(lexed: Lexed, canon: dict[str, str]) -> tuple[dict[str, Any] | No
 _TREE_KINDS = frozenset({"CREATE TABLE", "CREATE LARGE SEQUENCE", "ALTER LARGE SEQUENCE", "DROP LARGE SEQUENCE"})
 
 
+def _table_as(kind: str, text: Lexed) -> bool:
+    """A CREATE TABLE with a query (``... AS query``, :func:`~ddlc.frontend.recover.query_span`): recovered before the
+    templates are tried. No template reads a text PostgreSQL's grammar reads as a CREATE TABLE AS (the table
+    family's needs a column list with types, ``(...)`` or ``()``, or ``OF type`` after the name, and has no
+    top-level ``AS``), so the recovery, which reads only those, gives what it gave after the templates failed,
+    and for any other text nothing (then the templates, as before)."""
+    return kind == "CREATE TABLE" and query_span(text) is not None
+
+
 def _deparser_drop(text: Lexed) -> bool:
     """``DROP function ...``: the drop message's own text (the deparser writes the object type in lower case),
     whose tokens all scan (its first two read first: the whole text only for such a DROP)."""
@@ -184,7 +193,7 @@ def read_tddl(text: str, *, document: str | None = None) -> tuple[Statement, lis
     reader of it (its kind, the templates, the check of the tree read, the recovery)."""
     lexed = Lexed(text)
     kind = statement_kind(lexed)
-    if recovers(kind) and kind not in _TREE_KINDS and not _deparser_drop(lexed):  # a kind with no tree
+    if recovers(kind) and (kind not in _TREE_KINDS or _table_as(kind, lexed)) and not _deparser_drop(lexed):  # no tree
         stmt, diags = recover_tddl(lexed, document=document)
         if not isinstance(stmt, Opaque):
             return stmt, diags
