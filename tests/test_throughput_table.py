@@ -180,3 +180,18 @@ _ARG_PIECES = ["integer", "character varying", "character  varying(10)", "numeri
 def test_function_identities_same_as_the_lexer(name: str, pieces: list[str], end: str) -> None:
     _same_identity(f"{name}({''.join(pieces)}{end}")
     _same_identity(f"{name}({', '.join(pieces)}{end}")
+
+
+_PAREN_PIECES = ["(", ")", "((", "))", "a", " ", "'", "')'", '"', '")"', "$$", "$$)$$", "--", "--)\n", "/*", "/*)*/", "*/",
+                 "::numeric", ">=", "0", "é", "\n", "$1", "e'\\')'"]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(_PAREN_PIECES), max_size=12), st.integers(0, 3))
+def test_closing_paren_same_as_the_lexer(pieces: list[str], lead: int) -> None:
+    from ddlc.frontend.sql.lexer import closing_paren
+
+    text = "x" * lead + "(" + "".join(pieces)
+    assert constraints._closing_paren(text, lead) == closing_paren(text, lead), text
+    body = "CHECK (" + "".join(pieces)
+    assert constraints._check_text(body) == (None if closing_paren(body, 6) is None else body[7:closing_paren(body, 6)])

@@ -441,8 +441,28 @@ def _check_text(body: str) -> str | None:
     m = _CHECK_OPEN.match(body)
     if m is None:
         return None
-    close = closing_paren(body, m.end() - 1)
+    close = _closing_paren(body, m.end() - 1)
     return None if close is None else body[m.end() : close]
+
+
+_NOT_PUNCT = lazyre.compile(r"['\"$]|--|/\*")  # what may hold a parenthesis that is not one (a quote, a comment)
+_PAREN = lazyre.compile(r"[()]")
+
+
+def _closing_paren(text: str, open_at: int) -> int | None:
+    """:func:`closing_paren`, without the lexer when no quote, dollar or comment follows ``open_at``: every
+    parenthesis is one then."""
+    if _NOT_PUNCT.search(text, open_at) is not None:
+        return closing_paren(text, open_at)
+    depth = 0
+    for m in _PAREN.finditer(text, open_at):
+        if m.group() == "(":
+            depth += 1
+        else:
+            depth -= 1
+            if depth == 0:
+                return m.start()
+    return None
 
 
 def _option(d: Any, origin: Path) -> WithOption:
