@@ -54,7 +54,8 @@ def _kind(head: str) -> str:
         m = rx.match(head)
         if m:
             return kind if isinstance(kind, str) else kind(m)
-    words = head.split()
+    words = head.split(" ")  # the tokens as joined: str.split() would also cut at U+00A0, U+2028, U+0085 or
+    # \x1c-\x1f inside one token (an identifier to the server), and "CREATE\xa0FUNCTION f; DROP ..." read as code
     return " ".join(words[:2]) if words[:1] in (["CREATE"], ["ALTER"], ["DROP"]) else " ".join(words[:1])
 
 
