@@ -14,6 +14,7 @@ quotes went, so positions found in it map back to the fragment (:func:`to_source
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from .lexer import scan
@@ -30,11 +31,17 @@ def words() -> frozenset[str]:
     return frozenset(w for w in taken if og.get(w, "UNRESERVED_KEYWORD") == "UNRESERVED_KEYWORD")
 
 
+@lru_cache(maxsize=1)
+def _any_word() -> re.Pattern[str]:
+    """One pattern for "one of :func:`words` is in the text" (each a substring; ~2x the loop over the words)."""
+    return re.compile("|".join(re.escape(w) for w in sorted(words(), key=len, reverse=True)))
+
+
 @lru_cache(maxsize=8192)
 def requote(text: str) -> tuple[str, tuple[tuple[int, int], ...]]:
     """``(text for PostgreSQL, ((start, end) of each word quoted, in the fragment)...)``."""
     table = words()
-    if not any(w in text for w in table):  # the common case: nothing to do
+    if _any_word().search(text) is None:  # the common case (no word of the table in it): nothing to do
         return text, ()
     out: list[str] = []
     marks: list[tuple[int, int]] = []
