@@ -130,7 +130,11 @@ CONSTRAINT_TEXTS = _fixture_strings("definition")
 
 
 def _same_key_list(text: str) -> bool:
-    """Whether the pattern took ``text``; when it did, the constraint it reads is the parser's."""
+    """Whether the pattern took ``text``; when it did, the constraint it reads is the parser's. And the
+    definition's parsed form (its Expr's) is the one :func:`expr_parts` gives."""
+    from ddlc.frontend.sql.expr import expr_parts
+
+    assert constraints.definition_parts(text) == expr_parts(text), text
     body = constraints.split_informational(text)[0].strip(constraints.BLANK)
     fast = constraints._key_list_json(body)
     if fast is None:

@@ -24,7 +24,7 @@ from ...ir.table import (
     WithStyle, layout_slots,
 )
 from ..sql.partition import parse_partition_clause
-from ..sql.constraints import N_CONSTRAINT_UNPARSED, kind_of_text, read_definition
+from ..sql.constraints import N_CONSTRAINT_UNPARSED, kind_of_text, make_definition, read_definition
 from . import shape
 from ._columns import read_column
 from ._read import Obj, read_qname
@@ -137,7 +137,7 @@ def read_constraint(o: Obj) -> TableConstraint:
     slots = check_slots(o, _CONSTRAINT_SLOTS)
     if "definition" not in slots:
         raise Unmodelled("constraint element without %{definition}s", o.path + ("fmt",))
-    definition = o.expr("definition")
+    definition = make_definition(o.str("definition"), o.at("definition"))  # (o.expr's, a key list read once)
     contype = o.raw("contype", None)
     if contype is None:
         kind = kind_of_text(definition.text)

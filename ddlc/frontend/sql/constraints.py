@@ -23,9 +23,9 @@ from typing import Any
 
 from ...diagnostics import Severity, register
 from ...errors import Path
-from ...ir.names import QualifiedName
+from ...ir.names import Expr, ParsedSql, QualifiedName
 from ...ir.table import ConstraintInfo, ConstraintKind, FkAction, FkMatch, OptionValueKind, WithOption
-from .expr import make_expr
+from .expr import expr_parts, make_expr
 from .lexer import BLANK, closing_paren, split_commas
 from .fragment import check_fragment, has_comment
 from .pgparse import parse_json, parse_statements, pglast_ast
@@ -104,6 +104,22 @@ def read_definition(text: str, origin: Path = ()) -> Definition:
         match_partial=_MATCH_PARTIAL.search(text) is not None,
         verbatim=verbatim,
     )
+
+
+def make_definition(text: str, origin: Path = ()) -> Expr:
+    """The :class:`Expr` of a table constraint's definition: :func:`~.expr.make_expr`'s, whose parsed form
+    (read when a pass first asks for it) a plain key list gives without PostgreSQL's grammar
+    (:func:`definition_parts`)."""
+    check_fragment(text, origin, "expression")
+    return Expr(text, origin=origin, sql=ParsedSql.later("expr", text, definition_parts))
+
+
+def definition_parts(text: str) -> tuple[Any, Any, bool]:
+    """:func:`~.expr.expr_parts` of a constraint definition: for a key list :func:`_key_list_json` takes (no
+    expression, no object reference in it), ``(None, (), verbatim)`` without parsing it again."""
+    if _key_list_json(text.strip(BLANK)) is not None:
+        return None, (), not requote(text)[1] and not has_comment(text)
+    return expr_parts(text)
 
 
 def split_informational(text: str) -> tuple[str, bool, bool]:
@@ -486,6 +502,6 @@ def _option(d: Any, origin: Path) -> WithOption:
 
 
 __all__ = [
-    "Definition", "N_CONSTRAINT_UNPARSED", "kind_of_text", "parse_constraint", "read_definition",
-    "split_informational",
+    "Definition", "N_CONSTRAINT_UNPARSED", "definition_parts", "kind_of_text", "make_definition", "parse_constraint",
+    "read_definition", "split_informational",
 ]
