@@ -199,3 +199,27 @@ def test_closing_paren_same_as_the_lexer(pieces: list[str], lead: int) -> None:
     assert constraints._closing_paren(text, lead) == closing_paren(text, lead), text
     body = "CHECK (" + "".join(pieces)
     assert constraints._check_text(body) == (None if closing_paren(body, 6) is None else body[7:closing_paren(body, 6)])
+
+
+# -- partition keys ------------------------------------------------------------------------------------------
+
+from pglast import keywords as _pg_keywords  # noqa: E402
+
+_KEY_NAMES = sorted({*_pg_keywords.RESERVED_KEYWORDS, *_pg_keywords.COL_NAME_KEYWORDS,
+                     *_pg_keywords.TYPE_FUNC_NAME_KEYWORDS, *list(_pg_keywords.UNRESERVED_KEYWORDS)[:80],
+                     "id", "region", "a$b", "_x", "x" * 63, "y" * 64, "Id", "ID", "id2", "2id", "é", "isnull"})
+
+
+def _parts_dict(parts: Any) -> Any:
+    node, refs, verbatim = parts
+    return (None if node is None else node()), refs, verbatim
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.one_of(st.sampled_from(_KEY_NAMES), st.from_regex(r"[a-zA-Z_$é][a-z0-9_$A-Z]{0,66}", fullmatch=True)))
+def test_partition_key_parts_same_as_the_parser(name: str) -> None:
+    from ddlc.frontend.sql.expr import expr_parts, make_expr
+
+    assert _parts_dict(partition.column_parts(name)) == _parts_dict(expr_parts(name)), name
+    if partition._COLUMN.match(name):
+        assert partition._key_expr(name, ("p",)) == make_expr(name, ("p",))

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import NamedTuple, NoReturn
+from functools import lru_cache
+from typing import Any, NamedTuple, NoReturn
 
 from ...diagnostics import E_BUILD
-from ...errors import DdlcError, PathPart
+from ...errors import DdlcError, Path, PathPart
+from ...ir.names import Expr, ParsedSql
 from ...ir.partition import (
     BoundKind,
     BoundValue,
@@ -33,7 +35,9 @@ from ...ir.partition import (
     RangeItem,
     truncate_identifier,
 )
-from .expr import make_expr
+from .expr import expr_parts, make_expr
+from .fragment import check_fragment
+from .pgparse import pglast_ast
 from .lexer import fold, scan, unescape_e
 
 __all__ = ["parse_partition_clause", "parse_bound_value"]
@@ -167,6 +171,35 @@ def _expr_bound(text: str, origin: Sequence[PathPart]) -> BoundValue:
     return BoundValue(text=text, kind=BoundKind.EXPR, origin=tuple(origin), expr=make_expr(text, tuple(origin)))
 
 
+_COLUMN = re.compile(r"[a-z_][a-z0-9_$]{0,62}\Z")  # a bare lower-case name the server keeps as written
+
+
+def _key_expr(text: str, origin: Path) -> Expr:
+    """:func:`make_expr` of a partition key; a key column's parsed form (read when a pass asks for it) made
+    without PostgreSQL's grammar (:func:`column_parts`)."""
+    if _COLUMN.match(text) is None:
+        return make_expr(text, origin)
+    check_fragment(text, origin, "expression")
+    return Expr(text, origin=origin, sql=ParsedSql.later("expr", text, column_parts))
+
+
+def column_parts(text: str) -> tuple[Any, Any, bool]:
+    """:func:`~.expr.expr_parts` of a key: for a bare lower-case name that is no keyword, the ``ColumnRef``
+    PostgreSQL's grammar reads in ``SELECT <name>``, no reference, as written."""
+    if _COLUMN.match(text) is None or text in _keywords():
+        return expr_parts(text)
+    ast = pglast_ast()
+    return ast.ColumnRef(fields=(ast.String(sval=text),), location=7), (), True
+
+
+@lru_cache(maxsize=1)
+def _keywords() -> frozenset[str]:
+    from pglast import keywords as pg
+
+    return frozenset((*pg.RESERVED_KEYWORDS, *pg.COL_NAME_KEYWORDS, *pg.TYPE_FUNC_NAME_KEYWORDS,
+                      *pg.UNRESERVED_KEYWORDS))
+
+
 class _Parser:
     def __init__(self, text: str, path: Sequence[PathPart]) -> None:
         self.src = text
@@ -280,8 +313,8 @@ class _Parser:
             strategy=strategy,
             key=key,
             key_text=key_text,
-            key_exprs=tuple(make_expr(t, here) for t in key_text),
-            sub_key_exprs=tuple(make_expr(t, here) for t in parts.get("sub_key_text", ())),
+            key_exprs=tuple(_key_expr(t, here) for t in key_text),
+            sub_key_exprs=tuple(_key_expr(t, here) for t in parts.get("sub_key_text", ())),
             partitions=tuple(partitions),
             has_list=has_list,
             origin=self.path,
