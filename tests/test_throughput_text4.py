@@ -196,3 +196,144 @@ def test_grammar_texts_read_tddl_as_before(text):
 def test_mutated_table_texts_read_tddl_as_before(text, at, cut, insert):
     at = min(at, len(text))
     _read_both(text[:at] + insert + text[at + cut:])
+
+
+# ---- CREATE INDEX: the common definition read by one pattern ------------------------------------------------
+def _outcome(fn, *args):
+    try:
+        return fn(*args)
+    except Exception as e:  # noqa: BLE001 - the same error either way
+        return ("raised", type(e).__name__, str(e))
+
+
+def _cursor_reading(text: str):
+    from ddlc.frontend.sql.index import _P
+    from ddlc.frontend.sql.lexer import ScanFail
+
+    try:
+        return _P(text, ("definition",)).definition()
+    except ScanFail as e:
+        return str(e)
+
+
+def _same_definition(text: str) -> None:
+    from ddlc.frontend.sql import index
+
+    old = _outcome(_cursor_reading, text)
+    fast = index._simple(text, ("definition",))
+    assert fast is None or fast == old, text
+    new = _outcome(index.parse_definition, text, ("definition",))
+    real = index._simple
+    index._simple = lambda text, origin: None  # the former parse_definition: the cursor for every text
+    try:
+        assert new == _outcome(index.parse_definition, text, ("definition",)), text
+    finally:
+        index._simple = real
+
+
+def _definitions() -> list[str]:
+    out = []
+    for p in sorted(glob.glob("fixtures/**/*.json*", recursive=True)):
+        for line in open(p, "rb").read().splitlines() if p.endswith(".jsonl") else [open(p, "rb").read()]:
+            try:
+                tree = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                continue
+            stack = [tree]
+            while stack:
+                node = stack.pop()
+                if isinstance(node, dict):
+                    if isinstance(node.get("definition"), str) and "INDEX" in str(node.get("fmt", "")):
+                        out.append(node["definition"])
+                    stack.extend(node.values())
+                elif isinstance(node, list):
+                    stack.extend(node)
+    return out
+
+
+DEFINITIONS = _definitions()
+
+
+def test_fixture_definitions_read_as_before():
+    from ddlc.frontend.sql.index import _simple
+
+    assert len(DEFINITIONS) >= 6
+    for text in DEFINITIONS:
+        _same_definition(text)
+    assert sum(_simple(t, ()) is not None for t in DEFINITIONS) >= 3  # the pattern reads the common ones
+
+
+_idents = st.sampled_from(["a", "amount", "B_1", "x$", '"Note"', '"a""b"', '"a.b"', '"a, b"', '""', "asc", "ASC", "desc",
+                           "nulls", "Nulls", "collate", "COLLATE", "first", "last", "global", "include", "e", "x", "é",
+                           "a'b'", "1a", "_", '"x"y', "a b"])
+_qnames = st.one_of(_idents, st.tuples(_idents, _idents).map(lambda t: f"{t[0]}.{t[1]}"),
+                    st.tuples(_idents, _idents, _idents).map(lambda t: f"{t[0]}.{t[1]}.{t[2]}"))
+_sep = st.sampled_from([" ", " ", " ", "  ", "\t", "\n", ""])
+
+
+@st.composite
+def _keys(draw) -> str:
+    out = draw(st.one_of(_idents, st.sampled_from(["lower(a)", "((a + 1))", "f.g(a)", "a.b"])))
+    for part in draw(st.lists(st.sampled_from(["collate", "opclass", "ord", "nulls"]), max_size=4)):
+        sep = draw(_sep)
+        if part == "collate":
+            out += sep + draw(st.sampled_from(["COLLATE", "collate", "Collate"])) + draw(_sep) + draw(_qnames)
+        elif part == "opclass":
+            out += sep + draw(_qnames)
+        elif part == "ord":
+            out += sep + draw(st.sampled_from(["ASC", "DESC", "asc", "Desc"]))
+        else:
+            out += sep + draw(st.sampled_from(["NULLS", "nulls"])) + draw(_sep) + \
+                draw(st.sampled_from(["FIRST", "LAST", "first", "middle"]))
+    return out
+
+
+@st.composite
+def _index_definitions(draw) -> str:
+    keys = draw(st.lists(_keys(), min_size=1, max_size=3))
+    text = "(" + draw(st.sampled_from([", ", ",", " , "])).join(keys) + ")"
+    if draw(st.booleans()):
+        text += draw(st.sampled_from([" INCLUDE (", " GLOBAL INCLUDE (", " include (", "INCLUDE ("])) + \
+            ", ".join(draw(st.lists(_idents, min_size=1, max_size=3))) + ")"
+    text += draw(st.sampled_from(["", "", "GLOBAL", " GLOBAL", " LOCAL(PARTITION p1, PARTITION p2) ", " ", "global"]))
+    return text
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
+@given(_index_definitions())
+def test_grammar_definitions_read_as_before(text):
+    _same_definition(text)
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.sampled_from(DEFINITIONS or ["(a)"]), st.integers(0, 120), st.integers(0, 4),
+       st.sampled_from(["", " ", ",", ", ", "(", ")", '"', "'", ".", "a", "ASC", " DESC", " NULLS FIRST", "é", "--", "$",
+                        "GLOBAL", " INCLUDE (x)", "\\"]))
+def test_mutated_definitions_read_as_before(text, at, cut, insert):
+    at = min(at, len(text))
+    _same_definition(text[:at] + insert + text[at + cut:])
+
+
+@st.composite
+def _layout_definitions(draw) -> str:
+    """Definitions in the server's layout (single blanks, keywords in capitals), names of every kind."""
+    keys = []
+    for _ in range(draw(st.integers(1, 3))):
+        key = draw(_idents)
+        if draw(st.booleans()):
+            key += " COLLATE " + draw(_qnames)
+        if draw(st.booleans()):
+            key += " " + draw(_qnames)
+        key += draw(st.sampled_from(["", " ASC", " DESC"])) + draw(st.sampled_from(["", " NULLS FIRST", " NULLS LAST"]))
+        keys.append(key)
+    text = "(" + ", ".join(keys) + ")"
+    if draw(st.booleans()):
+        text += draw(st.sampled_from([" INCLUDE (", " GLOBAL INCLUDE ("])) + \
+            ", ".join(draw(st.lists(_idents, min_size=1, max_size=3))) + ")"
+    return text + draw(st.sampled_from(["", "GLOBAL"]))
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
+@given(_layout_definitions())
+def test_layout_definitions_read_as_before(text):
+    _same_definition(text)

@@ -11,6 +11,8 @@ lexer (:class:`ddlc.frontend.sql.lexer.Cursor`). Expression keys are parsed by t
 
 from __future__ import annotations
 
+import re
+
 from ...errors import Path
 from ...ir.index import IndexDefinition, IndexKey, IndexPartition, NullsOrder, PartitionScope, SortOrder
 from ...ir.names import Expr, QualifiedName
@@ -162,10 +164,61 @@ class _P(Cursor):
         return IndexDefinition(tuple(keys), tuple(include), scope, partitions, sub, origin=self.origin)
 
 
+# The common definition, read by one pattern (issue 26): ASCII, column keys only, each written as the server
+# writes it (``name[ COLLATE qname][ opclass][ ASC|DESC][ NULLS FIRST|LAST]``, single blanks, keywords in capitals),
+# ``, `` between keys, an INCLUDE list and GLOBAL, no LOCAL list. A name is a bare word the lexer cuts there (not
+# run on by an identifier character or a quote) or a quoted one; an operator class does not start with a word
+# the key's options read (ASC, DESC, NULLS, COLLATE in any case). Any other text: the cursor (_P), whose reading
+# these texts have too (tests/test_throughput_text4.py compares them).
+_ID = r'(?:[A-Za-z_][A-Za-z0-9_$]*(?![A-Za-z0-9_$\'"])|"(?:[^"]|"")*"(?!"))'
+_QN = rf"{_ID}(?:\.{_ID})?"
+_NOT_OPTION = r"(?!(?i:asc|desc|nulls|collate)(?![A-Za-z0-9_$]))"  # an operator class's first word: not an option's
+_KEY_NC = rf"{_ID}(?: COLLATE {_QN})?(?: {_NOT_OPTION}{_QN})?(?: (?:ASC|DESC))?(?: NULLS (?:FIRST|LAST))?"
+# a key's parts: the column, the collation's and the operator class's (schema or name, name or None), ordering, nulls
+_KEY = rf"({_ID})(?: COLLATE ({_ID})(?:\.({_ID}))?)?(?: {_NOT_OPTION}({_ID})(?:\.({_ID}))?)?(?: (ASC|DESC))?(?: NULLS (FIRST|LAST))?"
+_KEY_RX = re.compile(_KEY)
+_ID_RX = re.compile(_ID)
+_SIMPLE = re.compile(rf"\({_KEY}(?P<more>(?:, {_KEY_NC})*)\)"
+                     rf"(?:(?P<global_include> GLOBAL)? INCLUDE \((?P<include>{_ID}(?:, {_ID})*)\))?(?P<global>GLOBAL)?")
+
+
+def _name(t: str) -> str:
+    return t[1:-1].replace('""', '"') if t[0] == '"' else t
+
+
+def _qname(a: str | None, b: str | None, origin: Path) -> QualifiedName | None:
+    if a is None:
+        return None
+    return QualifiedName(_name(a), origin=origin) if b is None else QualifiedName(_name(b), _name(a), origin=origin)
+
+
+def _key(k: re.Match[str], origin: Path) -> IndexKey:
+    """The key of a match of :data:`_KEY` (its groups the first seven of the match)."""
+    col, c1, c2, o1, o2, order, nulls = k.group(1, 2, 3, 4, 5, 6, 7)
+    return IndexKey(_name(col), None, _qname(c1, c2, origin), _qname(o1, o2, origin),
+                    SortOrder(order) if order else None, NullsOrder(nulls) if nulls else None, origin=origin)
+
+
+def _simple(text: str, origin: Path) -> IndexDefinition | None:
+    """:meth:`_P.definition` of a text of the common form (:data:`_SIMPLE`), or None for any other text."""
+    m = _SIMPLE.fullmatch(text) if text.endswith((")", ")GLOBAL")) and text.isascii() else None  # (no LOCAL list)
+    if m is None or (m["global_include"] and m["global"]):  # GLOBAL twice: the cursor's error
+        return None
+    keys = [_key(m, origin)]
+    if m["more"]:  # the others one after another (", " ends none: each key's longest match is the one the pattern took)
+        keys += [_key(k, origin) for k in _KEY_RX.finditer(text, m.start("more"), m.end("more"))]
+    include = tuple(_name(i[0]) for i in _ID_RX.finditer(m["include"])) if m["include"] else ()
+    scope = PartitionScope.GLOBAL if m["global_include"] or m["global"] else PartitionScope.NONE
+    return IndexDefinition(tuple(keys), include, scope, (), False, origin=origin)
+
+
 def parse_definition(text: str, origin: Path = ()) -> IndexDefinition | str:
     """The parsed ``definition`` (expression keys parsed too), or a message saying where it stops making sense.
     ``DDLC-E011`` when the text is not one fragment (:mod:`.fragment`), whether or not it parses."""
     check_fragment(text, origin, "index definition")
+    got = _simple(text, origin)
+    if got is not None:
+        return got
     try:
         return _P(text, origin).definition()
     except ScanFail as e:
