@@ -189,17 +189,9 @@ def _word_span(toks: list[Tok], word: str) -> tuple[int, int] | None:
 # ---- handlers ----------------------------------------------------------------------------------------
 def _into_json(text: str, lexed: Lexed) -> tuple[dict[str, Any], dict[str, Any], QualifiedName, Expr, tuple[str, ...],
                                                    tuple[WithOption, ...]] | None:
-    """A CREATE TABLE AS's or materialized view's fields from pglast's JSON parse (:mod:`.recover_json`): the
-    statement, its ``into``, name, query, columns and options; None for any other form (the nodes' reading)."""
-    got = recover_json.statement(text)
-    into = got[1].get("into") if got is not None and got[0] == "CreateTableAsStmt" else None
-    if not isinstance(into, dict) or (span := query_span(lexed)) is None:
-        return None
-    name, cols, opts = recover_json.qname(into.get("rel")), recover_json.strings(into.get("colNames")), \
-        recover_json.options(into.get("options"))
-    if name is None or cols is None or opts is None:
-        return None
-    return got[1], into, name, make_query(lexed.text[span[0]:span[1]]), cols, opts  # type: ignore[index]
+    """:func:`.recover_json.create_as` of the text, its query where :func:`query_span` finds it (else None)."""
+    span = query_span(lexed)
+    return None if span is None else recover_json.create_as(text, lexed.text[span[0]:span[1]])
 
 
 def _create_table(text: str, kind: str, lexed: Lexed) -> Statement:

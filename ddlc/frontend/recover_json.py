@@ -16,7 +16,8 @@ from typing import Any
 import orjson
 
 from ..ir.misc import WithOption
-from ..ir.names import QualifiedName
+from ..ir.names import Expr, QualifiedName
+from .sql.expr import make_query
 
 _PARSE_JSON: Any = None
 
@@ -40,6 +41,21 @@ def statement(text: str) -> tuple[str, dict[str, Any]] | None:
         return None
     ((name, fields),) = stmt.items()
     return name, fields
+
+
+def create_as(text: str, query: str) -> tuple[dict[str, Any], dict[str, Any], QualifiedName, Expr, tuple[str, ...],
+                                              tuple[WithOption, ...]] | None:
+    """A CREATE TABLE AS's or materialized view's fields (``query``: the text of its query, sliced from the
+    statement's): the statement, its ``into``, name, query (parsed by the SQL layer), columns and options; None
+    for any other statement or form."""
+    got = statement(text)
+    into = got[1].get("into") if got is not None and got[0] == "CreateTableAsStmt" else None
+    if not isinstance(into, dict):
+        return None
+    name, cols, opts = qname(into.get("rel")), strings(into.get("colNames")), options(into.get("options"))
+    if name is None or cols is None or opts is None:
+        return None
+    return got[1], into, name, make_query(query), cols, opts  # type: ignore[index]
 
 
 def qname(rv: Any) -> QualifiedName | None:
@@ -95,4 +111,4 @@ def _scalar(node: Any) -> str | None:
     return None
 
 
-__all__ = ["options", "qname", "statement", "strings"]
+__all__ = ["create_as", "options", "qname", "statement", "strings"]
