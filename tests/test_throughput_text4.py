@@ -59,6 +59,7 @@ def test_the_json_reading_is_taken():
     recover._parse = lambda text: calls.append(text) or real(text)  # type: ignore[assignment]
     try:
         for text in ("CREATE TABLE public.t WITH (orientation = 'row', compression = 'no') AS SELECT a FROM s;",
+                     "DROP PROCEDURE IF EXISTS public.p_log(integer, character varying);", "DROP FUNCTION f, g(int[]);",
                      "CREATE INCREMENTAL MATERIALIZED VIEW m AS SELECT 1", "REFRESH MATERIALIZED VIEW m;",
                      "TRUNCATE TABLE a, ONLY b RESTART IDENTITY CASCADE;", "SELECT a INTO TEMP t FROM s;"):
             recover_tddl(text)
@@ -84,9 +85,22 @@ def _with(opts) -> str:
     return " WITH (" + ", ".join(k if v is None else f"{k} = {v}" for k, v in opts) + ")"
 
 
+_arg_types = st.sampled_from(["integer", "character varying", "varchar(3)", "int[]", "int[3][]", "pg_catalog.int4", "x.y.z",
+                              "setof int", "s.t.c%TYPE", "t.c%TYPE", "IN a int", "OUT b text", "VARIADIC int[]",
+                              "double precision", "timestamp(3) with time zone", '"Odd"', '"s".t', "numeric(10, 2)",
+                              "bit varying", "interval day to second"])
+
+
 @st.composite
 def _texts(draw) -> str:
-    kind = draw(st.sampled_from(["ctas", "matview", "refresh", "truncate", "select"]))
+    kind = draw(st.sampled_from(["ctas", "matview", "refresh", "truncate", "select", "drop"]))
+    if kind == "drop":
+        routines = []
+        for _ in range(draw(st.integers(1, 3))):
+            args = draw(st.one_of(st.none(), st.lists(_arg_types, max_size=3)))
+            routines.append(draw(_names) + ("" if args is None else "(" + ", ".join(args) + ")"))
+        return f"DROP {draw(st.sampled_from(['FUNCTION', 'PROCEDURE']))} {draw(st.sampled_from(['', 'IF EXISTS ']))}" + \
+            ", ".join(routines) + draw(st.sampled_from(["", " CASCADE", " RESTRICT"])) + draw(st.sampled_from(["", ";"]))
     name, tail = draw(_names), draw(st.sampled_from(["", ";", " ;", "; ", " WITH DATA", " WITH NO DATA;", " WITH DATA;"]))
     cols = draw(_cols)
     collist = " (" + ", ".join(cols) + ")" if cols and draw(st.booleans()) else ""
@@ -120,7 +134,7 @@ def test_grammar_texts_read_as_before(text):
     _same(text)
 
 
-_RECOVERED = [t for t in FIXTURES if t.lstrip().upper().startswith(("CREATE", "REFRESH", "TRUNCATE", "SELECT"))]
+_RECOVERED = [t for t in FIXTURES if t.lstrip().upper().startswith(("CREATE", "REFRESH", "TRUNCATE", "SELECT", "DROP"))]
 
 
 @settings(max_examples=600, deadline=None, suppress_health_check=list(HealthCheck))

@@ -411,6 +411,8 @@ def _alter_routine(text: str, kind: str, lexed: Lexed) -> Statement:
 
 
 def _drop_routine(text: str, kind: str, lexed: Lexed) -> Statement:
+    if (got := recover_json.drop_routines(text)) is not None:  # (pglast's JSON parse: its nodes for other forms)
+        return DropRoutine(text, kind.split()[1], *got)
     s = _parse(text)
     refs = tuple(RoutineRef(_names(o.objname), None if o.args_unspecified else tuple(_typename(t) for t in o.objargs or ()))
                  for o in s.objects)

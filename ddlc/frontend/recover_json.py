@@ -15,8 +15,8 @@ from typing import Any
 
 import orjson
 
-from ..ir.misc import WithOption
-from ..ir.names import Expr, QualifiedName
+from ..ir.misc import RoutineRef, WithOption
+from ..ir.names import Expr, QualifiedName, TypeName
 from .sql.expr import make_query
 
 _PARSE_JSON: Any = None
@@ -56,6 +56,32 @@ def create_as(text: str, query: str) -> tuple[dict[str, Any], dict[str, Any], Qu
     if name is None or cols is None or opts is None:
         return None
     return got[1], into, name, make_query(query), cols, opts  # type: ignore[index]
+
+
+def drop_routines(text: str) -> tuple[tuple[RoutineRef, ...], bool, bool] | None:
+    """A DROP FUNCTION's / PROCEDURE's routines, IF EXISTS and CASCADE; None for any other statement or form (an
+    argument type with a modifier, ``%TYPE``, SETOF or three parts, a name of other than one or two parts)."""
+    got = statement(text)
+    if got is None or got[0] != "DropStmt":
+        return None
+    refs = []
+    for item in got[1].get("objects") or ():
+        o = item.get("ObjectWithArgs") if isinstance(item, dict) and len(item) == 1 else None
+        name = strings(o.get("objname")) if isinstance(o, dict) else None
+        if name is None or not 1 <= len(name) <= 2:
+            return None
+        args = None
+        if not o.get("args_unspecified"):  # type: ignore[union-attr]
+            args = []
+            for a in o.get("objargs") or ():  # type: ignore[union-attr]
+                t = a.get("TypeName") if isinstance(a, dict) and len(a) == 1 else None
+                names = strings(t.get("names")) if isinstance(t, dict) else None
+                if names is None or not 1 <= len(names) <= 2 or t.get("typmods") or t.get("pct_type") or t.get("setof"):
+                    return None
+                args.append(TypeName(names[-1], names[0] if len(names) == 2 else None, "", bool(t.get("arrayBounds"))))
+        refs.append(RoutineRef(QualifiedName(name[-1], name[0] if len(name) == 2 else None),
+                               None if args is None else tuple(args)))
+    return tuple(refs), bool(got[1].get("missing_ok")), got[1].get("behavior") == "DROP_CASCADE"
 
 
 def qname(rv: Any) -> QualifiedName | None:
@@ -111,4 +137,4 @@ def _scalar(node: Any) -> str | None:
     return None
 
 
-__all__ = ["create_as", "options", "qname", "statement", "strings"]
+__all__ = ["create_as", "drop_routines", "options", "qname", "statement", "strings"]
