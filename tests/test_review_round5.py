@@ -18,7 +18,7 @@ from ddlc.errors import DdlcError
 from ddlc.frontend.sql import lexer, slotforms
 from ddlc.frontend.sql.fragment import _scanned_statement_problem, plain_statement
 from ddlc.frontend.sql.identity import lexed_identity, parse_identity
-from ddlc.frontend.sql.partition import _scanned_tokens, _tokens
+from ddlc.frontend.sql.partition_tokens import scanned_tokens as _scanned_tokens, tokens as _tokens
 from ddlc.frontend.statement_kind import statement_kind
 from ddlc.frontend.tddl_text import text_kind
 from ddlc.ir.drop import IdentityKind

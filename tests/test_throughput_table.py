@@ -1,7 +1,7 @@
 """Issue 26, CREATE TABLE and identities: the faster readers give what the former ones gave.
 
-* a partition clause's tokens: the one-regex reader of the common clause (:func:`partition._tokens`) against
-  the lexer's (:func:`partition._scanned_tokens`): the same tokens, or the same error, on every fixture's clause
+* a partition clause's tokens: the one-regex reader of the common clause (:func:`partition_tokens.tokens`) against
+  the lexer's (:func:`partition_tokens.scanned_tokens`): the same tokens, or the same error, on every fixture's clause
   and on texts made of the characters that matter (quotes, prefixes, comments, operators, non-ASCII).
 """
 
@@ -14,7 +14,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ddlc.frontend.sql import partition
+from ddlc.frontend.sql import partition, partition_tokens
 
 from test_partition_parser import ERRORS, HAND_WRITTEN, OPENGAUSS_CLAUSES
 
@@ -63,7 +63,7 @@ def _tokens_outcome(fn: Any, text: str) -> Any:
 
 
 def _same_tokens(text: str) -> None:
-    assert _tokens_outcome(partition._tokens, text) == _tokens_outcome(partition._scanned_tokens, text), text
+    assert _tokens_outcome(partition_tokens.tokens, text) == _tokens_outcome(partition_tokens.scanned_tokens, text), text
 
 
 def test_fixture_partition_clauses_tokenize_the_same() -> None:
