@@ -102,3 +102,31 @@ def test_requote_word_check_as_before(text: str) -> None:
     assert (_any_word().search(text) is not None) == any(w in text for w in words())
     for w in words():
         assert _any_word().search(f"x{w}y") is not None
+
+
+_KEYWORDS = ["CHECK", "check", "Primary", "UNIQUE", "foreign"]
+_TAILS = ["", " ", "(", " ((a > 0))", " KEY (id)", "_x", "$", "x", "é", "\xa0(1)", " (a, b)", "1", ".x", "::int",
+          "(a) REFERENCES s.t(b)", " KEY", "/* c */ (x)", "--\n(1)", '"q"', "'s'", "[1]", " IS NULL", "()"]
+
+
+@given(st.sampled_from(_KEYWORDS), st.lists(st.sampled_from(_TAILS), max_size=4))
+def test_a_constraint_start_is_never_an_expression(word: str, tails: list[str]) -> None:
+    """``refs.CONSTRAINT_START``: the texts it takes are ones ``SELECT <text>`` never parses (so the attempt is
+    left out), and the texts it leaves are tried as before."""
+    from ddlc.frontend.sql.pgparse import parse_statements
+    from ddlc.frontend.sql.refs import CONSTRAINT_START
+
+    text = word + "".join(tails)
+    if CONSTRAINT_START.match(text) is not None:
+        assert parse_statements("SELECT " + text) is None, text
+
+
+def test_constraint_start_leaves_identifiers() -> None:
+    from ddlc.frontend.sql.refs import CONSTRAINT_START
+
+    for text in ("check_x > 0", "checké(1)", "CHECK$1", "uniquely", "CHEC\u212a (a)", "primary_key", "foreign1",
+                 '"check"(a)', " CHECK (a)"):
+        assert CONSTRAINT_START.match(text) is None, text
+    for text in ("CHECK (a > 0)", "check((a))", "PRIMARY KEY (id)", "UNIQUE(a)", "FOREIGN KEY (a) REFERENCES t",
+                 "CHECK\xa0(a)"):
+        assert (CONSTRAINT_START.match(text) is not None) == (not text.startswith("CHECK\xa0")), text

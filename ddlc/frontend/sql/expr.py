@@ -19,7 +19,7 @@ from .fragment import check_fragment, has_comment
 from .lexer import BLANK
 from .pgparse import parse_statements, pglast_ast
 from .pgwords import requote
-from .refs import name_refs
+from .refs import CONSTRAINT_START, name_refs
 
 # SelectStmt members that must be empty for ``SELECT <text>`` to be a bare expression
 _CLAUSES = ("distinctClause", "intoClause", "fromClause", "whereClause", "groupClause", "havingClause",
@@ -30,9 +30,12 @@ _CLAUSES = ("distinctClause", "intoClause", "fromClause", "whereClause", "groupC
 @lru_cache(maxsize=4096)
 def parse_expr(text: str) -> Any:
     """The pglast node of the scalar expression ``text``, or None."""
+    body = text.strip(BLANK)
+    if CONSTRAINT_START.match(body) is not None:  # (a constraint's definition: not an expression)
+        return None
     ast = pglast_ast()
 
-    stmts = parse_statements("SELECT " + text.strip(BLANK))
+    stmts = parse_statements("SELECT " + body)
     if stmts is None or len(stmts) != 1:
         return None
     s = stmts[0].stmt

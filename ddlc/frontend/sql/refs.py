@@ -23,6 +23,9 @@ from .pgwords import requote, to_source
 
 _QUERY_START = re.compile(r"\s*(\(\s*)*(SELECT|WITH|VALUES|TABLE)\b", re.I)
 _CONSTRAINT = "ALTER TABLE x ADD CONSTRAINT c "
+# a text starting with one of these reserved words (the keyword itself: no identifier character of PostgreSQL's
+# lexer after it, ASCII case only) is no expression: ``SELECT <text>`` fails in PostgreSQL's grammar, untried
+CONSTRAINT_START = re.compile(r"(?:CHECK|PRIMARY|UNIQUE|FOREIGN)(?![A-Za-z0-9_$]|[^\x00-\x7f])", re.I | re.A)
 
 
 def _parse(body: str) -> tuple[str, Any, bool] | None:
@@ -37,7 +40,8 @@ def _parse(body: str) -> tuple[str, Any, bool] | None:
     attempts: list[str] = []
     if _QUERY_START.match(body):
         attempts.append("")
-    attempts.append("SELECT ")
+    if CONSTRAINT_START.match(body) is None:
+        attempts.append("SELECT ")
     for prefix in attempts:
         stmts = parse_statements(prefix + body)
         if stmts is not None:
