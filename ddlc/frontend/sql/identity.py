@@ -10,8 +10,8 @@ nodes). Names, words and type modifiers are tokens of the SQL layer's lexer
 
 from __future__ import annotations
 
-import re
 
+from ... import lazyre
 from ...errors import Path
 from ...ir.drop import (
     ConstraintIdentity, FunctionSignature, Identity, IdentityKind, PlainName, SchemaName, TriggerIdentity,
@@ -115,29 +115,29 @@ def _on(sc: Cursor) -> None:
 
 # bare ASCII names separated by dots, nothing else: each name is one word token of the lexer (the common
 # identity: ``public.orders``), read without it
-_PLAIN_NAMES = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*(?:\.[A-Za-z_][A-Za-z0-9_$]*)*\Z")
+_PLAIN_NAMES = lazyre.compile(r"[A-Za-z_][A-Za-z0-9_$]*(?:\.[A-Za-z_][A-Za-z0-9_$]*)*\Z")
 # any name the lexer reads as one token: a word (the lexer's identifier characters, non-ASCII ones included)
 # or a quoted name ("" a quote inside, never before a quote: one way to cut a text in names)
 _NAME = (r'(?:[^\x00-\x40\x5b-\x5e\x60\x7b-\x7f][^\x00-\x23\x25-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]*'
          r'|"(?:[^"]|"")*"(?!"))')
-_NAMES = re.compile(rf"{_NAME}(?:\.{_NAME})*\Z")
-_NAME_PART = re.compile(r'([^\x00-\x40\x5b-\x5e\x60\x7b-\x7f][^\x00-\x23\x25-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]*)'
+_NAMES = lazyre.compile(rf"{_NAME}(?:\.{_NAME})*\Z")
+_NAME_PART = lazyre.compile(r'([^\x00-\x40\x5b-\x5e\x60\x7b-\x7f][^\x00-\x23\x25-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]*)'
                         r'|"((?:[^"]|"")*)"(?!")')
 # ``<name>[.<name>] on <name>[.<name>]`` (a trigger's, a constraint's): the lexer's blanks around a bare ``on``
-_ON = re.compile(rf"({_NAME}(?:\.{_NAME})?)[ \t\n\r\f\v]+[oO][nN][ \t\n\r\f\v]+({_NAME}(?:\.{_NAME})?)\Z")
+_ON = lazyre.compile(rf"({_NAME}(?:\.{_NAME})?)[ \t\n\r\f\v]+[oO][nN][ \t\n\r\f\v]+({_NAME}(?:\.{_NAME})?)\Z")
 # a function's argument type as format_type_be writes it: ``schema.name``, ``"name"`` (each with a numeric
 # typmod), or bare words (``character varying``) with a numeric typmod and words after it (``timestamp(6)
 # without time zone``); then ``[]``. What _type reads from such a text, and only the common forms.
 _WORD = r"[^\x00-\x40\x5b-\x5e\x60\x7b-\x7f][^\x00-\x23\x25-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]*"
 _TYPMOD = r"\([0-9]+(?:,[0-9]+)*\)"
-_ARG = re.compile(
+_ARG = lazyre.compile(
     rf"(?:(?P<schema>{_NAME})\.(?P<name>{_NAME})(?P<mod>{_TYPMOD})?"
     rf'|"(?P<quoted>(?:[^"]|"")*)"(?!")(?P<qmod>{_TYPMOD})?'
     rf"|(?P<words>{_WORD}(?:[ \t\n\r\f\v]+{_WORD})*)(?P<wmod>{_TYPMOD}(?:[ \t\n\r\f\v]+{_WORD})*)?)"
     rf"(?P<array>\[\])?"
 )
-_FUNCTION_HEAD = re.compile(rf"({_NAME}(?:\.{_NAME})?)\([ \t\n\r\f\v]*")
-_BLANKS = re.compile(r"[ \t\n\r\f\v]*")
+_FUNCTION_HEAD = lazyre.compile(rf"({_NAME}(?:\.{_NAME})?)\([ \t\n\r\f\v]*")
+_BLANKS = lazyre.compile(r"[ \t\n\r\f\v]*")
 _PARTS = {IdentityKind.RELATION: (1, 2), IdentityKind.TYPE: (1, 2), IdentityKind.COLUMN: (2, 3),
           IdentityKind.SCHEMA: (1, 1), IdentityKind.NAME: (1, 1)}
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from ... import lazyre
 from ...errors import Path
 from ...ir.index import IndexDefinition, IndexKey, IndexPartition, NullsOrder, PartitionScope, SortOrder
 from ...ir.names import Expr, QualifiedName
@@ -176,9 +177,9 @@ _NOT_OPTION = r"(?!(?i:asc|desc|nulls|collate)(?![A-Za-z0-9_$]))"  # an operator
 _KEY_NC = rf"{_ID}(?: COLLATE {_QN})?(?: {_NOT_OPTION}{_QN})?(?: (?:ASC|DESC))?(?: NULLS (?:FIRST|LAST))?"
 # a key's parts: the column, the collation's and the operator class's (schema or name, name or None), ordering, nulls
 _KEY = rf"({_ID})(?: COLLATE ({_ID})(?:\.({_ID}))?)?(?: {_NOT_OPTION}({_ID})(?:\.({_ID}))?)?(?: (ASC|DESC))?(?: NULLS (FIRST|LAST))?"
-_KEY_RX = re.compile(_KEY)
-_ID_RX = re.compile(_ID)
-_SIMPLE = re.compile(rf"\({_KEY}(?P<more>(?:, {_KEY_NC})*)\)"
+_KEY_RX = lazyre.compile(_KEY)
+_ID_RX = lazyre.compile(_ID)
+_SIMPLE = lazyre.compile(rf"\({_KEY}(?P<more>(?:, {_KEY_NC})*)\)"
                      rf"(?:(?P<global_include> GLOBAL)? INCLUDE \((?P<include>{_ID}(?:, {_ID})*)\))?(?P<global>GLOBAL)?")
 
 

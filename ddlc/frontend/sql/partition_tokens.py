@@ -3,10 +3,10 @@ clause by one pattern (:func:`tokens`), any other through the SQL layer's lexer 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import NamedTuple, NoReturn
 
+from ... import lazyre
 from .lexer import fold, scan, unescape_e
 
 __all__ = ["Tok", "tokens", "scanned_tokens"]
@@ -33,7 +33,7 @@ _PUNCT_CHARS = frozenset("(),;.+-*/%[]<>=")
 # and scanned_tokens keeps (the word's lookahead leaves a prefixed string E'..', X'..' to scan; a string
 # followed by an identifier character, which glued quotes may continue, and a zero-length quoted name do not
 # match). A text the matches do not cover (but its trailing blanks) is read by scanned_tokens.
-_SIMPLE = re.compile(
+_SIMPLE = lazyre.compile(
     r"([ \t\n\r\f\v]*+)(?:"
     r"(?![eEnNxXbB]')([A-Za-z_][A-Za-z0-9_$]*)"
     r"|((?:[0-9]+(?:\.(?!\.)[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)"

@@ -15,17 +15,18 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+from ... import lazyre
 from ...ir.names import NameRef, RefKind
 from ...ir.sqltree import index, node_slots
 from .pgparse import parse_json, parse_statements, pglast_ast
 from .lexer import BLANK, ScanError, token_at
 from .pgwords import requote, to_source
 
-_QUERY_START = re.compile(r"\s*(\(\s*)*(SELECT|WITH|VALUES|TABLE)\b", re.I)
+_QUERY_START = lazyre.compile(r"\s*(\(\s*)*(SELECT|WITH|VALUES|TABLE)\b", re.I)
 _CONSTRAINT = "ALTER TABLE x ADD CONSTRAINT c "
 # a text starting with one of these reserved words (the keyword itself: no identifier character of PostgreSQL's
 # lexer after it, ASCII case only) is no expression: ``SELECT <text>`` fails in PostgreSQL's grammar, untried
-CONSTRAINT_START = re.compile(r"(?:CHECK|PRIMARY|UNIQUE|FOREIGN)(?![A-Za-z0-9_$]|[^\x00-\x7f])", re.I | re.A)
+CONSTRAINT_START = lazyre.compile(r"(?:CHECK|PRIMARY|UNIQUE|FOREIGN)(?![A-Za-z0-9_$]|[^\x00-\x7f])", re.I | re.A)
 
 
 def _parse(body: str) -> tuple[str, Any, bool] | None:
