@@ -79,8 +79,13 @@ class _Both(CheckWalk):
         self.unpastable: list[Path] = []
         self.out: list[str] = []  # (what the expansion check writes: nothing to read)
 
-    def walk(self, obj: Mapping[str, Any], node: str | None, path: Path, depth: int, block: bool,
-             check: bool) -> None:
+    _plans = _PLANS  # (fmt, node, block) -> the plan of an object of that fmt (the text walk's: _TEXT_PLANS)
+    _text = False
+
+    def enter(self, obj: Mapping[str, Any], node: str | None, path: Path, depth: int, block: bool,
+              check: bool) -> tuple[str, tuple[_Entry, ...], bool]:
+        """What both walks do first at an object: the expansion's depth, repeat and ``fmt`` errors, the object's
+        plan, and whether its slots are still checked (its form's error kept, not raised)."""
         if depth > MAX_DEPTH:
             raise DdlcError(f"tree nested deeper than {MAX_DEPTH} levels", code=E_DEPTH, path=path,
                             document=self.document)
@@ -96,15 +101,20 @@ class _Both(CheckWalk):
             if not isinstance(fmt, str):
                 raise self.fail('element "fmt" is not of type string', path + ("fmt",), None)
         check = check and depth <= 64 and self.error is None
-        plan = _PLANS.get((fmt, node, block))
+        plan = self._plans.get((fmt, node, block))
         if plan is None:
-            plan = _plan(fmt, node, block)
+            plan = _plan(fmt, node, block, self._text)
         why, entries = plan
         if check and why is not None:
             self.error = _fail(
                 f"{'the statement' if not path else 'an object'} is not a form the server writes: {why}",
                 path + ("fmt",), self.document)
             check = False
+        return fmt, entries, check
+
+    def walk(self, obj: Mapping[str, Any], node: str | None, path: Path, depth: int, block: bool,
+             check: bool) -> None:
+        fmt, entries, check = self.enter(obj, node, path, depth, block, check)
         string_ok = _STRING_OK
         for name, sep, conv, slot, inquote, known, child, items in entries:
             if name is None:
@@ -214,6 +224,8 @@ class _BothText(_Both):
     """:class:`_Both` writing the expansion as :class:`ddlc.jddl.expand._Expander` writes it (``render``)."""
 
     __slots__ = ()
+    _plans = _TEXT_PLANS
+    _text = True
 
     def __init__(self, document: str | None, shape: str | None) -> None:
         super().__init__(document, shape)
@@ -221,30 +233,7 @@ class _BothText(_Both):
 
     def walk(self, obj: Mapping[str, Any], node: str | None, path: Path, depth: int, block: bool,
              check: bool) -> None:
-        if depth > MAX_DEPTH:
-            raise DdlcError(f"tree nested deeper than {MAX_DEPTH} levels", code=E_DEPTH, path=path,
-                            document=self.document)
-        seen, key = self.seen, id(obj)
-        times = seen[key] = seen.get(key, 0) + 1
-        if times > REPEATS:
-            raise self.fail(f"an object expanded more than {REPEATS} times (the server expands each once)", path,
-                            None)
-        fmt = obj.get("fmt", _MISSING)
-        if type(fmt) is not str:
-            if fmt is _MISSING:
-                raise self.fail('missing element "fmt" in JSON object', path, None)
-            if not isinstance(fmt, str):
-                raise self.fail('element "fmt" is not of type string', path + ("fmt",), None)
-        check = check and depth <= 64 and self.error is None
-        plan = _TEXT_PLANS.get((fmt, node, block))
-        if plan is None:
-            plan = _plan(fmt, node, block, True)
-        why, entries = plan
-        if check and why is not None:
-            self.error = _fail(
-                f"{'the statement' if not path else 'an object'} is not a form the server writes: {why}",
-                path + ("fmt",), self.document)
-            check = False
+        fmt, entries, check = self.enter(obj, node, path, depth, block, check)
         out = self.out
         for name, sep, conv, slot, inquote, known, child, items in entries:
             if not conv:
