@@ -77,6 +77,15 @@ CASES = [
         "spark": ([f"CREATE TABLE public.t_into2 {SPARK_PROPS} AS SELECT a, b FROM public.t_src ORDER BY a ASC NULLS LAST "
                    "LIMIT 0"], ["DDLC-W821", "DDLC-I003"]),
     }, ("t_into2", [("a", "integer"), ("b", "text")], "t")),
+    ("with-options", "CREATE TABLE public.t_opt WITH (fillfactor = '70', autovacuum_enabled = true) AS SELECT a FROM "
+     "public.t_src", {  # string options quoted once on PostgreSQL (they were tripled, which the server refuses)
+        "postgres": (["CREATE TABLE public.t_opt WITH (fillfactor = 70, autovacuum_enabled = true) AS SELECT a FROM "
+                      "public.t_src WITH NO DATA"], ["DDLC-I003"]),
+        "gaussdb": (["CREATE TABLE public.t_opt WITH (fillfactor = '70', autovacuum_enabled = 'true') AS SELECT a FROM "
+                     "public.t_src WITH NO DATA"], ["DDLC-I003"]),
+        "spark": ([f"CREATE TABLE public.t_opt {SPARK_PROPS} AS SELECT a FROM public.t_src LIMIT 0"],
+                  ["DDLC-W820", "DDLC-W820", "DDLC-I003"]),
+    }, ("t_opt", [("a", "integer")], "p")),
 ]
 IDS = [c[0] for c in CASES]
 

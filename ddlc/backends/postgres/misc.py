@@ -290,6 +290,15 @@ def _query(q: Expr, e: Emit, *, drop_into: bool = False) -> str:
     return q.text if not changed and verbatim and pg_pastable(q.text) else pg_deparse(tree)
 
 
+def _option_text(value: str) -> str:
+    """A recovered ``WITH`` option's value, SQL text printed from its parse (a string literal quoted, a number
+    as written), for PostgreSQL: a plain ``'...'`` literal read back to its value first, then written as every
+    storage option's value is (``pg_option_value``: a number or a word bare, anything else quoted once)."""
+    if len(value) >= 2 and value[0] == "'" and value[-1] == "'" and "'" not in value[1:-1].replace("''", ""):
+        return pg_option_value(value[1:-1].replace("''", "'"))
+    return pg_option_value(value)
+
+
 def _with(options: tuple[WithOption, ...], e: Emit, origin: Any) -> str:
     kept, dropped = [], []
     for o in options:
@@ -297,7 +306,7 @@ def _with(options: tuple[WithOption, ...], e: Emit, origin: Any) -> str:
             dropped.append(o.name)
         else:
             w = e.w().ident(o.name)
-            kept.append((w if o.value is None else w.kw("=").raw(pg_option_value(o.value))).text())
+            kept.append((w if o.value is None else w.kw("=").raw(_option_text(o.value))).text())
     if dropped:
         e.diag(I_STORAGE_DEFAULT, "GaussDB default storage options dropped: " + ", ".join(dropped), origin)
     return e.w().kw("WITH").paren_list(kept, SqlWriter.raw).text() if kept else ""
