@@ -402,21 +402,6 @@ def is_ident(tok: Tok) -> bool:
     return tok.kind in ("word", "qident")
 
 
-def matching_paren(toks: list[Tok], i: int) -> int:
-    """Index of the ``)`` closing the ``(`` at ``toks[i]`` (ValueError when unbalanced)."""
-    depth = 0
-    for j in range(i, len(toks)):
-        t = toks[j]
-        if t.kind == "punct":
-            if t.text in "([":
-                depth += 1
-            elif t.text in ")]":
-                depth -= 1
-                if depth == 0:
-                    return j
-    raise ValueError("unbalanced parentheses")
-
-
 def split_top(toks: list[Tok], sep: str = ",") -> list[list[Tok]]:
     """Split a token list at depth-0 ``sep`` punctuation."""
     out: list[list[Tok]] = [[]]
@@ -601,6 +586,6 @@ __all__ = [
     "BLANK",
     "remember_spans", "remembered_spans", "token_spans",
     "scan", "error_message", "ScanError", "Tok", "tokens", "tokenize", "Lexed", "token_at", "skip_space", "dollar_tag_at",
-    "fold", "keyword", "ident_value", "string_value", "unescape_e", "is_ident", "matching_paren", "split_top",
+    "fold", "keyword", "ident_value", "string_value", "unescape_e", "is_ident", "split_top",
     "read_qualified", "closing_paren", "split_commas", "ScanFail", "Cursor",
 ]
