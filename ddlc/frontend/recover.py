@@ -269,6 +269,10 @@ def _after_name(text: Lexed, skip: int, flag: tuple[str, ...]) -> tuple[list[str
     i, seen = skip, False
     if flag and [t.upper for t in toks[i:i + len(flag)]] == list(flag):
         i, seen = i + len(flag), True
+    elif flag and len(toks) > i + 1 and toks[i].upper == flag[0] and toks[i + 1].upper.startswith(flag[1]):
+        # ``IF`` and a start of the flag, not all of it (``IF NOT db``; ``EXISTS`` glued to the name by a Unicode
+        # blank, one identifier for both grammars): not a name called ``if`` followed by options
+        raise _Unparsed(f"{' '.join(flag)} expected")
     try:
         parts, j = read_qualified(toks, i)
     except ValueError:
