@@ -33,6 +33,7 @@ from ..ir.routine import (
     AlterFunction, FunctionAction, FunctionActionKind, NullInput, RoutineKind, RoutineSignature, Security, Volatility,
 )
 from ..ir.statement import Opaque, OpaqueReason, Statement
+from ..ir.table import OptionValueKind
 from ..quoting import quote_ident
 from . import recover_json
 from .build._read import BuildContext
@@ -142,8 +143,21 @@ def _value(v: Any) -> str:
     return _sql(v)
 
 
+def _option(d: Any) -> WithOption:
+    """A ``WITH`` option as parsed: a string's contents LITERAL; a number or a word read as a type name (``"Foo"``)
+    BARE, as written; an operator (``k = =``) LITERAL, the string of its name to the server; no value NONE."""
+    arg = d.arg
+    if arg is None:
+        return WithOption(d.defname)
+    if type(arg).__name__ == "String":
+        return WithOption(d.defname, arg.sval, OptionValueKind.LITERAL)
+    if isinstance(arg, tuple) and all(type(a).__name__ == "String" for a in arg):
+        return WithOption(d.defname, ".".join(a.sval for a in arg), OptionValueKind.LITERAL)
+    return WithOption(d.defname, _sql(arg), OptionValueKind.BARE)
+
+
 def _options(defs: Any) -> tuple[WithOption, ...]:
-    return tuple(WithOption(d.defname, None if d.arg is None else _sql(d.arg)) for d in defs or ())
+    return tuple(_option(d) for d in defs or ())
 
 
 def query_span(text: Lexed) -> tuple[int, int] | None:

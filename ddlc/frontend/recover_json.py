@@ -17,6 +17,7 @@ import orjson
 
 from ..ir.misc import RoutineRef, WithOption
 from ..ir.names import Expr, QualifiedName, TypeName
+from ..ir.table import OptionValueKind
 from .sql.expr import make_query
 
 _PARSE_JSON: Any = None
@@ -103,8 +104,8 @@ def strings(items: Any) -> tuple[str, ...] | None:
 
 
 def options(defs: Any) -> tuple[WithOption, ...] | None:
-    """``WITH (name = value, ...)``'s options as the recovery reads them (a value printed by pglast's
-    ``RawStream``: a string quoted, a number as written), or None when a value is another node."""
+    """``WITH (name = value, ...)``'s options as parsed (a string's contents LITERAL, a number as written BARE, no
+    value NONE), or None when a value is another node."""
     out = []
     for item in defs or ():
         d = item.get("DefElem") if isinstance(item, dict) and len(item) == 1 else None
@@ -112,28 +113,28 @@ def options(defs: Any) -> tuple[WithOption, ...] | None:
             return None
         arg = d.get("arg")
         if arg is None:
-            value = None
-        else:
-            value = _scalar(arg)
-            if value is None:
-                return None
-        out.append(WithOption(d["defname"], value))
+            out.append(WithOption(d["defname"]))
+            continue
+        got = _scalar(arg)
+        if got is None:
+            return None
+        out.append(WithOption(d["defname"], *got))
     return tuple(out)
 
 
-def _scalar(node: Any) -> str | None:
-    """``RawStream()(node)`` of a ``String``, ``Integer`` or ``Float`` node, or None for any other node."""
+def _scalar(node: Any) -> tuple[str, OptionValueKind] | None:
+    """The value and kind of a ``String``, ``Integer`` or ``Float`` node, or None for any other node."""
     if not isinstance(node, dict) or len(node) != 1:
         return None
     ((name, fields),) = node.items()
     if not isinstance(fields, dict):
         return None
     if name == "String":
-        return "'" + fields.get("sval", "").replace("'", "''") + "'"
+        return fields.get("sval", ""), OptionValueKind.LITERAL
     if name == "Integer":
-        return str(fields.get("ival", 0))
+        return str(fields.get("ival", 0)), OptionValueKind.BARE
     if name == "Float" and isinstance(fields.get("fval"), str):
-        return fields["fval"]
+        return fields["fval"], OptionValueKind.BARE
     return None
 
 

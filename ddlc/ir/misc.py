@@ -15,14 +15,31 @@ import enum
 from .base import Node, node
 from .names import Expr, QualifiedName, TypeName
 from .statement import Statement
+from .table import OptionValueKind
 
 
 @node
 class WithOption(Node):
-    """One ``WITH (name = value)`` storage option; ``value`` is SQL text (None: no value)."""
+    """One ``WITH (name = value)`` storage option of a CREATE TABLE AS or a materialized view, as parsed.
+
+    ``value`` is the option's value, never SQL text: a string constant's contents (``value_kind`` LITERAL; a
+    reserved word such as ``true`` reaches the grammar as a string too), a number or a word read as a type
+    name as written (BARE), or None with no value (NONE). Emitters write it through their dialect's quoting. (Not :class:`ddlc.ir.table.WithOption`, a reloption of the JDDL tree: that one
+    carries the deparser's layouts and a namespace, and the targets' rules for a table's options and for
+    these, declared per class, differ.)
+    """
 
     name: str
     value: str | None = None
+    value_kind: OptionValueKind = OptionValueKind.NONE
+
+    def shown(self) -> str:  # for messages only; emitters quote through their writer
+        """``name``, ``name = 'value'`` (a string, its quotes doubled) or ``name = value``."""
+        if self.value is None or self.value_kind is OptionValueKind.NONE:
+            return self.name
+        if self.value_kind is OptionValueKind.LITERAL:
+            return f"{self.name} = '" + self.value.replace("'", "''") + "'"
+        return f"{self.name} = {self.value}"
 
 
 class DdlAction(str, enum.Enum):

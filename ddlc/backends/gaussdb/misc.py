@@ -13,13 +13,13 @@ from __future__ import annotations
 from typing import Any
 
 from ...diagnostics import I_CTAS_NO_DATA
-from ...ir.misc import TEXT_NODES, CreateTableAs
+from ...ir.misc import TEXT_NODES, CreateTableAs, WithOption
 from ...ir.rules import Rule
 from ...ir.sqltree import copied_with
+from ...ir.table import OptionValueKind
 from ..writer import pg_deparse
 from .drop import word
 from .writer import Writer, emits
-
 
 
 def _no_data_message(n: CreateTableAs) -> str:
@@ -54,12 +54,21 @@ def _query(n: CreateTableAs, w: Writer) -> str:
     return pg_deparse(copied_with(tree, {"intoClause": None}))  # (the parse itself is left as it was)
 
 
+# a string through the expander's %L (quoted, or dollar-quoted when it holds a quote or a backslash)
+_OPTION_FMT = {OptionValueKind.LITERAL: "%{name}I = %{value}L", OptionValueKind.BARE: "%{name}I = %{value}s"}
+
+
+def _option(o: WithOption) -> dict[str, Any]:
+    if o.value is None or o.value_kind is OptionValueKind.NONE:
+        return {"fmt": "%{name}I", "name": o.name}
+    return {"fmt": _OPTION_FMT[o.value_kind], "name": o.name, "value": o.value}
+
+
 @emits(CreateTableAs)
 def create_table_as(n: CreateTableAs, w: Writer) -> dict[str, Any]:
     # a temporary table lives in the session's own schema: it cannot be qualified
     ident = {"objname": n.identity.name} if n.persistence == "TEMPORARY" else w.qname(n.identity)
-    options = [{"fmt": "%{name}I" if o.value is None else "%{name}I = %{value}s", "name": o.name,
-                "value": o.value or ""} for o in n.options]
+    options = [_option(o) for o in n.options]
     return {
         "fmt": CTAS_FMT,
         "persistence": n.persistence,

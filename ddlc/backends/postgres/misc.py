@@ -45,7 +45,8 @@ from ...ir.names import Expr, QualifiedName
 from ...ir.rules import Refusal, Rule
 from ...ir.schema import AlterSchemaBlockchain, AlterSchemaCharset, CreateSchema
 from ...ir.statement import Opaque
-from ..writer import SqlWriter, pg_ident, pg_option_value
+from ...ir.table import OptionValueKind
+from ..writer import SqlWriter, pg_ident, pg_literal, pg_option_value
 from .context import Emit, emits
 from .owners import RESERVED_ROLES, W_RESERVED_ROLE
 from .routines import signature
@@ -162,14 +163,21 @@ _ALL_IN = {"TABLE": "TABLES", "SEQUENCE": "SEQUENCES", "FUNCTION": "FUNCTIONS", 
            "ROUTINE": "ROUTINES"}
 
 
-def _unquote(v: str | None) -> str | None:
-    if v is not None and len(v) >= 2 and v[0] == v[-1] == "'":
-        return v[1:-1].replace("''", "'")
-    return v
-
-
 def _gauss_default(o: WithOption) -> bool:
-    return (o.name.lower(), (_unquote(o.value) or "").lower()) in DEFAULT_OPTIONS
+    return (o.name.lower(), (o.value or "").lower()) in DEFAULT_OPTIONS
+
+
+def _option_value(o: WithOption) -> str | None:
+    """The option's value as every storage option's is written (``pg_option_value``: a number or a word bare,
+    anything else a literal), None without one."""
+    return None if o.value is None or o.value_kind is OptionValueKind.NONE else pg_option_value(o.value)
+
+
+def _dropped_option(o: WithOption) -> str:
+    """A dropped option as the statement had it, for a comment (a string a literal, a number or a word as written)."""
+    if o.value is None or o.value_kind is OptionValueKind.NONE:
+        return pg_ident(o.name)
+    return f"{pg_ident(o.name)} = " + (pg_literal(o.value) if o.value_kind is OptionValueKind.LITERAL else o.value)
 
 
 def _priv_word(p: str) -> str:
@@ -195,7 +203,7 @@ UNSUPPORTED = (
     # TABLE AS alone would not need it)
     Rule(WithOption, W_STORAGE, lambda o: f"storage option {o.name} dropped (PostgreSQL has no such storage parameter)",
          applies=lambda o: o.name.lower() not in HEAP_OPTIONS and not _gauss_default(o),
-         text=lambda o: o.name + ("" if o.value is None else f" = {o.value}")),
+         text=_dropped_option),
     Rule(CreateTableAs, W_TABLESPACE, "tablespace dropped", field="tablespace",
          applies=lambda n: n.tablespace is not None),
     Rule(CreateMatView, W_TABLESPACE, "tablespace dropped", field="tablespace",
@@ -290,23 +298,14 @@ def _query(q: Expr, e: Emit, *, drop_into: bool = False) -> str:
     return q.text if not changed and verbatim and pg_pastable(q.text) else pg_deparse(tree)
 
 
-def _option_text(value: str) -> str:
-    """A recovered ``WITH`` option's value, SQL text printed from its parse (a string literal quoted, a number
-    as written), for PostgreSQL: a plain ``'...'`` literal read back to its value first, then written as every
-    storage option's value is (``pg_option_value``: a number or a word bare, anything else quoted once)."""
-    if len(value) >= 2 and value[0] == "'" and value[-1] == "'" and "'" not in value[1:-1].replace("''", ""):
-        return pg_option_value(value[1:-1].replace("''", "'"))
-    return pg_option_value(value)
-
-
 def _with(options: tuple[WithOption, ...], e: Emit, origin: Any) -> str:
     kept, dropped = [], []
     for o in options:
         if _gauss_default(o):
             dropped.append(o.name)
         else:
-            w = e.w().ident(o.name)
-            kept.append((w if o.value is None else w.kw("=").raw(_option_text(o.value))).text())
+            w, value = e.w().ident(o.name), _option_value(o)
+            kept.append((w if value is None else w.kw("=").raw(value)).text())
     if dropped:
         e.diag(I_STORAGE_DEFAULT, "GaussDB default storage options dropped: " + ", ".join(dropped), origin)
     return e.w().kw("WITH").paren_list(kept, SqlWriter.raw).text() if kept else ""

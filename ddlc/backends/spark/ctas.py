@@ -25,18 +25,8 @@ from .context import Emit, emits
 from .table import DEFAULT_OPTIONS, I_DEFAULT_OPTIONS, W_PERSISTENCE, W_TABLE_OPTION, properties_sql, table_properties
 
 
-def _unquote(v: str | None) -> str:
-    if v is not None and len(v) >= 2 and v[0] == v[-1] == "'":
-        return v[1:-1].replace("''", "'")
-    return v or ""
-
-
 def _is_default(o: WithOption) -> bool:
-    return (o.name.lower(), _unquote(o.value).lower()) in DEFAULT_OPTIONS
-
-
-def _option_text(o: WithOption) -> str:
-    return o.name if o.value is None else f"{o.name} = {o.value}"
+    return (o.name.lower(), (o.value or "").lower()) in DEFAULT_OPTIONS
 
 
 def _no_data_message(n: CreateTableAs) -> str:
@@ -49,7 +39,7 @@ UNSUPPORTED: tuple[Rule, ...] = (
          applies=lambda n: bool(n.persistence), field="persistence", absent=""),
     Rule(CreateTableAs, W_TABLE_OPTION, "table tablespace dropped", applies=lambda n: n.tablespace is not None,
          field="tablespace"),
-    Rule(WithOption, W_TABLE_OPTION, lambda o: f"storage option {_option_text(o)} dropped (no Delta meaning)", applies=lambda o: not _is_default(o)),
+    Rule(WithOption, W_TABLE_OPTION, lambda o: f"storage option {o.shown()} dropped (no Delta meaning)", applies=lambda o: not _is_default(o)),
     Rule(CreateTableAs, I_CTAS_NO_DATA, _no_data_message, applies=lambda n: n.with_data, field="with_data",
          absent=False, comment=False),
 )
@@ -82,7 +72,7 @@ def _shaped(columns: tuple[str, ...], rows: bool) -> Any:
 
 @emits(CreateTableAs)
 def create_table_as(n: CreateTableAs, e: Emit) -> list[str]:
-    defaults = [_option_text(o) for o in n.options]  # what the rules left: GaussDB's defaults
+    defaults = [o.shown() for o in n.options]  # what the rules left: GaussDB's defaults
     if defaults:
         e.diag(I_DEFAULT_OPTIONS, "GaussDB defaults dropped: " + ", ".join(defaults), n.origin)
     what = f"{'SELECT INTO' if n.select_into else 'CREATE TABLE AS'} {n.identity.dotted()}"
