@@ -14,7 +14,6 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import ddlc
-from ddlc.backends.writer import pg_option_value
 from ddlc.frontend.recover import recover_tddl
 from ddlc.ir.misc import CreateTableAs, WithOption
 from ddlc.ir.table import OptionValueKind
@@ -74,8 +73,6 @@ def test_recovered_option_holds_the_value(value: str) -> None:
 @example("$$")
 @example("客 é 😀")
 def test_string_option_round_trips_on_postgres(value: str) -> None:
-    if pg_option_value(value) == value:
-        return  # a number or a word the writer writes bare: see test_bare_words_known_bug below
     assert _read_back(_translated(value, "postgres")) == value
 
 
@@ -102,11 +99,8 @@ def test_plain_string_values_written_bare_on_postgres(value: str, want: str) -> 
     assert _read_back(sql) == value
 
 
-@pytest.mark.xfail(strict=True, reason="pg_option_value (ddlc/backends/writer.py) writes a string that looks like a "
-                   "word or a number bare, and PostgreSQL reads some of them as another value or not at all (row: a "
-                   "syntax error; Abc: abc; int: pg_catalog.int4; 007: 7; +5: 5)")
-@pytest.mark.parametrize("value", ["row", "Abc", "int", "007", "+5"])
-def test_bare_words_known_bug(value: str) -> None:
+@pytest.mark.parametrize("value", ["row", "Abc", "int", "007", "+5", "-0", "1.50", "text", "true", "-.5"])
+def test_words_and_numbers_read_back_the_same(value: str) -> None:  # (pg_option_string)
     assert _read_back(_translated(value, "postgres")) == value
 
 

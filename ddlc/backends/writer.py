@@ -51,6 +51,18 @@ def pg_option_value(value: str) -> str:
     return value if _BARE_VALUE.fullmatch(value) else pg_literal(value)
 
 
+_SAME_BARE = re.compile(r"0|-?(?:[1-9][0-9]*|[0-9]*\.[0-9]+|[0-9]+\.)|true|false")
+
+
+def pg_option_string(value: str) -> str:
+    """A storage option's value that the source gave as a string: bare only where PostgreSQL reads the bare
+    form back as this very string (a number as it would print it, ``true``, ``false``), else a literal. Bare,
+    ``Abc`` would be read as ``abc``, ``int`` as ``pg_catalog.int4``, ``007`` as ``7``, and ``row`` not at all."""
+    if _SAME_BARE.fullmatch(value):
+        return value
+    return pg_literal(value)
+
+
 def pg_pastable(text: str) -> bool:
     """Whether a fragment that parsed as PostgreSQL SQL may be written as it came: only when it holds
     no backslash (a backslash's meaning in ``'...'`` depends on ``standard_conforming_strings``, and

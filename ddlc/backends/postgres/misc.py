@@ -46,7 +46,7 @@ from ...ir.rules import Refusal, Rule
 from ...ir.schema import AlterSchemaBlockchain, AlterSchemaCharset, CreateSchema
 from ...ir.statement import Opaque
 from ...ir.table import OptionValueKind
-from ..writer import SqlWriter, pg_ident, pg_literal, pg_option_value
+from ..writer import SqlWriter, pg_ident, pg_literal, pg_option_string, pg_option_value
 from .context import Emit, emits
 from .owners import RESERVED_ROLES, W_RESERVED_ROLE
 from .routines import signature
@@ -168,9 +168,12 @@ def _gauss_default(o: WithOption) -> bool:
 
 
 def _option_value(o: WithOption) -> str | None:
-    """The option's value as every storage option's is written (``pg_option_value``: a number or a word bare,
-    anything else a literal), None without one."""
-    return None if o.value is None or o.value_kind is OptionValueKind.NONE else pg_option_value(o.value)
+    """The option's value: a string bare only where PostgreSQL reads it back as the same string
+    (``pg_option_string``: ``70``, ``true``), else a literal; a number or a word as the source wrote it
+    (``pg_option_value``); None without one."""
+    if o.value is None or o.value_kind is OptionValueKind.NONE:
+        return None
+    return pg_option_string(o.value) if o.value_kind is OptionValueKind.LITERAL else pg_option_value(o.value)
 
 
 def _dropped_option(o: WithOption) -> str:
