@@ -28,12 +28,11 @@ from ..ir.misc import (
     DropRoutine, Grant, GrantRole, Package, Reindex, ReindexKind, RefreshMatView, RoutineRef, Truncate,
     TruncateTarget, WithOption,
 )
-from ..ir.names import Expr, QualifiedName, TypeName
+from ..ir.names import Expr, QualifiedName
 from ..ir.routine import (
     AlterFunction, FunctionAction, FunctionActionKind, NullInput, RoutineKind, RoutineSignature, Security, Volatility,
 )
 from ..ir.statement import Opaque, OpaqueReason, Statement
-from ..ir.table import OptionValueKind
 from ..quoting import quote_ident
 from . import recover_json
 from .build._read import BuildContext
@@ -56,108 +55,18 @@ N_TDDL_KIND = register(
 )
 
 
-class _Unparsed(Exception):
-    """The text does not parse (-> Opaque UNPARSED)."""
+from .recover_nodes import NotRecovered as _NotRecovered
+from .recover_nodes import Unparsed as _Unparsed
+from .recover_nodes import blank as _blank
+from .recover_nodes import names as _names
+from .recover_nodes import options as _options
+from .recover_nodes import parse_one as _parse  # (a module global: tests count the parses through it)
+from .recover_nodes import qname as _qname
+from .recover_nodes import raw_sql
+from .recover_nodes import typename as _typename
+from .recover_nodes import value as _value
 
-
-class _NotRecovered(Exception):
-    """A kind (or sub-kind) this module does not build (-> Opaque NO_SHAPE)."""
-
-
-# ---- helpers ---------------------------------------------------------------------------------------
-def _parse(text: str) -> Any:
-    from .sql.pgparse import parse_sql  # (pglast's nodes made unchecked: issue 26)
-
-    try:
-        stmts = parse_sql(text)
-    except Exception as e:  # pglast.parser.ParseError
-        raise _Unparsed(str(e)) from None
-    if len(stmts) != 1:
-        raise _Unparsed("not exactly one statement")
-    return stmts[0].stmt
-
-
-def _blank(text: str, spans: list[tuple[int, int]]) -> str:
-    chars = list(text)
-    for a, b in spans:
-        chars[a:b] = " " * (b - a)
-    return "".join(chars)
-
-
-def _qname(rv: Any) -> QualifiedName:
-    if getattr(rv, "catalogname", None):
-        raise _Unparsed("three-part relation names are not supported")
-    return QualifiedName(rv.relname, rv.schemaname)
-
-
-def _names(parts: Any) -> QualifiedName:
-    names = [p.sval for p in parts]
-    if not 1 <= len(names) <= 2:
-        raise _Unparsed("unsupported name")
-    return QualifiedName(names[-1], names[0] if len(names) == 2 else None)
-
-
-def _sql(node: Any) -> str:
-    """pglast's ``RawStream()(node)``, with ddlc's own ``populate_ancestors`` (the same chains, without pglast's
-    visitor, which looks its methods up on every call: issue 26)."""
-    ast, stream_class, populate = _PGLAST or _pglast()
-    if not isinstance(node, ast.Node):
-        return stream_class()(node)  # (anything else: pglast's own entry point, its own errors)
-    stream = stream_class()
-    populate((node,))
-    if not (isinstance(node, ast.RawStmt) and node.stmt is None):
-        stream.print_node(node)
-    return stream.getvalue()
-
-
-_PGLAST: tuple[Any, Any, Any] | None = None
-
-
-def _pglast() -> tuple[Any, Any, Any]:
-    global _PGLAST
-    from pglast import ast
-    from pglast.stream import RawStream
-
-    from ..ir.sqltree import populate_ancestors
-
-    _PGLAST = (ast, RawStream, populate_ancestors)
-    return _PGLAST
-
-
-raw_sql = _sql
-
-
-def _typename(t: Any) -> TypeName:
-    names = [n.sval for n in t.names]
-    if t.pct_type or t.setof or len(names) > 2:
-        raise _Unparsed("unsupported argument type")
-    typmod = "(" + ", ".join(_sql(m) for m in t.typmods) + ")" if t.typmods else ""
-    return TypeName(names[-1], names[0] if len(names) == 2 else None, typmod, bool(t.arrayBounds))
-
-
-def _value(v: Any) -> str:
-    for attr in ("ival", "fval", "sval", "boolval"):
-        x = getattr(v, attr, None)
-        if x is not None:
-            return str(x)
-    return _sql(v)
-
-
-def _option(d: Any) -> WithOption:
-    """A ``WITH`` option as parsed: a string's contents LITERAL; a number or a word read as a type name (``"Foo"``)
-    BARE, as written; an operator (``k = =``) LITERAL, the string of its name to the server; no value NONE."""
-    arg = d.arg
-    if arg is None:
-        return WithOption(d.defname)
-    if type(arg).__name__ == "String":
-        return WithOption(d.defname, arg.sval, OptionValueKind.LITERAL)
-    if isinstance(arg, tuple) and all(type(a).__name__ == "String" for a in arg):
-        return WithOption(d.defname, ".".join(a.sval for a in arg), OptionValueKind.LITERAL)
-    return WithOption(d.defname, _sql(arg), OptionValueKind.BARE)
-
-
-def _options(defs: Any) -> tuple[WithOption, ...]:
-    return tuple(_option(d) for d in defs or ())
+_sql = raw_sql
 
 
 def query_span(text: Lexed) -> tuple[int, int] | None:
