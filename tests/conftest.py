@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"
@@ -38,7 +40,9 @@ def pg_server():
     server = PostgresServer()
     server.start()
     yield server
+    t0 = time.perf_counter()
     server.stop()
+    _ENGINE_TIMES.append(f"PostgreSQL stopped in {time.perf_counter() - t0:.1f} s ({server._db_counter} databases)")
 
 
 @pytest.fixture()
@@ -66,4 +70,14 @@ def spark():
 
     engine = SparkEngine()
     yield engine
+    t0 = time.perf_counter()
     engine.stop()
+    _ENGINE_TIMES.append(f"SparkSession stopped in {time.perf_counter() - t0:.1f} s")
+
+
+_ENGINE_TIMES: list[str] = []  # what the session's engines took to stop (CI time: issue 26's closing note)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    for line in _ENGINE_TIMES:
+        terminalreporter.write_line(f"engines: {line}")
