@@ -52,6 +52,7 @@ def pg_db(pg_server):
     conn = pg_server.connect(name)
     yield conn
     conn.close()
+    pg_server.drop_database(name)
 
 
 # Speed is measured in bench/, never in tests: no per-example deadline (the first example of a
