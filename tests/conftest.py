@@ -82,3 +82,13 @@ _ENGINE_TIMES: list[str] = []  # what the session's engines took to stop (CI tim
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     for line in _ENGINE_TIMES:
         terminalreporter.write_line(f"engines: {line}")
+
+
+def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
+    """Under pytest-xdist (``.ci/test`` runs ``-n 2 --dist loadgroup``): every test that uses the shared
+    SparkSession runs on one worker, in the order of a serial run (its tests share the session's catalog: a
+    schema one test makes is there for the next); any other test stays with its file (module fixtures
+    made once)."""
+    for item in items:
+        group = "spark-session" if "spark" in getattr(item, "fixturenames", ()) else item.nodeid.split("::", 1)[0]
+        item.add_marker(pytest.mark.xdist_group(group))

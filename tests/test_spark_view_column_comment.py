@@ -22,12 +22,13 @@ def test_a_view_columns_comment_is_reported_not_written():
 
 
 def test_spark_refuses_what_is_no_longer_written(spark):
-    spark.run("CREATE DATABASE IF NOT EXISTS s")
-    spark.run("CREATE TABLE IF NOT EXISTS s.t (a INT) USING parquet")
-    spark.run("CREATE OR REPLACE VIEW s.v AS SELECT t.a FROM s.t")
-    spark.run("COMMENT ON COLUMN s.t.a IS 'y'")  # a table's column: taken
+    # (a schema of its own: the session is shared, and another test may hold a table s.v)
+    spark.run("CREATE DATABASE IF NOT EXISTS s_vcc")
+    spark.run("CREATE TABLE IF NOT EXISTS s_vcc.t (a INT) USING parquet")
+    spark.run("CREATE OR REPLACE VIEW s_vcc.v AS SELECT t.a FROM s_vcc.t")
+    spark.run("COMMENT ON COLUMN s_vcc.t.a IS 'y'")  # a table's column: taken
     try:
-        spark.run("COMMENT ON COLUMN s.v.a IS 'x'")
+        spark.run("COMMENT ON COLUMN s_vcc.v.a IS 'x'")
     except Exception as exc:  # noqa: BLE001 - pyspark's AnalysisException
         assert "EXPECT_TABLE_NOT_VIEW" in str(exc) or "view" in str(exc).lower()
     else:
