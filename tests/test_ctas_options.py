@@ -109,7 +109,9 @@ def test_words_and_numbers_read_back_the_same(value: str) -> None:  # (pg_option
     ("fillfactor = 1.5", OptionValueKind.BARE, "1.5"),
     ("fillfactor = -3", OptionValueKind.BARE, "-3"),
     ("autovacuum_enabled = true", OptionValueKind.LITERAL, "true"),  # a reserved word is a string to the grammar
-    ('fillfactor = "Foo"', OptionValueKind.BARE, '"Foo"'),  # a word read as a type name: as written
+    ("vacuum_index_cleanup = auto", OptionValueKind.BARE, "auto"),  # a plain word read as a type name: as written
+    ('fillfactor = "Foo"', OptionValueKind.LITERAL, "Foo"),  # any other type name: the string the server makes of it
+    ("fillfactor = varchar(3)", OptionValueKind.LITERAL, "pg_catalog.varchar"),
     ("fillfactor", OptionValueKind.NONE, None),
     ("fillfactor = =", OptionValueKind.LITERAL, "="),  # an operator: the string of its name to the server
 ])

@@ -104,8 +104,8 @@ def strings(items: Any) -> tuple[str, ...] | None:
 
 
 def options(defs: Any) -> tuple[WithOption, ...] | None:
-    """``WITH (name = value, ...)``'s options as parsed (a string's contents LITERAL, a number as written BARE, no
-    value NONE), or None when a value is another node."""
+    """``WITH ([namespace.]name = value, ...)``'s options as parsed (a string's contents LITERAL, a number as
+    written BARE, no value NONE), or None when a value is another node."""
     out = []
     for item in defs or ():
         d = item.get("DefElem") if isinstance(item, dict) and len(item) == 1 else None
@@ -113,12 +113,12 @@ def options(defs: Any) -> tuple[WithOption, ...] | None:
             return None
         arg = d.get("arg")
         if arg is None:
-            out.append(WithOption(d["defname"]))
+            out.append(WithOption(d["defname"], namespace=d.get("defnamespace")))
             continue
         got = _scalar(arg)
         if got is None:
             return None
-        out.append(WithOption(d["defname"], *got))
+        out.append(WithOption(d["defname"], *got, d.get("defnamespace")))
     return tuple(out)
 
 

@@ -3,6 +3,7 @@ values and ``WITH`` options read from pglast's nodes, and the two ways a text is
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..ir.misc import WithOption
@@ -96,16 +97,32 @@ def value(v: Any) -> str:
 
 
 def option(d: Any) -> WithOption:
-    """A ``WITH`` option as parsed: a string's contents LITERAL; a number or a word read as a type name (``"Foo"``)
-    BARE, as written; an operator (``k = =``) LITERAL, the string of its name to the server; no value NONE."""
-    arg = d.arg
+    """A ``WITH`` option as parsed: a string's contents LITERAL; a number, or a word read as a type name that
+    prints back as one plain word (``no``, ``integer``), BARE, as written; any other type name (``"Foo"``,
+    ``varchar(3)``, ``a.b``) LITERAL, the string the server makes of it (``TypeNameToString``: ``Foo``,
+    ``pg_catalog.varchar``); an operator (``k = =``) LITERAL, the string of its name to the server; no value NONE.
+    ``toast.k``: namespace ``toast``."""
+    arg, ns = d.arg, d.defnamespace
     if arg is None:
-        return WithOption(d.defname)
-    if type(arg).__name__ == "String":
-        return WithOption(d.defname, arg.sval, OptionValueKind.LITERAL)
+        return WithOption(d.defname, namespace=ns)
+    kind = type(arg).__name__
+    if kind == "String":
+        return WithOption(d.defname, arg.sval, OptionValueKind.LITERAL, ns)
     if isinstance(arg, tuple) and all(type(a).__name__ == "String" for a in arg):
-        return WithOption(d.defname, ".".join(a.sval for a in arg), OptionValueKind.LITERAL)
-    return WithOption(d.defname, _sql(arg), OptionValueKind.BARE)
+        return WithOption(d.defname, ".".join(a.sval for a in arg), OptionValueKind.LITERAL, ns)
+    shown = _sql(arg)
+    if kind == "TypeName" and not _PLAIN_WORD.fullmatch(shown):
+        return WithOption(d.defname, _type_name_string(arg), OptionValueKind.LITERAL, ns)
+    return WithOption(d.defname, shown, OptionValueKind.BARE, ns)
+
+
+_PLAIN_WORD = re.compile(r"[a-z_][a-z0-9_]*")
+
+
+def _type_name_string(t: Any) -> str:
+    """A type name as the server turns an option's value into a string (``TypeNameToString``: its names
+    dotted, ``%TYPE``, ``[]``; no modifiers, no SETOF)."""
+    return ".".join(n.sval for n in t.names) + ("%TYPE" if t.pct_type else "") + ("[]" if t.arrayBounds else "")
 
 
 def options(defs: Any) -> tuple[WithOption, ...]:

@@ -20,26 +20,35 @@ from .table import OptionValueKind
 
 @node
 class WithOption(Node):
-    """One ``WITH (name = value)`` storage option of a CREATE TABLE AS or a materialized view, as parsed.
+    """One ``WITH ([namespace.]name = value)`` storage option of a CREATE TABLE AS or a materialized view, as parsed.
 
     ``value`` is the option's value, never SQL text: a string constant's contents (``value_kind`` LITERAL; a
-    reserved word such as ``true`` reaches the grammar as a string too), a number or a word read as a type
-    name as written (BARE), or None with no value (NONE). Emitters write it through their dialect's quoting. (Not :class:`ddlc.ir.table.WithOption`, a reloption of the JDDL tree: that one
-    carries the deparser's layouts and a namespace, and the targets' rules for a table's options and for
-    these, declared per class, differ.)
+    reserved word such as ``true`` reaches the grammar as a string too, and a word read as a type name that
+    would not print back as itself, ``"Foo"`` or ``varchar(3)``, is the string the server makes of it), a
+    number or a plain word read as a type name as written (BARE), or None with no value (NONE). ``namespace``
+    is the option's namespace (``toast`` of ``toast.autovacuum_enabled``), None without one. Emitters write
+    it through their dialect's quoting. (Not :class:`ddlc.ir.table.WithOption`, a reloption of the JDDL tree:
+    that one carries the deparser's layouts, and the targets' rules for a table's options and for these,
+    declared per class, differ.)
     """
 
     name: str
     value: str | None = None
     value_kind: OptionValueKind = OptionValueKind.NONE
+    namespace: str | None = None
+
+    def label(self) -> str:  # for messages only
+        """``name`` or ``namespace.name``."""
+        return self.name if self.namespace is None else f"{self.namespace}.{self.name}"
 
     def shown(self) -> str:  # for messages only; emitters quote through their writer
-        """``name``, ``name = 'value'`` (a string, its quotes doubled) or ``name = value``."""
+        """``name``, ``name = 'value'`` (a string, its quotes doubled) or ``name = value`` (``namespace.name``
+        with a namespace)."""
         if self.value is None or self.value_kind is OptionValueKind.NONE:
-            return self.name
+            return self.label()
         if self.value_kind is OptionValueKind.LITERAL:
-            return f"{self.name} = '" + self.value.replace("'", "''") + "'"
-        return f"{self.name} = {self.value}"
+            return f"{self.label()} = '" + self.value.replace("'", "''") + "'"
+        return f"{self.label()} = {self.value}"
 
 
 class DdlAction(str, enum.Enum):

@@ -59,9 +59,11 @@ _OPTION_FMT = {OptionValueKind.LITERAL: "%{name}I = %{value}L", OptionValueKind.
 
 
 def _option(o: WithOption) -> dict[str, Any]:
+    name: dict[str, Any] = {"fmt": "%{name}I", "name": o.name} if o.namespace is None else {
+        "fmt": "%{namespace}I.%{name}I", "namespace": o.namespace, "name": o.name}  # (toast.autovacuum_enabled)
     if o.value is None or o.value_kind is OptionValueKind.NONE:
-        return {"fmt": "%{name}I", "name": o.name}
-    return {"fmt": _OPTION_FMT[o.value_kind], "name": o.name, "value": o.value}
+        return {"fmt": "%{name}s", "name": name}
+    return {"fmt": _OPTION_FMT[o.value_kind].replace("%{name}I", "%{name}s"), "name": name, "value": o.value}
 
 
 @emits(CreateTableAs)

@@ -50,7 +50,7 @@ from ..writer import SqlWriter, pg_ident, pg_literal, pg_option_string, pg_optio
 from .context import Emit, emits
 from .owners import RESERVED_ROLES, W_RESERVED_ROLE
 from .routines import signature
-from .table import DEFAULT_OPTIONS, HEAP_OPTIONS
+from .table import DEFAULT_OPTIONS, HEAP_OPTIONS, TOAST_OPTIONS
 from .table import I_DEFAULT_OPTIONS as I_STORAGE_DEFAULT
 from .table import W_OPTION as W_STORAGE
 from .table import W_TABLESPACE
@@ -164,7 +164,14 @@ _ALL_IN = {"TABLE": "TABLES", "SEQUENCE": "SEQUENCES", "FUNCTION": "FUNCTIONS", 
 
 
 def _gauss_default(o: WithOption) -> bool:
-    return (o.name.lower(), (o.value or "").lower()) in DEFAULT_OPTIONS
+    return o.namespace is None and (o.name.lower(), (o.value or "").lower()) in DEFAULT_OPTIONS
+
+
+def _storage_option(o: WithOption) -> bool:
+    """A storage parameter PostgreSQL knows: a heap one, or ``toast.`` one of the TOAST table's."""
+    if o.namespace is None:
+        return o.name.lower() in HEAP_OPTIONS
+    return o.namespace.lower() == "toast" and o.name.lower() in TOAST_OPTIONS
 
 
 def _option_value(o: WithOption) -> str | None:
@@ -178,9 +185,10 @@ def _option_value(o: WithOption) -> str | None:
 
 def _dropped_option(o: WithOption) -> str:
     """A dropped option as the statement had it, for a comment (a string a literal, a number or a word as written)."""
+    label = pg_ident(o.name) if o.namespace is None else f"{pg_ident(o.namespace)}.{pg_ident(o.name)}"
     if o.value is None or o.value_kind is OptionValueKind.NONE:
-        return pg_ident(o.name)
-    return f"{pg_ident(o.name)} = " + (pg_literal(o.value) if o.value_kind is OptionValueKind.LITERAL else o.value)
+        return label
+    return f"{label} = " + (pg_literal(o.value) if o.value_kind is OptionValueKind.LITERAL else o.value)
 
 
 def _priv_word(p: str) -> str:
@@ -204,8 +212,9 @@ UNSUPPORTED = (
          applies=lambda n: n.with_),
     # (a text: the options of a CREATE MATERIALIZED VIEW, a statement written from its text; those of a CREATE
     # TABLE AS alone would not need it)
-    Rule(WithOption, W_STORAGE, lambda o: f"storage option {o.name} dropped (PostgreSQL has no such storage parameter)",
-         applies=lambda o: o.name.lower() not in HEAP_OPTIONS and not _gauss_default(o),
+    Rule(WithOption, W_STORAGE,
+         lambda o: f"storage option {o.label()} dropped (PostgreSQL has no such storage parameter)",
+         applies=lambda o: not _storage_option(o) and not _gauss_default(o),
          text=_dropped_option),
     Rule(CreateTableAs, W_TABLESPACE, "tablespace dropped", field="tablespace",
          applies=lambda n: n.tablespace is not None),
@@ -307,7 +316,7 @@ def _with(options: tuple[WithOption, ...], e: Emit, origin: Any) -> str:
         if _gauss_default(o):
             dropped.append(o.name)
         else:
-            w, value = e.w().ident(o.name), _option_value(o)
+            w, value = e.w().name(o.namespace, o.name), _option_value(o)
             kept.append((w if value is None else w.kw("=").raw(value)).text())
     if dropped:
         e.diag(I_STORAGE_DEFAULT, "GaussDB default storage options dropped: " + ", ".join(dropped), origin)

@@ -26,7 +26,7 @@ from .table import DEFAULT_OPTIONS, I_DEFAULT_OPTIONS, W_PERSISTENCE, W_TABLE_OP
 
 
 def _is_default(o: WithOption) -> bool:
-    return (o.name.lower(), (o.value or "").lower()) in DEFAULT_OPTIONS
+    return o.namespace is None and (o.name.lower(), (o.value or "").lower()) in DEFAULT_OPTIONS
 
 
 def _no_data_message(n: CreateTableAs) -> str:
