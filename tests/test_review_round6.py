@@ -158,3 +158,73 @@ def test_parse_counting_still_sees_the_node_reading() -> None:
     finally:
         recover._parse = real
     assert len(calls) == 1
+
+
+# ---- CREATE / DROP DATABASE: IF [NOT] EXISTS misread --------------------------------------------------------------
+# Found: the text after a CREATE DATABASE's name was taken as options whatever it was, so a flag split by a character
+# no grammar takes for a blank (\x1c: an operator character to the lexers; PostgreSQL and GaussDB refuse the text),
+# or glued to ``IF`` by a Unicode blank (``IF\u3000NOT``: one identifier), was read as a database ``if`` (or
+# ``"if\u3000not"``) whose options, ``NOT EXISTS db1``, were dropped with a warning. Fixed: refused.
+_BLANKS = ["\xa0", "\u2028", "\u2029", "\x85", "\u3000", "\u1680", "\u2000", "\u202f", "\ufeff", "\u200b", "\x1c", "\x1d",
+           "\x1e", "\x1f"]
+
+
+def _postgres(text: str) -> str | None:
+    try:
+        return ddlc.translate({"TDDL": text}, target="postgres").sql
+    except ddlc.DdlcError:
+        return None
+
+
+@pytest.mark.parametrize("blank", _BLANKS)
+@pytest.mark.parametrize("form", ["CREATE DATABASE IF{b}NOT EXISTS db1;", "CREATE DATABASE IF NOT{b}EXISTS db1;",
+                                  "CREATE DATABASE IF NOT EXISTS{b}db1;", "DROP DATABASE IF{b}EXISTS db1;",
+                                  "DROP DATABASE IF EXISTS{b}db1;"])
+def test_a_misread_flag_is_refused(form: str, blank: str) -> None:
+    text = form.format(b=blank)
+    assert _postgres(text) is None, text
+    assert ddlc.translate({"TDDL": text}, target="gaussdb").sql == text + "\n"  # (the text, as it came)
+
+
+@pytest.mark.parametrize("blank", ["\x1c", "\x1d", "\x1e", "\x1f"])
+def test_an_operator_character_after_the_name_is_refused(blank: str) -> None:
+    assert _postgres(f"CREATE DATABASE if{blank}WITH OWNER x;") is None
+    # (a Unicode blank is a letter of the name: database "if\u3000with", owner x)
+    assert _postgres("CREATE DATABASE if\u3000WITH OWNER x;") == 'CREATE SCHEMA "if\u3000with";\n'
+
+
+@pytest.mark.parametrize("text", ['CREATE DATABASE "IF" NOT EXISTS db1;', "CREATE DATABASE foo EXISTS db1;",
+                                  'CREATE DATABASE "if\xa0not" EXISTS db1;', "CREATE DATABASE if = x;"])
+def test_options_that_start_with_the_flag_or_an_operator_are_refused(text: str) -> None:
+    assert _postgres(text) is None
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("CREATE DATABASE if;", "CREATE SCHEMA if;\n"),
+    ("CREATE DATABASE IF;", "CREATE SCHEMA if;\n"),
+    ('CREATE DATABASE "if";', "CREATE SCHEMA if;\n"),
+    ('CREATE DATABASE "IF";', 'CREATE SCHEMA "IF";\n'),
+    ("CREATE DATABASE if WITH OWNER x;", "CREATE SCHEMA if;\n"),
+    ("CREATE DATABASE if\tENCODING 'utf8';", "CREATE SCHEMA if;\n"),
+    ('CREATE DATABASE "if" ENCODING \'utf8\';', "CREATE SCHEMA if;\n"),
+    ("CREATE DATABASE IF NOT EXISTS if WITH OWNER = x;", "CREATE SCHEMA IF NOT EXISTS if;\n"),
+    ('CREATE DATABASE IF NOT EXISTS "IF";', 'CREATE SCHEMA IF NOT EXISTS "IF";\n'),
+    ("CREATE DATABASE db1 WITH ENCODING = 'utf8' LC_COLLATE = 'C';", "CREATE SCHEMA db1;\n"),
+    ("CREATE DATABASE db1 OWNER = x;", "CREATE SCHEMA db1;\n"),
+    ("CREATE\nDATABASE\nIF\nNOT\nEXISTS\ndb1;", "CREATE SCHEMA IF NOT EXISTS db1;\n"),
+    ("DROP DATABASE if;", "DROP SCHEMA if CASCADE;\n"),
+    ('DROP DATABASE "IF";', 'DROP SCHEMA "IF" CASCADE;\n'),
+    ("DROP DATABASE IF EXISTS if;", "DROP SCHEMA IF EXISTS if CASCADE;\n"),
+    ("DROP DATABASE IF\x0bEXISTS\x0cdb1;", "DROP SCHEMA IF EXISTS db1 CASCADE;\n"),
+    # a Unicode blank is a letter of an identifier to both grammars: one name, read as such
+    ("CREATE DATABASE IF\u3000NOT\u3000EXISTS\u3000db1;", 'CREATE SCHEMA "if\u3000not\u3000exists\u3000db1";\n'),
+])
+def test_databases_called_if_and_the_flag_still_read(text: str, want: str) -> None:
+    assert _postgres(text) == want
+
+
+@pytest.mark.parametrize("text", ["CREATE DATABASE if;", "DROP DATABASE if;", "ALTER DATABASE if RENAME TO x;",
+                                  "CREATE DATABASE IF\x1cNOT EXISTS db1;"])
+def test_databases_on_spark_are_refused(text: str) -> None:
+    with pytest.raises(ddlc.DdlcError, match="DDLC-E010"):
+        ddlc.translate({"TDDL": text}, target="spark")

@@ -363,6 +363,11 @@ def _database(text: str, kind: str, lexed: Lexed) -> Statement:
     parts, seen, end = _after_name(lexed, 2, flag)
     if len(parts) != 1:
         raise _Unparsed("a database name has one part")
+    if verb == "CREATE" and (after := next((t for t in lexed.head(16) if t.start >= end), None)) is not None and (
+            after.kind == "op" or after.upper in flag):
+        # no option starts with an operator or a word of IF NOT EXISTS: the flag misread (``IF\x1cNOT EXISTS db``,
+        # ``"IF" NOT EXISTS db``, ``IF\u3000NOT EXISTS db``, one identifier), not a database followed by options
+        raise _Unparsed("database options expected after the name")
     rest = _rest(text, end)
     if verb == "CREATE":
         return CreateDatabase(text, parts[0], seen, rest)
