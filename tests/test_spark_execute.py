@@ -117,7 +117,8 @@ def test_replay_script_means_what_the_engines_hold(log, spark, tmp_path):
     _check(execute(spark, statements, str(tmp_path)), f"replay {log.name}", [])
 
 
-def test_report_what_was_checked_how():
-    """Printed with -s: how many statements each engine ran, and how many needed Delta's own catalog."""
+def test_report_what_was_checked_how(spark):
+    """Printed with -s: how many statements each engine ran, and how many needed Delta's own catalog. (It asks for
+    the session so that, on pytest-xdist workers, it runs with the tests above, after them: TOTALS is theirs.)"""
     print("\n" + json.dumps(dict(sorted(TOTALS.items())), indent=1))
     assert CASES.is_dir()
