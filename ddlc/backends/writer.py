@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from .. import lazyre
 from .pg_keywords import FORCED
 
 _SAFE = re.compile(r"[a-z_][a-z0-9_]*\Z")
@@ -51,7 +52,7 @@ def pg_option_value(value: str) -> str:
     return value if _BARE_VALUE.fullmatch(value) else pg_literal(value)
 
 
-_SAME_BARE = re.compile(r"0|-?(?:[1-9][0-9]*|[0-9]*\.[0-9]+|[0-9]+\.)|true|false")
+_SAME_BARE = lazyre.compile(r"0|-?(?:[1-9][0-9]*|[0-9]*\.[0-9]+|[0-9]+\.)|true|false")
 
 
 def pg_option_string(value: str) -> str:

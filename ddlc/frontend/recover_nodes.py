@@ -3,9 +3,9 @@ values and ``WITH`` options read from pglast's nodes, and the two ways a text is
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from .. import lazyre
 from ..ir.misc import WithOption
 from ..ir.names import QualifiedName, TypeName
 from ..ir.table import OptionValueKind
@@ -116,7 +116,7 @@ def option(d: Any) -> WithOption:
     return WithOption(d.defname, shown, OptionValueKind.BARE, ns)
 
 
-_PLAIN_WORD = re.compile(r"[a-z_][a-z0-9_]*")
+_PLAIN_WORD = lazyre.compile(r"[a-z_][a-z0-9_]*")
 
 
 def _type_name_string(t: Any) -> str:
