@@ -111,9 +111,15 @@ def pytest_collection_finish(session: Any) -> None:
 @pytest.hookimpl(tryfirst=True)  # (before xdist's own hook, which reads the groups into the test ids)
 def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
     """Under pytest-xdist (``.ci/test`` runs ``-n 2 --dist loadgroup``): every test that uses the shared
-    SparkSession runs on one worker, in the order of a serial run (its tests share the session's catalog: a
+    SparkSession (the ``spark`` fixture, or marked ``spark_session`` when it asks for it at run time) runs on one worker, in the order of a serial run (its tests share the session's catalog: a
     schema one test makes is there for the next); any other test stays with its file (module fixtures
     made once)."""
     for item in items:
-        group = "spark-session" if "spark" in getattr(item, "fixturenames", ()) else item.nodeid.split("::", 1)[0]
+        shared = "spark" in getattr(item, "fixturenames", ()) or item.get_closest_marker("spark_session") is not None
+        group = "spark-session" if shared else item.nodeid.split("::", 1)[0]
         item.add_marker(pytest.mark.xdist_group(group))
+
+
+def pytest_configure(config: Any) -> None:
+    config.addinivalue_line("markers", "spark_session: the test asks for the shared SparkSession at run time "
+                                       "(request.getfixturevalue): it runs in the session's xdist group")

@@ -400,7 +400,7 @@ def _cli(args: list[str], docs: list[dict]) -> subprocess.CompletedProcess:
         os.unlink(fh.name)
 
 
-@pytest.mark.parametrize("target", ["postgres", "spark"])
+@pytest.mark.parametrize("target", ["postgres", pytest.param("spark", marks=pytest.mark.spark_session)])
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.function_scoped_fixture])
 @given(texts=TEXTS)
@@ -417,7 +417,7 @@ def test_cli_translate_writes_the_same_comments(request, target, texts):
         check_postgres(request.getfixturevalue("pg_server"), p.stdout, _units(results), tables)
 
 
-@pytest.mark.parametrize("target", ["postgres", "spark"])
+@pytest.mark.parametrize("target", ["postgres", pytest.param("spark", marks=pytest.mark.spark_session)])
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.function_scoped_fixture])
 @given(texts=TEXTS)
