@@ -35,11 +35,24 @@ from ..ir.routine import (
 from ..ir.statement import Opaque, OpaqueReason, Statement
 from ..quoting import quote_ident
 from . import recover_json
+from .recover_nodes import NotRecovered as _NotRecovered
+from .recover_nodes import Unparsed as _Unparsed
+from .recover_nodes import blank as _blank
+from .recover_nodes import names as _names
+from .recover_nodes import options as _options
+from .recover_nodes import parse_one as _parse  # (a module global: tests count the parses through it)
+from .recover_nodes import qname as _qname
+from .recover_nodes import raw_sql
+from .recover_nodes import typename as _typename
+from .recover_nodes import value as _value
 from .build._read import BuildContext
 from .sql.expr import make_query, parses_as_statement
 from .sql.lexer import Lexed, ScanError, Tok, is_ident, read_qualified
 from .statement_kind import statement_kind
 from .tddl_text import MADE_FROM, check_tddl_statement, may_read_as
+
+_sql = raw_sql  # (its name in this module before the split)
+
 
 N_TDDL_UNPARSED = register(
     "DDLC-N404", Severity.NOTE, "TDDL statement not parsed",
@@ -53,20 +66,6 @@ N_TDDL_KIND = register(
     "it does recover). It is kept as text: the GaussDB target prints it, other targets report it.",
     '{"TDDL": "CREATE ROLE r"}',
 )
-
-
-from .recover_nodes import NotRecovered as _NotRecovered
-from .recover_nodes import Unparsed as _Unparsed
-from .recover_nodes import blank as _blank
-from .recover_nodes import names as _names
-from .recover_nodes import options as _options
-from .recover_nodes import parse_one as _parse  # (a module global: tests count the parses through it)
-from .recover_nodes import qname as _qname
-from .recover_nodes import raw_sql
-from .recover_nodes import typename as _typename
-from .recover_nodes import value as _value
-
-_sql = raw_sql
 
 
 def query_span(text: Lexed) -> tuple[int, int] | None:
