@@ -8,6 +8,8 @@ quoting writes ``'...'`` or a dollar-quoted string).
 
 from __future__ import annotations
 
+from typing import Any
+
 import pglast
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -45,49 +47,31 @@ def _translated(value: str, target: str) -> str:
     return ddlc.translate({"TDDL": _tddl(value)}, target=target).sql
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
-@given(VALUES)
-@example("")
-@example("true")
-@example("70")
-@example("it's")
-@example("C:\\x\\")
-@example("$$")
-@example("$_XYZZYX_$")
-@example("a$")
-@example("_$")
-@example("'")
-@example("客 é 😀")
+# values that once went wrong somewhere (a quote, a backslash, dollar quoting, a word or number written bare)
+_EXAMPLES = ("", "true", "'true'", "70", "007", "row", "it's", "'", "C:\\x\\", "$$", "$_XYZZYX_$", "a$", "_$",
+             "客 é 😀")
+
+
+def _any_value(test: Any) -> Any:
+    """300 generated values and every one of ``_EXAMPLES``."""
+    for value in _EXAMPLES:
+        test = example(value)(test)
+    return settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))(given(VALUES)(test))
+
+
+@_any_value
 def test_recovered_option_holds_the_value(value: str) -> None:
     stmt, _ = recover_tddl(_tddl(value))
     assert isinstance(stmt, CreateTableAs)
     assert stmt.options == (WithOption("fillfactor", value, OptionValueKind.LITERAL),)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
-@given(VALUES)
-@example("")
-@example("it's")
-@example("'true'")
-@example("C:\\x\\")
-@example("$$")
-@example("客 é 😀")
+@_any_value
 def test_string_option_round_trips_on_postgres(value: str) -> None:
     assert _read_back(_translated(value, "postgres")) == value
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
-@given(VALUES)
-@example("")
-@example("row")
-@example("007")
-@example("it's")
-@example("C:\\x\\")
-@example("$$")
-@example("$_XYZZYX_$")
-@example("a$")
-@example("_$")
-@example("客 é 😀")
+@_any_value
 def test_string_option_round_trips_on_gaussdb(value: str) -> None:
     assert _read_back(_translated(value, "gaussdb")) == value
 
