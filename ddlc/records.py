@@ -8,7 +8,8 @@ records and ~190 IR node classes a short ``ddlc check`` defines was a fifth of i
 objects (so ``dataclasses.fields``/``replace``/``asdict``/``is_dataclass`` work), the same slots,
 ``__match_args__`` and parameters, the same ``__init__`` signature (generated on first use, one
 ``exec``), and equality, hashing, ``repr`` and the frozen ``__setattr__`` as functions shared by every
-class and keyed on its field names. Anything unusual (``__post_init__``, ``InitVar``, non-string
+class and keyed on its field names. A ``__post_init__`` is called at the end of ``__init__``, as
+``dataclasses`` does (so ``dataclasses.replace`` runs it too). Anything unusual (``InitVar``, non-string
 annotations, fields whose ``hash`` differs from ``compare``) is handed to ``dataclasses`` itself.
 ``tests/test_records.py`` proves, for every record ddlc defines, that both give the same classes and
 the same behaviour.
@@ -45,7 +46,7 @@ def record(cls: C | None = None, /, *, frozen: bool = False, slots: bool = False
 
 def _unusual(cls: type) -> bool:
     own = cls.__dict__.get("__annotations__", {})
-    return ("__slots__" in cls.__dict__ or hasattr(cls, "__post_init__") or "__setattr__" in cls.__dict__
+    return ("__slots__" in cls.__dict__ or "__setattr__" in cls.__dict__
             or not all(isinstance(a, str) and "InitVar" not in a for a in own.values()))
 
 
@@ -177,7 +178,8 @@ def lazy_init(owner: type) -> Any:
 
 
 def make_init(cls: type, fields: tuple[dataclasses.Field, ...]) -> Any:
-    """One ``exec`` per class: ``__init__`` with the dataclass signature, setting through object."""
+    """One ``exec`` per class: ``__init__`` with the dataclass signature, setting through object, then
+    calling ``__post_init__`` when the class has one."""
     positional = [f for f in fields if f.init and not f.kw_only]
     keyword = [f for f in fields if f.init and f.kw_only]
     env: dict[str, Any] = {"__set": object.__setattr__, "__MISSING": dataclasses._HAS_DEFAULT_FACTORY}  # type: ignore[attr-defined]
@@ -221,6 +223,8 @@ def make_init(cls: type, fields: tuple[dataclasses.Field, ...]) -> Any:
         if f.default is _MISSING and f.default_factory is not _MISSING:
             value = f"__f_{f.name}() if {f.name} is __MISSING else {f.name}"
         body.append(f"    {setter(f.name)}{value})")
+    if hasattr(cls, "__post_init__"):  # as dataclasses: last, with no argument (no InitVar reaches here)
+        body.append("    self.__post_init__()")
     src = f"def __init__({', '.join(params_)}):\n" + ("\n".join(body) or "    pass") + "\n"
     ns: dict[str, Any] = {}
     exec(src, env, ns)  # noqa: S102 - generated from field names only

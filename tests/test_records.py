@@ -90,11 +90,24 @@ def _specs(draw):
             kind = "kw"
         seen_default |= kind in ("default", "factory", "noinit")
         fields.append((f"f{i}", kind))
-    return fields, draw(st.booleans()), draw(st.booleans()), draw(st.booleans())
+    return fields, draw(st.booleans()), draw(st.booleans()), draw(st.booleans()), draw(st.booleans())
 
 
-def _make(decorator, fields, frozen, slots, eq, *, base=None):
+def _post_init(self):
+    """A ``__post_init__`` whose work shows: the first field rewritten (through object, frozen or not), and a
+    ValueError for one value (as ddlc.options.Options checks its values)."""
+    names = [f.name for f in dataclasses.fields(self)]
+    if names:
+        v = getattr(self, names[0])
+        if v == -5:
+            raise ValueError("refused")
+        object.__setattr__(self, names[0], ("post", v))
+
+
+def _make(decorator, fields, frozen, slots, eq, *, base=None, post=False):
     ns: dict = {"__annotations__": {}}
+    if post:
+        ns["__post_init__"] = _post_init
     for name, kind in fields:
         ns["__annotations__"][name] = "object"
         if kind == "default":
@@ -131,9 +144,12 @@ def _args(fields, values):
 
 def _behaviour(cls, fields, values, other_values):
     pos, kw = _args(fields, values)
-    a, b = cls(*pos, **kw), cls(*pos, **kw)
-    pos2, kw2 = _args(fields, other_values)
-    c = cls(*pos2, **kw2)
+    try:
+        a, b = cls(*pos, **kw), cls(*pos, **kw)
+        pos2, kw2 = _args(fields, other_values)
+        c = cls(*pos2, **kw2)
+    except ValueError as e:  # refused by __post_init__
+        return {"refused": str(e), "signature": str(inspect.signature(cls.__init__))}
     out = {
         "signature": str(inspect.signature(cls.__init__)), "repr": repr(a), "eq": [a == b, a == c, a != c],
         "fields": [(f.name, f.init, f.repr, f.compare, f.kw_only) for f in dataclasses.fields(cls)],
@@ -166,9 +182,9 @@ def _behaviour(cls, fields, values, other_values):
 @settings(max_examples=300, deadline=None)
 @given(_specs(), st.lists(_VALUES, min_size=4, max_size=4), st.lists(_VALUES, min_size=4, max_size=4))
 def test_generated_records_behave_as_dataclasses(spec, values, other):
-    fields, frozen, slots, eq = spec
-    fast = _make(record, fields, frozen, slots, eq)
-    real = _make(dataclasses.dataclass, fields, frozen, slots, eq)
+    fields, frozen, slots, eq, post = spec
+    fast = _make(record, fields, frozen, slots, eq, post=post)
+    real = _make(dataclasses.dataclass, fields, frozen, slots, eq, post=post)
     globals()["R"] = fast  # pickle finds the class by module and name
     got = _behaviour(fast, fields, values, other)
     globals()["R"] = real
@@ -215,3 +231,22 @@ def test_mutable_default_refused():
         @record
         class Bad:
             items: list = []  # noqa: RUF012
+
+
+def test_options_is_a_record_whose_post_init_checks_every_construction():
+    """ddlc.options.Options (a ``__post_init__``) is built by record, not handed to dataclasses, and its checks
+    run however an instance is made: the constructor, ``of`` and ``dataclasses.replace``."""
+    from ddlc import records
+    from ddlc.options import Options
+
+    assert Options.__eq__ is records.shared_eq and Options.__setattr__ is records.frozen_setattr
+    assert Options(schema_map={"a": "b"}).schema_map == (("a", "b"),)
+    assert dataclasses.replace(Options(), role_map=["x=y"]).role_map == (("x", "y"),)
+    assert Options.of(exclude_users="u1,u2").exclude_users == ("u1", "u2")
+    with pytest.raises(ValueError, match="mode must be one of"):
+        dataclasses.replace(Options.of(), mode="rawx")
+    with pytest.raises(TypeError, match="must be True or False"):
+        Options(pretty=1)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Options().mode = "raw"
+    assert pickle.loads(pickle.dumps(Options(schema_map={"a": "b"}))) == Options(schema_map={"a": "b"})
