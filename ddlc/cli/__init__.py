@@ -7,6 +7,7 @@ printed); 2 usage error. Errors go to stderr, one line each, coloured only on a 
 from __future__ import annotations
 
 import sys
+from importlib import import_module
 from typing import Any
 
 import click
@@ -51,7 +52,33 @@ def main() -> None:
         sys.exit(1)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+# The commands that live in their own modules (each imports .common, never this module), in the order they
+# were registered: name -> (module, attribute).
+_ELSEWHERE = {"check": ("check", "check"), "format": ("check", "format_"), "replay": ("replay", "replay"),
+              "pipeline": ("pipeline", "pipeline"), "apply": ("apply", "apply")}
+
+
+class _Group(click.Group):
+    """The ``ddlc`` group: the commands of :data:`_ELSEWHERE` are imported when one is named, listed (help,
+    completion) or run, not at start-up (``ddlc check`` imports neither ``apply``, ``pipeline`` nor ``replay``:
+    click's lazily loaded subcommands). A name it does not know loads them all first, so that click's
+    "Did you mean" reads every command, as it did when all were registered at import."""
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        cmd = self.commands.get(cmd_name)
+        if cmd is None:
+            for name in ([cmd_name] if cmd_name in _ELSEWHERE else _ELSEWHERE):
+                if name not in self.commands:
+                    module, attr = _ELSEWHERE[name]
+                    self.add_command(getattr(import_module(f"{__name__}.{module}"), attr))
+            cmd = self.commands.get(cmd_name)
+        return cmd
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *_ELSEWHERE})
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
              epilog="""\b
 Examples:
   ddlc translate --to postgres ddl.jsonl > ddl.sql
@@ -359,22 +386,6 @@ def completion(shell: str) -> None:
     assert cls is not None
     sys.stdout.write(cls(cli, {}, "ddlc", "_DDLC_COMPLETE").source() + "\n")
 
-
-def _register() -> None:
-    """The commands that live in their own modules (each imports .common, never this module)."""
-    from .apply import apply
-    from .check import check, format_
-    from .pipeline import pipeline
-    from .replay import replay
-
-    cli.add_command(check)
-    cli.add_command(format_)
-    cli.add_command(replay)
-    cli.add_command(pipeline)
-    cli.add_command(apply)
-
-
-_register()
 
 if __name__ == "__main__":  # pragma: no cover
     main()
