@@ -26,7 +26,7 @@ from .frontend.documents import Document
 from .frontend.sql.fragment import check_statement
 from .ir.alter import AlterRelation, OpaqueSubcommand
 from .ir.names import Expr
-from .passes import SHARED, PassContext, run_pipeline
+from .passes import SHARED, PassContext, Plans, run_pipeline
 from .ir.reach import Reach
 from .ir.statement import Opaque, OpaqueReason, Statement
 from .jddl.expand import owner_of
@@ -109,36 +109,43 @@ def normalize(stmt: Statement, backend: type[Backend] | Backend, options: Option
     document's other targets (:class:`Built`). For a target that prints fragments from their parse (all but
     GaussDB's), every fragment's parse deferred by the SQL layer (:meth:`ParsedSql.later`) is made here, so
     that no emitter parses (tests/test_emit_parses_nothing.py)."""
-    ctx = msgspec.structs.replace(_pass_context(options, backend), document=document, catalog=catalog)
+    ctx0, plans = _pass_run(options, backend)
+    ctx = msgspec.structs.replace(ctx0, document=document, catalog=catalog)
     if shared is None:
-        out, diags = run_pipeline(stmt, ctx)
+        out, diags = run_pipeline(stmt, ctx, plans=plans)
     else:
         hit = shared.get(id(stmt))
         if hit is None or hit[0] is not stmt:
-            common, first = run_pipeline(stmt, ctx, stop=SHARED)
+            common, first = run_pipeline(stmt, ctx, stop=SHARED, plans=plans)
             hit = shared[id(stmt)] = (stmt, common, tuple(first))
-        out, more = run_pipeline(hit[1], ctx, start=SHARED)
+        out, more = run_pipeline(hit[1], ctx, start=SHARED, plans=plans)
         diags = [*hit[2], *more]
     if not backend.passes_source_text:
         parse_pending(out)
     return out, diags
 
 
-_PASS_CONTEXTS: dict[tuple[int, str], tuple[Any, Any, Any, PassContext]] = {}
+_PASS_CONTEXTS: dict[tuple[int, str], tuple[Any, Any, Any, PassContext, Plans]] = {}
 
 
 def _pass_context(options: Options, backend: Any) -> PassContext:
     """The run's :class:`PassContext` for ``backend`` without a document or catalog (made once per options and
     target: the options are frozen, the passes only read the context's mappings)."""
+    return _pass_run(options, backend)[0]
+
+
+def _pass_run(options: Options, backend: Any) -> tuple[PassContext, Plans]:
+    """:func:`_pass_context` and the passes planned per statement class with it (:class:`~ddlc.passes.Plans`)."""
     rules, refused = backend.rules, backend.refused
     hit = _PASS_CONTEXTS.get((id(options), backend.name))
     if hit is not None and hit[0] is options and hit[1] is rules and hit[2] is refused:
-        return hit[3]
+        return hit[3], hit[4]
     ctx = PassContext.of(options, target=backend.name, rules=rules, refused=refused)
+    plans = Plans(ctx)
     if len(_PASS_CONTEXTS) > 64:
         _PASS_CONTEXTS.clear()
-    _PASS_CONTEXTS[(id(options), backend.name)] = (options, rules, refused, ctx)  # (options held: its id stays its)
-    return ctx
+    _PASS_CONTEXTS[(id(options), backend.name)] = (options, rules, refused, ctx, plans)  # (options held: its id stays its)
+    return ctx, plans
 
 
 _EXPRS = Reach.shared({Expr})  # (the PostgreSQL rules' plan too: its last walk serves both)
@@ -147,7 +154,10 @@ _EXPRS = Reach.shared({Expr})  # (the PostgreSQL rules' plan too: its last walk 
 def parse_pending(stmt: Statement) -> None:
     """Make the deferred parse of every fragment (:class:`~ddlc.ir.names.Expr`) of ``stmt`` (a walk of the
     fields that can lead to one, or the walk a target's rules made of the same statement)."""
-    for e, _holder, _field in _EXPRS.current().found(stmt):
+    reach = _EXPRS.current()
+    if not reach.enters(type(stmt)):  # (decided once per class: no fragment can be in it)
+        return
+    for e, _holder, _field in reach.found(stmt):
         s = e.sql
         if s is not None:
             s.resolve()
@@ -180,6 +190,8 @@ def compile_many(doc: Document, backends: Any, options: Options, catalogs: Any, 
     is captured in its target's result, never raised. ``fronted``: the document already built (by
     :func:`front` with the same options: the pipeline's stage 1 hands its build to stage 2)."""
     built = Built(doc, options, fronted, source=any(b.passes_source_text for b in backends))
+    if len(backends) == 1:  # (nothing to share the target-free passes' results with)
+        built.passes = None
     out = []
     for backend, catalog in zip(backends, catalogs, strict=True):
         try:
@@ -221,7 +233,7 @@ class Built:
         self.source = source  # whether a target of the run prints a tree's own expansion (GaussDB's)
         self._front: Front | BaseException | None = fronted
         self._text: Front | None = None
-        self.passes: dict[int, Any] = {}  # normalize's shared part, per statement, for every target
+        self.passes: dict[int, Any] | None = {}  # normalize's shared part, per statement, for every target
 
     def front(self) -> Front:
         if self._front is None:

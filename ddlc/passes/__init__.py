@@ -12,6 +12,7 @@ from typing import Any, Protocol
 import msgspec
 
 from ..diagnostics import Diagnostic
+from ..ir import base as _ir_base
 from ..ir.rules import Refusal, Rule
 from ..ir.statement import Statement
 
@@ -86,11 +87,59 @@ PIPELINE: tuple[Pass, ...] = (expand_partitions, qualify_names, map_schemas, map
 SHARED = PIPELINE.index(drop_unsupported)
 
 
-def run_pipeline(stmt: Statement, ctx: PassContext, start: int = 0,
-                 stop: int | None = None) -> tuple[Statement, list[Diagnostic]]:
-    """``PIPELINE[start:stop]`` over ``stmt``: the statement they make and what they said."""
+def _may_expand(cls: type, ctx: PassContext) -> bool:
+    return hasattr(cls, "partition")  # (the pass reads the statement's ``partition``, absent: nothing to do)
+
+
+expand_partitions.may_change = _may_expand  # type: ignore[attr-defined]
+
+
+class Plans:
+    """Which passes of :data:`PIPELINE` can change a statement of a given class under one context's options,
+    decided once per class (a run meets a few dozen): every pass declares it (``may_change(cls, ctx)``: False
+    only when the pass returns any statement of ``cls`` as given and says nothing), and :func:`run_pipeline`
+    calls only those. The answers read the IR classes' type hints (:class:`~ddlc.ir.reach.Reach`): they are
+    worked out again once a node class was defined since. Made from a context without its document: what the
+    answers read (options, target tables) is the same for every document of a run and target."""
+
+    __slots__ = ("ctx", "by_class", "generation")
+
+    def __init__(self, ctx: PassContext) -> None:
+        self.ctx = ctx
+        self.by_class: dict[type, tuple[int, ...]] = {}  # the indexes in PIPELINE of the passes to call
+        self.generation = _ir_base.generation
+
+    def of(self, cls: type) -> tuple[int, ...]:
+        if self.generation != _ir_base.generation:
+            self.by_class.clear()
+            self.generation = _ir_base.generation
+        out = self.by_class.get(cls)
+        if out is None:
+            ctx = self.ctx
+            out = self.by_class[cls] = tuple(i for i, p in enumerate(PIPELINE) if p.may_change(cls, ctx))
+        return out
+
+
+def run_pipeline(stmt: Statement, ctx: PassContext, start: int = 0, stop: int | None = None,
+                 plans: Plans | None = None) -> tuple[Statement, list[Diagnostic]]:
+    """``PIPELINE[start:stop]`` over ``stmt``: the statement they make and what they said. ``plans``: the run's
+    :class:`Plans` for ``ctx`` (made here when not given); the passes that cannot change a statement of its
+    class are not called (a pass that makes a statement of another class: the rest planned for that class)."""
+    if plans is None:
+        plans = Plans(ctx)
     diags: list[Diagnostic] = []
-    for p in PIPELINE[start:stop]:
-        stmt, more = p(stmt, ctx)
-        diags.extend(more)
+    start, end, _ = slice(start, stop).indices(len(PIPELINE))
+    for i in plans.of(type(stmt)):
+        if i < start:
+            continue
+        if i >= end:
+            break
+        cls = type(stmt)
+        stmt, more = PIPELINE[i](stmt, ctx)
+        if more:
+            diags.extend(more)
+        if type(stmt) is not cls:  # the passes after this one as planned for its class
+            stmt, more = run_pipeline(stmt, ctx, i + 1, stop, plans)
+            diags.extend(more)
+            break
     return stmt, diags

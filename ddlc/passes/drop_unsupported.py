@@ -101,6 +101,20 @@ def drop_unsupported(stmt, ctx):
     return out, walk.diags
 
 
+def _may_change(cls: type, ctx: Any) -> bool:
+    """Whether the target refuses statements of class ``cls`` or a rule's class can be in one."""
+    if ctx.refused and cls in ctx.refused:
+        return True
+    if not ctx.rules:
+        return False
+    plan = _plan(ctx.rules).current()
+    step = plan.steps.get(cls, 0)
+    return (plan.step(cls) if step == 0 else step) is not None
+
+
+drop_unsupported.may_change = _may_change  # type: ignore[attr-defined]
+
+
 class _Walk:
     """One statement's walk: bottom-up, children first, entering only what the plan says (a node is rebuilt
     only when a child changed); the diagnostics it makes, and the nodes enclosing the one visited (for rules

@@ -110,4 +110,11 @@ def map_roles(stmt: Statement, ctx) -> tuple[Statement, list[Diagnostic]]:
     return transform(stmt, fn), diags
 
 
+def _may_change(cls: type, ctx) -> bool:
+    return bool(ctx.role_map) or ctx.no_owner
+
+
+map_roles.may_change = _may_change  # type: ignore[attr-defined]
+
+
 __all__ = ["I_NO_OWNER", "ROLE_FIELDS", "ROLE_TUPLES", "ROLE_WORDS", "map_role", "map_roles"]

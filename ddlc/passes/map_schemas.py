@@ -80,5 +80,12 @@ def map_schemas(stmt, ctx):
     return transform(stmt, fn), diags
 
 
+def _may_change(cls: type, ctx) -> bool:
+    return bool(ctx.schema_map)
+
+
+map_schemas.may_change = _may_change  # type: ignore[attr-defined]
+
+
 def _field_names(cls: type) -> frozenset[str]:
     return frozenset(fields(cls))

@@ -59,6 +59,14 @@ def qualify_names(stmt, ctx):
                             document=ctx.document, pass_name="qualify_names") for e in unparsed]
 
 
+def _may_change(cls: type, ctx: Any) -> bool:
+    """Whether a statement of class ``cls`` can hold a node ``fn`` changes (else the walk returns it as given)."""
+    return _REACH.current().enters(cls)
+
+
+qualify_names.may_change = _may_change  # type: ignore[attr-defined]
+
+
 _QUALIFY: dict[str, Any] = {}  # default schema -> the walk's function (made once per schema)
 _UNPARSED = threading.local()  # (found) the fragments of the statement walked that did not parse, in walk order
 
