@@ -7,7 +7,7 @@ except after ``(`` and before ``)`` / ``,``, and quotes identifiers by the targe
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from .. import lazyre
@@ -74,14 +74,16 @@ def pg_pastable(text: str) -> bool:
 
 _STREAM: Any = None  # pglast's RawStream with the literal rule, once pglast is imported (_streams)
 _FAST_STREAM: Any = None  # the stream pg_deparse prints with
+_DIRECT: Any = None  # pgdirect.deparse where pg_deparse may print with it first, else False
 _AST: Any = None  # pglast.ast
 _POPULATE: Any = None  # ir.sqltree.populate_ancestors
 
 
 def _streams() -> tuple[Any, Any]:
     """(pglast's ``RawStream`` with this module's literal rule, the stream :func:`pg_deparse` prints with: the
-    same made faster (:mod:`.pgprint`) for a pglast release it was compared with, else that one)."""
-    global _STREAM, _FAST_STREAM, _AST, _POPULATE
+    same made faster (:mod:`.pgprint`) for a pglast release it was compared with, else that one). For that
+    release, :mod:`.pgdirect` prints first what it covers (:data:`_DIRECT`)."""
+    global _STREAM, _FAST_STREAM, _DIRECT, _AST, _POPULATE
     if _STREAM is None:
         from pglast import ast
         from pglast.stream import RawStream
@@ -94,7 +96,7 @@ def _streams() -> tuple[Any, Any]:
             def write_quoted_string(self, s: str) -> None:
                 self.write(pg_literal(s))
 
-        _FAST_STREAM = _PgStream
+        _FAST_STREAM, _DIRECT = _PgStream, False
         try:  # another pglast release may lack what pgprint takes from pglast's printers: its own stream then
             from . import pgprint
 
@@ -107,6 +109,12 @@ def _streams() -> tuple[Any, Any]:
                     self.write(pg_literal(s))
 
             _FAST_STREAM = _PgFastStream
+            try:
+                from . import pgdirect
+
+                _DIRECT = pgdirect.deparse if pgdirect.ready() else False
+            except (ImportError, AttributeError):
+                _DIRECT = False
         _STREAM = _PgStream
     return _STREAM, _FAST_STREAM
 
@@ -116,8 +124,35 @@ def pg_deparse(node: Any) -> str:
 
     pglast's own stream writes ``'a\\b'`` for a string holding a backslash, which a server running
     with ``standard_conforming_strings = off`` reads differently; every expression, query and
-    fragment the PostgreSQL target writes from a parse goes through here instead.
+    fragment the PostgreSQL target writes from a parse goes through here instead. A node
+    :mod:`.pgdirect` covers whole is printed there (the same text, issue 26); anything else, and any
+    error, by pglast's printers (:class:`~.pgprint.FastRawStream`).
     """
+    direct = _DIRECT if _STREAM is not None else (_streams(), _DIRECT)[1]
+    if direct and isinstance(node, _AST.Node):
+        try:
+            return direct(node, pg_literal)
+        except Exception:  # noqa: BLE001 (not covered, or an error: pglast's printers print it, or raise, as ever)
+            pass
+    return _stream_deparse(node)
+
+
+def pg_deparse_typed(node: Any, types: Mapping[int, Any], rebuilt: Callable[[], Any]) -> str:
+    """``pg_deparse(rebuilt())``, where ``rebuilt()`` gives ``node`` with each of its ``TypeName`` nodes ``t``
+    whose ``id`` is in ``types`` replaced by ``types[id(t)]`` (made bottom-up, a replacement holding no node it
+    replaces): :mod:`.pgdirect` prints ``node`` through the map without the copy; the copy is made only for
+    pglast's printers."""
+    direct = _DIRECT if _STREAM is not None else (_streams(), _DIRECT)[1]
+    if direct and isinstance(node, _AST.Node):
+        try:
+            return direct(node, pg_literal, types)
+        except Exception:  # noqa: BLE001 (as in pg_deparse)
+            pass
+    return _stream_deparse(rebuilt())
+
+
+def _stream_deparse(node: Any) -> str:
+    """:func:`pg_deparse` by :data:`_FAST_STREAM` (pglast's printers)."""
     stream_class = _FAST_STREAM if _FAST_STREAM is not None else _streams()[1]
     node_class = _AST.Node
     # RawStream.__call__ for a node or a tuple of them, with ddlc's populate_ancestors (the same chains)

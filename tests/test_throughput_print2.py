@@ -1,0 +1,220 @@
+"""Issue 26: ``backends.pgdirect`` prints the nodes it covers directly (one function per class, no ancestor chains,
+no stream object), and ``writer.pg_deparse`` prints anything else with ``pgprint.FastRawStream``. Its texts must be
+pglast's own, byte for byte: every tree the fixtures print, every statement and every node of every SQL text ddlc
+parses in the fixtures, generated SELECTs, and trees with hostile names and string constants (quotes,
+backslashes, keywords, Unicode, line breaks, NUL), each printed directly and by ``FastRawStream`` (itself
+compared with pglast's ``RawStream`` in test_throughput_print): the same text, or (where the direct printer gives
+none) the same answer from ``pg_deparse``. Also the view emitter's mapped types printed through a map (``writer.pg_deparse_typed``) against
+the copied tree printed, and the conditions under which the direct printer is used."""
+
+from __future__ import annotations
+
+import pglast
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pglast import ast
+
+from ddlc.backends import pgdirect, pgprint, writer
+from ddlc.ir.sqltree import nodes
+
+import test_throughput_print as base  # (its collections and generated SELECTs)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _direct() -> None:
+    if not pgprint.supported():
+        pytest.skip(f"pglast {pglast.__version__} is not a release the direct printer was compared with")
+    writer._streams()
+    assert writer._DIRECT is pgdirect.deparse and pgdirect.ready()
+
+
+def _direct_text(tree):
+    try:
+        return pgdirect.deparse(tree, writer.pg_literal)
+    except Exception:  # noqa: BLE001 (not covered: pg_deparse prints with pglast's printers)
+        return None
+
+
+def _same(tree) -> bool:
+    """The direct text (when there is one) is FastRawStream's; pg_deparse answers as FastRawStream does (which
+    is pglast's RawStream but for a name ending in a line break, quoted: test_throughput_print). Whether the
+    direct printer printed it."""
+    reference = base._outcome(writer._stream_deparse, tree)
+    assert base._outcome(writer.pg_deparse, tree) == reference, tree
+    text = _direct_text(tree)
+    if text is not None:
+        assert ("text", text) == reference, tree
+    return text is not None
+
+
+def test_every_tree_the_fixtures_print() -> None:
+    trees = base._translated_trees()
+    assert trees and all(_same(t) for t in trees)  # (all of them printed directly)
+
+
+def test_every_node_of_every_parsed_text() -> None:
+    direct = total = 0
+    for _, stmts in base._parsed():
+        _same(stmts)
+        for raw in stmts:
+            for node in nodes(raw.stmt):
+                direct += _same(node)
+                total += 1
+    assert total > 5000 and direct > 3000
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(base._select())
+def test_generated_selects(sql: str) -> None:
+    try:
+        stmts = pglast.parse_sql(sql)
+    except pglast.parser.ParseError:
+        return
+    _same(stmts[0].stmt)
+    for node in nodes(stmts[0].stmt):
+        _same(node)
+
+
+# ---- hostile names and string constants -----------------------------------------------------------------
+_WORDS = ["select", "user", "order", "from", "left", "int", "value", "char", "coalesce", "substring", "all", "null",
+          "true", "asc", "Abc", "a b", 'q"t', "x'y", "a\\b", "é", "客", "abc\n", "\n", "a\r", "tab\t", "$1", "_x", "1a",
+          "a.b", "*", "--", "/*", "É", "ǅ", "\u00a0", "\u2028", "ß"]
+_HOSTILE = st.one_of(st.sampled_from(_WORDS), st.text(min_size=1, max_size=6),
+                     st.text(alphabet="aZ_\"'\\\n .é$0", min_size=1, max_size=6))
+
+
+def _s(value: str) -> ast.String:
+    return ast.String(sval=value)
+
+
+def _column(parts: list[str]) -> ast.ColumnRef:
+    return ast.ColumnRef(fields=tuple(_s(p) for p in parts))
+
+
+def _const(value: str) -> ast.A_Const:
+    return ast.A_Const(isnull=False, val=_s(value))
+
+
+@st.composite
+def _hostile_select(draw) -> ast.SelectStmt:
+    name = lambda: draw(_HOSTILE)  # noqa: E731
+    items = []
+    for _ in range(draw(st.integers(1, 3))):
+        kind = draw(st.integers(0, 4))
+        if kind == 0:
+            val = _column([name() for _ in range(draw(st.integers(1, 3)))])
+        elif kind == 1:
+            val = _const(name())
+        elif kind == 2:
+            val = ast.FuncCall(funcname=(_s(name()),), args=(_const(name()), _column([name()])))
+        elif kind == 3:
+            val = ast.TypeCast(arg=_const(name()), typeName=ast.TypeName(names=(_s(name()), _s(name()))))
+        else:
+            val = ast.A_Expr(kind=pglast.enums.A_Expr_Kind.AEXPR_OP, name=(_s(draw(st.sampled_from(["=", "||", "<"]))),),
+                             lexpr=_column([name()]), rexpr=_const(name()))
+        items.append(ast.ResTarget(val=val, name=name() if draw(st.booleans()) else None))
+    rel = ast.RangeVar(relname=name(), schemaname=name() if draw(st.booleans()) else None, inh=True,
+                       alias=ast.Alias(aliasname=name(), colnames=(_s(name()),)) if draw(st.booleans()) else None)
+    return ast.SelectStmt(targetList=tuple(items), fromClause=(rel,), op=pglast.enums.SetOperation.SETOP_NONE,
+                          limitOption=pglast.enums.LimitOption.LIMIT_OPTION_DEFAULT)
+
+
+@settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_hostile_select())
+def test_hostile_names_and_literals(tree) -> None:
+    """Names through pgprint.quote_name, literals through pg_literal (NUL: the same DDLC-E007 error), keywords
+    quoted, a name ending in a line break quoted: the direct printer's text is pglast's."""
+    _same(tree)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_HOSTILE, min_size=1, max_size=3), _HOSTILE)
+def test_hostile_names_parsed(names, literal) -> None:
+    """The same through PostgreSQL's grammar: quoted identifiers and E'' strings as a user writes them."""
+    def ident(n: str) -> str:
+        return '"' + n.replace('"', '""') + '"'
+
+    def lit(v: str) -> str:
+        return "E'" + v.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+    sql = (f"SELECT {'.'.join(map(ident, names))} AS {ident(names[0])}, {lit(literal)}::{ident(names[-1])}, "
+           f"{ident(names[0])}({lit(literal)}) FROM {ident(names[-1])} WHERE {ident(names[0])} LIKE {lit(literal)}")
+    try:
+        stmts = pglast.parse_sql(sql)
+    except pglast.parser.ParseError:
+        return
+    assert _same(stmts[0].stmt) or "\x00" in literal or any("\x00" in n for n in names)
+
+
+def test_hostile_examples_print_directly() -> None:
+    tree = pglast.parse_sql("SELECT \"select\".\"a\"\"b\", E'it''s \\\\ ok', \"abc\n\" FROM \"Order\" AS \"user\"")
+    stmt = tree[0].stmt
+    assert _same(stmt)
+    assert pgdirect.deparse(stmt, writer.pg_literal) == (
+        'SELECT "select"."a""b", E\'it\'\'s \\\\ ok\', "abc\n" FROM "Order" AS "user"')
+
+
+# ---- the view emitter's mapped types --------------------------------------------------------------------
+def _typed_same(tree) -> None:
+    from ddlc.backends.postgres.objects_more import _mapped_type
+    from ddlc.backends.postgres.types import type_node
+    from ddlc.ir.sqltree import built_trusted, copied_with, replaced
+
+    def mapped(original, node):
+        entry = _mapped_type(original) if type(original) is ast.TypeName else None
+        if entry is None:
+            return node
+        spelling, keep = entry
+        new = built_trusted(type_node, spelling)
+        return copied_with(node, {slot: getattr(new, slot) for slot in type(new).__slots__
+                                  if slot not in ("arrayBounds", "location") and not (slot == "typmods" and keep)})
+
+    found = [n for n in nodes(tree) if type(n) is ast.TypeName and _mapped_type(n) is not None]
+    types = {id(n): mapped(n, n) for n in found}
+    copy = replaced(tree, mapped, (ast.TypeName,))
+    expected = base._outcome(writer._stream_deparse, copy)
+    assert base._outcome(lambda t: writer.pg_deparse_typed(t, types, lambda: copy), tree) == expected
+    if found:
+        assert base._outcome(lambda t: pgdirect.deparse(t, writer.pg_literal, types), tree) == expected
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(base._TYPE_SPELLING, min_size=1, max_size=3),
+       st.sampled_from(["CAST(a AS {})", "a::{}", "a::{}[]", "'1'::{}(2)", "CAST(NULL AS {}) + 1",
+                        "CAST(a AS numeric(CAST(1 AS {})))", "(SELECT x::{} FROM t)"]))
+def test_mapped_types_through_the_map(spellings, form) -> None:
+    sql = "SELECT " + ", ".join(form.format(s) for s in spellings) + " FROM t"
+    try:
+        tree = pglast.parse_sql(sql)[0].stmt
+    except pglast.parser.ParseError:
+        return
+    _typed_same(tree)
+
+
+def test_mapped_types_of_the_parsed_texts() -> None:
+    for _, stmts in base._parsed():
+        for raw in stmts:
+            if isinstance(raw.stmt, ast.SelectStmt):
+                _typed_same(raw.stmt)
+
+
+# ---- when the direct printer is used ----------------------------------------------------------------------
+def test_uncovered_nodes_fall_back() -> None:
+    stmt = pglast.parse_sql("SELECT (a).b, x FROM t FOR UPDATE")[0].stmt
+    with pytest.raises(Exception):
+        pgdirect.deparse(stmt, writer.pg_literal)
+    assert writer.pg_deparse(stmt) == writer._stream_deparse(stmt)
+    call = pglast.parse_sql("SELECT extract(year FROM d)")[0].stmt  # (pglast's special printer)
+    assert _direct_text(call) is None and _same(call) is False
+
+
+def test_a_changed_registry_turns_it_off(monkeypatch) -> None:
+    from pglast.printers import NODE_PRINTERS
+
+    assert pgdirect.ready()
+    monkeypatch.setitem(NODE_PRINTERS, ast.ColumnRef, lambda node, output: output.write("?"))
+    assert not pgdirect.ready()
+    monkeypatch.undo()
+    monkeypatch.setitem(NODE_PRINTERS, (ast.SelectStmt, ast.ColumnRef), lambda node, output: output.write("?"))
+    assert not pgdirect.ready()
