@@ -49,8 +49,27 @@ def _same(tree) -> bool:
 
 
 def test_every_tree_the_fixtures_print() -> None:
-    trees = base._translated_trees()
+    """Every tree handed to pg_deparse, and every view query printed with its types mapped through a map
+    (pg_deparse_typed: the direct text against the copied tree's), while the fixtures translate."""
+    from ddlc.backends.postgres import objects_more
+
+    typed: list = []
+    real = objects_more.pg_deparse_typed
+
+    def record(tree, types, rebuilt):
+        typed.append((tree, types, rebuilt()))
+        return real(tree, types, rebuilt)
+
+    objects_more.pg_deparse_typed = record
+    try:
+        trees = base._translated_trees()
+    finally:
+        objects_more.pg_deparse_typed = real
     assert trees and all(_same(t) for t in trees)  # (all of them printed directly)
+    assert typed
+    for tree, types, copy in typed:
+        assert pgdirect.deparse(tree, writer.pg_literal, types) == writer._stream_deparse(copy)
+        assert writer.pg_deparse_typed(tree, types, lambda: copy) == writer._stream_deparse(copy)
 
 
 def test_every_node_of_every_parsed_text() -> None:

@@ -44,7 +44,7 @@ from ...ir.rules import Rule
 from ...ir.sequence import AlterSequence, CreateSequence, Persistence, SeqClause, SeqOption
 from ...ir.sqltree import built_trusted, copied_with, index, nodes, replaced
 from ...ir.view import CreateView
-from ..writer import pg_deparse
+from ..writer import pg_deparse, pg_deparse_typed
 from .context import Emit, emits
 from .exprs import query_tree, rewrite_tree, wants_rewrite
 from ..once import printed_once
@@ -564,19 +564,24 @@ def _view_query(n: CreateView, e: Emit, tree: Any) -> str:
     # (the IR's tree: its index, shared; a rewritten copy: one walk, nothing kept)
     found = [n for n in nodes(tree) if type(n) is ast.TypeName] if changed else index(tree).of(ast.TypeName)
     wanted = [node.names[-1].sval for node in found if _mapped_type(node) is not None]
-    if wanted:
-        def types(original: Any, node: Any) -> Any:  # a TypeName with the mapped type, in a copy
-            entry = _mapped_type(original) if type(original) is ast.TypeName else None
-            if entry is None:
-                return node
-            spelling, keep = entry
-            new = built_trusted(type_node, spelling)  # (final types: pglast's check skipped)
-            return copied_with(node, {slot: getattr(new, slot) for slot in type(new).__slots__
-                                      if slot not in ("arrayBounds", "location") and not (slot == "typmods" and keep)})
+    if not wanted:
+        return pg_deparse(tree)
 
-        tree = replaced(tree, types, (ast.TypeName,))  # the IR's tree is never modified: the paths to the types copied
-        e.diag(I_VIEW_TYPES, "type(s) mapped: " + ", ".join(sorted(set(wanted))), n.query.origin)
-    return pg_deparse(tree)
+    def mapped(original: Any, node: Any) -> Any:  # a TypeName with the mapped type, in a copy
+        entry = _mapped_type(original) if type(original) is ast.TypeName else None
+        if entry is None:
+            return node
+        spelling, keep = entry
+        new = built_trusted(type_node, spelling)  # (final types: pglast's check skipped)
+        return copied_with(node, {slot: getattr(new, slot) for slot in type(new).__slots__
+                                  if slot not in ("arrayBounds", "location") and not (slot == "typmods" and keep)})
+
+    # each mapped TypeName by its copy (which holds no TypeName it replaces: its names and typmods are the
+    # mapped type's, or its own typmods, printed through the same map); the IR's tree is never modified, and
+    # a tree with the paths to the types copied is made only for pglast's printers
+    types = {id(node): mapped(node, node) for node in found if _mapped_type(node) is not None}
+    e.diag(I_VIEW_TYPES, "type(s) mapped: " + ", ".join(sorted(set(wanted))), n.query.origin)
+    return pg_deparse_typed(tree, types, lambda: replaced(tree, mapped, (ast.TypeName,)))
 
 
 @emits(CreateView)
