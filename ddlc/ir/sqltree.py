@@ -58,6 +58,7 @@ def node_slots(cls: type) -> tuple[str, ...]:
 
 
 _REVERSED: dict[type, tuple[str, ...] | None] = {}  # per class met: its node slots, last first; None: no node
+_LEAVES: set[type] = set()  # the pglast classes met whose nodes hold no node (String, Integer, A_Star...)
 
 
 def _reversed_slots(cls: type) -> tuple[str, ...] | None:
@@ -70,6 +71,8 @@ def _reversed_slots(cls: type) -> tuple[str, ...] | None:
         if slots is None:
             slots = _SLOTS[cls] = _node_slots(cls)
         out = tuple(reversed(slots))
+        if not out:
+            _LEAVES.add(cls)
     _REVERSED[cls] = out
     return out
 
@@ -233,14 +236,19 @@ def replaced(tree: Any, fn: Callable[[Any, Any], Any], kinds: Collection[type] |
     node, ``original`` as the tree has it and ``node`` the same with its changed children (itself when none
     changed); it returns ``node`` or what takes its place. Only the nodes on a path to a change are copied
     (:func:`copied_with`): ``tree`` is never modified, and an unchanged tree is returned itself. ``kinds``: the
-    node classes ``fn`` is called for, when it returns ``node`` for any other (a call less per node)."""
+    node classes ``fn`` is called for, when it returns ``node`` for any other (a call less per node; and a node
+    without children of another class, a name's ``String`` or a number, is not visited at all)."""
     known = _REVERSED
+    # (with kinds) the classes met so far whose nodes hold no node and are not of kinds: never visited
+    skip = frozenset() if kinds is None else _LEAVES.difference(kinds)
 
     def walk(tree: Any) -> Any:
         cls = type(tree)
         if cls is tuple or cls is list:
             items = None
             for i, x in enumerate(tree):
+                if type(x) in skip:
+                    continue
                 nx = walk(x)
                 if nx is not x:
                     if items is None:
@@ -258,7 +266,7 @@ def replaced(tree: Any, fn: Callable[[Any, Any], Any], kinds: Collection[type] |
         changes = None
         for name in slots:
             v = getattr(tree, name, None)
-            if v is not None:
+            if v is not None and type(v) not in skip:
                 nv = walk(v)
                 if nv is not v:
                     if changes is None:
