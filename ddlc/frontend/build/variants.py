@@ -126,61 +126,84 @@ class Free:
     groups: tuple[Group, ...]
 
 
-class Template:
-    """One statement form: its builder's ``fmt`` with optional parts marked (see the module doc)."""
+_OPENS = ("⟦", "⟪")
+_CLOSES = ("⟧", "⟫")
 
-    __slots__ = ("kind", "source", "items", "lead", "required", "keys", "trailing")
+
+def _parse(source: str) -> tuple[Any, ...]:
+    """The items of a template's source (see :class:`Template`)."""
+    counter = iter(range(1 << 30))
+    stack: list[list[Any]] = [[]]
+    opens: list[tuple[str, str]] = []
+    for m in _TOKEN.finditer(source):
+        ws, tok = m.group(1), m.group(2)
+        if tok in _OPENS:
+            stack.append([])
+            opens.append((tok, ws))
+        elif tok == "⟧":
+            items = stack.pop()
+            _, open_ws = opens.pop()
+            stack[-1].append(Group(tuple(items), open_ws, ws, next(counter)))
+        elif tok == "⟫":
+            items = stack.pop()
+            opens.pop()
+            stack[-1].append(Free(tuple(items)))
+        elif tok.startswith("%{"):
+            opt = tok.endswith("?")
+            raw = tok[:-1] if opt else tok
+            stack[-1].append(Slot(_spec(raw), raw, ws, opt))
+        else:
+            stack[-1].append(Lit(tok, ws))
+    return tuple(stack[0])
+
+
+class Template:
+    """One statement form: its builder's ``fmt`` with optional parts marked (see the module doc).
+
+    Made at import for every form, it reads only what recognising a tree needs (``lead``, ``required``,
+    ``keys``: one pass over the tokens, no object per token); the form's tree of literals, slots and
+    clauses (``items``), which matching and rewriting walk, is parsed when first used: a tree in the form
+    its builder knows never needs it."""
+
+    __slots__ = ("kind", "source", "_items", "lead", "required", "keys", "trailing")
 
     def __init__(self, kind: str, source: str) -> None:
         self.kind = kind
         self.source = source
-        counter = iter(range(1 << 30))
-        stack: list[list[Any]] = [[]]
-        opens: list[tuple[str, str]] = []
-        for m in _TOKEN.finditer(source):
-            ws, tok = m.group(1), m.group(2)
-            if tok in ("⟦", "⟪"):
-                stack.append([])
-                opens.append((tok, ws))
-            elif tok == "⟧":
-                items = stack.pop()
-                _, open_ws = opens.pop()
-                stack[-1].append(Group(tuple(items), open_ws, ws, next(counter)))
-            elif tok == "⟫":
-                items = stack.pop()
-                opens.pop()
-                stack[-1].append(Free(tuple(items)))
-            elif tok.startswith("%{"):
-                opt = tok.endswith("?")
-                raw = tok[:-1] if opt else tok
-                stack[-1].append(Slot(_spec(raw), raw, ws, opt))
-            else:
-                stack[-1].append(Lit(tok, ws))
+        self._items: tuple[Any, ...] | None = None
         self.trailing = source[len(source.rstrip()):]
-        self.items = tuple(stack[0])
         lead: list[str] = []
-        for it in self.items:
-            if isinstance(it, Lit):
-                lead.append(it.text)
-            elif isinstance(it, Slot) and it.optional:
-                continue
-            else:
-                break
-        self.lead = tuple(lead)
-        self.required = frozenset(it.spec.key for it in self.items if isinstance(it, Slot) and not it.optional)
+        required: set[str] = set()
         keys: set[str] = set()
-
-        def collect(items: tuple[Any, ...]) -> None:
-            for it in items:
-                if isinstance(it, Slot):
-                    keys.add(it.spec.key)
-                elif isinstance(it, Group):
-                    collect(it.items)
-                elif isinstance(it, Free):
-                    collect(it.groups)
-
-        collect(self.items)
+        depth = 0
+        leading = True  # still in the leading keywords: literal words and optional slots at the top level
+        for _ws, tok in _TOKEN.findall(source):
+            if tok in _OPENS:
+                depth += 1
+                leading = False
+            elif tok in _CLOSES:
+                depth -= 1
+            elif tok.startswith("%{"):
+                name = tok[2:tok.index("}")].split(":", 1)[0]
+                key = CANONICAL.get(name, name)
+                keys.add(key)
+                if not depth and not tok.endswith("?"):
+                    required.add(key)
+                    leading = False
+            elif leading:
+                lead.append(tok)
+        self.lead = tuple(lead)
+        self.required = frozenset(required)
         self.keys = frozenset(keys)
+
+    @property
+    def items(self) -> tuple[Any, ...]:
+        """The form's literals (:class:`Lit`), slots (:class:`Slot`) and optional clauses (:class:`Group`,
+        :class:`Free`), in order."""
+        items = self._items
+        if items is None:
+            items = self._items = _parse(self.source)
+        return items
 
     def recognises(self, words: tuple[str, ...], referenced: frozenset[str]) -> bool:
         return words[: len(self.lead)] == self.lead and self.required <= referenced
