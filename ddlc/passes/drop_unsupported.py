@@ -94,6 +94,12 @@ def drop_unsupported(stmt, ctx):
         first = plan.step(type(stmt))
     if first is None:  # no rule's class can be in it
         return stmt, []
+    if not first[0]:  # nothing below it to visit: when none of its own rules applies, nothing changes
+        for rule in first[1]:  # (the walk asks them again: rules decide from the node alone, as pure functions)
+            if rule.applies(stmt) and (rule.within is None or rule.within(stmt, ())):
+                break
+        else:
+            return stmt, []
     walk = _Walk(ctx, plan)
     out = walk.visit(stmt)
     if type(out) is _Dropped:

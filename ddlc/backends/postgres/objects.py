@@ -145,7 +145,15 @@ def identity_sql(ident: Identity, e: Emit) -> str:
 
 def _kind(objtype: str) -> str:
     """An object type as the server wrote it (``large  sequence``), normalized: ``LARGE SEQUENCE``."""
-    return " ".join(objtype.split()).upper()
+    out = _KINDS.get(objtype)
+    if out is None:
+        out = " ".join(objtype.split()).upper()
+        if len(_KINDS) < 256:  # (the rules and the emitter ask it of each statement, several times)
+            _KINDS[objtype] = out
+    return out
+
+
+_KINDS: dict[str, str] = {}
 
 
 def _large(e: Emit, objtype: str, path: Path) -> None:
