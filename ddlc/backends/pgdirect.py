@@ -31,6 +31,7 @@ from pglast import ast, enums
 from pglast.printers import NODE_PRINTERS, dml
 
 from . import pgdirect_exprs
+from .pgprint import quote_name
 from .pgdirect_base import (_K, BY_PARENT, PRINTERS, _list, _name, _names, _node, _Out, _paren_node, _sep, _sw,
                             _swrites, _symbol, _Unsure, _w, _writes)
 
@@ -50,17 +51,24 @@ def _res_target(o: _Out, node: Any) -> None:
 def _range_var(o: _Out, node: Any) -> None:
     if not node.inh:
         _w(o, "ONLY ")
-    if node.catalogname:
-        _name(o, node.catalogname)
-        _w(o, ".")
+    # print_name of each part, "." after each qualifier: written at once (a dot is never spaced, nor what follows it)
+    name = _quoted(node.relname)
     if node.schemaname:
-        _name(o, node.schemaname)
-        _w(o, ".")
-    _name(o, node.relname)
+        name = _quoted(node.schemaname) + "." + name
+    if node.catalogname:
+        name = _quoted(node.catalogname) + "." + name
+    _w(o, name)
+    _sep(o)
     alias = node.alias
     if alias:
         _w(o, " AS ")
         _alias_name(o, alias)
+
+
+def _quoted(name: Any) -> str:
+    if type(name) is not str:
+        raise _Unsure("name")
+    return quote_name(name)
 
 
 def _alias_name(o: _Out, alias: Any) -> None:

@@ -114,7 +114,9 @@ def _items(o: _Out, items: Any, sep: str, parent: type, newline: bool = False,
         else:
             if newline and not o.lec.isspace():
                 o.pend = True
-            if sep:
+            if sep == ",":
+                _w(o, ", ")  # (swrite(","): never a space before a comma; then the space)
+            elif sep:
                 _sw(o, sep)
                 if sep != ".":
                     _w(o, " ")
@@ -138,7 +140,7 @@ def _name(o: _Out, value: Any) -> None:
     if type(value) is str:
         _w(o, quote_name(value))
     elif type(value) is tuple:
-        _names(o, value, ".")
+        _w(o, _dotted(value))
     elif type(value) is ast.String and type(value.sval) is str:
         _w(o, quote_name(value.sval))
     else:
@@ -146,21 +148,35 @@ def _name(o: _Out, value: Any) -> None:
     _sep(o)
 
 
-def _names(o: _Out, items: tuple, sep: str, symbol: bool = False) -> None:
-    """``print_list(items, sep, are_names=True, is_symbol=symbol)`` of ``String`` nodes (``A_Star`` too)."""
+def _dotted(items: tuple, symbol: bool = False) -> str:
+    """What ``print_list(items, ".", are_names=True, is_symbol=symbol)`` writes for ``String`` nodes (and
+    ``A_Star``): each name quoted (an operator's last part as it is), joined by dots. (A dot is never
+    spaced, and a name after it never either: the text is the same written at once, and so is what is
+    last written.)"""
+    parts = []
     last = len(items) - 1
     for i, item in enumerate(items):
-        if i:
-            _sw(o, sep)
-            if sep != ".":
-                _w(o, " ")
         cls = type(item)
         if cls is ast.String and type(item.sval) is str:
-            _w(o, item.sval if symbol and i == last else quote_name(item.sval))
+            parts.append(item.sval if symbol and i == last else quote_name(item.sval))
         elif cls is ast.A_Star:
-            _w(o, "*")
+            parts.append("*")
         else:
             raise _Unsure("name")
+    return ".".join(parts)
+
+
+def _names(o: _Out, items: tuple, sep: str) -> None:
+    """``print_list(items, sep, are_names=True)`` of ``String`` nodes (a list of names: ``a, b``)."""
+    first = True
+    for item in items:
+        if first:
+            first = False
+        else:
+            _w(o, sep + " ")  # (as in _items: a comma is never spaced)
+        if type(item) is not ast.String or type(item.sval) is not str:
+            raise _Unsure("name")
+        _w(o, quote_name(item.sval))
         if not o.lec.isspace():
             o.pend = True
 
@@ -169,7 +185,7 @@ def _symbol(o: _Out, name: Any) -> None:
     """``print_symbol`` of an operator's name (a tuple of ``String``)."""
     if type(name) is not tuple:
         raise _Unsure("symbol")
-    _names(o, name, ".", True)
+    _w(o, _dotted(name, True))
     _sep(o)
 
 

@@ -14,7 +14,7 @@ from pglast.printers import dml
 from pglast.stream import SQL_SYNTAX_SPECIAL_FUNCTIONS
 
 from .pgdirect_base import (_A_EXPR, _B_EXPR, _K, _b_expr, _items, _list, _name, _node, _operand, _Out, _paren_node,
-                            _prec, _sep, _sw, _swrites, _symbol, _Unsure, _w, _writes)
+                            _prec, _sep, _sw, _swrites, _symbol, _Unsure, _w, _writes, _dotted)
 
 _BOOL = enums.BoolExprType
 
@@ -37,14 +37,18 @@ _BOOL_TESTS = {t: t.name[3:].replace("_", " ") for t in enums.BoolTestType}  # I
 
 _SVF = {op: op.name[6:] for op in enums.SQLValueFunctionOp}  # SVFOP_CURRENT_DATE -> CURRENT_DATE
 
-# class -> (this module's printer, the pglast printer it mirrors)
-
-
 def _a_const(o: _Out, node: Any) -> None:
     if node.isnull:
         _w(o, "NULL")
+        return
+    val = node.val
+    cls = type(val)
+    if cls is ast.String and type(val.sval) is str:  # (_string and _integer at once: the caller separates)
+        _w(o, o.literal(val.sval))
+    elif cls is ast.Integer and type(val.ival) is int:
+        _w(o, str(val.ival))
     else:
-        _node(o, node.val, ast.A_Const)
+        _node(o, val, ast.A_Const)
 
 
 def _integer(o: _Out, node: Any) -> None:
@@ -90,8 +94,7 @@ def _type_cast(o: _Out, node: Any) -> None:
             _w(o, "char ")
             _node(o, node.arg, ast.TypeCast)
             return
-    _w(o, "CAST")
-    _w(o, "(")
+    _w(o, "CAST(")
     _node(o, node.arg, ast.TypeCast)
     _w(o, " AS ")
     if type(tn) is not ast.TypeName:
@@ -168,18 +171,17 @@ def _a_expr(o: _Out, node: Any) -> None:
     kind = node.kind
     if kind == _K.AEXPR_OP:
         prec = _prec(node)
-        if node.lexpr is not None:
-            _operand(o, node.lexpr, prec, False, ast.A_Expr)
-            _w(o, " ")
+        lexpr = node.lexpr
+        if lexpr is not None:
+            _operand(o, lexpr, prec, False, ast.A_Expr)
         name = node.name
-        if type(name) is tuple and len(name) > 1:
-            _w(o, "OPERATOR")
-            _w(o, "(")
-            _symbol(o, name)
-            _w(o, ")")
-        else:
-            _symbol(o, name)
-        _w(o, " ")
+        if type(name) is not tuple:
+            raise _Unsure("symbol")
+        # " ", print_symbol, " " written at once (the symbol's separator is taken by the space)
+        symbol = _dotted(name, True)
+        if len(name) > 1:
+            symbol = "OPERATOR(" + symbol + ")"
+        _w(o, (" " + symbol + " ") if lexpr is not None else symbol + " ")
         if node.rexpr is not None:
             _operand(o, node.rexpr, prec, True, ast.A_Expr)
     elif kind == _K.AEXPR_OP_ANY or kind == _K.AEXPR_OP_ALL:
@@ -274,10 +276,9 @@ def _func_call(o: _Out, node: Any) -> None:
             and (name not in ("substring", "overlay")
                  or node.agg_order or node.agg_filter or node.over or node.agg_within_group
                  or node.agg_star or node.agg_distinct or node.func_variadic)):
-        _w(o, f'"{name}"')
+        _w(o, f'"{name}"(')
     else:
-        _name(o, node.funcname)
-    _w(o, "(")
+        _w(o, _dotted(node.funcname) + "(")  # (print_name, then "(": never spaced, it takes the separator)
     if node.agg_distinct:
         _writes(o, "DISTINCT")
     args = node.args
