@@ -23,6 +23,7 @@ _SLT = enums.SubLinkType
 
 
 _SYSTEM_TYPES = dml.system_types
+_INTERVAL_RANGES = dml.interval_ranges
 
 
 _SUBQUERY_WORDS = {"~~": "LIKE", "!~~": "NOT LIKE", "~~*": "ILIKE", "!~~*": "NOT ILIKE"}
@@ -121,8 +122,14 @@ def _type_name(o: _Out, node: Any) -> None:
     typmods = node.typmods
     if typmods:
         if name == "pg_catalog.interval":
-            raise _Unsure("interval")
-        if name != "pg_catalog.bpchar" or len(typmods) > 1 or _ival(typmods[0]) != 1:
+            typmod = _ival(typmods[0])
+            if typmod in _INTERVAL_RANGES:
+                _sw(o, _INTERVAL_RANGES[typmod])
+            if len(typmods) == 2:
+                _w(o, " (")
+                _node(o, typmods[1], ast.TypeName)
+                _w(o, ")")
+        elif name != "pg_catalog.bpchar" or len(typmods) > 1 or _ival(typmods[0]) != 1:
             _w(o, "(")
             _items(o, typmods, ",", ast.TypeName)
             _w(o, ")")
