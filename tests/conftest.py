@@ -40,20 +40,36 @@ def pg_server():
 
     server = PostgresServer()
     server.start()
+    _PG_SERVERS.append(server)
     yield server
+    _PG_SERVERS.remove(server)
+    left = len(server.live_databases)
     t0 = time.perf_counter()
     server.stop()
-    _ENGINE_TIMES.append(f"PostgreSQL stopped in {time.perf_counter() - t0:.1f} s ({server._db_counter} databases)")
+    _ENGINE_TIMES.append(f"PostgreSQL stopped in {time.perf_counter() - t0:.1f} s "
+                         f"({server.databases_made} databases made, {left} left)")
+
+
+_PG_SERVERS: list[Any] = []  # the session's PostgreSQL server once a test asked for it
+
+
+@pytest.fixture(autouse=True)
+def _drop_the_test_databases():
+    """Every database a test makes (``pg_server.fresh_database()``, directly or in a helper) is dropped when the
+    test ends: hundreds of them left make the server's shutdown write out and delete gigabytes. Databases made
+    by a module fixture (set up before this one) stay for the module's other tests; the fixture drops them.
+    A hypothesis test that makes one per example drops each one itself (``with pg_server.database() as db``)."""
+    made_before = {id(s): s.databases_made for s in _PG_SERVERS}  # (the server may start during the test)
+    yield
+    for server in list(_PG_SERVERS):
+        server.drop_databases_made_after(made_before.get(id(server), 0))
 
 
 @pytest.fixture()
 def pg_db(pg_server):
     """A connection to a fresh, empty database."""
-    name = pg_server.fresh_database()
-    conn = pg_server.connect(name)
-    yield conn
-    conn.close()
-    pg_server.drop_database(name)
+    with pg_server.database() as name, pg_server.connect(name) as conn:
+        yield conn
 
 
 # Speed is measured in bench/, never in tests: no per-example deadline (the first example of a

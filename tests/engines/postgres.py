@@ -15,10 +15,15 @@ Typical use::
 
     srv = PostgresServer()
     srv.start()
-    db = srv.fresh_database()
-    with srv.connect(db) as conn:
-        conn.execute("CREATE TABLE t (a int)")
+    with srv.database() as db:          # dropped at the end of the block
+        with srv.connect(db) as conn:
+            conn.execute("CREATE TABLE t (a int)")
     srv.stop()          # also happens at interpreter exit
+
+Every database :meth:`PostgresServer.fresh_database` makes stays until it is dropped: a suite that keeps
+hundreds of them leaves gigabytes for the server's shutdown to write out and delete.  :meth:`database` drops
+its one at the end of the block; :meth:`databases_dropped` drops every one made inside the block (the test
+suite wraps each test in it: tests/conftest.py).
 """
 
 from __future__ import annotations
@@ -35,6 +40,8 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -170,6 +177,7 @@ class PostgresServer:
         self.dir: Path | None = None  # temp dir: data/, logs and the unix socket
         self._running = False
         self._db_counter = 0
+        self._live: dict[str, int] = {}  # databases made by fresh_database and not dropped: name -> its number
         self._version: int | None = None
         self._lock = threading.Lock()
         self.timings: dict[str, float] = {}  # seconds per phase of the last start/stop
@@ -360,19 +368,64 @@ class PostgresServer:
                               capture_output=True, text=True, env=env, timeout=120)
 
     def fresh_database(self) -> str:
-        """Create an empty database ddlc_<n> and return its name."""
+        """Create an empty database ddlc_<n> and return its name (it stays until dropped: see :meth:`database`)."""
         with self._lock:
             self._db_counter += 1
-            name = f"ddlc_{self._db_counter}"
+            n = self._db_counter
+        name = f"ddlc_{n}"
         with self.connect() as conn:
             conn.execute(f'CREATE DATABASE "{name}"')
+        with self._lock:
+            self._live[name] = n
         return name
 
     def drop_database(self, name: str) -> None:
-        """Drop a database made by :meth:`fresh_database` (its sessions ended): a suite that keeps hundreds of them
-        leaves gigabytes for the server's shutdown to write out and delete (20-200 s at the end of the run)."""
+        """Drop a database made by :meth:`fresh_database`, ending its sessions."""
         with self.connect() as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        with self._lock:
+            self._live.pop(name, None)
+
+    @contextmanager
+    def database(self) -> Iterator[str]:
+        """``with server.database() as name:`` a fresh database, dropped when the block ends."""
+        name = self.fresh_database()
+        try:
+            yield name
+        finally:
+            if self._running:
+                self.drop_database(name)
+
+    @contextmanager
+    def databases_dropped(self) -> Iterator[None]:
+        """Every database :meth:`fresh_database` makes inside the block is dropped when it ends; the ones made
+        before stay."""
+        mark = self.databases_made
+        try:
+            yield
+        finally:
+            self.drop_databases_made_after(mark)
+
+    def drop_databases_made_after(self, mark: int) -> None:
+        """Drop the databases :meth:`fresh_database` made once :attr:`databases_made` was ``mark`` (those not
+        dropped already)."""
+        with self._lock:
+            made = [name for name, n in self._live.items() if n > mark]
+        if self._running:
+            for name in made:
+                self.drop_database(name)
+
+    @property
+    def databases_made(self) -> int:
+        """How many databases :meth:`fresh_database` made (dropped or not)."""
+        with self._lock:
+            return self._db_counter
+
+    @property
+    def live_databases(self) -> list[str]:
+        """The databases :meth:`fresh_database` made that were not dropped, oldest first."""
+        with self._lock:
+            return list(self._live)
 
     def version(self) -> int:
         """server_version_num, e.g. 150018."""
