@@ -257,26 +257,26 @@ def check_postgres(pg_server, script: str, units: list[tuple[tuple[str, ...], tu
         expected += pg_tokens(s) + [("ASCII_59", ";")]
     assert pg_tokens(script) == expected, script
     assert list(pgparser.split(script)) == [s.strip() for s in statements], script
-    db = pg_server.fresh_database()
-    with pg_server.connect(db) as conn:
-        conn.execute("CREATE TABLE public.t (id int)")
-        conn.execute("CREATE TABLE public.victim (id int)")
-    MARKER.unlink(missing_ok=True)
-    with tempfile.NamedTemporaryFile("w", suffix=".sql", encoding="utf-8", newline="", delete=False) as fh:
-        fh.write(script)
-    try:
-        p = pg_server.psql_file(db, fh.name)
-    finally:
-        os.unlink(fh.name)
-    assert p.returncode == 0, (p.stderr, script)
-    assert not MARKER.exists(), "a psql meta-command ran"
-    with pg_server.connect(db) as conn:
-        assert conn.execute("SELECT to_regclass('public.victim') IS NOT NULL").fetchone() == (True,), \
-            "the sentinel table was dropped"
-        row = conn.execute("SELECT obj_description('public.t'::regclass, 'pg_class')").fetchone()
-        assert row == (victim_comment("postgres"),)
-        for name in tables:
-            assert conn.execute("SELECT to_regclass(%s) IS NOT NULL", (name,)).fetchone() == (True,), name
+    with pg_server.database() as db:  # (one per hypothesis example: dropped at once)
+        with pg_server.connect(db) as conn:
+            conn.execute("CREATE TABLE public.t (id int)")
+            conn.execute("CREATE TABLE public.victim (id int)")
+        MARKER.unlink(missing_ok=True)
+        with tempfile.NamedTemporaryFile("w", suffix=".sql", encoding="utf-8", newline="", delete=False) as fh:
+            fh.write(script)
+        try:
+            p = pg_server.psql_file(db, fh.name)
+        finally:
+            os.unlink(fh.name)
+        assert p.returncode == 0, (p.stderr, script)
+        assert not MARKER.exists(), "a psql meta-command ran"
+        with pg_server.connect(db) as conn:
+            assert conn.execute("SELECT to_regclass('public.victim') IS NOT NULL").fetchone() == (True,), \
+                "the sentinel table was dropped"
+            row = conn.execute("SELECT obj_description('public.t'::regclass, 'pg_class')").fetchone()
+            assert row == (victim_comment("postgres"),)
+            for name in tables:
+                assert conn.execute("SELECT to_regclass(%s) IS NOT NULL", (name,)).fetchone() == (True,), name
 
 
 # ---- the dialects' comment function ------------------------------------------------------------------------

@@ -327,8 +327,7 @@ def view_queries(draw):
                                                                  HealthCheck.function_scoped_fixture])
 @given(st.lists(view_queries(), min_size=1, max_size=3))
 def test_reads_hold_what_postgres_depends_on(pg_server, queries):
-    db = pg_server.fresh_database()
-    with pg_server.connect(db) as conn:
+    with pg_server.database() as db, pg_server.connect(db) as conn:  # (one per example: dropped at once)
         conn.autocommit = True
         conn.execute("CREATE SCHEMA s")
         conn.execute("CREATE TABLE s.t (a int, b int, c text)")

@@ -174,16 +174,16 @@ def test_hostile_scripts_replayed_with_psql(pg_server, tmp_path, data):
     check_output(t)
     if t.error is not None or not t.statements:
         return
-    db = pg_server.fresh_database()
-    setup = PG_CASES[case] / "setup.postgres.sql"
-    with pg_server.connect(db) as conn:
-        conn.execute("CREATE TABLE public.sentinel (id int)")
-        if setup.exists():
-            conn.execute(setup.read_text("utf-8"))
-    script = tmp_path / "replay.sql"
-    script.write_text(t.sql, "utf-8")
-    # the script may fail (a renamed object no longer matches the setup); it may never do anything else
-    pg_server.psql_file(db, str(script), options="-c standard_conforming_strings=off")
-    with pg_server.connect(db) as conn:
-        assert conn.execute("SELECT to_regclass('public.sentinel') IS NOT NULL").fetchone() == (True,), t.sql
+    with pg_server.database() as db:  # (one per example: dropped at once)
+        setup = PG_CASES[case] / "setup.postgres.sql"
+        with pg_server.connect(db) as conn:
+            conn.execute("CREATE TABLE public.sentinel (id int)")
+            if setup.exists():
+                conn.execute(setup.read_text("utf-8"))
+        script = tmp_path / "replay.sql"
+        script.write_text(t.sql, "utf-8")
+        # the script may fail (a renamed object no longer matches the setup); it may never do anything else
+        pg_server.psql_file(db, str(script), options="-c standard_conforming_strings=off")
+        with pg_server.connect(db) as conn:
+            assert conn.execute("SELECT to_regclass('public.sentinel') IS NOT NULL").fetchone() == (True,), t.sql
     assert not marker.exists(), t.sql

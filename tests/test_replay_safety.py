@@ -71,8 +71,9 @@ def test_literals_mean_the_same_whatever_standard_conforming_strings(pg_server, 
 def test_any_comment_round_trips_through_psql_with_scs_off(pg_server, tmp_path, value):
     [t] = ddlc.translate_many([json.dumps(comment_doc(value))], target="postgres")
     assert t.ok, t.error
-    db = replay(pg_server, tmp_path, t.sql, "-c standard_conforming_strings=off")
-    assert comment_of(pg_server, db) == (value or None)  # an empty comment removes it
+    with pg_server.databases_dropped():  # (the example's database)
+        db = replay(pg_server, tmp_path, t.sql, "-c standard_conforming_strings=off")
+        assert comment_of(pg_server, db) == (value or None)  # an empty comment removes it
 
 
 def _table(typmod: str, typename: str = "varchar", schema: str = "pg_catalog") -> dict:

@@ -70,8 +70,7 @@ def _lines(path: Path) -> list[str]:
 def _catalog(pg_server, statements: list[str]) -> str:
     from engines.catalog import snapshot
 
-    db = pg_server.fresh_database()
-    with pg_server.connect(db) as conn:
+    with pg_server.database() as db, pg_server.connect(db) as conn:  # (two per hypothesis example: dropped at once)
         conn.autocommit = True
         for sql in statements:
             conn.execute(sql)

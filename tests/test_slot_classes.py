@@ -468,8 +468,9 @@ def test_hostile_fragments_replay_safely_on_the_real_server(pg_server, tmp_path,
         assert t.error.code != "DDLC-E900"
         return
     check_output(t)
-    db, _p = psql_replay(pg_server, tmp_path, t.sql)
-    _survived(pg_server, db, tmp_path)
+    with pg_server.databases_dropped():  # (the example's database)
+        db, _p = psql_replay(pg_server, tmp_path, t.sql)
+        _survived(pg_server, db, tmp_path)
 
 
 def test_fixtures_dir_is_the_one_the_table_was_checked_on():
