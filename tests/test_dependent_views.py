@@ -161,25 +161,15 @@ def test_on_unsupported_error_fails_only_for_the_missing_history():
 
 
 # ---- on the server -----------------------------------------------------------------------------------------------
-MADE: list[str] = []  # the databases the tests below made (dropped with the role: it holds privileges there)
-
-
 @pytest.fixture()
 def role(pg_server):
     with pg_server.connect() as admin:
         admin.execute(pgsql.SQL("DROP ROLE IF EXISTS {}").format(pgsql.Identifier(ROLE)))
         admin.execute(pgsql.SQL("CREATE ROLE {}").format(pgsql.Identifier(ROLE)))
-    yield ROLE
+    with pg_server.databases_dropped():  # the test's databases go first: the role holds privileges there
+        yield ROLE
     with pg_server.connect() as admin:
-        while MADE:
-            admin.execute(pgsql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(pgsql.Identifier(MADE.pop())))
         admin.execute(pgsql.SQL("DROP ROLE IF EXISTS {}").format(pgsql.Identifier(ROLE)))
-
-
-def fresh(pg_server) -> str:
-    db = pg_server.fresh_database()
-    MADE.append(db)
-    return db
 
 
 ACL = """
@@ -201,7 +191,7 @@ def catalog(pg_server, db: str) -> str:
 def apply(pg_server, tmp_path, script: str, *, single: bool = False) -> str:
     """``script`` applied with psql -f and ON_ERROR_STOP, statement by statement (``single``: inside one
     BEGIN ... COMMIT written around it, as a user would)."""
-    db = fresh(pg_server)
+    db = pg_server.fresh_database()
     path = tmp_path / f"{db}.sql"
     path.write_text(f"BEGIN;\n{script}\nCOMMIT;\n" if single else script, "utf-8")
     p = pg_server.psql_file(db, str(path))
@@ -269,7 +259,7 @@ def test_options_owner_comments_and_grants_on_the_server(pg_server, tmp_path, ro
 def test_every_statement_is_transactional(pg_server, tmp_path, role):
     """Inside a transaction block the whole sequence rolls back: nothing of it runs outside the transaction."""
     out = _translate(tddl(*BASE, *CHANGES))
-    db = fresh(pg_server)
+    db = pg_server.fresh_database()
     with pg_server.connect(db) as conn:
         for t in out[:len(BASE)]:
             for q in t.statements:

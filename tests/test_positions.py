@@ -46,6 +46,7 @@ def slot_db(pg_server):
     yield pg_server, name, admin
     admin.execute("SELECT pg_drop_replication_slot('ddlc_positions')")
     admin.close()
+    pg_server.drop_database(name)
 
 
 def _log(slot_db, schedule: list[tuple[int, str, dict | None]]) -> list[dict]:

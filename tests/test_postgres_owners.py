@@ -40,8 +40,8 @@ def owned_db(pg_server):
         yield name, conn
     finally:
         conn.close()
+        pg_server.drop_database(name)  # (before the roles: they own objects there)
         with pg_server.connect() as admin:
-            admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
             for r in roles:
                 admin.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(r)))
 
