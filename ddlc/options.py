@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
+from . import lazyre
 from .records import record
 
 MODES = ("canonical", "raw")
@@ -234,7 +235,7 @@ def _check_name(what: str, v: Any) -> None:
         raise ValueError(f"{what} {v!r} holds a NUL or a lone surrogate")
 
 
-_PART = re.compile(r"[^\s.,]+")
+_PART = lazyre.compile(r"[^\s.,]+")  # (compiled when a white_table_list is first read)
 
 
 def parse_white_table_list(value: Any) -> tuple[tuple[str, str], ...]:

@@ -11,6 +11,7 @@ from typing import Any
 
 import orjson
 
+from .. import lazyre
 from ..diagnostics import E_INPUT
 from ..errors import DdlcError, Path
 
@@ -19,13 +20,13 @@ __all__ = ["InputError", "loads", "load", "text_error", "utf8_error"]
 # A JSON number whose text a float would not keep (``2.50``, ``1e3``): such documents are parsed
 # with Decimal so that ``%n`` prints the server's digits. Strings may match too; that only costs speed.
 # (One leading class, so that the scan only stops at digits: six times faster on long strings.)
-_INEXACT = re.compile(rb"[0-9](?:\.[0-9]*0(?![0-9])|[eE][-+]?[0-9]|[0-9]{18})")
+_INEXACT = lazyre.compile(rb"[0-9](?:\.[0-9]*0(?![0-9])|[eE][-+]?[0-9]|[0-9]{18})")  # (compiled when first met)
 # ... and its cheap sieve: every match of _INEXACT is a digit followed by ".", "e", "E" or 18 more
 # digits, which in the text mapped by _NUMBERS (digits -> "0", ".eE" -> ".", the rest -> " ") is a
 # "0." or nineteen "0"s: one C pass and a search for a literal, about a sixth of _INEXACT's cost.
 _NUMBERS = bytes(0x30 if 0x30 <= b <= 0x39 else 0x2E if b in b".eE" else 0x20 for b in range(256))
 _SIEVE = re.compile(rb"0(?:\.|0{18})")
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = lazyre.compile("[\ud800-\udfff]")
 
 
 class InputError(orjson.JSONDecodeError):
