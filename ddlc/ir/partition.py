@@ -183,4 +183,6 @@ def clip_bytes(name: str, limit: int) -> str:
 
 def truncate_identifier(name: str) -> str:
     """The server lexer's cut of an identifier to ``NAMEDATALEN - 1`` (63) bytes."""
+    if len(name) < 16:  # (at most 4 bytes a character: never cut)
+        return name
     return clip_bytes(name, NAMEDATALEN - 1)

@@ -4,12 +4,13 @@ clause by one pattern (:func:`tokens`), any other through the SQL layer's lexer 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple, NoReturn
+import re
+from typing import Any, NamedTuple, NoReturn
 
 from ... import lazyre
 from .lexer import fold, scan, unescape_e
 
-__all__ = ["Tok", "tokens", "scanned_tokens"]
+__all__ = ["Tok", "common_clause", "tokens", "scanned_tokens"]
 
 
 class Tok(NamedTuple):
@@ -126,3 +127,159 @@ def scanned_tokens(text: str, fail: Callable[[str, int], NoReturn]) -> list[Tok]
             fail("unexpected character '$'", s)
     append(Tok("eof", "", len(text)))
     return out
+
+
+# --- the server's common clause, read by patterns ----------------------------------------------------
+# ``PARTITION BY RANGE|LIST|HASH (a[, b]) [SUBPARTITION BY ... (c)] (PARTITION p [VALUES LESS THAN (..) |
+# VALUES (..)] [TABLESPACE t] [(SUBPARTITION ...)], ...) [ENABLE|DISABLE ROW MOVEMENT]`` with names, numbers,
+# plain strings, MAXVALUE, NULL and DEFAULT only: what pg_get_partkeydef writes for most tables. Each pattern
+# takes whole tokens exactly as :func:`tokens` cuts them (a word or a number is taken whole, possessively, and
+# a keyword must end there); :func:`common_clause` gives None for any other text, which the parser reads.
+
+_W = r"[ \t\n\r\f\v]*+"
+_END = r"(?![A-Za-z0-9_$])"
+_NAME = r"(?:([A-Za-z_][A-Za-z0-9_$]*+)|\"([^\"]++)\"(?!\"))"
+_NUM = r"(?:[0-9]++(?:\.(?!\.)[0-9]*+)?|\.[0-9]++)(?:[eE][+-]?[0-9]++)?"
+_HEAD = lazyre.compile(rf"{_W}PARTITION{_END}{_W}BY{_END}{_W}(RANGE|LIST|HASH){_END}{_W}\(", re.I | re.A)
+_SUB = lazyre.compile(rf"{_W}SUBPARTITION{_END}{_W}BY{_END}{_W}(RANGE|LIST|HASH){_END}{_W}\(", re.I | re.A)
+_KEY = lazyre.compile(rf"{_W}{_NAME}{_W}([,)])", re.A)
+_OPEN = lazyre.compile(rf"{_W}\(")
+_INTERVAL = lazyre.compile(rf"{_W}INTERVAL{_END}{_W}\(", re.I | re.A)
+_ITEM = lazyre.compile(rf"{_W}(PARTITION|SUBPARTITION){_END}{_W}{_NAME}{_W}"
+                       rf"(?:VALUES{_END}{_W}(?:(LESS){_END}{_W}THAN{_END}{_W})?\()?", re.I | re.A)
+_VALUE = lazyre.compile(rf"{_W}(?:([+-]){_W}({_NUM})|({_NUM})|('[^']*+')|(MAXVALUE|NULL|DEFAULT){_END}){_W}([,)])",
+                        re.I | re.A)
+_STORE_IN = lazyre.compile(rf"{_W}STORE{_END}", re.I | re.A)
+_AFTER = lazyre.compile(rf"{_W}(?:TABLESPACE{_END}{_W}{_NAME}{_W})?([,()])", re.I | re.A)  # [TABLESPACE t] and , ( )
+_NEXT = lazyre.compile(rf"{_W}([,)])")
+_TAIL = lazyre.compile(rf"{_W}(?:(ENABLE|DISABLE){_END}{_W}ROW{_END}{_W}MOVEMENT{_END}{_W})?\Z", re.I | re.A)
+
+Value = tuple[str, str, str]  # (kind: number, string, maxvalue, null, default; text; value)
+Item = tuple[str, str, str, "tuple[Value, ...] | None", "str | None", str, "list[Any] | None"]
+# (name as written, name as read, bound: "" / "less" / "list", values, tablespace as written or None, as read,
+#  subpartitions)
+
+
+def _name(m: Any, at: int) -> tuple[str, str]:
+    """(as written, as read (folded or unquoted, not cut)) of the name :data:`_NAME` matched at group ``at``."""
+    word = m.group(at)
+    if word is not None:
+        return word, word.lower()
+    inner = m.group(at + 1)
+    return '"' + inner + '"', inner
+
+
+def _values(text: str, pos: int) -> tuple[tuple[Value, ...], int] | None:
+    """The values after an opening parenthesis at ``pos`` and the position after the closing one."""
+    out: list[Value] = []
+    while True:
+        m = _VALUE.match(text, pos)
+        if m is None:
+            return None
+        sign, signed, number, string, word, stop = m.groups()
+        if signed is not None:
+            out.append(("number", text[m.start(1):m.end(2)], (sign if sign == "-" else "") + signed))
+        elif number is not None:
+            out.append(("number", number, number))
+        elif string is not None:
+            out.append(("string", string, string[1:-1]))
+        else:
+            out.append((word.lower(), word, ""))
+        pos = m.end()
+        if stop == ")":
+            return tuple(out), pos
+
+
+def _keys(text: str, pos: int) -> tuple[list[tuple[str, str]], int] | None:
+    out: list[tuple[str, str]] = []
+    while True:
+        m = _KEY.match(text, pos)
+        if m is None:
+            return None
+        out.append(_name(m, 1))
+        pos = m.end()
+        if m.group(3) == ")":
+            return out, pos
+
+
+def _items(text: str, pos: int, sub: bool) -> tuple[list[Any], int] | None:
+    """The (sub)partitions of a list whose opening parenthesis ends before ``pos``, and the position after it.
+    ``sub``: the items are SUBPARTITIONs, none with a list of its own."""
+    out: list[Any] = []
+    while True:
+        m = _ITEM.match(text, pos)
+        if m is None or (m.group(1).lower() == "subpartition") is not sub:
+            return None
+        written, name = _name(m, 2)
+        values = None
+        bound = "" if text[m.end() - 1] != "(" else "list" if m.group(4) is None else "less"
+        pos = m.end()
+        if bound:
+            got = _values(text, pos)
+            if got is None:
+                return None
+            values, pos = got
+        n = _AFTER.match(text, pos)
+        if n is None:
+            return None
+        space, space_text = None, ""
+        if n.start(1) >= 0 or n.start(2) >= 0:
+            space_text, space = _name(n, 1)
+        stop = n.group(3)
+        pos = n.end()
+        subs = None
+        if stop == "(":
+            if sub:
+                return None
+            got = _items(text, pos, True)
+            if got is None:
+                return None
+            subs, pos = got
+            n = _NEXT.match(text, pos)
+            if n is None:
+                return None
+            stop, pos = n.group(1), n.end()
+        out.append((written, name, bound, values, space, space_text, subs))
+        if stop == ")":
+            return out, pos
+
+
+def common_clause(text: str) -> tuple[str, list[tuple[str, str]], Value | None,
+                                       tuple[str, list[tuple[str, str]]] | None, list[Any], str | None] | None:
+    """``(strategy, keys, INTERVAL value or None, (sub strategy, sub keys) or None, partitions, ENABLE / DISABLE
+    or None)`` of a clause of the common form (above, and ``INTERVAL (v)`` without STORE IN; names as (written,
+    read), not cut to 63 bytes; words in lower case), None for any other text. It says nothing of whether the
+    items fit the strategies: the parser's checks do."""
+    m = _HEAD.match(text)
+    if m is None:
+        return None
+    strategy = m.group(1).lower()
+    got = _keys(text, m.end())
+    if got is None:
+        return None
+    keys, pos = got
+    interval = None
+    i = _INTERVAL.match(text, pos)
+    if i is not None:
+        got = _values(text, i.end())
+        if got is None or len(got[0]) != 1 or _STORE_IN.match(text, got[1]) is not None:
+            return None
+        interval, pos = got[0][0], got[1]
+    sub = None
+    s = _SUB.match(text, pos)
+    if s is not None:
+        got = _keys(text, s.end())
+        if got is None:
+            return None
+        sub = (s.group(1).lower(), got[0])
+        pos = got[1]
+    o = _OPEN.match(text, pos)
+    if o is None:
+        return None
+    items = _items(text, o.end(), False)
+    if items is None:
+        return None
+    t = _TAIL.match(text, items[1])
+    if t is None:
+        return None
+    return strategy, keys, interval, sub, items[0], t.group(1) and t.group(1).lower()
