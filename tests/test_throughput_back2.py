@@ -127,3 +127,40 @@ def test_parse_pending_skips_only_classes_without_fragments():
             skipped += 1
         parse_pending(stmt)
     assert skipped > 20
+
+
+def _former_record(cat: Any, stmt: Any) -> None:
+    """Catalog.record as it was (the recorder, the views and the materialized view looked up per statement)."""
+    from ddlc.history.recorders import RECORDERS
+
+    handler = RECORDERS.get(type(stmt))
+    if handler is not None:
+        handler(cat, stmt)
+    try:
+        cat.views.record(stmt)
+    except Exception:  # noqa: BLE001
+        cat._views_unknown(stmt)
+    if type(stmt).__name__ == "CreateMatView":
+        cat._matview_reads(stmt)
+
+
+@pytest.mark.parametrize("target", ["postgres", "gaussdb"])
+def test_the_history_records_what_it_recorded(target):
+    """Every fixture statement, in order and in reverse, into two catalogs: the same state after each."""
+    from ddlc.compiler import normalize
+    from ddlc.history import Catalog
+    from ddlc.state_file import dump_catalog
+
+    b, opts = get_backend(target), Options.of()
+    stmts = []
+    for label, stmt in STATEMENTS:
+        try:
+            stmts.append((label, normalize(stmt, b, opts)[0]))
+        except DdlcError:
+            continue
+    for order in (stmts, stmts[::-1], stmts + stmts):
+        new, old = Catalog(), Catalog()
+        for label, s in order:
+            new.record(s)
+            _former_record(old, s)
+            assert dump_catalog(new) == dump_catalog(old), label

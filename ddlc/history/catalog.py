@@ -12,7 +12,17 @@ from typing import Any
 
 from .recorders import RECORDERS
 from .state import RelationState, TableState
-from .views import ViewState, Views
+from .views import ViewState, Views, effect_of
+
+
+_NOTHING = (None, None, False)
+_STEPS: dict[type, tuple[Any, Any, bool]] = {}  # per statement class: (its recorder, its views' effect, a matview)
+
+
+def _steps_of(cls: type) -> tuple[Any, Any, bool]:
+    """What :meth:`Catalog.record` does with a statement of class ``cls``."""
+    out = (RECORDERS.get(cls), effect_of(cls), cls.__name__ == "CreateMatView")
+    return _NOTHING if out == _NOTHING else out
 
 
 class Catalog:
@@ -81,15 +91,23 @@ class Catalog:
         return self.views.views.get(q if isinstance(q, tuple) else self.key(q))
 
     def record(self, stmt: Any) -> None:
-        """Replay one (translated) statement into the state."""
-        handler = RECORDERS.get(type(stmt))
+        """Replay one (translated) statement into the state (what a statement of its class changes, decided
+        once per class: most classes change nothing the history keeps)."""
+        cls = type(stmt)
+        steps = _STEPS.get(cls)
+        if steps is None:
+            steps = _STEPS[cls] = _steps_of(cls)
+        if steps is _NOTHING:
+            return
+        handler, effect, matview = steps
         if handler is not None:
             handler(self, stmt)
-        try:
-            self.views.record(stmt)
-        except Exception:  # noqa: BLE001 - a query the view bookkeeping cannot follow: the history says it
-            self._views_unknown(stmt)  # does not know the views of what the statement names, never a wrong answer
-        if type(stmt).__name__ == "CreateMatView":
+        if effect is not None:
+            try:
+                effect(self.views, stmt)
+            except Exception:  # noqa: BLE001 - a query the view bookkeeping cannot follow: the history says it
+                self._views_unknown(stmt)  # does not know the views of what the statement names, never a wrong answer
+        if matview:
             self._matview_reads(stmt)
 
     def _matview_reads(self, stmt: Any) -> None:

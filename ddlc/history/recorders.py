@@ -59,7 +59,7 @@ _INTEGER_TYPES = frozenset({"int1", "int2", "int4", "int8", "tinyint", "smallint
 
 def _drop(cat: Any, stmt: Any) -> None:
     ident = getattr(stmt, "identity", None)
-    objtype = getattr(getattr(stmt, "objtype", None), "value", "")
+    objtype = getattr(stmt, "objtype", None)  # (a str enum: compared as its value)
     if objtype == "table" and ident is not None and hasattr(ident, "name"):
         cat.forget((getattr(ident, "schema", None), ident.name))
 

@@ -27,6 +27,7 @@ from typing import Any
 
 from ..records import record
 from ..ir.alter import ChangeOwner, ResetRelOptions, SetRelOptions
+from ..ir.base import replace
 from ..ir.alter_columns import ChangeColumn, DropColumn
 from ..ir.names import QualifiedName
 from .view_queries import ALL, Key, column_renamed, columns_read, output_renamed, relation_renamed, schema_renamed
@@ -63,8 +64,6 @@ class ViewState:
     def node(self) -> Any:
         """The CREATE VIEW as the history holds it now (renames applied)."""
         if self.pending:
-            from ..ir.base import replace
-
             q = self.stored.query
             for op in self.pending:
                 new = _APPLY[op[0]](q, *op[1:])
@@ -183,8 +182,6 @@ class Views:
 
     # -- changes --
     def create(self, stmt: Any) -> None:
-        from ..ir.base import replace
-
         key = (stmt.identity.schema, stmt.identity.name)
         node = replace(stmt, or_replace=False, layout=None)
         v = self.views.get(key)
@@ -208,8 +205,6 @@ class Views:
 
     def moved(self, old: Key, new: Key) -> None:
         """Relation ``old`` (a table or a view) is now ``new``."""
-        from ..ir.base import replace
-
         if old == new:
             return
         v = self.views.pop(old, None)
@@ -234,8 +229,6 @@ class Views:
             w.reads = tuple((new if k == old else k, c) for k, c in w.reads)
 
     def schema_moved(self, old: str, new: str) -> None:
-        from ..ir.base import replace
-
         for v in list(self.views.values()):
             node = v.stored
             v.pending.append(("schema", old, new))  # relations, and functions and types it names
@@ -263,9 +256,14 @@ class Views:
             v.reads = tuple((k, new if k == relation and c == old else c) for k, c in v.reads)
 
     def record(self, stmt: Any) -> None:
-        fn = _EFFECTS.get(type(stmt).__name__)
+        fn = effect_of(type(stmt))
         if fn is not None:
             fn(self, stmt)
+
+
+def effect_of(cls: type) -> Any:
+    """What a statement of class ``cls`` does to the views (``fn(views, stmt)``), or None: nothing."""
+    return _EFFECTS.get(cls.__name__)
 
 
 def _key(q: Any) -> Key:
@@ -274,7 +272,7 @@ def _key(q: Any) -> Key:
 
 def _drop(vs: Views, s: Any) -> None:
     ident = s.identity
-    word = s.objtype.value
+    word = s.objtype  # (a str enum: compared as its value)
     if word == "schema" and hasattr(ident, "name") and not hasattr(ident, "schema"):
         for v in list(vs.views.values()):
             if v.key in vs.views and (v.key[0] == ident.name or any(k[0] == ident.name for k in v.relations)):
@@ -344,8 +342,6 @@ def _comment(vs: Views, s: Any) -> None:
 
 
 def _grant(vs: Views, s: Any) -> None:
-    from ..ir.base import replace
-
     if s.all_in_schema:
         return
     for r in s.relations:
