@@ -237,3 +237,74 @@ def test_a_changed_registry_turns_it_off(monkeypatch) -> None:
     monkeypatch.undo()
     monkeypatch.setitem(NODE_PRINTERS, (ast.SelectStmt, ast.ColumnRef), lambda node, output: output.write("?"))
     assert not pgdirect.ready()
+
+
+# ---- the forms the generated SELECTs do not make ------------------------------------------------------------
+_FORMS = [
+    "SELECT a FROM t NATURAL JOIN u", "SELECT a FROM t JOIN u USING (x, \"Y\") AS j", "SELECT a FROM t CROSS JOIN u",
+    "SELECT a FROM (t JOIN u ON t.x = u.x) AS j (p, q)", "SELECT a FROM t LEFT JOIN (u RIGHT JOIN v ON true) ON t.x = u.x",
+    "SELECT a FROM t FULL JOIN u AS w ON t.x = w.x JOIN v ON v.y = t.y", "SELECT * FROM t, LATERAL (SELECT t.a) AS s",
+    "SELECT * FROM ROWS FROM (f(1), g(2)) WITH ORDINALITY AS r (a, b)", "SELECT * FROM generate_series(1, 3) AS g",
+    "SELECT * FROM (VALUES (1, 'a'), (2, 'b')) AS v (x, y)", "VALUES (1), (2)", "SELECT * FROM ONLY t",
+    "SELECT * FROM c.s.t AS \"x y\"", "WITH RECURSIVE r (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n FROM r",
+    "WITH m AS MATERIALIZED (SELECT 1), n AS NOT MATERIALIZED (SELECT 2) SELECT * FROM m, n",
+    "(SELECT a FROM t ORDER BY a LIMIT 1) UNION (SELECT b FROM u) ORDER BY 1 LIMIT ALL OFFSET 2",
+    "SELECT a FROM t EXCEPT ALL SELECT b FROM u INTERSECT SELECT c FROM v",
+    "SELECT DISTINCT ON (a, b) a, b FROM t ORDER BY a USING <, b DESC NULLS LAST",
+    "SELECT a FROM t GROUP BY DISTINCT a, b HAVING count(*) > 1", "SELECT a FROM t ORDER BY a FETCH FIRST 3 ROWS WITH TIES",
+    "SELECT a FROM t ORDER BY a FETCH FIRST (1 + 2) ROWS ONLY",
+    "SELECT sum(a) OVER w, rank() OVER (PARTITION BY b ORDER BY c ROWS BETWEEN 2 PRECEDING AND CURRENT ROW EXCLUDE TIES), "
+    "count(*) OVER (ORDER BY d RANGE BETWEEN UNBOUNDED PRECEDING AND 3 FOLLOWING), "
+    "max(x) OVER (w GROUPS CURRENT ROW) FROM t WINDOW w AS (PARTITION BY a)",
+    "SELECT count(DISTINCT a ORDER BY b) FILTER (WHERE c), string_agg(x, ',' ORDER BY x DESC), "
+    "percentile_cont(0.5) WITHIN GROUP (ORDER BY y), f(VARIADIC ARRAY[1, 2]), g(1, VARIADIC a), h(x => 1, \"Y\" => 2)",
+    "SELECT \"coalesce\"(a), \"substring\"(a, 1), substring(a, 1, 2), \"overlay\"(x), s.\"F\"()",
+    "SELECT a LIKE 'x%', a NOT LIKE 'y', a ILIKE 'z', a NOT ILIKE 'w', a SIMILAR TO 'q', a NOT SIMILAR TO 'r' ESCAPE '!'",
+    "SELECT a BETWEEN 1 AND 2, a NOT BETWEEN b + 1 AND c, a BETWEEN SYMMETRIC 3 AND 1, a NOT BETWEEN SYMMETRIC x AND y",
+    "SELECT a BETWEEN (b IS NULL) AND c, a BETWEEN (b COLLATE \"C\") AND (d BETWEEN 1 AND 2)",
+    "SELECT a IS TRUE, a IS NOT FALSE, (a = b) IS UNKNOWN, a IS NOT UNKNOWN, NOT (a IS NULL), a IS NOT NULL",
+    "SELECT a IS DISTINCT FROM b, a IS NOT DISTINCT FROM (b IS DISTINCT FROM c), NULLIF(a, b), GREATEST(a, b), LEAST(1, 2)",
+    "SELECT a = ANY (ARRAY[1, 2]), a < ALL (SELECT b FROM u), a = ANY (SELECT 1), a LIKE ANY (ARRAY['x']), "
+    "a OPERATOR(pg_catalog.~~) ALL (ARRAY['y']), a NOT IN (1, 2), a IN (SELECT 1), a <> ALL (SELECT 2)",
+    "SELECT EXISTS (SELECT 1), ARRAY(SELECT 1), (SELECT 1) + 1, - a, + b, - (a + b), ~ c, @ d, a ^ b ^ c",
+    "SELECT CASE WHEN a THEN 1 WHEN b THEN 2 ELSE 3 END, CASE a WHEN 1 THEN 'x' END, ROW(1, 2), ROW(), (1, 2)",
+    "SELECT current_date, current_timestamp(2), localtime, localtimestamp(3), current_user, session_user, user, "
+    "current_role, current_schema, current_catalog, current_time(1)",
+    "SELECT $1, $2::int, a COLLATE \"C\", (a || b) COLLATE pg_catalog.\"default\", B'101', X'1F', 1.5e10, -0.25, TRUE",
+    "SELECT 'x'::char, 'y'::char(1), 'z'::char(2), 'w'::\"char\", CAST(a AS interval day to second(3)), "
+    "'1'::interval(2), CAST(b AS int[][3]), CAST(c AS s.\"T\"), CAST(d AS double precision), e::timestamptz(2), "
+    "f::bit varying(3), g::timetz, CAST(h AS SETOF int)",
+    "SELECT a AND b AND (c OR d) AND NOT (e AND f), (a OR b) AND c, NOT NOT a, a OR (b AND c) OR d",
+    "SELECT (a + b) * c, a + b * c, a - (b - c), (a - b) - c, a / (b * c), (a < b) = true, (a < b) < c, a * -b",
+    "SELECT a OPERATOR(pg_catalog.+) b, a OPERATOR(s.===) b, a @> b, a || b || c, (a || b) = c, a = (b || c)",
+    "SELECT (a).b, a[1], a[1:2], (f(x)).y, (SELECT r FROM t).c, $1[2]",
+    "SELECT * FROM t FOR UPDATE OF t SKIP LOCKED", "SELECT extract(year FROM d), position('a' IN b), overlaps(1,2,3,4)",
+    "SELECT GROUPING(a) FROM t GROUP BY ROLLUP (a, b), CUBE (c), GROUPING SETS ((a), ())",
+    "SELECT a FROM t TABLESAMPLE bernoulli (10) REPEATABLE (1)", "SELECT DEFAULT", "SELECT * FROM t AS x (a, \"B\")",
+    "SELECT 'it''s', E'a\\\\b\\nc', U&'\\0041', 'é客', '', ' ', '\\\\'",
+]
+
+
+def test_the_forms_one_by_one() -> None:
+    direct = total = 0
+    for sql in _FORMS:
+        for raw in pglast.parse_sql(sql):
+            direct += _same(raw.stmt)
+            total += 1
+            for node in nodes(raw.stmt):
+                _same(node)
+    assert direct >= total - 6  # (array subscripts, FOR UPDATE, extract / position, grouping sets, TABLESAMPLE)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(_FORMS), min_size=2, max_size=3), st.sampled_from(["UNION", "EXCEPT ALL"]))
+def test_the_forms_combined(forms, op) -> None:
+    """Two or three of the forms as subqueries of one query, and in a set operation (the parenthesisation of
+    a SELECT in its parent's place)."""
+    sql = "SELECT " + ", ".join(f"({f}) AS c{i}" for i, f in enumerate(forms)) + " FROM (" + forms[0] + ") AS s"
+    for text in (sql, f"{forms[0]} {op} {forms[1]}"):
+        try:
+            stmts = pglast.parse_sql(text)
+        except pglast.parser.ParseError:
+            continue
+        _same(stmts[0].stmt)

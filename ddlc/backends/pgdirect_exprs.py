@@ -396,11 +396,10 @@ def _sql_value_function(o: _Out, node: Any) -> None:
     if type(op) is not enums.SQLValueFunctionOp:
         raise _Unsure("op")
     word = _SVF[op]
-    _w(o, word.rstrip("_N") if word.endswith("_N") else word)
-    if word.endswith("_N"):
-        _w(o, "(")
-        _w(o, str(node.typmod))
-        _w(o, ")")
+    if word.endswith("_N"):  # CURRENT_TIMESTAMP_N: CURRENT_TIMESTAMP(typmod)
+        _w(o, word[:-2] + "(" + str(node.typmod) + ")")
+    else:
+        _w(o, word)
 
 
 def _row_expr(o: _Out, node: Any) -> None:
