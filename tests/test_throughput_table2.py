@@ -215,3 +215,43 @@ def test_common_clause_refuses_what_it_does_not_read() -> None:
     assert common_clause("PARTITION BY RANGE (a) (PARTITION p START (1) END (2))") is None
     assert common_clause("PARTITION BY HASH (a) PARTITIONS 4") is None
     assert common_clause("PARTITION BY RANGE ((a + 1)) (PARTITION p VALUES LESS THAN (1))") is None
+
+
+# -- PostgreSQL types: map_type's memo ----------------------------------------------------------------
+
+class _Diags:
+    def __init__(self) -> None:
+        self.got: list[tuple[Any, ...]] = []
+
+    def diag(self, *args: Any, **kw: Any) -> None:
+        self.got.append((args, tuple(sorted(kw.items()))))
+
+
+_TYPE_NAMES = st.one_of(st.sampled_from(sorted(__import__("ddlc.backends.postgres.types", fromlist=["x"]).TYPE_MAP)),
+                        st.sampled_from(["Foo", "my type", "timestamp", "character varying", "bit"]))
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_TYPE_NAMES, st.sampled_from([None, "pg_catalog", "", "s", "S x"]),
+       st.sampled_from(["", "(10)", "(0)", "(12,4)", "(3) with time zone", "(7)", "(99999999999)", "(1001)",
+                        "(10485761)", " day to second(3)", "(" + "9" * 200 + ")"]),
+       st.booleans())
+def test_map_type_memo_gives_what_the_mapping_gives(name: str, schema: str | None, typmod: str, array: bool) -> None:
+    from ddlc.backends.postgres import types
+    from ddlc.ir.names import TypeName
+
+    t = TypeName(name, schema, typmod, array, origin=("coltype",))
+
+    def outcome() -> Any:
+        d = _Diags()
+        try:
+            return "ok", types.map_type(t, d), d.got
+        except DdlcError as e:
+            return "error", e.message, e.path
+    first, second = outcome(), outcome()  # (the second from the memo when the first was kept)
+    try:
+        text, code, message = types._mapped(t)
+        made: Any = ("ok", text, [((code, message, t.origin), ())] if code is not None else [])
+    except DdlcError as e:
+        made = ("error", e.message, e.path)
+    assert first == second == made

@@ -102,8 +102,31 @@ def type_node(spelling: str) -> Any:
 
 
 def map_type(t: TypeName, e: Any) -> str:
+    """The PostgreSQL spelling of ``t`` (its diagnostic, when it has one, given to ``e``); the spelling and the
+    diagnostic remembered per (name, schema, typmod, array): a stream repeats a few hundred types."""
+    key = (t.name, t.schema, t.typmod, t.array)
+    hit = _MAPPED.get(key)
+    if hit is None:
+        hit = _mapped(t)  # (the typmod checked first: a typmod is never written unchecked; refused, not kept)
+        if len(t.name) + len(t.typmod) < 128:  # (short keys only: the memo holds no document's long text)
+            if len(_MAPPED) >= 4096:
+                _MAPPED.clear()
+            _MAPPED[key] = hit
+    text, code, message = hit
+    if code is not None:
+        e.diag(code, message, t.origin)
+    return text
+
+
+_MAPPED: dict[tuple[str, str | None, str, bool], tuple[str, str | None, str]] = {}
+
+
+def _mapped(t: TypeName) -> tuple[str, str | None, str]:
+    """(spelling, diagnostic code or None, its message) of ``t`` (:func:`map_type`'s, made)."""
     if t.typmod:  # the server's limits, whatever built the type (a typmod is never written unchecked)
         check_type_limits(t.name, t.schema, t.typmod, t.origin)
+    code = None
+    message = ""
     if t.schema == "":  # SQL-standard spelling with its modifier inside (TIMESTAMP(0) without time zone)
         text = t.name + t.typmod
     elif t.schema in (None, "pg_catalog") and t.name in TYPE_MAP:
@@ -112,7 +135,7 @@ def map_type(t: TypeName, e: Any) -> str:
         if t.name == "bpchar" and t.typmod:
             text = "character" + t.typmod
         if code is not None:
-            e.diag(code, f"type {t.name} written as {pg}", t.origin)
+            message = f"type {t.name} written as {pg}"
     elif t.schema == "pg_catalog":
         text = pg_ident(t.name) + t.typmod
     elif t.schema is None:
@@ -121,7 +144,7 @@ def map_type(t: TypeName, e: Any) -> str:
         text = pg_ident(t.schema) + "." + pg_ident(t.name) + t.typmod
     if t.array:
         text += "[]"
-    return text
+    return text, code, message
 
 
 class _Quiet:
