@@ -23,7 +23,8 @@ def _python(code: str, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_check_imports_no_other_command_module():
-    code = ("import sys, json\nsys.argv = ['ddlc', 'check', '--no-config', '--targets', 'postgres,spark', sys.argv[1]]\n"
+    code = ("import sys, json\n"
+            "sys.argv = ['ddlc', 'check', '--no-config', '--targets', 'postgres,spark', sys.argv[1]]\n"
             "from ddlc.cli import main\n"
             "try:\n    main()\nexcept SystemExit as e:\n    code = e.code\n"
             "print(json.dumps([code, sorted(m for m in sys.modules if m.startswith('ddlc.cli.'))]))\n")

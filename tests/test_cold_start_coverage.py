@@ -71,3 +71,63 @@ def test_a_check_imports_no_pkgutil():
     p = subprocess.run([sys.executable, "-c", code, str(ROOT / "examples" / "ddl" / "sales_schema.json")],
                        capture_output=True, text=True, cwd=ROOT, env={**os.environ, "NO_COLOR": "1"}, timeout=120)
     assert p.stdout.splitlines()[-1] in ("False", "True"), p.stdout + p.stderr
+
+
+def _reference_holders() -> dict[type, frozenset[type]]:
+    """holders() as e69f000 computed it: every hint of each statement class that mentions a subcommand class."""
+    import typing
+
+    from ddlc.backends import coverage as C
+    from ddlc.ir import statement_classes
+    from ddlc.ir.alter import AlterSubcommand
+
+    names = {c.__name__ for c in (AlterSubcommand, *C._subclasses(AlterSubcommand))}
+
+    def mentions(cls: type) -> bool:
+        for klass in cls.__mro__:
+            for a in vars(klass).get("__annotations__", {}).values():
+                words = set(C._WORD.findall(a)) if isinstance(a, str) else {getattr(t, "__name__", "")
+                                                                             for t in C._leaves(a)}
+                if words & names:
+                    return True
+        return False
+
+    out = {}
+    for stmt in statement_classes():
+        if not mentions(stmt):
+            continue
+        held: set[type] = set()
+        for hint in typing.get_type_hints(stmt).values():
+            for t in C._leaves(hint):
+                if isinstance(t, type) and issubclass(t, AlterSubcommand):
+                    below = C._subclasses(t)
+                    held.update(below if below else (t,))
+        if held:
+            out[stmt] = frozenset(held)
+    return out
+
+
+def test_holders_are_those_every_hint_gives():
+    """Resolving only the fields that name a subcommand class finds what resolving every hint found."""
+    from ddlc.backends import backend_class, coverage
+
+    for t in ("postgres", "spark", "gaussdb"):
+        backend_class(t)
+    got = coverage.holders()
+    assert len(got) >= 2 and all(len(v) > 30 for v in got.values())
+    assert got == _reference_holders()
+
+
+def test_the_most_derived_annotation_is_the_one_resolved():
+    import typing
+
+    from ddlc.backends.coverage import _held_hints
+    from ddlc.ir.alter import AlterSubcommand, DropConstraint  # noqa: F401 - names the annotations resolve
+
+    annotations = {"subs": "tuple[AlterSubcommand, ...]", "x": "int", "y": "DropConstraint"}
+    base = type("Base", (), {"__module__": "ddlc.ir.alter", "__annotations__": annotations})
+    child = type("Child", (base,), {"__module__": "ddlc.ir.alter",
+                                    "__annotations__": {"y": "str", "z": DropConstraint}})
+    names = {"AlterSubcommand", "DropConstraint"}
+    assert _held_hints(child, names) == [tuple[AlterSubcommand, ...], DropConstraint]
+    assert _held_hints(base, names) == [v for k, v in typing.get_type_hints(base).items() if k != "x"]
