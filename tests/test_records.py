@@ -5,6 +5,7 @@ defines (same fields, slots, match args and parameters) and, by hypothesis, for 
 from __future__ import annotations
 
 import dataclasses
+import dis
 import inspect
 import json
 import pickle
@@ -250,3 +251,67 @@ def test_options_is_a_record_whose_post_init_checks_every_construction():
     with pytest.raises(dataclasses.FrozenInstanceError):
         Options().mode = "raw"
     assert pickle.loads(pickle.dumps(Options(schema_map={"a": "b"}))) == Options(schema_map={"a": "b"})
+
+
+def _outcome(fn, cls, args, kw):
+    obj = object.__new__(cls)
+    try:
+        fn(obj, *args, **kw)
+    except Exception as e:  # noqa: BLE001 - the exception and its message are what is compared
+        return f"{type(e).__name__}: {e}"
+    return [getattr(obj, f.name, "unset") for f in dataclasses.fields(cls)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(_specs(), st.lists(_VALUES, min_size=5, max_size=5))
+def test_the_shared_form_init_is_the_exec_init(spec, values):
+    """The ``__init__`` made from a shared code object (no compile) is the one ``exec`` writes: same signature,
+    defaults, bytecode, values set, ``__post_init__`` call and error messages, for every call shape."""
+    from ddlc import records
+
+    fields, frozen, _slots, eq, post = spec
+    cls = _make(record, fields, frozen, True, eq, post=post)
+    fs = dataclasses.fields(cls)
+    shared, real = records._shared_form_init(cls, fs), records._exec_init(cls, fs)
+    assert (shared is not None) == all(k in ("plain", "default", "norepr", "nocompare") for _, k in fields)
+    if shared is None:
+        return
+    for attr in ("__name__", "__module__", "__defaults__", "__kwdefaults__"):
+        assert getattr(shared, attr) == getattr(real, attr), attr
+    assert str(inspect.signature(shared)) == str(inspect.signature(real))
+    assert [i.opname for i in dis.get_instructions(shared)] == [i.opname for i in dis.get_instructions(real)]
+    n = len(fields)
+    calls = [(values[:k], {}) for k in range(n + 2)]
+    calls += [((), {name: v for (name, _), v in zip(fields, values, strict=False)}), ((), {"nope": 1}),
+              (values[:1], {fields[0][0]: 2} if fields else {})]
+    for args, kw in calls:
+        assert _outcome(shared, cls, args, kw) == _outcome(real, cls, args, kw), (args, kw)
+
+
+def test_every_ddlc_record_init_is_the_exec_init():
+    """Each ddlc record whose ``__init__`` takes the shared form gets the ``__init__`` exec writes (signature,
+    defaults, bytecode); the others are left to exec."""
+    import importlib
+    import pkgutil
+
+    import ddlc
+    from ddlc import records
+
+    for m in pkgutil.walk_packages(ddlc.__path__, "ddlc."):
+        if not m.name.startswith(("ddlc.cli", "ddlc.__main__", "ddlc.pipeline")):
+            importlib.import_module(m.name)
+    shared = 0
+    for name, mod in list(sys.modules.items()):
+        for c in list(vars(mod).values()) if name.startswith("ddlc.") else ():
+            if not (isinstance(c, type) and c.__module__ == name and "__ddlc_key__" in c.__dict__):
+                continue
+            fs = dataclasses.fields(c)
+            fn = records._shared_form_init(c, fs)
+            if fn is None:
+                continue
+            shared += 1
+            real = records._exec_init(c, fs)
+            assert str(inspect.signature(fn)) == str(inspect.signature(real)), c
+            assert fn.__defaults__ == real.__defaults__ and fn.__kwdefaults__ == real.__kwdefaults__, c
+            assert [i.opname for i in dis.get_instructions(fn)] == [i.opname for i in dis.get_instructions(real)], c
+    assert shared > 20
