@@ -13,6 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ddlc.backends import get_backend
 from ddlc.errors import DdlcError
@@ -164,3 +166,39 @@ def test_the_history_records_what_it_recorded(target):
             new.record(s)
             _former_record(old, s)
             assert dump_catalog(new) == dump_catalog(old), label
+
+
+@given(st.lists(st.one_of(st.text(max_size=6), st.sampled_from(["", ")", ",", "(", ") x", ", y", "integer",
+                                                                  "character varying(10)", '"a("', "numeric[]"]))))
+def test_a_function_signature_list_is_the_writers(args):
+    from ddlc.backends.postgres.objects import _paren_list
+    from ddlc.backends.writer import SqlWriter
+
+    assert _paren_list(list(args)) == SqlWriter().paren_list(args, SqlWriter.raw).text()
+    assert SqlWriter().open().kw("*").close().text() == "(*)"
+
+
+def test_a_trigger_identity_is_the_writers():
+    from ddlc.backends.postgres.context import DIALECT, Emit
+    from ddlc.backends.postgres.objects import identity_sql
+    from ddlc.backends.writer import SqlWriter
+    from ddlc.ir.drop import TriggerIdentity
+    from ddlc.ir.names import QualifiedName
+
+    e = Emit(None)
+    for name in ("trg", "Trg", "a b", "x( ", ") y", "on", "select"):
+        for table in (QualifiedName("t", "s"), QualifiedName("T ( ,", None), QualifiedName("t", "S )")):
+            ident = TriggerIdentity(name, table)
+            want = SqlWriter(DIALECT).ident(name).kw("ON").raw(e.qname(table)).text()
+            assert identity_sql(ident, e) == want
+
+
+def test_a_statement_is_stripped_as_before():
+    """compile_statement strips a statement's terminator only when its last character is ``;`` or what
+    ``str.rstrip`` strips (``_ENDS``: the same set), else takes it as it is."""
+    from ddlc.compiler import _ENDS, _strip_terminator
+
+    assert _ENDS - {";", ""} == {chr(c) for c in range(0x110000) if chr(c).isspace()}
+    for s in ("", ";", "DROP TABLE t", "DROP TABLE t;", "x; ", "x;\u3000", "x\u3000", "x;\n-- c", "CREATE f AS $$ $$;"):
+        got = s if s[-1:] not in _ENDS else _strip_terminator(s)
+        assert got == _strip_terminator(s)

@@ -119,9 +119,18 @@ def arg_type(t: TypeName, e: Emit) -> str:
 def routine(f: FunctionSignature, e: Emit) -> tuple[str, str]:
     """(object word, ``name(args)``) of a function identity."""
     if f.star:
-        return "AGGREGATE", e.qname(f.name) + e.w().open().kw("*").close().text()
+        return "AGGREGATE", e.qname(f.name) + "(*)"  # (the writer's spacing of "(", "*", ")")
     # name(args): one token, no space before the list
-    return "ROUTINE", e.qname(f.name) + e.w().paren_list((arg_type(t, e) for t in f.args), SqlWriter.raw).text()
+    return "ROUTINE", e.qname(f.name) + _paren_list([arg_type(t, e) for t in f.args])
+
+
+def _paren_list(args: list[str]) -> str:
+    """``(a, b)``: the writer's ``paren_list`` of ``args`` as raw tokens, joined at once when its spacing rule
+    has nothing to decide (no empty item, none starting with ``)`` or ``,``); through the writer otherwise."""
+    for a in args:
+        if not a or a[0] in "),":
+            return SqlWriter().paren_list(args, SqlWriter.raw).text()
+    return "(" + ", ".join(args) + ")"
 
 
 def _addressed(word: str, ident: Identity, e: Emit) -> tuple[str, str]:
@@ -139,7 +148,7 @@ def identity_sql(ident: Identity, e: Emit) -> str:
     if isinstance(ident, FunctionSignature):
         return routine(ident, e)[1]
     if isinstance(ident, TriggerIdentity):
-        return e.w().ident(ident.name).kw("ON").raw(e.qname(ident.table)).text()
+        return words(e.ident(ident.name), "ON", e.qname(ident.table))
     raise TypeError(f"postgres: no identity form for {type(ident).__name__}")
 
 
