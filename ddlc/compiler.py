@@ -109,8 +109,13 @@ def normalize(stmt: Statement, backend: type[Backend] | Backend, options: Option
     document's other targets (:class:`Built`). For a target that prints fragments from their parse (all but
     GaussDB's), every fragment's parse deferred by the SQL layer (:meth:`ParsedSql.later`) is made here, so
     that no emitter parses (tests/test_emit_parses_nothing.py)."""
-    ctx0, plans = _pass_run(options, backend)
-    ctx = msgspec.structs.replace(ctx0, document=document, catalog=catalog)
+    return _normalize(_target(options, backend), stmt, backend, document, catalog, shared)
+
+
+def _normalize(t: _Target, stmt: Statement, backend: Any, document: str | None, catalog: Any,
+               shared: dict[int, Any] | None) -> tuple[Statement, list[Diagnostic]]:
+    plans = t.plans
+    ctx = msgspec.structs.replace(t.ctx, document=document, catalog=catalog)
     if shared is None:
         out, diags = run_pipeline(stmt, ctx, plans=plans)
     else:
@@ -125,27 +130,43 @@ def normalize(stmt: Statement, backend: type[Backend] | Backend, options: Option
     return out, diags
 
 
-_PASS_CONTEXTS: dict[tuple[int, str], tuple[Any, Any, Any, PassContext, Plans]] = {}
+_UNSET: Any = object()
+
+
+class _Target:
+    """What the back half reads of one run's options and one target, made once per (options, target): the options
+    are frozen and a target's tables are class data. The passes' context without a document or catalog (the passes
+    only read its mappings) and the passes planned per statement class with it (:class:`~ddlc.passes.Plans`);
+    what every document's emit context and result take from the run."""
+
+    __slots__ = ("options", "kind", "rules", "refused", "ctx", "plans", "filtering", "settings")
+
+    def __init__(self, options: Options, backend: Any) -> None:
+        self.options, self.kind, self.rules, self.refused = options, type(backend), backend.rules, backend.refused
+        self.ctx = PassContext.of(options, target=backend.name, rules=self.rules, refused=self.refused)
+        self.plans = Plans(self.ctx)
+        self.filtering = options.filtering
+        self.settings = _UNSET  # the target's typed settings, made when a statement is first emitted
+
+
+_TARGETS: dict[tuple[int, str], _Target] = {}
+
+
+def _target(options: Options, backend: Any) -> _Target:
+    hit = _TARGETS.get((id(options), backend.name))
+    if (hit is not None and hit.options is options and hit.kind is type(backend) and hit.rules is backend.rules
+            and hit.refused is backend.refused):
+        return hit
+    t = _Target(options, backend)
+    if len(_TARGETS) > 64:
+        _TARGETS.clear()
+    _TARGETS[(id(options), backend.name)] = t  # (options held: its id stays its)
+    return t
 
 
 def _pass_context(options: Options, backend: Any) -> PassContext:
-    """The run's :class:`PassContext` for ``backend`` without a document or catalog (made once per options and
-    target: the options are frozen, the passes only read the context's mappings)."""
-    return _pass_run(options, backend)[0]
-
-
-def _pass_run(options: Options, backend: Any) -> tuple[PassContext, Plans]:
-    """:func:`_pass_context` and the passes planned per statement class with it (:class:`~ddlc.passes.Plans`)."""
-    rules, refused = backend.rules, backend.refused
-    hit = _PASS_CONTEXTS.get((id(options), backend.name))
-    if hit is not None and hit[0] is options and hit[1] is rules and hit[2] is refused:
-        return hit[3], hit[4]
-    ctx = PassContext.of(options, target=backend.name, rules=rules, refused=refused)
-    plans = Plans(ctx)
-    if len(_PASS_CONTEXTS) > 64:
-        _PASS_CONTEXTS.clear()
-    _PASS_CONTEXTS[(id(options), backend.name)] = (options, rules, refused, ctx, plans)  # (options held: its id stays its)
-    return ctx, plans
+    """The run's :class:`PassContext` for ``backend`` without a document or catalog (:class:`_Target`)."""
+    return _target(options, backend).ctx
 
 
 _EXPRS = Reach.shared({Expr})  # (the PostgreSQL rules' plan too: its last walk serves both)
@@ -189,9 +210,11 @@ def compile_many(doc: Document, backends: Any, options: Options, catalogs: Any, 
     """Translate one document for several targets (one catalog each), read and built once; every failure
     is captured in its target's result, never raised. ``fronted``: the document already built (by
     :func:`front` with the same options: the pipeline's stage 1 hands its build to stage 2)."""
-    built = Built(doc, options, fronted, source=any(b.passes_source_text for b in backends))
     if len(backends) == 1:  # (nothing to share the target-free passes' results with)
+        built = Built(doc, options, fronted, source=backends[0].passes_source_text)
         built.passes = None
+    else:
+        built = Built(doc, options, fronted, source=any(b.passes_source_text for b in backends))
     out = []
     for backend, catalog in zip(backends, catalogs, strict=True):
         try:
@@ -263,8 +286,9 @@ class Built:
 
 def _compile(doc: Document, backend: Backend, options: Options, catalog: Any, built: Built | None = None) -> Result:
     built = built if built is not None else Built(doc, options)
+    t = _target(options, backend)
     f = None
-    if options.filtering:  # decided on the statement as the source spelled it
+    if t.filtering:  # decided on the statement as the source spelled it
         f = built.front()
         reason = filtered_out(f, doc, options)
         if reason is not None:
@@ -289,8 +313,8 @@ def _compile(doc: Document, backend: Backend, options: Options, catalog: Any, bu
     if backend.passes_source_text:
         _one_statement_as_written(f, doc.label)
     role = f.owner if f.owner is not None else doc.meta.get("owner")  # myowner, or a decoding row's owner
-    return compile_statement(f.stmt, backend, options, catalog, document=doc.label, fronted=f,
-                             role=role if isinstance(role, str) else None, shared=built.passes)
+    return _compile_statement(t, f.stmt, backend, options, catalog, doc.label, f,
+                              role if isinstance(role, str) else None, built.passes)
 
 
 def _may_read_as(text: str, classes: tuple[type, ...]) -> bool:
@@ -348,21 +372,30 @@ def compile_statement(stmt0: Statement, backend: Backend, options: Options, cata
     run-wide rules (``shared``: the target-free passes' results for the document's other targets). ``fronted`` is what the frontend made of the document (None for a statement built
     otherwise, e.g. by ``ddlc replay`` from its schema model); ``role``, the role that ran it (the
     owner ``--owners`` gives what it creates). Raises :class:`DdlcError`."""
+    return _compile_statement(_target(options, backend), stmt0, backend, options, catalog, document, fronted, role,
+                              shared)
+
+
+def _compile_statement(t: _Target, stmt0: Statement, backend: Backend, options: Options, catalog: Any,
+                       document: str | None, fronted: Front | None, role: str | None,
+                       shared: dict[int, Any] | None) -> Result:
     f = fronted if fronted is not None else Front(stmt0, (), None)
-    stmt, more = normalize(stmt0, backend, options, document=document, catalog=catalog, shared=shared)
+    stmt, more = _normalize(t, stmt0, backend, document, catalog, shared)
     owner = None
     if options.owners and role is not None:
         from .passes.map_roles import map_role
 
         owner = map_role(role, dict(options.role_map))
-    ctx = EmitContext(document, options, _pass_context(options, backend).schema_map, options.on_unsupported, catalog,
-                      f.source if stmt is f.stmt else None, owner,
-                      _settings(type(backend), options) if backend.options else None)
+    settings = t.settings
+    if settings is _UNSET:
+        settings = t.settings = _settings(type(backend), options) if backend.options else None
+    ctx = EmitContext(document, options, t.ctx.schema_map, options.on_unsupported, catalog,
+                      f.source if stmt is f.stmt else None, owner, settings)
     out = backend.emit(stmt, ctx)
     if catalog is not None:
         catalog.record(stmt)  # every target sees the same history
     diags = (*f.diagnostics, *more, *out.diagnostics)
-    statements = tuple([_strip_terminator(s) for s in out.statements])
+    statements = tuple([s if s[-1:] not in _ENDS else _strip_terminator(s) for s in out.statements])
     comments = [_comment(backend, c) for c in out.comments] if out.comments else []
     mode = ctx.on_unsupported
     if mode == "comment":
@@ -417,6 +450,10 @@ def _blocks(backend: Backend, statements: tuple[str, ...]) -> frozenset[int]:
 
 
 _LOSS = (Severity.WARNING, Severity.NOTE)  # the target cannot / ddlc does not yet: something is lost
+
+
+_ENDS = frozenset(";\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
+                  "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000") | {""}  # ";", what str.rstrip strips, nothing
 
 
 def _strip_terminator(text: str) -> str:
