@@ -255,3 +255,33 @@ def test_map_type_memo_gives_what_the_mapping_gives(name: str, schema: str | Non
     except DdlcError as e:
         made = ("error", e.message, e.path)
     assert first == second == made
+
+
+# -- PostgreSQL partition bounds: written without a writer ---------------------------------------------
+
+def _old_range_bound(lower: Any, upper: Any) -> str:
+    from ddlc.backends.writer import SqlWriter
+
+    w = SqlWriter().kw("FOR", "VALUES", "FROM").paren_list(lower, SqlWriter.raw)
+    return w.kw("TO").paren_list(upper, SqlWriter.raw).text()
+
+
+def _old_list_bound(values: Any) -> str:
+    from ddlc.backends.writer import SqlWriter
+
+    return SqlWriter().kw("FOR", "VALUES", "IN").paren_list(values, SqlWriter.raw).text()
+
+
+_BOUND_TEXTS = st.lists(st.one_of(
+    st.sampled_from(["", ",", ")", ")x", "(", "f(", " 5", "5 ", "'a ( b'", "'a , b'", "MAXVALUE", "MINVALUE", "NULL",
+                     "-1", "'2024-01-01'", "E'\\\\x'", "( )", "a )", ", x"]),
+    st.text(alphabet="(), 'ab1", max_size=5)), max_size=4)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_BOUND_TEXTS, _BOUND_TEXTS)
+def test_bounds_written_as_the_writer_wrote_them(lower: list[str], upper: list[str]) -> None:
+    from ddlc.backends.postgres import partitions
+
+    assert partitions.range_bound(None, iter(lower), upper) == _old_range_bound(lower, upper)
+    assert partitions.list_bound(None, iter(lower)) == _old_list_bound(lower)

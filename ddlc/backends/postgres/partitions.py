@@ -49,7 +49,7 @@ from ...ir.partition import (
 from ...ir.base import replace
 from ...ir.rules import Rule
 from ...ir.table import ConstraintKind, CreateTable, TableConstraint
-from ..writer import SqlWriter
+from ..writer import SqlWriter, words
 
 W_INTERVAL = register(
     "DDLC-W630", Severity.WARNING, "Interval partitions are not created on demand",
@@ -223,7 +223,7 @@ def bound_value(v: BoundValue, e: Any) -> str:
     if k is BoundKind.NUMBER:
         return v.text
     if k is BoundKind.STRING:
-        return e.w().lit(v.value if v.value is not None else "").text()
+        return e.literal(v.value if v.value is not None else "")
     if k is BoundKind.MAXVALUE:
         return "MAXVALUE"
     if k is BoundKind.NULL:
@@ -237,15 +237,30 @@ def bound_value(v: BoundValue, e: Any) -> str:
     return e.expr(v.expr)
 
 
+def _listed(values: Any) -> str:
+    """``(v, ...)`` of rendered bound values, as ``SqlWriter().paren_list(values, SqlWriter.raw)`` writes it: an
+    empty value left out (its comma kept), no space before a comma or a value starting with ``)``."""
+    values = list(values)
+    if all(v and v != "," and v[0] != ")" for v in values):  # (the common case: bound_value's)
+        return "(" + ", ".join(values) + ")"
+    out = "("
+    for i, v in enumerate(values):
+        if i:
+            out += ","
+            if v and v != "," and v[0] != ")":
+                out += " "
+        out += v
+    return out + ")"
+
+
 def range_bound(e: Any, lower: Any, upper: Any) -> str:
     """``FOR VALUES FROM (lower, ...) TO (upper, ...)`` of rendered bound values."""
-    w = e.w().kw("FOR", "VALUES", "FROM").paren_list(lower, SqlWriter.raw)
-    return w.kw("TO").paren_list(upper, SqlWriter.raw).text()
+    return "FOR VALUES FROM " + _listed(lower) + " TO " + _listed(upper)
 
 
 def list_bound(e: Any, values: Any) -> str:
     """``FOR VALUES IN (v, ...)`` of rendered bound values."""
-    return e.w().kw("FOR", "VALUES", "IN").paren_list(values, SqlWriter.raw).text()
+    return "FOR VALUES IN " + _listed(values)
 
 
 def hash_bound(e: Any, modulus: int, remainder: int) -> str:
@@ -342,33 +357,32 @@ def partition_statements(layout: Layout, t: Target, e: Any, n: CreateTable) -> l
             e.diag(I_LONG_NAME, f"partition {p.name} is table {name}", path)
         return name
 
+    # each statement written straight from its tokens (writer.words: the writer's spacing, names quoted by
+    # the dialect's function; the table's schema and name were written, so quoted, before these)
+    ident = e.ident
+    schema = "" if t.schema is None else ident(t.schema) + "."
+    branch = "TEMPORARY" if t.temporary else None
+    leaf = "TEMPORARY" if t.temporary else "UNLOGGED" if t.unlogged_leaves else None
+    if_not_exists = "IF NOT EXISTS" if t.if_not_exists else None
+
     def emit(parent: str, p: Partition, bound: str, sub_by: str | None) -> str:
-        w = e.w().kw("CREATE")
-        if t.temporary:
-            w.kw("TEMPORARY")
-        elif t.unlogged_leaves and sub_by is None:
-            w.kw("UNLOGGED")
-        w.kw("TABLE")
-        if t.if_not_exists:
-            w.kw("IF", "NOT", "EXISTS")
-        name = name_of(p)
-        w.name(t.schema, name).kw("PARTITION", "OF").name(t.schema, parent).raw(bound)
-        e.own(("TABLE",), e.w().name(t.schema, name).text())
-        if sub_by is not None:
-            w.raw(sub_by)
-        elif t.leaf_with:
-            w.raw(t.leaf_with)
-        out.append(w.text())
+        """The statement of partition ``p`` of the table ``parent`` (quoted, with its schema); its name so."""
+        name = schema + ident(name_of(p))
+        out.append(words("CREATE", leaf if sub_by is None else branch, "TABLE", if_not_exists, name, "PARTITION OF",
+                         parent, bound, t.leaf_with if sub_by is None else sub_by))
+        e.own(("TABLE",), name)
         return name
+
+    root = schema + ident(t.root)
 
     sub_by = (partition_by(spec.sub_strategy, spec.sub_key, spec.sub_key_text, spec.sub_key_exprs, e, path)
               if spec.sub_strategy is not None else None)
     for p, bound in zip(parts, _bounds(parts, top, e, path), strict=True):
         if sub is None:
-            emit(t.root, p, bound, None)
+            emit(root, p, bound, None)
             continue
         subs = p.subpartitions or _default_sub(p, sub.strategy, e, path)
-        me = emit(t.root, p, bound, sub_by)
+        me = emit(root, p, bound, sub_by)
         for s, sb in zip(subs, _bounds(subs, sub, e, path), strict=True):
             emit(me, s, sb, None)
     return out
