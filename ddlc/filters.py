@@ -49,28 +49,80 @@ def _q(v: Any) -> QualifiedName | None:
 
 def relations_of(stmt: Any) -> list[QualifiedName]:
     """The tables a statement changes (what GaussDB's white-table-list is matched against)."""
-    if isinstance(stmt, CreateTable | CreateTableAs | AlterTableFollowup | AutoIncrementBackfill | BackfillUpdate):
-        return [stmt.identity]
-    if isinstance(stmt, AlterRelation):
-        return [stmt.identity] if stmt.objtype is AlterObjType.TABLE else []
-    if isinstance(stmt, CreateIndex):
-        return [stmt.table]
-    if isinstance(stmt, Drop):
-        return [q] if stmt.objtype is DropObjectType.TABLE and (q := _q(stmt.identity)) else []
-    if isinstance(stmt, Comment):
-        if str(stmt.objtype).lower() in ("table", "column"):
-            q = _q(stmt.identity)
-            return [QualifiedName(q.name, q.schema)] if q is not None else []
-        return []
-    if isinstance(stmt, RenameColumn | RenameConstraint | RenameRelation | SetSchema):
-        objtype = str(getattr(stmt, "objtype", "table")).lower()
-        return [q] if objtype in ("table", "alterobjtype.table") and (q := _q(stmt.identity)) else []
-    if isinstance(stmt, RenameTables):
-        return [p.old for p in stmt.pairs]
-    if isinstance(stmt, Truncate):
-        return [q for t in stmt.relations if (q := _q(getattr(t, "name", None)))]
-    if isinstance(stmt, CreateTrigger):
-        return [stmt.relation]
+    fn = _RELATIONS.get(type(stmt))
+    if fn is None:
+        fn = _RELATIONS[type(stmt)] = _relations_by(type(stmt))
+    return fn(stmt)
+
+
+def _relations_by(cls: type) -> Any:
+    """How :func:`relations_of` reads a statement of class ``cls`` (decided once per class)."""
+    if issubclass(cls, CreateTable | CreateTableAs | AlterTableFollowup | AutoIncrementBackfill | BackfillUpdate):
+        return _own_identity
+    if issubclass(cls, AlterRelation):
+        return _altered_table
+    if issubclass(cls, CreateIndex):
+        return _indexed_table
+    if issubclass(cls, Drop):
+        return _dropped_table
+    if issubclass(cls, Comment):
+        return _commented_table
+    if issubclass(cls, RenameColumn | RenameConstraint | RenameRelation | SetSchema):
+        return _renamed_table
+    if issubclass(cls, RenameTables):
+        return _renamed_tables
+    if issubclass(cls, Truncate):
+        return _truncated_tables
+    if issubclass(cls, CreateTrigger):
+        return _trigger_table
+    return _no_tables
+
+
+_RELATIONS: dict[type, Any] = {}
+_TABLE = DropObjectType.TABLE
+
+
+def _own_identity(stmt: Any) -> list[QualifiedName]:
+    return [stmt.identity]
+
+
+def _altered_table(stmt: Any) -> list[QualifiedName]:
+    return [stmt.identity] if stmt.objtype is AlterObjType.TABLE else []
+
+
+def _indexed_table(stmt: Any) -> list[QualifiedName]:
+    return [stmt.table]
+
+
+def _dropped_table(stmt: Any) -> list[QualifiedName]:
+    return [q] if stmt.objtype is _TABLE and (q := _q(stmt.identity)) else []
+
+
+def _commented_table(stmt: Any) -> list[QualifiedName]:
+    if str(stmt.objtype).lower() in ("table", "column"):
+        q = _q(stmt.identity)
+        return [QualifiedName(q.name, q.schema)] if q is not None else []
+    return []
+
+
+def _renamed_table(stmt: Any) -> list[QualifiedName]:
+    objtype = str(getattr(stmt, "objtype", "table")).lower()
+    return [q] if objtype in ("table", "alterobjtype.table") and (q := _q(stmt.identity)) else []
+
+
+def _renamed_tables(stmt: Any) -> list[QualifiedName]:
+    return [p.old for p in stmt.pairs]
+
+
+def _truncated_tables(stmt: Any) -> list[QualifiedName]:
+    return [q for t in stmt.relations if (q := _q(getattr(t, "name", None)))]
+
+
+def _trigger_table(stmt: Any) -> list[QualifiedName]:
+    return [stmt.relation]
+
+
+def _no_tables(stmt: Any) -> list[QualifiedName]:
     return []
 
 

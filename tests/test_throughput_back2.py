@@ -202,3 +202,57 @@ def test_a_statement_is_stripped_as_before():
     for s in ("", ";", "DROP TABLE t", "DROP TABLE t;", "x; ", "x;\u3000", "x\u3000", "x;\n-- c", "CREATE f AS $$ $$;"):
         got = s if s[-1:] not in _ENDS else _strip_terminator(s)
         assert got == _strip_terminator(s)
+
+
+def _former_relations_of(stmt: Any) -> list[Any]:
+    """filters.relations_of as it was (an isinstance chain per statement)."""
+    from ddlc.filters import _q
+    from ddlc.ir.alter import AlterObjType, AlterRelation
+    from ddlc.ir.comment import Comment
+    from ddlc.ir.drop import Drop, DropObjectType
+    from ddlc.ir.followup import AlterTableFollowup, AutoIncrementBackfill, BackfillUpdate
+    from ddlc.ir.index import CreateIndex
+    from ddlc.ir.misc import CreateTableAs, Truncate
+    from ddlc.ir.names import QualifiedName
+    from ddlc.ir.rename import RenameColumn, RenameConstraint, RenameRelation, RenameTables, SetSchema
+    from ddlc.ir.table import CreateTable
+    from ddlc.ir.trigger import CreateTrigger
+
+    if isinstance(stmt, CreateTable | CreateTableAs | AlterTableFollowup | AutoIncrementBackfill | BackfillUpdate):
+        return [stmt.identity]
+    if isinstance(stmt, AlterRelation):
+        return [stmt.identity] if stmt.objtype is AlterObjType.TABLE else []
+    if isinstance(stmt, CreateIndex):
+        return [stmt.table]
+    if isinstance(stmt, Drop):
+        return [q] if stmt.objtype is DropObjectType.TABLE and (q := _q(stmt.identity)) else []
+    if isinstance(stmt, Comment):
+        if str(stmt.objtype).lower() in ("table", "column"):
+            q = _q(stmt.identity)
+            return [QualifiedName(q.name, q.schema)] if q is not None else []
+        return []
+    if isinstance(stmt, RenameColumn | RenameConstraint | RenameRelation | SetSchema):
+        objtype = str(getattr(stmt, "objtype", "table")).lower()
+        return [q] if objtype in ("table", "alterobjtype.table") and (q := _q(stmt.identity)) else []
+    if isinstance(stmt, RenameTables):
+        return [p.old for p in stmt.pairs]
+    if isinstance(stmt, Truncate):
+        return [q for t in stmt.relations if (q := _q(getattr(t, "name", None)))]
+    if isinstance(stmt, CreateTrigger):
+        return [stmt.relation]
+    return []
+
+
+def test_relations_of_as_before_on_every_fixture_statement():
+    from ddlc.filters import object_of, relations_of
+
+    from test_throughput_lead import _former_object_of
+
+    seen = 0
+    for label, stmt in STATEMENTS:
+        for s in (stmt, run_pipeline(stmt, _ctx(OPTION_SETS["maps"], "postgres"))[0]):
+            got = relations_of(s)
+            assert base.to_json(got, with_origin=True) == base.to_json(_former_relations_of(s), with_origin=True), label
+            assert object_of(s) == _former_object_of(s), label
+            seen += bool(got)
+    assert seen > 50
