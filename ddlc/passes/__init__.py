@@ -128,12 +128,11 @@ def run_pipeline(stmt: Statement, ctx: PassContext, start: int = 0, stop: int | 
     if plans is None:
         plans = Plans(ctx)
     diags: list[Diagnostic] = []
-    start, end, _ = slice(start, stop).indices(len(PIPELINE))
-    for i in plans.of(type(stmt)):
-        if i < start:
-            continue
-        if i >= end:
-            break
+    todo = plans.of(type(stmt))
+    if start or stop is not None:
+        lo, hi, _ = slice(start, stop).indices(len(PIPELINE))
+        todo = tuple(i for i in todo if lo <= i < hi)
+    for i in todo:
         cls = type(stmt)
         stmt, more = PIPELINE[i](stmt, ctx)
         if more:
