@@ -395,7 +395,12 @@ def _compile_statement(t: _Target, stmt0: Statement, backend: Backend, options: 
     if catalog is not None:
         catalog.record(stmt)  # every target sees the same history
     diags = (*f.diagnostics, *more, *out.diagnostics)
-    statements = tuple([s if s[-1:] not in _ENDS else _strip_terminator(s) for s in out.statements])
+    written = out.statements
+    if len(written) == 1:  # (most statements write one: no comprehension)
+        s = written[0]
+        statements: tuple[str, ...] = (s if s[-1:] not in _ENDS else _strip_terminator(s),)
+    else:
+        statements = tuple([s if s[-1:] not in _ENDS else _strip_terminator(s) for s in written])
     comments = [_comment(backend, c) for c in out.comments] if out.comments else []
     mode = ctx.on_unsupported
     if mode == "comment":
