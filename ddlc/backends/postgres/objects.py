@@ -177,6 +177,8 @@ _DROP_WORDS = {
     DropObjectType.FUNCTION: "ROUTINE", DropObjectType.TRIGGER: "TRIGGER",
     DropObjectType.LARGE_SEQUENCE: "SEQUENCE",
 }
+_LARGE_SEQUENCE, _INDEX = DropObjectType.LARGE_SEQUENCE, DropObjectType.INDEX  # (an enum member as a global: read
+# once, not through the enum class per statement)
 
 
 @emits(Drop)
@@ -189,10 +191,10 @@ def drop(n: Drop, e: Emit) -> list[str]:
                n.origin)
         return [words("ALTER TABLE", e.qname(ident.table), "DROP CONSTRAINT", "IF EXISTS" if n.if_exists else None,
                       e.ident(ident.name), "CASCADE" if n.cascade else None)]
-    if n.objtype is DropObjectType.LARGE_SEQUENCE:
+    if n.objtype is _LARGE_SEQUENCE:
         _large(e, "LARGE SEQUENCE", n.origin)
     word, what = _addressed(word, ident, e)
-    return [words("DROP", word, "CONCURRENTLY" if n.concurrently and n.objtype is DropObjectType.INDEX else None,
+    return [words("DROP", word, "CONCURRENTLY" if n.concurrently and n.objtype is _INDEX else None,
                   "IF EXISTS" if n.if_exists else None, what, "CASCADE" if n.cascade else None)]
 
 
