@@ -25,8 +25,7 @@ import test_throughput_print as base  # (its collections and generated SELECTs)
 def _direct() -> None:
     if not pgprint.supported():
         pytest.skip(f"pglast {pglast.__version__} is not a release the direct printer was compared with")
-    writer._streams()
-    assert writer._DIRECT is pgdirect.deparse and pgdirect.ready()
+    assert writer._streams()[1].direct is pgdirect.deparse and pgdirect.ready()
 
 
 def _direct_text(tree):
@@ -226,6 +225,17 @@ def test_uncovered_nodes_fall_back() -> None:
     assert writer.pg_deparse(stmt) == writer._stream_deparse(stmt)
     call = pglast.parse_sql("SELECT extract(year FROM d)")[0].stmt  # (pglast's special printer)
     assert _direct_text(call) is None and _same(call) is False
+
+
+def test_other_releases_print_without_it(monkeypatch) -> None:
+    monkeypatch.setattr(pgprint, "CHECKED_RELEASES", ("0.0",))
+    monkeypatch.setattr(writer, "_STREAM", None)
+    monkeypatch.setattr(writer, "_FAST_STREAM", None)
+    assert writer._streams()[1].direct is False
+    tree = pglast.parse_sql("SELECT 'a\\b', x")[0].stmt
+    assert writer.pg_deparse(tree) == "SELECT E'a\\\\b', x"
+    monkeypatch.undo()
+    assert writer._streams()[1].direct is pgdirect.deparse
 
 
 def test_a_changed_registry_turns_it_off(monkeypatch) -> None:

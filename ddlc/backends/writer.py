@@ -73,8 +73,7 @@ def pg_pastable(text: str) -> bool:
 
 
 _STREAM: Any = None  # pglast's RawStream with the literal rule, once pglast is imported (_streams)
-_FAST_STREAM: Any = None  # the stream pg_deparse prints with
-_DIRECT: Any = None  # pgdirect.deparse where pg_deparse may print with it first, else False
+_FAST_STREAM: Any = None  # the stream pg_deparse prints with (its ``direct``: pgdirect.deparse to try first, or False)
 _AST: Any = None  # pglast.ast
 _POPULATE: Any = None  # ir.sqltree.populate_ancestors
 
@@ -82,8 +81,8 @@ _POPULATE: Any = None  # ir.sqltree.populate_ancestors
 def _streams() -> tuple[Any, Any]:
     """(pglast's ``RawStream`` with this module's literal rule, the stream :func:`pg_deparse` prints with: the
     same made faster (:mod:`.pgprint`) for a pglast release it was compared with, else that one). For that
-    release, :mod:`.pgdirect` prints first what it covers (:data:`_DIRECT`)."""
-    global _STREAM, _FAST_STREAM, _DIRECT, _AST, _POPULATE
+    release, :mod:`.pgdirect` prints first what it covers (the class's ``direct``)."""
+    global _STREAM, _FAST_STREAM, _AST, _POPULATE
     if _STREAM is None:
         from pglast import ast
         from pglast.stream import RawStream
@@ -93,10 +92,12 @@ def _streams() -> tuple[Any, Any]:
         _AST, _POPULATE = ast, populate_ancestors
 
         class _PgStream(RawStream):
+            direct: Any = False
+
             def write_quoted_string(self, s: str) -> None:
                 self.write(pg_literal(s))
 
-        _FAST_STREAM, _DIRECT = _PgStream, False
+        _FAST_STREAM = _PgStream
         try:  # another pglast release may lack what pgprint takes from pglast's printers: its own stream then
             from . import pgprint
 
@@ -104,17 +105,19 @@ def _streams() -> tuple[Any, Any]:
         except (ImportError, AttributeError):
             fast = False
         if fast:
+            try:
+                from . import pgdirect
+
+                direct = pgdirect.deparse if pgdirect.ready() else False
+            except (ImportError, AttributeError):
+                direct = False
+
             class _PgFastStream(pgprint.FastRawStream):
                 def write_quoted_string(self, s: str) -> None:
                     self.write(pg_literal(s))
 
+            _PgFastStream.direct = direct
             _FAST_STREAM = _PgFastStream
-            try:
-                from . import pgdirect
-
-                _DIRECT = pgdirect.deparse if pgdirect.ready() else False
-            except (ImportError, AttributeError):
-                _DIRECT = False
         _STREAM = _PgStream
     return _STREAM, _FAST_STREAM
 
@@ -128,7 +131,7 @@ def pg_deparse(node: Any) -> str:
     :mod:`.pgdirect` covers whole is printed there (the same text, issue 26); anything else, and any
     error, by pglast's printers (:class:`~.pgprint.FastRawStream`).
     """
-    direct = _DIRECT if _STREAM is not None else (_streams(), _DIRECT)[1]
+    direct = (_FAST_STREAM if _FAST_STREAM is not None else _streams()[1]).direct
     if direct and isinstance(node, _AST.Node):
         try:
             return direct(node, pg_literal)
@@ -142,7 +145,7 @@ def pg_deparse_typed(node: Any, types: Mapping[int, Any], rebuilt: Callable[[], 
     whose ``id`` is in ``types`` replaced by ``types[id(t)]`` (made bottom-up, a replacement holding no node it
     replaces): :mod:`.pgdirect` prints ``node`` through the map without the copy; the copy is made only for
     pglast's printers."""
-    direct = _DIRECT if _STREAM is not None else (_streams(), _DIRECT)[1]
+    direct = (_FAST_STREAM if _FAST_STREAM is not None else _streams()[1]).direct
     if direct and isinstance(node, _AST.Node):
         try:
             return direct(node, pg_literal, types)
