@@ -47,7 +47,8 @@ from ..jddl.keys import CANONICAL
 from ..records import record
 from .sql.typmod import check_spelling, check_typmod
 from .sql.slotforms import (
-    DESCRIBED, NUMBERS, Verdict, fmt_problem, fragment_verdict, identifier_verdict, quote_free,
+    DESCRIBED, NUMBERS, QUICK_DOTTED, QUICK_FRAGMENTS, QUICK_NAME, Verdict, fmt_problem, fragment_verdict,
+    identifier_verdict, quote_free,
 )
 
 
@@ -412,14 +413,32 @@ def _known(slot: Slot) -> dict[str, Verdict]:
     return hit[1]
 
 
-def _learn(v: str, slot: Slot, known: dict[str, Verdict]) -> Verdict:
-    """:func:`verdict` of a string ``known`` does not hold yet, remembered there."""
+def quick_of(slot: Slot) -> Any:
+    """The ``match`` of a pattern whose texts are in ``slot``'s class, ``(None, False)``, without its verdict
+    (:data:`~.sql.slotforms.QUICK_DOTTED`, :data:`~.sql.slotforms.QUICK_NAME`: the names a stream names afresh),
+    or None: the slot check judges a new name by one match (and remembers it, as any verdict)."""
+    if any(kind is Kind.FRAGMENT and form in QUICK_FRAGMENTS for kind, form in slot.forms):
+        return QUICK_DOTTED.match
+    if any(kind is Kind.IDENTIFIER and form in ("name", "words") for kind, form in slot.forms):
+        return QUICK_NAME.match
+    return None
+
+
+_TAKEN: Verdict = (None, False)
+
+
+def _learn(v: str, slot: Slot, known: dict[str, Verdict], quick: Any = None) -> Verdict:
+    """:func:`verdict` of a string ``known`` does not hold yet, remembered there. ``quick``: the slot's
+    :func:`quick_of`, whose texts are in the class without the verdict's reading (a new name)."""
     global _count
     if _count >= _MAX:
         for _, answers in list(_VERDICTS.values()):  # (a copy: another thread may add a slot meanwhile)
             answers.clear()
         _count = 0
-    got = known[v] = verdict.__wrapped__(v, slot)  # (the lru_cache of verdict would hash the Slot again)
+    if quick is not None and quick(v) is not None:
+        got = known[v] = _TAKEN
+    else:
+        got = known[v] = verdict.__wrapped__(v, slot)  # (the lru_cache of verdict would hash the Slot again)
     _count += 1
     return got
 
@@ -433,8 +452,9 @@ def _verdict(v: str, slot: Slot) -> Verdict:
 
 # A fmt read as a node: its problem (or None) and, per specifier in order, what the walk needs of it (the
 # member's slot and its remembered verdicts, whether the fmt quotes it, the node its object or its array's
-# objects are read as), worked out once per (fmt, node, block) instead of per document.
-_Entry = tuple[str, "str | None", str, Slot, bool, "dict[str, Verdict]", "str | None", "str | None"]
+# objects are read as, the match of the texts it takes at once: quick_of), worked out once per (fmt, node, block)
+# instead of per document.
+_Entry = tuple[str, "str | None", str, Slot, bool, "dict[str, Verdict]", "str | None", "str | None", Any]
 _PLANS: dict[tuple[str, str | None, bool], tuple[str | None, tuple[_Entry, ...]]] = {}
 _NO_SLOTS: dict[str, Slot] = {}
 
@@ -445,7 +465,8 @@ def _plan(fmt: str, node: str | None, block: bool) -> tuple[str | None, tuple[_E
     entries = []
     for name, sep, conv in specs:
         slot = table.get(CANONICAL.get(name, name), _GENERIC)
-        entries.append((name, sep, conv, slot, name in quoted, _known(slot), slot.node, slot.items or slot.node))
+        entries.append((name, sep, conv, slot, name in quoted, _known(slot), slot.node, slot.items or slot.node,
+                        quick_of(slot)))
     plan = why, tuple(entries)
     if len(_PLANS) < 8192:
         _PLANS[(fmt, node, block)] = plan
@@ -469,7 +490,7 @@ class _Check(_Walk):
         if why is not None:
             raise _fail(f"{'the statement' if not path else 'an object'} is not a form the server writes: {why}",
                         path + ("fmt",), self.document)
-        for name, sep, conv, slot, inquote, known, child, items in entries:
+        for name, sep, conv, slot, inquote, known, child, items, quick in entries:
             value = obj.get(name, _ABSENT)
             if value is _ABSENT:
                 continue
@@ -483,7 +504,7 @@ class _Check(_Walk):
                 if value:
                     got = known.get(value)
                     if got is None:
-                        got = _learn(value, slot, known)
+                        got = _learn(value, slot, known, quick)
                     if got[0] is not None or got[1]:
                         self.judged(value, name, slot, got, path + (name,))
             elif type(value) is dict:
@@ -565,4 +586,4 @@ def raw_slots(tree: Mapping[str, Any], shape: str) -> list[tuple[Path, Slot | No
     return walk.found
 
 
-__all__ = ["Kind", "NODES", "QUOTED", "META", "Slot", "check_tree", "fmt_problem", "raw_slots", "verdict"]
+__all__ = ["Kind", "NODES", "QUOTED", "META", "Slot", "check_tree", "fmt_problem", "quick_of", "raw_slots", "verdict"]

@@ -19,7 +19,7 @@ from ..diagnostics import E_DEPTH
 from ..errors import DdlcError, Path
 from ..jddl.expand import MAX_DEPTH, REPEATS, CheckWalk, plain_dotted, plain_type, fmt_specs, parse_fmt
 from ..jddl.keys import CANONICAL
-from .slots import BLOCKS, NODES, _Check, _fail, _fmt_info, _GENERIC, _known, _learn, _NO_SLOTS
+from .slots import BLOCKS, NODES, _Check, _fail, _fmt_info, _GENERIC, _known, _learn, _NO_SLOTS, quick_of
 from .sql.slotforms import quote_free
 
 _MISSING: Any = object()
@@ -45,14 +45,15 @@ def _plan(fmt: str, node: str | None, block: bool, text: bool = False) -> tuple[
     entries: list[_Entry] = []
     for tok in parse_fmt(fmt) if text else specs:
         if type(tok) is str:
-            entries.append((tok, None, "", None, False, None, None, None))
+            entries.append((tok, None, "", None, False, None, None, None, None))
             continue
         name, sep, conv = tok  # type: ignore[misc]
         if name is None:
-            entries.append((None, sep, conv, None, False, None, None, None))
+            entries.append((None, sep, conv, None, False, None, None, None, None))
             continue
         slot = table.get(CANONICAL.get(name, name), _GENERIC)
-        entries.append((name, sep, conv, slot, name in quoted, _known(slot), slot.node, slot.items or slot.node))
+        entries.append((name, sep, conv, slot, name in quoted, _known(slot), slot.node, slot.items or slot.node,
+                        quick_of(slot)))
     plan = why, tuple(entries)
     plans = _TEXT_PLANS if text else _PLANS
     if len(plans) < 8192:
@@ -116,7 +117,7 @@ class _Both(CheckWalk):
              check: bool) -> None:
         fmt, entries, check = self.enter(obj, node, path, depth, block, check)
         string_ok = _STRING_OK
-        for name, sep, conv, slot, inquote, known, child, items in entries:
+        for name, sep, conv, slot, inquote, known, child, items, quick in entries:
             if name is None:
                 raise self.fail(sep, path + ("fmt",), fmt)
             value = obj.get(name, _MISSING)
@@ -133,7 +134,7 @@ class _Both(CheckWalk):
                         if check and conv == "s" and value:
                             got = known.get(value)
                             if got is None:
-                                got = _learn(value, slot, known)
+                                got = _learn(value, slot, known, quick)
                             if got[0] is not None or got[1]:
                                 check = self.judged(value, name, slot, got, path + (name,))
                         continue
@@ -166,7 +167,7 @@ class _Both(CheckWalk):
                     if check and conv == "s" and elem:
                         got = known.get(elem)
                         if got is None:
-                            got = _learn(elem, slot, known)
+                            got = _learn(elem, slot, known, quick)
                         if got[0] is not None or got[1]:
                             check = self.judged(elem, name, slot, got, vpath + (idx,))
                     continue
@@ -235,7 +236,7 @@ class _BothText(_Both):
              check: bool) -> None:
         fmt, entries, check = self.enter(obj, node, path, depth, block, check)
         out = self.out
-        for name, sep, conv, slot, inquote, known, child, items in entries:
+        for name, sep, conv, slot, inquote, known, child, items, quick in entries:
             if not conv:
                 if conv is None:
                     raise self.fail(sep, path + ("fmt",), fmt)
@@ -256,7 +257,7 @@ class _BothText(_Both):
                         if check and value:
                             got = known.get(value)
                             if got is None:
-                                got = _learn(value, slot, known)
+                                got = _learn(value, slot, known, quick)
                             if got[0] is not None or got[1]:
                                 check = self.judged(value, name, slot, got, path + (name,))
                         continue
@@ -292,7 +293,7 @@ class _BothText(_Both):
                         if check and elem:
                             got = known.get(elem)
                             if got is None:
-                                got = _learn(elem, slot, known)
+                                got = _learn(elem, slot, known, quick)
                             if got[0] is not None or got[1]:
                                 check = self.judged(elem, name, slot, got, vpath + (idx,))
                         continue

@@ -1,0 +1,60 @@
+"""Issue 26, the front half's fixed cost of a short statement (round 7): each shortcut answers exactly as the
+path it skips (kept here as the reference), over every fixture tree, every slot class and texts hypothesis
+makes, errors included.
+
+* a new name judged by one match (``slots.quick_of``) against the slot's verdict.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ddlc.frontend import slots as S
+from ddlc.frontend.sql import slotforms as F
+
+from test_expand_check import TREES, _paths  # noqa: E402 - every fixture tree
+
+
+def _at(tree, path):
+    for k in path:
+        tree = tree[k]
+    return tree
+
+
+_SLOTS = list({id(s): s for node in S.NODES.values() for s in node.values()}.values()) + [S._GENERIC]
+_QUICK_SLOTS = [s for s in _SLOTS if S.quick_of(s) is not None]
+
+_PARTS = st.sampled_from(list("aZ_9$ \t\n\"'();,.-/*\\:+=é\u00a0\x00") + ['""', "--", "/*", "E'", "select", "DEFAULT",
+                                                                           "CREATE", "BEGIN", "END", "COST 5"])
+_TEXTS = st.lists(_PARTS, max_size=10).map("".join)
+_NAME = st.from_regex(r'[A-Za-z_][A-Za-z0-9_]{0,8}|"[^"\'\\/\-\x00]{1,8}"', fullmatch=True)
+_DOTTED = st.lists(_NAME, min_size=1, max_size=4).map(".".join)
+
+
+def test_every_quick_form_is_met():
+    """The shortcut has slots of both kinds, and most name and fragment slots have it."""
+    matches = {S.quick_of(s) for s in _QUICK_SLOTS}
+    assert matches == {F.QUICK_DOTTED.match, F.QUICK_NAME.match}
+    assert len(_QUICK_SLOTS) > 10
+
+
+def _agrees(text: str) -> None:
+    for slot in _QUICK_SLOTS:
+        if S.quick_of(slot)(text) is not None:
+            assert S.verdict.__wrapped__(text, slot) == (None, False), (text, slot)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.one_of(_TEXTS, _DOTTED, _NAME))
+def test_a_quick_name_is_in_its_class(text: str) -> None:
+    _agrees(text)
+
+
+def test_quick_names_on_fixture_strings() -> None:
+    strings = {v for tree in TREES for p in _paths(tree) if p and isinstance(v := _at(tree, p), str)}
+    hits = 0
+    for v in strings:
+        _agrees(v)
+        hits += F.QUICK_DOTTED.match(v) is not None
+    assert hits > len(strings) // 4
