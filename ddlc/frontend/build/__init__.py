@@ -83,19 +83,23 @@ def shape_of(tree: Mapping[str, Any]) -> str | None:
     return None
 
 
-_BY_FMT: dict[str, Builder | None] = {}  # a stream repeats a few hundred fmt strings: match each once
+# fmt -> its builder and the builder's shape name: a stream repeats a few hundred fmt strings, matched once each
+_BY_FMT: dict[str, tuple[Builder | None, str | None]] = {}
+_NO_BUILDER: tuple[None, None] = (None, None)
+
+
+def _fmt_entry(fmt: str) -> tuple[Builder | None, str | None]:
+    hit = _BY_FMT.get(fmt)
+    if hit is None:
+        fn = next((f for _name, rx, f in SHAPES if rx.match(fmt)), None)
+        hit = (fn, _NAMES.get(fn)) if fn is not None else _NO_BUILDER
+        if len(_BY_FMT) < 4096:
+            _BY_FMT[fmt] = hit
+    return hit
 
 
 def _builder_of(fmt: str) -> Builder | None:
-    fn = _BY_FMT.get(fmt, _UNSEEN)
-    if fn is _UNSEEN:
-        fn = next((f for _name, rx, f in SHAPES if rx.match(fmt)), None)
-        if len(_BY_FMT) < 4096:
-            _BY_FMT[fmt] = fn
-    return fn  # type: ignore[return-value]
-
-
-_UNSEEN: Any = object()
+    return _fmt_entry(fmt)[0]
 
 
 class _lazy:
@@ -135,9 +139,9 @@ def build(tree: Mapping[str, Any], *, document: str | None = None,
     first), in the same walk as the slot check (:mod:`ddlc.frontend.treecheck`), whose error still comes
     after the build's.
     """
-    if _lazy.check_tree is None:
+    if _lazy.check_tree is None or not _loaded:
         _lazy.load()
-    load_families()
+        load_families()
     found = _lazy.check_both(tree, _fmt_shape(tree), document) if expansion else None
     return _built(tree, document, found)
 
@@ -145,9 +149,9 @@ def build(tree: Mapping[str, Any], *, document: str | None = None,
 def build_source(tree: Mapping[str, Any], *, document: str | None = None) -> tuple[str, Statement, list[Diagnostic]]:
     """The tree's expansion (:func:`ddlc.jddl.expand.expand`: its text, its errors first) and its build
     (:func:`build`), the slot check made in the expansion's walk (:mod:`ddlc.frontend.treecheck`)."""
-    if _lazy.check_tree is None:
+    if _lazy.check_tree is None or not _loaded:
         _lazy.load()
-    load_families()
+        load_families()
     text, found = _lazy.expand_both(tree, _fmt_shape(tree), document)
     stmt, diags = _built(tree, document, found)
     return text, stmt, diags
@@ -157,16 +161,15 @@ def _fmt_shape(tree: Mapping[str, Any]) -> str | None:
     """The shape of the builder of the tree's ``fmt`` (the one it is built as, unless it fails or reads as
     another version's form)."""
     fmt = tree.get("fmt") if isinstance(tree, dict) else None
-    fn = _builder_of(fmt) if type(fmt) is str else None
-    return _NAMES.get(fn) if fn is not None else None
+    return _fmt_entry(fmt)[1] if type(fmt) is str else None
 
 
 def _built(tree: Mapping[str, Any], document: str | None, found: Any) -> tuple[Statement, list[Diagnostic]]:
     """:func:`build`, the slot check's findings ``found`` (:mod:`ddlc.frontend.treecheck`) used when the tree
     was built as the shape they were found for."""
-    used: list[Builder] = []
+    used: list[str | None] = []
     stmt, diags = _build(tree, document, used)
-    shape_name = _NAMES.get(used[-1]) if used else _recognised_shape(tree)
+    shape_name = used[-1] if used else _recognised_shape(tree)
     if found is not None and found.shape == shape_name:
         if found.error is not None:
             raise found.error
@@ -194,20 +197,21 @@ def _recognised_shape(tree: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _build(tree: Mapping[str, Any], document: str | None, used: list[Builder]) -> tuple[Statement, list[Diagnostic]]:
+def _build(tree: Mapping[str, Any], document: str | None, used: list[str | None]
+           ) -> tuple[Statement, list[Diagnostic]]:
+    """The build of ``tree``; ``used`` gets the shape name of each builder that built (the last: the one used)."""
     ctx = BuildContext(document)
     fmt = tree.get("fmt")
     if not isinstance(fmt, str):
         return _fallback_text(tree, ctx)
     if _lazy.unknown_keys is None:
         _lazy.load()
-    normalize, unknown_keys = _lazy.normalize, _lazy.unknown_keys
-    kind, unknown = unknown_keys(tree)
-    fn = _builder_of(fmt)
+    kind, unknown = _lazy.unknown_keys(tree)
+    fn, name = _fmt_entry(fmt)
     stmt: Statement | None = None
     failed: DdlcError | None = None
     if fn is not None:
-        used.append(fn)
+        used.append(name)
         try:
             stmt = fn(Obj(tree, (), ctx))
         except DdlcError as e:  # the form as given does not build: the known form may
@@ -218,9 +222,9 @@ def _build(tree: Mapping[str, Any], document: str | None, used: list[Builder]) -
                 _unknown_keys(ctx, kind or "", unknown)
                 return _fallback_text(tree, ctx, noted=True)
             return stmt, ctx.diagnostics
-    reading = None if unknown else normalize(tree)
+    reading = None if unknown else _lazy.normalize(tree)
     if reading is not None and reading.tree is not None and reading.tree["fmt"] != fmt:
-        fn2 = _builder_of(reading.tree["fmt"])
+        fn2, name2 = _fmt_entry(reading.tree["fmt"])
         if fn2 is not None:
             ctx2 = BuildContext(document)
             try:
@@ -232,7 +236,7 @@ def _build(tree: Mapping[str, Any], document: str | None, used: list[Builder]) -
                     raise
                 return stmt, ctx.diagnostics
             if not isinstance(stmt2, Opaque) or (stmt is None and failed is None):
-                used.append(fn2)
+                used.append(name2)
                 return stmt2, ctx2.diagnostics
     if failed is not None:
         raise failed

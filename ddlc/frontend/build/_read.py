@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import field
 from typing import Any
 
-from ...records import record
 from ...diagnostics import E_BUILD, Diagnostic
 from ...errors import DdlcError, Path
 from ...ir.names import Expr, QualifiedName, TypeName
@@ -18,12 +16,18 @@ from ..sql.typmod import check_spelling, check_typmod
 _MISSING: Any = object()
 
 
-@record(slots=True)
 class BuildContext:
-    """Per-document state of a build: where we are, and the diagnostics found on the way."""
+    """Per-document state of a build: where we are, and the diagnostics found on the way. (A plain class:
+    one is made per document, and a record's generated ``__init__`` cost three times as much.)"""
 
-    document: str | None = None
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    __slots__ = ("document", "diagnostics")
+
+    def __init__(self, document: str | None = None, diagnostics: list[Diagnostic] | None = None) -> None:
+        self.document = document
+        self.diagnostics: list[Diagnostic] = [] if diagnostics is None else diagnostics
+
+    def __repr__(self) -> str:
+        return f"BuildContext(document={self.document!r}, diagnostics={self.diagnostics!r})"
 
     def diag(self, code: str, message: str, path: Path, **kw: Any) -> None:
         self.diagnostics.append(Diagnostic(code, message, path, document=self.document, **kw))

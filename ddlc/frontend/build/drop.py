@@ -45,6 +45,12 @@ W_UNKNOWN_OBJTYPE = register(
 
 def keyword(o: Obj, name: str, word: str) -> bool:
     """A fixed keyword member: ``""`` (False) or exactly ``word`` (True); absent counts as ``""``."""
+    v = o.d.get(name)
+    if v.__class__ is str:  # the common case, read at once (a keyword member has one spelling)
+        if v == "":
+            return False
+        if v == word:
+            return True
     v = o.raw(name, "")
     if isinstance(v, dict) and v.get("present", True) is False:
         v = ""  # prints nothing
@@ -68,21 +74,36 @@ def read_identity(o: Obj, name: str, kind: IdentityKind | None) -> tuple[str, Id
     return text, ident
 
 
+# an object type word as written -> its DropObjectType and the identity kind it reads (a stream repeats a few)
+_OBJTYPES: dict[str, tuple[DropObjectType, IdentityKind | None]] = {}
+_INDEX = DropObjectType.INDEX
+_CONSTRAINT = IdentityKind.CONSTRAINT
+
+
+def _objtype(text: str) -> tuple[DropObjectType, IdentityKind | None]:
+    hit = _OBJTYPES.get(text)
+    if hit is None:
+        objtype = DropObjectType.of(text)
+        hit = objtype, objtype.identity_kind
+        if len(_OBJTYPES) < 256:
+            _OBJTYPES[text] = hit
+    return hit
+
+
 @shape("drop", r"DROP %\{(?:objtype|object_type)\}s ")
 def build_drop(o: Obj) -> Drop:
     objtype_text = o.str("objtype")
-    objtype = DropObjectType.of(objtype_text)
+    objtype, kind = _objtype(objtype_text)
     text = o.str("objidentity")
     path = o.at("objidentity")
-    kind = objtype.identity_kind
     ident: Identity | None = None
     if kind is None:
         o.ctx.diag(N_DROP_KIND, f"DROP of object type {objtype_text!r} not modelled; identity kept as text",
                    o.at("objtype"))
     else:
         ident = parse_identity(kind, text, path)
-        if ident is None and objtype is DropObjectType.INDEX:
-            ident = parse_identity(IdentityKind.CONSTRAINT, text, path)
+        if ident is None and objtype is _INDEX:
+            ident = parse_identity(_CONSTRAINT, text, path)
         if ident is None:
             o.ctx.diag(N_IDENTITY, f"{kind.value} identity {text!r} not parsed; kept as text", path)
         elif isinstance(ident, ConstraintIdentity):

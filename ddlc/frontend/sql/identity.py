@@ -138,8 +138,6 @@ _ARG = lazyre.compile(
 )
 _FUNCTION_HEAD = lazyre.compile(rf"({_NAME}(?:\.{_NAME})?)\([ \t\n\r\f\v]*")
 _BLANKS = lazyre.compile(r"[ \t\n\r\f\v]*")
-_PARTS = {IdentityKind.RELATION: (1, 2), IdentityKind.TYPE: (1, 2), IdentityKind.COLUMN: (2, 3),
-          IdentityKind.SCHEMA: (1, 1), IdentityKind.NAME: (1, 1)}
 
 
 def _names(text: str) -> list[str]:
@@ -147,17 +145,32 @@ def _names(text: str) -> list[str]:
     return [bare or quoted.replace('""', '"') for bare, quoted in _NAME_PART.findall(text)]
 
 
-def _of_parts(kind: IdentityKind, parts: list[str], origin: Path) -> Identity | None:
-    bounds = _PARTS[kind]
-    if not bounds[0] <= len(parts) <= bounds[1]:
-        return None
-    if kind is IdentityKind.COLUMN:
-        return QualifiedName(parts[-2], parts[0] if len(parts) == 3 else None, parts[-1], origin=origin)
-    if kind is IdentityKind.SCHEMA:
-        return SchemaName(parts[0], origin=origin)
-    if kind is IdentityKind.NAME:
-        return PlainName(parts[0], origin=origin)
-    return _qn(parts, origin)
+def _relation(parts: list[str], origin: Path) -> Identity | None:
+    n = len(parts)
+    if n == 2:
+        return QualifiedName(parts[1], parts[0], origin=origin)
+    return QualifiedName(parts[0], origin=origin) if n == 1 else None
+
+
+def _column(parts: list[str], origin: Path) -> Identity | None:
+    n = len(parts)
+    if n == 3:
+        return QualifiedName(parts[1], parts[0], parts[2], origin=origin)
+    return QualifiedName(parts[0], None, parts[1], origin=origin) if n == 2 else None
+
+
+def _schema(parts: list[str], origin: Path) -> Identity | None:
+    return SchemaName(parts[0], origin=origin) if len(parts) == 1 else None
+
+
+def _plain_name(parts: list[str], origin: Path) -> Identity | None:
+    return PlainName(parts[0], origin=origin) if len(parts) == 1 else None
+
+
+# the kinds that are names joined by dots -> the identity of their names (None: not as many as the kind has)
+_PARTS = {IdentityKind.RELATION: _relation, IdentityKind.TYPE: _relation, IdentityKind.COLUMN: _column,
+          IdentityKind.SCHEMA: _schema, IdentityKind.NAME: _plain_name}
+_FUNCTION, _TRIGGER, _CONSTRAINT = IdentityKind.FUNCTION, IdentityKind.TRIGGER, IdentityKind.CONSTRAINT
 
 
 def parse_identity(kind: IdentityKind, text: str, origin: Path = ()) -> Identity | None:
@@ -166,21 +179,22 @@ def parse_identity(kind: IdentityKind, text: str, origin: Path = ()) -> Identity
     Names, and names ``on`` names, are read by patterns that take exactly the texts the lexer's reading
     (:func:`lexed_identity`) takes; a function's signature, and a trigger or constraint identity the pattern
     does not take, by the lexer."""
-    if kind in _PARTS:
-        if _PLAIN_NAMES.match(text):
-            return _of_parts(kind, text.split("."), origin)
+    of_parts = _PARTS.get(kind)
+    if of_parts is not None:
+        if _PLAIN_NAMES.match(text) is not None:
+            return of_parts(text.split("."), origin)
         if _NAMES.match(text) is None:
             return None
-        return _of_parts(kind, _names(text), origin)
-    if kind is IdentityKind.FUNCTION:
+        return of_parts(_names(text), origin)
+    if kind is _FUNCTION:
         sig = _signature(text, origin)
         if sig is not None:
             return sig
-    elif kind is IdentityKind.TRIGGER or kind is IdentityKind.CONSTRAINT:
+    elif kind is _TRIGGER or kind is _CONSTRAINT:
         m = _ON.match(text)
         if m is not None:
             left, table = _names(m.group(1)), _qn(_names(m.group(2)), origin)
-            if kind is IdentityKind.TRIGGER:
+            if kind is _TRIGGER:
                 return TriggerIdentity(left[0], table, origin=origin) if len(left) == 1 else None
             return ConstraintIdentity(left[-1], table, left[0] if len(left) == 2 else None, origin=origin)
     return lexed_identity(kind, text, origin)
