@@ -64,14 +64,23 @@ def _translated_trees() -> list:
     docs = [p.read_bytes() for p in sorted(ROOT.glob("fixtures/cases/**/input.json"))]
     docs += [p.read_bytes() for p in sorted(ROOT.glob("fixtures/oracle/*.json"))]
     holders = (writer, exprs, objects_more, gauss_misc)  # (the modules holding pg_deparse by name)
+    typed_real = objects_more.pg_deparse_typed
+
+    def record_typed(tree, types, rebuilt):  # a view query with mapped types: the tree it stands for
+        copy = rebuilt()
+        seen.append(copy)
+        return typed_real(tree, types, lambda: copy)
+
     for h in holders:
         h.pg_deparse = record
+    objects_more.pg_deparse_typed = record_typed
     try:
         for target in ("postgres", "gaussdb", "spark"):
             collections.deque(ddlc.translate_many(docs, target=target), maxlen=0)
     finally:
         for h in holders:
             h.pg_deparse = real
+        objects_more.pg_deparse_typed = typed_real
     return seen
 
 
