@@ -285,3 +285,27 @@ def test_bounds_written_as_the_writer_wrote_them(lower: list[str], upper: list[s
 
     assert partitions.range_bound(None, iter(lower), upper) == _old_range_bound(lower, upper)
     assert partitions.list_bound(None, iter(lower)) == _old_list_bound(lower)
+
+
+# -- one bound value (ALTER TABLE ... ADD / SPLIT PARTITION, the slot check) -------------------------------
+
+def _old_bound_value(text: str) -> Any:
+    parser = partition._Parser(text, ("bounds", 0))
+    value = parser.value(tuples=True)
+    if parser.peek().kind != "eof":
+        parser.fail("expected end of value")
+    return value
+
+
+@settings(max_examples=4000, deadline=None)
+@given(st.one_of(_VALUE, _CLEAN_VALUE, _CLEAN_VALUE), _BLANK, _BLANK,
+       st.sampled_from(["", "", "", " x", ",", ")", " -- c", "'", "::int", "e5"]))
+def test_one_bound_value_reads_the_same(value: str, before: str, after: str, tail: str) -> None:
+    text = before + value + after + tail
+    new = _outcome(lambda t: partition.parse_bound_value(t, path=("bounds", 0)), text)
+    old = _outcome(_old_bound_value, text)
+    assert new[0] == old[0], text
+    if new[0] == "ok":
+        deep(new[1], old[1], text)
+    else:
+        assert new[1] == old[1], text

@@ -38,7 +38,7 @@ from ...ir.partition import (
 from .expr import expr_parts, make_expr
 from .fragment import check_fragment
 from .pgparse import pglast_ast
-from .partition_tokens import Tok, common_clause, tokens as _tokens
+from .partition_tokens import Tok, common_clause, common_value, tokens as _tokens
 
 __all__ = ["parse_partition_clause", "parse_bound_value"]
 
@@ -615,6 +615,9 @@ def _common_partition(item: Any, subs: tuple[Partition, ...], path: Path) -> Par
 
 def parse_bound_value(text: str, *, path: Sequence[PathPart] = ()) -> BoundValue:
     """Parse one bound value (``'2024-01-01'``, ``-5``, ``MAXVALUE``, ``INTERVAL '1' DAY`` ...)."""
+    common = common_value(text)  # (a number, a plain string, MAXVALUE or NULL by one pattern)
+    if common is not None:
+        return _bound_value(common, tuple(path))
     parser = _Parser(text, path)
     value = parser.value(tuples=True)
     if parser.peek().kind != "eof":

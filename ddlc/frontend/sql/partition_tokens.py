@@ -10,7 +10,7 @@ from typing import Any, NamedTuple, NoReturn
 from ... import lazyre
 from .lexer import fold, scan, unescape_e
 
-__all__ = ["Tok", "common_clause", "tokens", "scanned_tokens"]
+__all__ = ["Tok", "common_clause", "common_value", "tokens", "scanned_tokens"]
 
 
 class Tok(NamedTuple):
@@ -149,6 +149,7 @@ _ITEM = lazyre.compile(rf"{_W}(PARTITION|SUBPARTITION){_END}{_W}{_NAME}{_W}"
                        rf"(?:VALUES{_END}{_W}(?:(LESS){_END}{_W}THAN{_END}{_W})?\()?", re.I | re.A)
 _VALUE = lazyre.compile(rf"{_W}(?:([+-]){_W}({_NUM})|({_NUM})|('[^']*+')|(MAXVALUE|NULL|DEFAULT){_END}){_W}([,)])",
                         re.I | re.A)
+_ONE_VALUE = lazyre.compile(rf"{_W}(?:([+-]){_W}({_NUM})|({_NUM})|('[^']*+')|(MAXVALUE|NULL){_END}){_W}\Z", re.I | re.A)
 _STORE_IN = lazyre.compile(rf"{_W}STORE{_END}", re.I | re.A)
 _AFTER = lazyre.compile(rf"{_W}(?:TABLESPACE{_END}{_W}{_NAME}{_W})?([,()])", re.I | re.A)  # [TABLESPACE t] and , ( )
 _NEXT = lazyre.compile(rf"{_W}([,)])")
@@ -188,6 +189,22 @@ def _values(text: str, pos: int) -> tuple[tuple[Value, ...], int] | None:
         pos = m.end()
         if stop == ")":
             return tuple(out), pos
+
+
+def common_value(text: str) -> Value | None:
+    """The one bound value ``text`` is, when it is a number, a plain string, MAXVALUE or NULL (as :func:`_values`
+    reads one); None for any other text."""
+    m = _ONE_VALUE.match(text)
+    if m is None:
+        return None
+    sign, signed, number, string, word = m.groups()
+    if signed is not None:
+        return "number", text[m.start(1):m.end(2)], (sign if sign == "-" else "") + signed
+    if number is not None:
+        return "number", number, number
+    if string is not None:
+        return "string", string, string[1:-1]
+    return word.lower(), word, ""
 
 
 def _keys(text: str, pos: int) -> tuple[list[tuple[str, str]], int] | None:
