@@ -1,5 +1,7 @@
 """The tokens of a partition clause (:mod:`ddlc.frontend.sql.partition`'s parser reads them): the common
-clause by one pattern (:func:`tokens`), any other through the SQL layer's lexer (:func:`scanned_tokens`)."""
+clause by one pattern (:func:`tokens`), any other through the SQL layer's lexer (:func:`scanned_tokens`).
+The server's common clause and a common bound value are also read whole by patterns (:func:`common_clause`,
+:func:`common_value`), without the tokens or the parser."""
 
 from __future__ import annotations
 
