@@ -13,10 +13,10 @@
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
+from . import lazyre
 
-_SAFE = re.compile(r"[a-z_][a-z0-9_]*\Z")
+_SAFE = lazyre.compile(r"[a-z_][a-z0-9_]*\Z")
 
 
 @lru_cache(maxsize=1)
@@ -81,17 +81,17 @@ def _is_ident_char(c: str) -> bool:
     return c.isalnum() or c == "_" or c == "$"
 
 
-_DOLLAR_TAG = re.compile(r"\$([^\x00-\x40\x5b-\x5e\x60\x7b-\x7f][^\x00-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]*)?\$")
-_SPECIAL = re.compile(r"['\"$\s]|--|/\*")
+_DOLLAR_TAG = lazyre.compile(r"\$([^\x00-\x40\x5b-\x5e\x60\x7b-\x7f][^\x00-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]*)?\$")
+_SPECIAL = lazyre.compile(r"['\"$\s]|--|/\*")
 
 
-_NOT_PLAIN = re.compile(r"\$|--|/\*")  # what canonicalize reads apart from quotes and blank runs
+_NOT_PLAIN = lazyre.compile(r"\$|--|/\*")  # what canonicalize reads apart from quotes and blank runs
 # a text whose every quote closes, as the scan reads quotes (a doubled quote inside is one character):
 # possessive, so that one attempt is linear in the text
-_CLOSED = re.compile(r"(?:[^'\"]++|'(?:[^']|'')*+'|\"(?:[^\"]|\"\")*+\")*+")
-_QUOTED = re.compile(r"('(?:[^']|'')*+'|\"(?:[^\"]|\"\")*+\")")
+_CLOSED = lazyre.compile(r"(?:[^'\"]++|'(?:[^']|'')*+'|\"(?:[^\"]|\"\")*+\")*+")
+_QUOTED = lazyre.compile(r"('(?:[^']|'')*+'|\"(?:[^\"]|\"\")*+\")")
 # a blank run (of _WS's characters: not \s, other blanks are kept as they are) that is not one space
-_ODD_RUN = re.compile(r"[\t\n\r\f\v][ \t\n\r\f\v]*+| [ \t\n\r\f\v]++")  # (possessive: 3x faster, the same runs)
+_ODD_RUN = lazyre.compile(r"[\t\n\r\f\v][ \t\n\r\f\v]*+| [ \t\n\r\f\v]++")  # (possessive: 3x faster, the same runs)
 
 
 def canonicalize(text: str) -> str:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from .. import lazyre
 
 __all__ = ["alone_kind", "is_done", "prepare"]
 
@@ -39,7 +40,7 @@ _KINDS = (
     ("drop_tablespace", re.compile(r"DROP\s+TABLESPACE\b", re.I)),
     ("detach_concurrently", re.compile(r"ALTER\s+TABLE\b.*\bDETACH\s+PARTITION\b.*\bCONCURRENTLY\b", re.I | re.S)),
 )
-_LEAD = re.compile(r"\A(\s+|--[^\n]*\n|/\*.*?\*/)*", re.S)
+_LEAD = lazyre.compile(r"\A(\s+|--[^\n]*\n|/\*.*?\*/)*", re.S)
 
 
 def alone_kind(statement: str) -> str | None:

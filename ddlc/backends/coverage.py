@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import importlib
 import os
-import re
 import sys
 import typing
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
+from .. import lazyre
 
 F = TypeVar("F", bound=Callable[..., Any])
 _TABLE_ATTR = "__subcommands__"
@@ -99,7 +99,7 @@ def _held_hints(cls: type, names: set[str]) -> list[Any]:
     return out
 
 
-_WORD = re.compile(r"\w+")
+_WORD = lazyre.compile(r"\w+")
 _HOLDERS: dict[type, frozenset[type]] | None = None
 
 

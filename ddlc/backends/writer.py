@@ -6,14 +6,13 @@ except after ``(`` and before ``)`` / ``,``, and quotes identifiers by the targe
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from .. import lazyre
 from .pg_keywords import FORCED
 
-_SAFE = re.compile(r"[a-z_][a-z0-9_]*\Z")
+_SAFE = lazyre.compile(r"[a-z_][a-z0-9_]*\Z")
 
 
 def pg_ident(name: str) -> str:
@@ -43,7 +42,7 @@ def pg_literal(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
-_BARE_VALUE = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[A-Za-z_][A-Za-z0-9_]*\Z")
+_BARE_VALUE = lazyre.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 def pg_option_value(value: str) -> str:

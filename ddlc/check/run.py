@@ -10,13 +10,13 @@ fails; a warning fails under ``strict``; a code in ``deny`` always fails; a code
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import field
 from typing import Any
 
 from ..records import record
 from .config import CheckConfig
+from .. import lazyre
 
 __all__ = ["Finding", "CheckReport", "check_paths", "expand_paths", "error_at", "listed_files", "looks_jddl"]
 
@@ -46,7 +46,7 @@ class Finding:
         return out
 
 
-_AT = re.compile(r"line (\d+) column (\d+)")
+_AT = lazyre.compile(r"line (\d+) column (\d+)")
 
 
 def error_at(e: Any, line: int, data: bytes | None = None) -> tuple[int, int | None]:
@@ -132,7 +132,7 @@ def _git_files(d: str) -> list[str] | None:
     return out
 
 
-_JDDL_KEY = re.compile(rb'\\?"{1,2}(?:fmt|JDDL|TDDL)\\?"{1,2}\s*:')
+_JDDL_KEY = lazyre.compile(rb'\\?"{1,2}(?:fmt|JDDL|TDDL)\\?"{1,2}\s*:')
 
 
 def looks_jddl(data: bytes) -> bool:

@@ -4,7 +4,6 @@ for strings no target can write (NUL, lone surrogates)."""
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal
 from collections.abc import Mapping
 from typing import Any
@@ -25,7 +24,7 @@ _INEXACT = lazyre.compile(rb"[0-9](?:\.[0-9]*0(?![0-9])|[eE][-+]?[0-9]|[0-9]{18}
 # digits, which in the text mapped by _NUMBERS (digits -> "0", ".eE" -> ".", the rest -> " ") is a
 # "0." or nineteen "0"s: one C pass and a search for a literal, about a sixth of _INEXACT's cost.
 _NUMBERS = bytes(0x30 if 0x30 <= b <= 0x39 else 0x2E if b in b".eE" else 0x20 for b in range(256))
-_SIEVE = re.compile(rb"0(?:\.|0{18})")
+_SIEVE = lazyre.compile(rb"0(?:\.|0{18})")
 _SURROGATE = lazyre.compile("[\ud800-\udfff]")
 
 

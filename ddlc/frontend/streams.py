@@ -27,7 +27,6 @@ DDL) and :mod:`.streams_batch`; this module tells the forms apart and is the ent
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from ..errors import DdlcError
@@ -38,11 +37,12 @@ from .streams_batch import iter_batch, looks_batched
 from .streams_io import ByteSource
 from .streams_text import iter_text
 from .txns import TxnMark
+from .. import lazyre
 
 __all__ = ["Record", "Skipped", "sniff", "sniff_source", "iter_records", "stream_records", "forced_records"]
 
 # line heads that identify decoding text (used by sniff only)
-_HEADS = re.compile(
+_HEADS = lazyre.compile(
     rb"(?:BEGIN(?: \d+| CSN: |$)|COMMIT(?: \d+| \(at | CSN |$)|ABORT(?: \d+|$)"
     rb"|message: (?:prefix |transactional)|prefix: [^,]*, lsn: \d+|decode to ?: "
     rb"|table \S+: (?:INSERT|UPDATE|DELETE|TRUNCATE):)")

@@ -11,7 +11,6 @@ A payload that is neither a transaction row, a DML row nor DDL is passed to ``sk
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 from types import MappingProxyType
 
@@ -19,13 +18,14 @@ from ..errors import DdlcError
 from .streams_base import Record, Skipped, SkipFn, ddl_text, decode, err, excerpt, json_ddl, no_count
 from .streams_io import ByteSource
 from .txns import BEGIN, COMMIT, TxnMark
+from .. import lazyre
 
 __all__ = ["looks_batched", "iter_batch"]
 
 # parallel decoding text ('t' and 'j' styles): BEGIN/commit rows are always text
-_PBEGIN = re.compile(rb"BEGIN CSN: (\d+) first_lsn: ([0-9A-Fa-f]+/[0-9A-Fa-f]+)(?: xid: (\d+))?"
+_PBEGIN = lazyre.compile(rb"BEGIN CSN: (\d+) first_lsn: ([0-9A-Fa-f]+/[0-9A-Fa-f]+)(?: xid: (\d+))?"
                      rb"(?: commit_time: (.*?))?(?: origin_id: (-?\d+))?\s*$")
-_PCOMMIT = re.compile(rb"commit xid: (\d+)")
+_PCOMMIT = lazyre.compile(rb"commit xid: (\d+)")
 _UNKNOWN = object()  # a payload of no kind the reader knows
 _MAX_LEN = 0x3000_0000  # a length field never starts with a byte >= '0': those bytes are markers
 _LSN_MAX = 1 << 48  # a WAL position beyond 256 TiB is not one (text read as a number is >= 2**61)

@@ -9,16 +9,16 @@ releases what it has used holds only the unit it is working on (a line, a frame,
 from __future__ import annotations
 
 import os
-import re
 import stat
 from collections.abc import Iterator
 from typing import Any
+from .. import lazyre
 
 __all__ = ["ByteSource", "CHUNK"]
 
 CHUNK = 1 << 20  # bytes asked of the file object at a time (at least)
 
-_NONSPACE = re.compile(rb"[^ \t\n\r\x0b\x0c]")  # what bytes.strip() keeps
+_NONSPACE = lazyre.compile(rb"[^ \t\n\r\x0b\x0c]")  # what bytes.strip() keeps
 
 
 class ByteSource:

@@ -19,7 +19,6 @@ JSON) is an error document of its own; reading goes on with the next row.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -31,13 +30,14 @@ from ..errors import DdlcError
 from .streams_base import Skipped, SkipFn, excerpt
 from .streams_io import ByteSource
 from .txns import ABORT, BEGIN, COMMIT, TxnMark
+from .. import lazyre
 
 __all__ = ["RowInfo", "parse_lsn", "format_lsn", "rows_kind", "iter_rows"]
 
 LSN_COLUMNS = ("location", "lsn")
-_LSN = re.compile(r"\s*([0-9A-Fa-f]{1,8})/([0-9A-Fa-f]{1,8})\s*\Z")
-_TXN = re.compile(r"(?:BEGIN|COMMIT|ABORT)(?:\s|\Z)")
-_DML = re.compile(r"table \S.*: (?:INSERT|UPDATE|DELETE|TRUNCATE):")
+_LSN = lazyre.compile(r"\s*([0-9A-Fa-f]{1,8})/([0-9A-Fa-f]{1,8})\s*\Z")
+_TXN = lazyre.compile(r"(?:BEGIN|COMMIT|ABORT)(?:\s|\Z)")
+_DML = lazyre.compile(r"table \S.*: (?:INSERT|UPDATE|DELETE|TRUNCATE):")
 _DDL_KEYS = ("JDDL", "TDDL", "fmt")
 
 

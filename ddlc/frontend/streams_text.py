@@ -31,29 +31,30 @@ from ..errors import DdlcError
 from ..jddl.expand import expand, owner_of
 from .streams_base import Record, Skipped, SkipFn, decode, err, excerpt, json_ddl, no_count
 from .txns import ABORT, BEGIN, COMMIT, TxnMark
+from .. import lazyre
 
 __all__ = ["iter_text"]
 
 # contrib/test_decoding & sql_decoding: "message: prefix %s, relid %u, cmdtype: %s, sz: %lu content: %s"
-_TD_MSG = re.compile(rb"message: prefix (.*?), relid (\d+), cmdtype: ([A-Za-z ]+?), sz: (\d+) content: ")
+_TD_MSG = lazyre.compile(rb"message: prefix (.*?), relid (\d+), cmdtype: ([A-Za-z ]+?), sz: (\d+) content: ")
 # contrib/mppdb_decoding: "prefix: %s, lsn: %lu, relid %u, cmdtype: %s, size: %lu, content: %s"
-_MP_MSG = re.compile(
+_MP_MSG = lazyre.compile(
     rb"prefix: (.*?), lsn: (\d+), relid (\d+), cmdtype: ([A-Za-z ]+?), size: (\d+), content: ")
 # pg_logical_emit_message rows: "message: transactional: %d prefix: %s, sz: %zu content:" + sz bytes
-_LOGICAL = re.compile(rb"message: transactional: [01] prefix: .*?, sz: (\d+) content:")
-_BEGIN = re.compile(rb"BEGIN(?: (\d+))?(?: ORIGIN_ID (-?\d+))?(?:\s|$)")
+_LOGICAL = lazyre.compile(rb"message: transactional: [01] prefix: .*?, sz: (\d+) content:")
+_BEGIN = lazyre.compile(rb"BEGIN(?: (\d+))?(?: ORIGIN_ID (-?\d+))?(?:\s|$)")
 _COMMIT = re.compile(rb"COMMIT(?: (\d+))?(?: \(at ([^)]*)\))?(?: CSN (\d+))?\s*$")
 _ABORT = re.compile(rb"ABORT(?: (\d+))?(?: \(at ([^)]*)\))?\s*$")
 # what a DDL message carries whatever damage its head took
-_DAMAGED = re.compile(rb"relid \d+, cmdtype: |\"[JT]DDL\"\s*:")
+_DAMAGED = lazyre.compile(rb"relid \d+, cmdtype: |\"[JT]DDL\"\s*:")
 _OWNER_MARK = b", [owner "
 
 # A test_decoding DML row: text outside quotes, '...' literals and "..." names (a doubled quote
 # inside either is two quoted runs back to back: the same state). Possessive: no backtracking.
-_TD_RUN = re.compile(rb"""(?:[^'"]++|'[^']*+'|"[^"]*+")*+""")
+_TD_RUN = lazyre.compile(rb"""(?:[^'"]++|'[^']*+'|"[^"]*+")*+""")
 # A cJSON row: text outside strings and "..." strings with backslash escapes.
-_JS_RUN = re.compile(rb'(?:[^"]++|"(?:[^"\\]++|\\.)*+")*+')
-_JS_REST = re.compile(rb'(?:[^"\\]++|\\.)*+')  # the rest of a string already open
+_JS_RUN = lazyre.compile(rb'(?:[^"]++|"(?:[^"\\]++|\\.)*+")*+')
+_JS_REST = lazyre.compile(rb'(?:[^"\\]++|\\.)*+')  # the rest of a string already open
 _TD, _JS, _BYTES = 0, 1, 2
 
 

@@ -3,18 +3,18 @@ lexer otherwise): what the GaussDB target asks of a text it passes through (issu
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from ..ir.misc import CreateTableAs
 from .sql.fragment import check_statement, plain_statement
 from .statement_kind import _kind as kind_of_head, statement_kind
+from .. import lazyre
 
 # the start of a text whose tokens the lexer cuts at blanks and at these single-character punctuation marks
 # only, each piece a word (ASCII letters, digits, "_"; one starting with a digit is a number: not read here),
 # a mark or a run of "=" (an operator, unless another operator character follows it)
-_SIMPLE_START = re.compile(r"[A-Za-z0-9_ \t\n\r\f\v(),;.\[\]=]*")
-_SIMPLE_PIECE = re.compile(r"[A-Za-z0-9_]+|=+|[(),;.\[\]]")
+_SIMPLE_START = lazyre.compile(r"[A-Za-z0-9_ \t\n\r\f\v(),;.\[\]=]*")
+_SIMPLE_PIECE = lazyre.compile(r"[A-Za-z0-9_]+|=+|[(),;.\[\]]")
 _HEAD = 10  # the tokens statement_kind reads
 _HEAD_CHARS = 160  # where text_kind looks for them
 _DIGITS = frozenset("0123456789")
@@ -57,7 +57,7 @@ MADE_FROM: dict[type, frozenset[str]] = {CreateTableAs: frozenset({"CREATE TABLE
 _MADE_FROM_WORDS: dict[type, frozenset[str]] = {cls: frozenset(k.split()[0] for k in kinds) for cls, kinds in MADE_FROM.items()}
 # a text's first token when it is an ASCII word: blanks before it, and after it the end or a character that
 # neither continues a word (lexer._CONT's set) nor makes it a string's prefix (E'', N'', X'', B'')
-_FIRST_WORD = re.compile(r"[ \t\n\r\f\v]*([A-Za-z]+)(?:[\x00-\x23\x25\x26\x28-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]|\Z)")
+_FIRST_WORD = lazyre.compile(r"[ \t\n\r\f\v]*([A-Za-z]+)(?:[\x00-\x23\x25\x26\x28-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]|\Z)")
 
 
 def may_read_as(text: str, classes: tuple[type, ...]) -> bool:

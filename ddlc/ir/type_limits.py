@@ -17,6 +17,7 @@ import re
 
 from ..diagnostics import E_FRAGMENT
 from ..errors import DdlcError, Path
+from .. import lazyre
 
 MAX_ATTR_SIZE = 10485760  # MaxAttrSize: the longest varchar(n) / char(n)
 MAX_BIT_LENGTH = MAX_ATTR_SIZE * 8
@@ -24,10 +25,10 @@ NUMERIC_MAX_PRECISION = 1000
 MAX_TIME_PRECISION = 6  # MAX_TIMESTAMP_PRECISION, MAX_TIME_PRECISION, MAX_INTERVAL_PRECISION
 INT4_MAX = 2**31 - 1
 _FIELD = r"(?:year|month|day|hour|minute|second)"
-_NUMBER = re.compile(r"\d+", re.ASCII)
-_ARGS = re.compile(r"\s*\(([^()]*)\)", re.ASCII)
-_FIELD_PRECISION = re.compile(rf"{_FIELD}(?:\s+to\s+{_FIELD})?\s*\(\s*(\d+)\s*\)", re.IGNORECASE | re.ASCII)
-_ZONE_WORDS = re.compile(r"\s+with(?:out)?\s+time\s+zone\Z", re.IGNORECASE | re.ASCII)
+_NUMBER = lazyre.compile(r"\d+", re.ASCII)
+_ARGS = lazyre.compile(r"\s*\(([^()]*)\)", re.ASCII)
+_FIELD_PRECISION = lazyre.compile(rf"{_FIELD}(?:\s+to\s+{_FIELD})?\s*\(\s*(\d+)\s*\)", re.IGNORECASE | re.ASCII)
+_ZONE_WORDS = lazyre.compile(r"\s+with(?:out)?\s+time\s+zone\Z", re.IGNORECASE | re.ASCII)
 # SQL-standard spellings (schemaname "") of the types with limits -> catalog name
 _SPELLED = {
     "character varying": "varchar", "varchar": "varchar", "char varying": "varchar", "character": "bpchar",

@@ -16,10 +16,11 @@ from __future__ import annotations
 import os
 import re
 from typing import Any
+from .. import lazyre
 
 __all__ = ["is_uri", "to_uri", "HadoopFS", "Stat"]
 
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:/")
+_SCHEME = lazyre.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:/")
 _CHUNK = 8 << 20  # bytes per py4j call when reading or writing
 
 

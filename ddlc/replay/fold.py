@@ -31,6 +31,7 @@ from .fold_objects import kind_of
 from .rewrite import column_refs, constraint_renamed, expr_renamed
 from .schema_model import Column, Constraint, Key, SchemaModel, Table
 from ..history.state import apply_partition_change, changes_partitions, state_of_spec
+from .. import lazyre
 
 
 class Folder:
@@ -255,7 +256,7 @@ def _drop_constraint(f: Folder, t: Table, sub: Any) -> None:
     drop_constraint(f, t, c)
 
 
-_NOT_VALID = re.compile(r"\s+NOT\s+VALID\s*\Z", re.I)
+_NOT_VALID = lazyre.compile(r"\s+NOT\s+VALID\s*\Z", re.I)
 
 
 def _validate_constraint(f: Folder, t: Table, sub: A.ValidateConstraint) -> None:

@@ -35,6 +35,7 @@ from ..ir.partition import BoundKind, BoundValue
 from . import pg_datetime as dt
 from .pg_datetime_input import date_in, timestamp_in, timestamptz_in
 from .pg_interval import interval_in
+from .. import lazyre
 
 __all__ = ["KeyType", "KeyValueError", "Domain", "domain_for", "literal"]
 
@@ -63,8 +64,8 @@ NUMERIC_MAX_PRECISION = 1000
 _NUMERIC_WEIGHT_MAX, _NUMERIC_WEIGHT_MIN, _NUMERIC_DSCALE_MAX = 32767, -32768, 0x3FFF
 _CTX = Context(prec=150_000, rounding=ROUND_HALF_UP, Emax=10**6, Emin=-(10**6))
 _EST = Context(prec=30, rounding=ROUND_FLOOR, Emax=10**6, Emin=-(10**6))
-_NUM_RE = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
-_INT_RE = re.compile(r"[+-]?\d+")
+_NUM_RE = lazyre.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+_INT_RE = lazyre.compile(r"[+-]?\d+")
 _INT_DIGITS = 19  # no integer of more digits fits an int8
 NAN = "NaN"  # numeric NaN (sorts above every number, equals itself)
 _HINT = "{} can not appear in a (START, END, EVERY) clause."
@@ -299,7 +300,7 @@ def _f32(x: float) -> float:
         return math.copysign(math.inf, x)
 
 
-_FLOAT_RE = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|[+-]?(inf|infinity|nan)", re.I)
+_FLOAT_RE = lazyre.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|[+-]?(inf|infinity|nan)", re.I)
 
 
 class FloatDomain(Domain):

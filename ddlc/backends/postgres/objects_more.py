@@ -49,6 +49,7 @@ from .context import Emit, emits
 from .exprs import query_tree, rewrite_tree, wants_rewrite
 from ..once import printed_once
 from .types import TYPE_MAP, type_node
+from ... import lazyre
 
 # ---- codes ----------------------------------------------------------------------------------
 I_UBTREE = register(
@@ -219,7 +220,7 @@ _OPCLASSES_TEXT = {
 PG_OPCLASSES: dict[str, frozenset[str]] = {
     am: frozenset(w + "_ops" for w in text.split()) for am, text in _OPCLASSES_TEXT.items()
 }
-_B_COLLATION = re.compile(r"(?:utf8mb4|utf8|gbk|gb18030|latin1)_[a-z0-9_]+|binary\Z", re.I)
+_B_COLLATION = lazyre.compile(r"(?:utf8mb4|utf8|gbk|gb18030|latin1)_[a-z0-9_]+|binary\Z", re.I)
 # a sequence's value range by its data type (PostgreSQL: smallint, integer or bigint)
 SEQ_RANGES = {"int2": 15, "smallint": 15, "int4": 31, "integer": 31, "int8": 63, "bigint": 63}
 _SEQ_TYPES = frozenset(SEQ_RANGES)

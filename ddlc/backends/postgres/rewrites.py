@@ -16,11 +16,11 @@ a call qualified with ``pg_catalog`` is the same call.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
 from ...records import record
+from ... import lazyre
 
 
 def _always(node: Any) -> bool:
@@ -197,7 +197,7 @@ def temporal(node: Any) -> bool:
     return False
 
 
-_INTEGER_TEXT = re.compile(r"\s*[+-]?\d+\s*\Z")
+_INTEGER_TEXT = lazyre.compile(r"\s*[+-]?\d+\s*\Z")
 
 
 def _date_format(node: Any) -> bool:

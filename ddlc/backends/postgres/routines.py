@@ -43,6 +43,7 @@ from ...ir.routine import (
 from ...ir.trigger import CreateTrigger
 from ..writer import SqlWriter, pg_ident
 from .context import Emit, emits
+from ... import lazyre
 
 S = Severity
 W_ORACLE = register(
@@ -126,7 +127,7 @@ I_COMMENT = register(
     "`COMMENT ON FUNCTION name(argument types) IS 'text'` statement after it.",
 )
 
-_OG_TYPE = re.compile(r'(?:(pg_catalog)\.)?([a-z_][a-z0-9_]*)\s*(\([0-9 ,]*\))?((?:\s*\[\s*\])*)\Z')
+_OG_TYPE = lazyre.compile(r'(?:(pg_catalog)\.)?([a-z_][a-z0-9_]*)\s*(\([0-9 ,]*\))?((?:\s*\[\s*\])*)\Z')
 
 
 # ---- predicates shared by the rules and the emitters ----------------------------------------------

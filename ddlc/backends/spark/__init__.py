@@ -16,7 +16,6 @@ file reader and splitter see is exactly the statements ddlc reports; :meth:`Spar
 
 from __future__ import annotations
 
-import re
 
 from ...diagnostics import E_NOT_TRANSLATED
 from ...errors import DdlcError, InternalError
@@ -26,6 +25,7 @@ from ..base import Backend, EmitContext, Emitted, gather, merge, table_of
 from . import alter, alter_partitions, ctas, objects, table
 from .context import DIALECT, OPTIONS, TARGET, Emit
 from .quoting import W_UNSAFE_NAME, UnsafeName
+from ... import lazyre
 
 _FAMILIES = (table, ctas, alter, alter_partitions, objects)
 
@@ -57,7 +57,7 @@ class SparkBackend(Backend):
 
 
 # what would let spark-sql's file reader cut a statement into lines (and drop one starting with --)
-_SPANS_LINES = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_SPANS_LINES = lazyre.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def _refuse_name(stmt: Node, ctx: EmitContext, unsafe: UnsafeName) -> Emitted:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -13,6 +12,7 @@ from ..base import Dialect, EmitBase, OptionKind, TargetOption, emits, line_comm
 from .exprs import I_EXPR, W_EXPR, ToSpark, Untranslatable, deterministic, generate, random_free, tree_of
 from .quoting import needs_quotes, spark_ident, spark_literal
 from .types import SparkType, spark_type
+from ... import lazyre
 
 W_NAME = register(
     "DDLC-W803", Severity.WARNING, "Name Spark's catalogs refuse",
@@ -23,7 +23,7 @@ W_NAME = register(
     "column mapping Delta accepts any column name.",
     "CREATE TABLE public.`Order Items` (...)",
 )
-_CATALOG_NAME = re.compile(r"[A-Za-z0-9_]+\Z")
+_CATALOG_NAME = lazyre.compile(r"[A-Za-z0-9_]+\Z")
 # What a comment shows for an expression not translated: what makes ``diag``'s dropped_* keywords (called only
 # then), a text, or None (the expression's own text)
 Dropped = Callable[[], dict[str, Any]] | str | None

@@ -14,13 +14,13 @@ never trusted (GaussDB's ``log`` is base 10, Spark's natural...). Any other call
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
 from ...diagnostics import Severity, register
 from ...errors import InternalError
 from ...ir.names import Expr, TypeName
+from ... import lazyre
 
 W_EXPR = register(
     "DDLC-W810", Severity.WARNING, "Expression with no exact Spark form: clause not translated",
@@ -545,7 +545,7 @@ def _dialect() -> Any:
     return _DIALECT
 
 
-_SPANS_LINES = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_SPANS_LINES = lazyre.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def generate(node: Any) -> str:

@@ -38,6 +38,7 @@ import re
 
 from ...diagnostics import Severity, register
 from ...errors import DdlcError
+from ... import lazyre
 
 W_UNSAFE_NAME = register(
     "DDLC-W804", Severity.WARNING, "Name spark-sql cannot read safely",
@@ -65,10 +66,10 @@ VALUE_WORDS = frozenset({
 })
 QUOTED_WORDS = STRICT_KEYWORDS | VALUE_WORDS
 
-_BARE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_BARE = lazyre.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 # what spark-sql's file reader or its (pre-4.3) splitter reads specially even inside backticks
-_SCRIPT_UNSAFE = re.compile(r"['\";\\]|--|/\*|[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_SCRIPT_UNSAFE = lazyre.compile(r"['\";\\]|--|/\*|[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"  # str.splitlines's set
 _WHY = {
     "'": "a quote ('), which spark-sql's statement splitter reads as the start or end of a string even inside "
@@ -127,7 +128,7 @@ def spark_ident(name: str) -> str:
 
 # written escaped in a literal: backslash, quote, the $ of ${, every control and line break (C0, DEL, C1
 # with NEL, U+2028/9), the bidirectional controls and lone surrogates
-_LITERAL_SPECIAL = re.compile(r"[\\'\x01-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e"
+_LITERAL_SPECIAL = lazyre.compile(r"[\\'\x01-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e"
                               r"\u2066-\u2069\ud800-\udfff]|\$(?=\{)")
 _SHORT = {"\\": "\\\\", "'": "\\'", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 

@@ -12,13 +12,13 @@ from that checked form.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ...records import record
 from ...diagnostics import Severity, register
 from ...ir.type_limits import check_type_limits
 from ...ir.names import TypeName
+from ... import lazyre
 
 I_TYPE = register(
     "DDLC-I801", Severity.INFO, "Type written as the Spark type with the same values",
@@ -139,7 +139,7 @@ SPELLINGS = {
     "date": "date", "text": "text",
 }
 
-_NUMS = re.compile(r"\(\s*(\d+)\s*(?:,\s*(-?\d+)\s*)?\)")
+_NUMS = lazyre.compile(r"\(\s*(\d+)\s*(?:,\s*(-?\d+)\s*)?\)")
 
 
 def typmod_numbers(typmod: str) -> tuple[int, ...]:

@@ -11,6 +11,7 @@ from ...quoting import ident_is_bare
 from . import shape
 from ._read import Obj
 from .routine import Unrecognized, exact, keep_as_text, sub
+from ... import lazyre
 
 W_UNQUOTED = register(
     "DDLC-W401", Severity.WARNING, "Event name printed unquoted",
@@ -33,14 +34,14 @@ I_NEWPUB = register(
     '{"fmt": "NEWPUB %{objtype}s %{identity}D", "objtype": "table", "identity": {...}}',
 )
 
-_DEFINER = re.compile(r"DEFINER = (?P<u>.*)\Z", re.S)
+_DEFINER = lazyre.compile(r"DEFINER = (?P<u>.*)\Z", re.S)
 _NAME = r"%\{schema\}s\.%\{eventname\}s"
-_CREATE = re.compile(
+_CREATE = lazyre.compile(
     r"CREATE %\{definer_opt\}s EVENT %\{if_not_exits\}s " + _NAME + r" ON SCHEDULE "
     r"(?P<every>EVERY %\{every_interval\}s )?STARTS '%\{start_expr\}s'(?P<ends> ENDS '%\{end_expr\}s')? %\{event_body\}s\Z"
 )
 _BODY_FMT = "%{opt_ev_on_completion}s %{opt_ev_status}s COMMENT '%{comment_opt}s' DO %{ev_body}s"
-_ALTER = re.compile(
+_ALTER = lazyre.compile(
     r"ALTER %\{definer_opt\}s EVENT " + _NAME + r" "
     r"(?P<schedule>ON SCHEDULE (?P<every>EVERY %\{every_interval\}s )?(?:(?P<startkw>STARTS|AT) '%\{start_expr\}s' )?"
     r"(?P<ends>ENDS '%\{end_expr\}s' )?)?"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 
 from ...diagnostics import Severity, register
 from ...ir.index import CreateIndex, IndexDefinition
@@ -10,6 +9,7 @@ from ..sql.index import parse_definition
 from . import shape
 from ._read import Obj
 from .drop import keyword
+from ... import lazyre
 
 N_INDEX_DEFINITION = register(
     "DDLC-N310", Severity.NOTE, "Index definition not parsed",
@@ -19,7 +19,7 @@ N_INDEX_DEFINITION = register(
     '{"definition": "(a int4_ops"}',
 )
 
-_INVISIBLE = re.compile(r"(?:^|\s)INVISIBLE(?:\s|$)")
+_INVISIBLE = lazyre.compile(r"(?:^|\s)INVISIBLE(?:\s|$)")
 
 
 def _opt(o: Obj, name: str) -> str | None:

@@ -26,6 +26,7 @@ from ...ir.statement import Opaque, OpaqueReason, Statement
 from ..sql.functext import FunctionTextError, crosscheck, parse_function_text
 from . import shape
 from ._read import Obj
+from ... import lazyre
 
 N_FUNCTION_TEXT = register(
     "DDLC-N401", Severity.NOTE, "Function text not parsed",
@@ -205,7 +206,7 @@ __all__ = [
 #   %{volatility}s %{strict}s %{security_definer}s %{cost}s AS %{definition}L
 # The tree is expanded once and that text read by the same scanner as openGauss's
 # pg_get_functiondef text, so both give the same IR.
-_GAUSS_FUNCTION = re.compile(
+_GAUSS_FUNCTION = lazyre.compile(
     r"CREATE %\{or_replace\}s FUNCTION %\{signature\}s RETURNS %\{return_type\}T LANGUAGE %\{language\}I"
     r"((?: %\{(?:volatility|strict|security_definer|leakproof|cost|rows)\}s)*) AS %\{definition\}L"
 )

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
 
 from ...ir.sequence import AlterSequence, CreateSequence, Persistence, SeqClause, SeqOption
 from . import shape
 from ._read import Obj, read_qname
 from .drop import keyword
+from ... import lazyre
 
 _TAGS = {
     "cache": SeqClause.CACHE,
@@ -24,8 +24,8 @@ _TAGS = {
 }
 _VALUED = frozenset({SeqClause.CACHE, SeqClause.INCREMENT, SeqClause.MINVALUE, SeqClause.MAXVALUE,
                      SeqClause.START, SeqClause.RESTART})
-_DECIMAL = re.compile(r"-?[0-9]+\Z")
-_AS = re.compile(r"\s*AS\s")
+_DECIMAL = lazyre.compile(r"-?[0-9]+\Z")
+_AS = lazyre.compile(r"\s*AS\s")
 
 
 def persistence(o: Obj) -> Persistence:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 
 from ...ir.statement import Statement
 from ...ir.trigger import (
@@ -12,8 +11,9 @@ from ...ir.trigger import (
 from . import shape
 from ._read import Obj
 from .routine import Unrecognized, exact, keep_as_text, sub
+from ... import lazyre
 
-_FMT = re.compile(
+_FMT = lazyre.compile(
     r"CREATE %\{definer\}s %\{constraint\}s TRIGGER %\{if_not_exists\}s %\{name\}I %\{time\}s "
     r"%\{events: OR \}s ON %\{relation\}D %\{from_table\}s(?P<attrs> %\{constraint_attrs: \}s)? "
     r"FOR EACH %\{for_each\}s %\{when\}s(?P<function> EXECUTE PROCEDURE %\{function\}s)? %\{bodysrc\}s\Z"

@@ -25,7 +25,6 @@ recognised tree whose non-empty keys the template family does not know is report
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -33,6 +32,7 @@ from ...records import record
 from ...diagnostics import Severity, register
 from ...jddl.formats import BACKFILL_BLOCK
 from ...jddl.keys import ALIASES, CANONICAL as _KEYS
+from ... import lazyre
 
 N_UNKNOWN_KEY = register(
     "DDLC-N003", Severity.NOTE, "Unknown key in a recognised statement",
@@ -49,7 +49,7 @@ N_UNKNOWN_KEY = register(
 CANONICAL: dict[str, str] = _KEYS
 
 # ---- fmt tokens --------------------------------------------------------------------------------
-_TOKEN = re.compile(r"(\s*)(%%|%\{[^}]*\}[A-Za-z]\??|⟦|⟧|⟪|⟫|%|[^\s%⟦⟧⟪⟫]+)")
+_TOKEN = lazyre.compile(r"(\s*)(%%|%\{[^}]*\}[A-Za-z]\??|⟦|⟧|⟪|⟫|%|[^\s%⟦⟧⟪⟫]+)")
 
 
 @record(frozen=True, slots=True)

@@ -27,18 +27,18 @@ came, with no IR to print it from (the expansion of a tree of no known shape): e
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 from ...diagnostics import E_FRAGMENT
 from ...errors import DdlcError, Path
 from .lexer import error_message, scan
+from ... import lazyre
 
 
 # A text of these characters alone, without "--", lexes to words, numbers, blanks, punctuation and operators
 # only: no quote, comment, dollar quote, backslash, ";" or "/" line can be in it, so parentheses are all
 # fragment_problem has to look at (the common DEFAULT or expression: issue 26)
-_PLAIN = re.compile(r"[A-Za-z0-9_ \t\r\n(),.+*<>=!:%&|^~@#?\[\]-]*\Z")
+_PLAIN = lazyre.compile(r"[A-Za-z0-9_ \t\r\n(),.+*<>=!:%&|^~@#?\[\]-]*\Z")
 _PARENS_ONLY = {c: None for c in range(128) if chr(c) not in "()"}
 
 
@@ -70,8 +70,8 @@ def fragment_problem(text: str, *, query: bool = False, glued_quotes: bool = Fal
 
 
 # a '...' string without a backslash (the same extent whatever the prefix, E'' or N''), a "..." name
-_QUOTED = re.compile(r"'[^'\\]*(?:''[^'\\]*)*'|\"[^\"]*(?:\"\"[^\"]*)*\"")
-_LAST_SEMICOLON = re.compile(r";[ \t\r\n]*\Z")
+_QUOTED = lazyre.compile(r"'[^'\\]*(?:''[^'\\]*)*'|\"[^\"]*(?:\"\"[^\"]*)*\"")
+_LAST_SEMICOLON = lazyre.compile(r";[ \t\r\n]*\Z")
 
 
 def _plain_once_unquoted(text: str, query: bool) -> str | None:

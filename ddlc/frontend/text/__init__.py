@@ -32,6 +32,7 @@ from ..build._read import BuildContext
 from ..recover import N_TDDL_UNPARSED, query_span, recover_tddl, recovers, statement_kind
 from ..sql.lexer import Lexed, ScanError, Tok, tokenize
 from ._match import Shape, TextError, match, norm
+from ... import lazyre
 
 FAMILIES = ("followup", "rename", "set_schema", "sequence", "table", "alter", "index", "view", "drop", "comment", "schema", "typedef", "routine",
             "trigger", "event")
@@ -100,7 +101,7 @@ def _differs(ta: list[Tok], tb: list[Tok], end: int) -> int | None:
 
 # where canonicalize and the lexer may cut a text differently: a backslash (E'' strings), a dollar sign
 # (dollar quotes, parameters), a comment
-_UNLIKE_LEXER = re.compile(r"[\\$]|--|/\*")
+_UNLIKE_LEXER = lazyre.compile(r"[\\$]|--|/\*")
 
 
 def _same_blanks_aside(a: str, b: str, canon: dict[str, str]) -> bool:

@@ -3,14 +3,14 @@ part of the pre-rendered definition the index builder parses)."""
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left
 from typing import Any
 
 from ._match import Frag, Shape, Span, Words
 from ._common import RAW_NAME
+from ... import lazyre
 
-_PARTITIONED = re.compile(r"\)\s*(?:LOCAL|GLOBAL)\s*\(")
+_PARTITIONED = lazyre.compile(r"\)\s*(?:LOCAL|GLOBAL)\s*\(")
 _MARKS: list[Any] = [None, [], []]  # the text last searched, the starts and the ends of its matches
 
 
