@@ -10,7 +10,6 @@ deparser's default form.
 from __future__ import annotations
 
 import enum
-import re
 from functools import lru_cache
 from typing import Union
 
@@ -19,9 +18,10 @@ from .columns import ColumnDef
 from .names import Expr, QualifiedName, TypeName
 from .partition import PartitionSpec
 from .statement import Statement
+from .. import lazyre
 
 
-_SLOT = re.compile(r"%%|%\{([^}:]*)(:[^}]*)?\}([IDTLsn])")
+_SLOT = lazyre.compile(r"%%|%\{([^}:]*)(:[^}]*)?\}([IDTLsn])")
 
 
 @lru_cache(maxsize=512)

@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ...errors import InternalError
@@ -22,9 +21,10 @@ from ...ir.drop import (
 from ...ir.names import QualifiedName, TypeName
 from ...quoting import quote_ident
 from .writer import Writer, emits
+from ... import lazyre
 
 _CANON = {spelling: canon for canon, spellings in ALIASES.items() for spelling in spellings}
-_TOKEN = re.compile(r"%\{([^}:]*)(:[^}]*)?\}(.?)|%%|[^\s%]+|%")
+_TOKEN = lazyre.compile(r"%\{([^}:]*)(:[^}]*)?\}(.?)|%%|[^\s%]+|%")
 _MISSING = object()
 
 

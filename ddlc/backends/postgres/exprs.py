@@ -21,6 +21,7 @@ from ...ir.sqltree import built_trusted, replaced
 from ..writer import pg_deparse, pg_pastable
 from .functions import REWRITE, UNKNOWN, _quoted_bare, calls, call_of, rewrite_for
 from .rewrites import REWRITES, _ast
+from ... import lazyre
 
 I_EXPR_REWRITTEN = register(
     "DDLC-I602", Severity.INFO, "GaussDB function rewritten",
@@ -36,7 +37,7 @@ I_EXPR_CLOSE = register(
     "DEFAULT sys_guid()",
 )
 
-_CANDIDATE = re.compile(r"\b(?:" + "|".join(sorted(REWRITES, key=len, reverse=True)) + r")\b|u&", re.I)
+_CANDIDATE = lazyre.compile(r"\b(?:" + "|".join(sorted(REWRITES, key=len, reverse=True)) + r")\b|u&", re.I)
 
 
 def rewrite_expr(e: Expr, emit: Any) -> str:

@@ -35,7 +35,6 @@ Decisions (documented in the diagnostics' explanations):
 
 from __future__ import annotations
 
-import re
 from dataclasses import field
 from typing import Any
 
@@ -50,6 +49,7 @@ from ...ir.base import replace
 from ...ir.rules import Rule
 from ...ir.table import ConstraintKind, CreateTable, TableConstraint
 from ..writer import SqlWriter, words
+from ... import lazyre
 
 W_INTERVAL = register(
     "DDLC-W630", Severity.WARNING, "Interval partitions are not created on demand",
@@ -128,7 +128,7 @@ I_LONG_NAME = register(
 NAMEDATALEN_1 = 63
 # a key column, bare (letters, digits, "_", "$", BMP non-ASCII) or quoted; negated ASCII classes
 # compile ~10x faster than the equivalent \x80-\uffff ranges
-_PLAIN_KEY = re.compile(r'[^\x00-\x40\x5b-\x5e\x60\x7b-\x7f\U00010000-\U0010ffff]'
+_PLAIN_KEY = lazyre.compile(r'[^\x00-\x40\x5b-\x5e\x60\x7b-\x7f\U00010000-\U0010ffff]'
                         r'[^\x00-\x23\x25-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f\U00010000-\U0010ffff]*\Z|"(?:[^"]|"")+"\Z')
 
 

@@ -29,7 +29,6 @@ here parses SQL.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ...diagnostics import Severity, register
@@ -47,6 +46,7 @@ from .context import Emit, emits
 from .partitions import RULES as PARTITION_RULES
 from .partitions import W_EXCLUDE_PARTITIONED, W_KEY_WIDENED, Layout, Target, partition_by, partition_statements, plan
 from .types import TYPE_MAP
+from ... import lazyre
 
 # -- codes: clauses removed by rules ----------------------------------------------------------
 W_OPTION = register(
@@ -227,7 +227,7 @@ INDEX_OPTIONS = frozenset({"fillfactor", "deduplicate_items"})
 DEFAULT_OPTIONS = frozenset({("orientation", "row"), ("compression", "no"), ("storage_type", "astore"),
                              ("segment", "off")})
 PG_COLLATIONS = frozenset({"C", "POSIX", "ucs_basic"})
-_LEDGER_COLUMN = re.compile(r"hash_[0-9a-z]+\Z")
+_LEDGER_COLUMN = lazyre.compile(r"hash_[0-9a-z]+\Z")
 
 
 def is_table_option(o: WithOption) -> bool:

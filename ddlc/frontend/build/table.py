@@ -28,6 +28,7 @@ from ..sql.constraints import N_CONSTRAINT_UNPARSED, kind_of_text, make_definiti
 from . import shape
 from ._columns import read_column
 from ._read import Obj, read_qname
+from ... import lazyre
 
 N_UNMODELLED = register(
     "DDLC-N102", Severity.NOTE, "Statement clause not modelled",
@@ -283,7 +284,7 @@ _TABLE_SLOTS: Slots = {
 }
 _NAME = r'(?:[A-Za-z_][A-Za-z0-9_$]*|"(?:[^"\x00\n;]|"")+")'
 # the distribution forms ddlc models: a distribution key list, or none (RANGE/LIST with slices stay text)
-_DISTRIBUTE = re.compile(rf"DISTRIBUTE BY (?:(?:HASH|MODULO) ?\( ?{_NAME}(?: ?, ?{_NAME})* ?\)|REPLICATION|ROUNDROBIN)",
+_DISTRIBUTE = lazyre.compile(rf"DISTRIBUTE BY (?:(?:HASH|MODULO) ?\( ?{_NAME}(?: ?, ?{_NAME})* ?\)|REPLICATION|ROUNDROBIN)",
                          re.I)
 
 

@@ -16,7 +16,6 @@ Entry points: :func:`parse_partition_clause`, :func:`parse_bound_value`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, NoReturn
@@ -39,6 +38,7 @@ from .expr import expr_parts, make_expr
 from .fragment import check_fragment
 from .pgparse import pglast_ast
 from .partition_tokens import Tok, common_clause, common_value, tokens as _tokens
+from ... import lazyre
 
 __all__ = ["parse_partition_clause", "parse_bound_value"]
 
@@ -55,7 +55,7 @@ def _expr_bound(text: str, origin: Sequence[PathPart]) -> BoundValue:
     return BoundValue(text=text, kind=BoundKind.EXPR, origin=tuple(origin), expr=make_expr(text, tuple(origin)))
 
 
-_COLUMN = re.compile(r"[a-z_][a-z0-9_$]{0,62}\Z")  # a bare lower-case name the server keeps as written
+_COLUMN = lazyre.compile(r"[a-z_][a-z0-9_$]{0,62}\Z")  # a bare lower-case name the server keeps as written
 
 
 def _key_expr(text: str, origin: Path) -> Expr:

@@ -29,17 +29,18 @@ import re
 from ...diagnostics import E_FRAGMENT
 from ...errors import DdlcError, Path
 from ...ir.type_limits import int4_problem, short, typmod_problem
+from ... import lazyre
 
 _FIELD = r"(?:year|month|day|hour|minute|second)"
 _FIELDS = rf"{_FIELD}(?:\s+to\s+{_FIELD})?(?:\s*\(\s*\d+\s*\))?"
 _ARG = r"\s*(?:\d+|[A-Za-z_][A-Za-z0-9_]*)\s*"
-_TYPMOD = re.compile(
+_TYPMOD = lazyre.compile(
     rf"(?:\({_ARG}(?:,{_ARG})*\))?"
     rf"(?:\s+{_FIELDS})?"
     r"(?:\s+with(?:out)?\s+time\s+zone)?\Z",
     re.IGNORECASE | re.ASCII,
 )
-_SPELLING = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?: [A-Za-z_][A-Za-z0-9_]*)*\Z", re.ASCII)
+_SPELLING = lazyre.compile(r"[A-Za-z_][A-Za-z0-9_]*(?: [A-Za-z_][A-Za-z0-9_]*)*\Z", re.ASCII)
 
 
 def check_typmod(text: str, path: Path, document: str | None = None, typename: str | None = None,
