@@ -167,9 +167,9 @@ def _fmt_shape(tree: Mapping[str, Any]) -> str | None:
 def _built(tree: Mapping[str, Any], document: str | None, found: Any) -> tuple[Statement, list[Diagnostic]]:
     """:func:`build`, the slot check's findings ``found`` (:mod:`ddlc.frontend.treecheck`) used when the tree
     was built as the shape they were found for."""
-    used: list[str | None] = []
+    used: list[Builder] = []
     stmt, diags = _build(tree, document, used)
-    shape_name = used[-1] if used else _recognised_shape(tree)
+    shape_name = _NAMES.get(used[-1]) if used else _recognised_shape(tree)
     if found is not None and found.shape == shape_name:
         if found.error is not None:
             raise found.error
@@ -197,9 +197,7 @@ def _recognised_shape(tree: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _build(tree: Mapping[str, Any], document: str | None, used: list[str | None]
-           ) -> tuple[Statement, list[Diagnostic]]:
-    """The build of ``tree``; ``used`` gets the shape name of each builder that built (the last: the one used)."""
+def _build(tree: Mapping[str, Any], document: str | None, used: list[Builder]) -> tuple[Statement, list[Diagnostic]]:
     ctx = BuildContext(document)
     fmt = tree.get("fmt")
     if not isinstance(fmt, str):
@@ -207,11 +205,11 @@ def _build(tree: Mapping[str, Any], document: str | None, used: list[str | None]
     if _lazy.unknown_keys is None:
         _lazy.load()
     kind, unknown = _lazy.unknown_keys(tree)
-    fn, name = _fmt_entry(fmt)
+    fn = _builder_of(fmt)
     stmt: Statement | None = None
     failed: DdlcError | None = None
     if fn is not None:
-        used.append(name)
+        used.append(fn)
         try:
             stmt = fn(Obj(tree, (), ctx))
         except DdlcError as e:  # the form as given does not build: the known form may
@@ -224,7 +222,7 @@ def _build(tree: Mapping[str, Any], document: str | None, used: list[str | None]
             return stmt, ctx.diagnostics
     reading = None if unknown else _lazy.normalize(tree)
     if reading is not None and reading.tree is not None and reading.tree["fmt"] != fmt:
-        fn2, name2 = _fmt_entry(reading.tree["fmt"])
+        fn2 = _builder_of(reading.tree["fmt"])
         if fn2 is not None:
             ctx2 = BuildContext(document)
             try:
@@ -236,7 +234,7 @@ def _build(tree: Mapping[str, Any], document: str | None, used: list[str | None]
                     raise
                 return stmt, ctx.diagnostics
             if not isinstance(stmt2, Opaque) or (stmt is None and failed is None):
-                used.append(name2)
+                used.append(fn2)
                 return stmt2, ctx2.diagnostics
     if failed is not None:
         raise failed
