@@ -26,7 +26,9 @@ _MISSING: Any = object()
 _STRING_OK = frozenset("sIL")  # the conversions a string passes as it is
 
 # per (fmt, node, block): the slot check's problem with the fmt and, per specifier of the expansion (its parse
-# errors included, as ``(None, message, ...)``), what both checks need of it
+# errors included, as ``(None, message, ...)``), what both checks need of it: (name, separator, conversion, slot,
+# whether the fmt quotes it, the slot's verdicts, the node of an object, of an array's objects, the slot's
+# quick_of, whether it is a plain ``%{name}s``: a string there is only judged)
 _Entry = tuple[Any, ...]
 _PLANS: dict[tuple[str, str | None, bool], tuple[str | None, tuple[_Entry, ...]]] = {}
 _TEXT_PLANS: dict[tuple[str, str | None, bool], tuple[str | None, tuple[_Entry, ...]]] = {}
@@ -45,15 +47,16 @@ def _plan(fmt: str, node: str | None, block: bool, text: bool = False) -> tuple[
     entries: list[_Entry] = []
     for tok in parse_fmt(fmt) if text else specs:
         if type(tok) is str:
-            entries.append((tok, None, "", None, False, None, None, None, None))
+            entries.append((tok, None, "", None, False, None, None, None, None, False))
             continue
         name, sep, conv = tok  # type: ignore[misc]
         if name is None:
-            entries.append((None, sep, conv, None, False, None, None, None, None))
+            entries.append((None, sep, conv, None, False, None, None, None, None, False))
             continue
         slot = table.get(CANONICAL.get(name, name), _GENERIC)
-        entries.append((name, sep, conv, slot, name in quoted, _known(slot), slot.node, slot.items or slot.node,
-                        quick_of(slot)))
+        inquote = name in quoted
+        entries.append((name, sep, conv, slot, inquote, _known(slot), slot.node, slot.items or slot.node,
+                        quick_of(slot), sep is None and conv == "s" and not inquote))
     plan = why, tuple(entries)
     plans = _TEXT_PLANS if text else _PLANS
     if len(plans) < 8192:
@@ -117,10 +120,18 @@ class _Both(CheckWalk):
              check: bool) -> None:
         fmt, entries, check = self.enter(obj, node, path, depth, block, check)
         string_ok = _STRING_OK
-        for name, sep, conv, slot, inquote, known, child, items, quick in entries:
+        for name, sep, conv, slot, inquote, known, child, items, quick, simple in entries:
             if name is None:
                 raise self.fail(sep, path + ("fmt",), fmt)
             value = obj.get(name, _MISSING)
+            if simple and type(value) is str:  # the common member: a string %s pastes as it is
+                if check and value:
+                    got = known.get(value)
+                    if got is None:
+                        got = _learn(value, slot, known, quick)
+                    if got[0] is not None or got[1]:
+                        check = self.judged(value, name, slot, got, path + (name,))
+                continue
             if value is _MISSING:
                 raise self.fail(f'element "{name}" not found', path + (name,), fmt)
             if check:
@@ -236,13 +247,25 @@ class _BothText(_Both):
              check: bool) -> None:
         fmt, entries, check = self.enter(obj, node, path, depth, block, check)
         out = self.out
-        for name, sep, conv, slot, inquote, known, child, items, quick in entries:
-            if not conv:
+        for name, sep, conv, slot, inquote, known, child, items, quick, simple in entries:
+            if simple:
+                value = obj.get(name, _MISSING)
+                if type(value) is str:  # the common member: a string %s pastes as it is
+                    out.append(value)
+                    if check and value:
+                        got = known.get(value)
+                        if got is None:
+                            got = _learn(value, slot, known, quick)
+                        if got[0] is not None or got[1]:
+                            check = self.judged(value, name, slot, got, path + (name,))
+                    continue
+            elif not conv:
                 if conv is None:
                     raise self.fail(sep, path + ("fmt",), fmt)
                 out.append(name)  # the fmt's own text
                 continue
-            value = obj.get(name, _MISSING)
+            else:
+                value = obj.get(name, _MISSING)
             if value is _MISSING:
                 raise self.fail(f'element "{name}" not found', path + (name,), fmt)
             if check:
