@@ -113,9 +113,6 @@ def _on(sc: Cursor) -> None:
         raise ScanFail("blank expected")
 
 
-# bare ASCII names separated by dots, nothing else: each name is one word token of the lexer (the common
-# identity: ``public.orders``), read without it
-_PLAIN_NAMES = lazyre.compile(r"[A-Za-z_][A-Za-z0-9_$]*(?:\.[A-Za-z_][A-Za-z0-9_$]*)*\Z")
 # any name the lexer reads as one token: a word (the lexer's identifier characters, non-ASCII ones included)
 # or a quoted name ("" a quote inside, never before a quote: one way to cut a text in names)
 _NAME = (r'(?:[^\x00-\x40\x5b-\x5e\x60\x7b-\x7f][^\x00-\x23\x25-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]*'
@@ -181,8 +178,13 @@ def parse_identity(kind: IdentityKind, text: str, origin: Path = ()) -> Identity
     does not take, by the lexer."""
     of_parts = _PARTS.get(kind)
     if of_parts is not None:
-        if _PLAIN_NAMES.match(text) is not None:
-            return of_parts(text.split("."), origin)
+        if text.isascii():  # bare ASCII names separated by dots (public.orders): each is one word token
+            parts = text.split(".")
+            for part in parts:
+                if not part.isidentifier():
+                    break
+            else:
+                return of_parts(parts, origin)
         if _NAMES.match(text) is None:
             return None
         return of_parts(_names(text), origin)
