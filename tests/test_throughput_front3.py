@@ -58,3 +58,66 @@ def test_quick_names_on_fixture_strings() -> None:
         _agrees(v)
         hits += F.QUICK_DOTTED.match(v) is not None
     assert hits > len(strings) // 4
+
+
+# ---- the short statements' builders --------------------------------------------------------------------------
+from ddlc.errors import DdlcError  # noqa: E402
+from ddlc.frontend.build._read import BuildContext, Obj  # noqa: E402
+from ddlc.frontend.build.comment import _read_literal_or_null, read_literal_or_null  # noqa: E402
+from ddlc.frontend.build.drop import keyword  # noqa: E402
+
+
+def _outcome(fn, *args):
+    try:
+        return "ok", fn(*args)
+    except DdlcError as e:
+        return e.code, str(e), tuple(e.path), e.document
+
+
+def _former_keyword(o: Obj, name: str, word: str) -> bool:
+    v = o.raw(name, "")
+    if isinstance(v, dict) and v.get("present", True) is False:
+        v = ""
+    if not isinstance(v, str):
+        raise o.ctx.error(f'element "{name}" must be a string', o.at(name))
+    if v == "":
+        return False
+    if v == word:
+        return True
+    raise o.ctx.error(f'element "{name}" must be "" or "{word}", not {v!r}', o.at(name))
+
+
+_MEMBER = st.one_of(st.sampled_from(["", "CASCADE", "cascade", " CASCADE", "IF EXISTS", None, 1, True, [],
+                                     {"present": False}, {"present": True}, {"fmt": "CASCADE"}]), st.text(max_size=3))
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.dictionaries(st.sampled_from(["cascade", "if_exists", "x"]), _MEMBER, max_size=3),
+       st.sampled_from([("cascade", "CASCADE"), ("if_exists", "IF EXISTS")]))
+def test_keyword_as_before(d: dict, member: tuple) -> None:
+    o = Obj(d, ("p",), BuildContext("d"))
+    assert _outcome(keyword, o, *member) == _outcome(_former_keyword, o, *member)
+
+
+_PRESENT = st.sampled_from([True, False, None, "yes", 0, 1])
+_PART = st.one_of(
+    st.fixed_dictionaries({}, optional={"fmt": st.sampled_from(["NULL", "null", "", "%{value}L", "%{value}s", None]),
+                                        "present": _PRESENT, "value": st.sampled_from(["a", "", "it's", None, 1])}),
+    st.sampled_from(["", None, 1, []]))
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.fixed_dictionaries({}, optional={"fmt": st.sampled_from(["%{null}s %{literal}s", "%{null}s", None, 3]),
+                                           "null": _PART, "literal": _PART}))
+def test_literal_or_null_as_before(d: dict) -> None:
+    o = Obj(d, ("comment",), BuildContext("d"))
+    assert _outcome(read_literal_or_null, o) == _outcome(_read_literal_or_null, o)
+
+
+def test_literal_or_null_forms_met() -> None:
+    null = {"fmt": "NULL", "present": True}
+    o = Obj({"fmt": "%{null}s %{literal}s", "null": null, "literal": {"fmt": "", "present": False}}, (), BuildContext())
+    assert read_literal_or_null(o) is None
+    lit = {"fmt": "%{value}L", "present": True, "value": "c"}
+    o = Obj({"fmt": "%{null}s %{literal}s", "null": {**null, "present": False}, "literal": lit}, (), BuildContext())
+    assert read_literal_or_null(o) == "c"

@@ -27,6 +27,26 @@ W_DOMAIN_WORD = register(
 
 def read_literal_or_null(o: Obj) -> str | None:
     """The §3.6 object: None for NULL, else the literal ('' for the empty-literal defect)."""
+    d = o.d
+    null, lit = d.get("null"), d.get("literal")
+    if (null.__class__ is dict and lit.__class__ is dict and d.get("fmt") == "%{null}s %{literal}s"
+            and null.get("fmt") == "NULL"):  # the server's two forms, read at once
+        null_present, lit_present = null.get("present", True), lit.get("present", True)
+        if null_present is True and lit_present is False:
+            return None
+        if null_present is False and lit_present is True:
+            lit_fmt = lit.get("fmt")
+            if lit_fmt == "%{value}L":
+                value = lit.get("value")
+                if value.__class__ is str:
+                    return value
+            elif lit_fmt == "":
+                return ""
+    return _read_literal_or_null(o)
+
+
+def _read_literal_or_null(o: Obj) -> str | None:
+    """:func:`read_literal_or_null` of any object (its errors)."""
     if o.fmt != "%{null}s %{literal}s":
         raise o.ctx.error('a literal-or-null object must have fmt "%{null}s %{literal}s"', o.at("fmt"))
     null = o.obj("null")
