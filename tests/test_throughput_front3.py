@@ -121,3 +121,35 @@ def test_literal_or_null_forms_met() -> None:
     lit = {"fmt": "%{value}L", "present": True, "value": "c"}
     o = Obj({"fmt": "%{null}s %{literal}s", "null": {**null, "present": False}, "literal": lit}, (), BuildContext())
     assert read_literal_or_null(o) == "c"
+
+
+# ---- what build reads once per fmt ----------------------------------------------------------------------------
+from ddlc.frontend import build as B  # noqa: E402
+from ddlc.frontend.build.variants import unknown_keys  # noqa: E402
+from test_expand_check import mutated  # noqa: E402
+
+_TOP = [t for t in TREES if isinstance(t, dict) and isinstance(t.get("fmt"), str)]
+
+
+def _keys_as_unknown_keys(tree: dict) -> bool:
+    keys = B._fmt_entry(tree["fmt"])[2]
+    return keys is B._ASK or keys == unknown_keys(tree)
+
+
+def test_fmt_entry_answers_as_unknown_keys_on_fixtures() -> None:
+    B.load_families()
+    assert len(_TOP) > 100
+    assert all(_keys_as_unknown_keys(t) for t in _TOP)
+    assert sum(B._fmt_entry(t["fmt"])[2] is not B._ASK for t in _TOP) > len(_TOP) // 2
+
+
+_ANY = st.one_of(st.text(max_size=4), st.just(""), st.none(), st.just({"present": False}), st.just(["x"]))
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.data(), st.sampled_from(["x_extra", "if_exists", "cascade", "objtype", "name", "with", "comment"]), _ANY)
+def test_fmt_entry_answers_as_unknown_keys_on_mutated_trees(data, key: str, value) -> None:
+    B.load_families()
+    tree = mutated(data, _ANY, _TOP, keep_fmt=True)
+    tree[key] = value
+    assert _keys_as_unknown_keys(tree)

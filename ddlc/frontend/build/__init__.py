@@ -83,16 +83,21 @@ def shape_of(tree: Mapping[str, Any]) -> str | None:
     return None
 
 
-# fmt -> its builder and the builder's shape name: a stream repeats a few hundred fmt strings, matched once each
-_BY_FMT: dict[str, tuple[Builder | None, str | None]] = {}
-_NO_BUILDER: tuple[None, None] = (None, None)
+# fmt -> its builder, the builder's shape name and, when no key of the fmt can be one its statement's forms lack,
+# what .variants.unknown_keys answers for every tree of that fmt (else _ASK): a stream repeats a few hundred
+# fmt strings, each worked out once
+_BY_FMT: dict[str, tuple[Builder | None, str | None, Any]] = {}
+_ASK: Any = object()
 
 
-def _fmt_entry(fmt: str) -> tuple[Builder | None, str | None]:
+def _fmt_entry(fmt: str) -> tuple[Builder | None, str | None, Any]:
     hit = _BY_FMT.get(fmt)
     if hit is None:
+        from .variants import _info
+
         fn = next((f for _name, rx, f in SHAPES if rx.match(fmt)), None)
-        hit = (fn, _NAMES.get(fn)) if fn is not None else _NO_BUILDER
+        info = _info(fmt)
+        hit = (fn, _NAMES.get(fn) if fn is not None else None, _ASK if info.strangers else (info.kind, ()))
         if len(_BY_FMT) < 4096:
             _BY_FMT[fmt] = hit
     return hit
@@ -204,8 +209,8 @@ def _build(tree: Mapping[str, Any], document: str | None, used: list[Builder]) -
         return _fallback_text(tree, ctx)
     if _lazy.unknown_keys is None:
         _lazy.load()
-    kind, unknown = _lazy.unknown_keys(tree)
-    fn = _builder_of(fmt)
+    fn, _, keys = _fmt_entry(fmt)
+    kind, unknown = _lazy.unknown_keys(tree) if keys is _ASK else keys
     stmt: Statement | None = None
     failed: DdlcError | None = None
     if fn is not None:
