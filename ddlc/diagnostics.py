@@ -19,6 +19,7 @@ from dataclasses import field
 
 from .records import record
 from .errors import PathPart, jsonpath
+from . import lazyre
 
 
 class Severity(str, enum.Enum):
@@ -285,7 +286,7 @@ I_CTAS_NO_DATA = register(
 )
 
 
-_DROP_WORDS = re.compile(r"^(.*?)(?:[;,]?\s+(?:dropped|removed|not kept|ignored|not translated|not written))"
+_DROP_WORDS = lazyre.compile(r"^(.*?)(?:[;,]?\s+(?:dropped|removed|not kept|ignored|not translated|not written))"
                          r"(\s*\([^()]*\))?\.?$", re.S)
 
 

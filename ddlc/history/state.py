@@ -30,6 +30,7 @@ from ..ir.alter_partitions import (
     AddPartition, DropPartition, MergePartitions, ModifyPartitionAddSubpartition, SplitPartition,
     SplitSubpartition,
 )
+from .. import lazyre
 
 
 @record(slots=True)
@@ -133,8 +134,8 @@ def _default_subpartition(st: TableState, p: PartitionState) -> None:
 
 
 # ---- bound values ----------------------------------------------------------------------------
-_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\Z")
-_TYPED = re.compile(r"(?is)\s*(date|timestamp(\(\d+\))?(\s+with(out)?\s+time\s+zone)?|timestamptz)\s*('.*')\s*\Z")
+_NUMBER = lazyre.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\Z")
+_TYPED = lazyre.compile(r"(?is)\s*(date|timestamp(\(\d+\))?(\s+with(out)?\s+time\s+zone)?|timestamptz)\s*('.*')\s*\Z")
 _MAX = object()
 
 

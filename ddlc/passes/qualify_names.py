@@ -26,6 +26,7 @@ from ..ir.routine import FunctionArg
 from ._sync import synced
 from ..ir.names import Expr, QualifiedName
 from ..ir.reach import Reach
+from .. import lazyre
 
 N_UNPARSED_REF = register(
     "DDLC-N501", Severity.NOTE, "References inside SQL text not checked",
@@ -42,7 +43,7 @@ NOT_USER_OBJECTS = frozenset({("IndexKey", "opclass"), ("IndexKey", "collation")
 # the classes fn below changes (it returns every other node as given): the walk enters only what can hold them
 _REACH = Reach({FunctionArg, BoundValue, QualifiedName, Expr}, NOT_USER_OBJECTS)
 
-_MAY_REFERENCE = re.compile(r"\b(nextval|currval|setval|REFERENCES|SELECT|FROM|JOIN)\b", re.I)
+_MAY_REFERENCE = lazyre.compile(r"\b(nextval|currval|setval|REFERENCES|SELECT|FROM|JOIN)\b", re.I)
 
 
 def qualify_names(stmt, ctx):

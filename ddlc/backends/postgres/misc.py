@@ -54,6 +54,7 @@ from .table import DEFAULT_OPTIONS, HEAP_OPTIONS, TOAST_OPTIONS
 from .table import I_DEFAULT_OPTIONS as I_STORAGE_DEFAULT
 from .table import W_OPTION as W_STORAGE
 from .table import W_TABLESPACE
+from ... import lazyre
 
 S = Severity
 W_BLOCKCHAIN = register(
@@ -520,7 +521,7 @@ def grant(n: Grant, e: Emit) -> list[str]:
     return [w.text()]
 
 
-_REVOKE_ADMIN = re.compile(r"\s*REVOKE\s+ADMIN\s+OPTION\s+FOR\b", re.I)
+_REVOKE_ADMIN = lazyre.compile(r"\s*REVOKE\s+ADMIN\s+OPTION\s+FOR\b", re.I)
 
 
 @emits(GrantRole)
