@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import re
+from .. import lazyre
 
 # openGauss spelling -> every spelling a reader accepts (GaussDB's documented names first-class,
 # the others tolerated as the reference §9 suggests).
@@ -32,7 +32,7 @@ def spelled_like(obj: object, name: str) -> str:
 # every spelling -> the openGauss one
 CANONICAL: dict[str, str] = {alias: key for key, spellings in ALIASES.items() for alias in spellings}
 
-_SPEC_NAME = re.compile(r"%\{(\w+)")
+_SPEC_NAME = lazyre.compile(r"%\{(\w+)")
 
 
 def canonical_fmt(fmt: str) -> str:

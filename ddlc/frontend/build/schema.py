@@ -9,6 +9,7 @@ from ...ir.statement import Statement
 from . import shape
 from ._read import Obj
 from .routine import Unrecognized, exact, keep_as_text, sub
+from ... import lazyre
 
 
 @shape("create_schema", r"CREATE SCHEMA ")
@@ -29,7 +30,7 @@ def build_create_schema(o: Obj) -> Statement:
     )
 
 
-_CHARSET = re.compile(
+_CHARSET = lazyre.compile(
     r"ALTER SCHEMA %\{(?P<key>schema_?name)\}I(?P<cs> CHARACTER SET = %\{charset\}s)?(?P<co> COLLATE = %\{collate\}s)?\Z"
 )
 

@@ -40,6 +40,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from typing import NamedTuple
+from ... import lazyre
 
 # identifier characters: ASCII letters, digits, "_", "$" and any non-ASCII character (negated ASCII
 # classes: the same sets as \u0080-\U0010ffff ranges, ~100x faster to compile)
@@ -332,7 +333,7 @@ def token_at(text: str, pos: int) -> Tok:
     return _tok(Tok, (kind, text[s:e], s, e))
 
 
-_BLANKS = re.compile(r"(?:[ \t\n\r\f\v]+|--[^\n\r]*|/\*(?:[^*/]|\*(?!/)|/(?!\*))*\*/)*")
+_BLANKS = lazyre.compile(r"(?:[ \t\n\r\f\v]+|--[^\n\r]*|/\*(?:[^*/]|\*(?!/)|/(?!\*))*\*/)*")
 
 
 def skip_space(text: str, pos: int) -> int:
@@ -353,7 +354,7 @@ def dollar_tag_at(text: str, pos: int) -> str | None:
     return m.group(0) if m else None
 
 
-_DOLLAR_TAG = re.compile(rf"\${_TAG}\$")
+_DOLLAR_TAG = lazyre.compile(rf"\${_TAG}\$")
 
 
 def ident_value(tok: Tok) -> str:
@@ -470,7 +471,7 @@ class ScanFail(Exception):
     """The text does not have the expected form (callers turn it into a diagnostic)."""
 
 
-_SPACE = re.compile(r"[ \t\n\r\f\v]*")
+_SPACE = lazyre.compile(r"[ \t\n\r\f\v]*")
 # the server's whitespace, for str.strip: Python's own also strips \x1c-\x1f, \x85 and Unicode spaces,
 # which PostgreSQL reads as part of a token (a fragment parsed without them is not the one written)
 BLANK = " \t\n\r\f\v"

@@ -21,10 +21,10 @@ _NUMBER_FORMS = {
     "cost": r"(?:COST|ROWS)[ \t]+[0-9]+(?:\.[0-9]+)?",
 }
 NUMBERS = {k: re.compile(rf"[ \t]*{v}[ \t]*\Z", re.I | re.A) for k, v in _NUMBER_FORMS.items()}
-_WORD = re.compile(r"[ \t]*[A-Za-z_][A-Za-z0-9_]*[ \t]*\Z")
+_WORD = lazyre.compile(r"[ \t]*[A-Za-z_][A-Za-z0-9_]*[ \t]*\Z")
 _OPTION_ITEM = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?[ \t]*=[ \t]*[A-Za-z0-9_.+-]+"
-_OPTIONS = re.compile(rf"[ \t]*{_OPTION_ITEM}(?:[ \t]*,[ \t]*{_OPTION_ITEM})*[ \t]*\Z")
-_INTERVAL = re.compile(r"[ \t]*'[^'\\\x00\r\n]*'[ \t]+[A-Za-z_]+(?:[ \t]+TO[ \t]+[A-Za-z_]+)?[ \t]*\Z", re.I)
+_OPTIONS = lazyre.compile(rf"[ \t]*{_OPTION_ITEM}(?:[ \t]*,[ \t]*{_OPTION_ITEM})*[ \t]*\Z")
+_INTERVAL = lazyre.compile(r"[ \t]*'[^'\\\x00\r\n]*'[ \t]+[A-Za-z_]+(?:[ \t]+TO[ \t]+[A-Za-z_]+)?[ \t]*\Z", re.I)
 DESCRIBED = {
     "integer": "an integer", "numeric": "a number", "timestamp": "a timestamp", "cost": "COST n or ROWS n",
     "name": "one name", "word": "one plain word", "words": "names separated by blanks",
@@ -207,9 +207,9 @@ def fragment_verdict(v: str, form: str) -> Verdict:
 
 
 
-_SPEC = re.compile(r"%\{([^}:]*)[^}]*\}([A-Za-z])|%%")
-_QUOTED_SPEC = re.compile(r"'%\{([^}:]*)\}s'")
-_LITERAL = re.compile(r"[A-Za-z0-9_ \t\r\n(),=.]*\Z")
+_SPEC = lazyre.compile(r"%\{([^}:]*)[^}]*\}([A-Za-z])|%%")
+_QUOTED_SPEC = lazyre.compile(r"'%\{([^}:]*)\}s'")
+_LITERAL = lazyre.compile(r"[A-Za-z0-9_ \t\r\n(),=.]*\Z")
 
 
 def fmt_problem(fmt: str, block: bool = False) -> tuple[str | None, frozenset[str]]:
