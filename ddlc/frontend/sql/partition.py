@@ -11,18 +11,17 @@ they are (``expected ")" at position 57 near "TABLESPACE x"``) and every name an
 exact text it was written with. Keywords are case-insensitive; unquoted names are folded to lower
 case (ASCII only) and quoted names unescaped, both cut to 63 bytes like the server's lexer.
 
-Entry points: :func:`parse_partition_clause`, :func:`parse_bound_value`.
+Entry points: :func:`parse_partition_clause`, :func:`parse_bound_value`. A clause of the server's common form
+is read by :mod:`.partition_common`'s patterns first.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from ...diagnostics import E_BUILD
-from ...errors import DdlcError, Path, PathPart
-from ...ir.names import Expr, ParsedSql
+from ...errors import DdlcError, PathPart
 from ...ir.partition import (
     BoundKind,
     BoundValue,
@@ -34,11 +33,10 @@ from ...ir.partition import (
     RangeItem,
     truncate_identifier,
 )
-from .expr import expr_parts, make_expr
-from .fragment import check_fragment
-from .pgparse import pglast_ast
-from .partition_tokens import Tok, common_clause, common_value, tokens as _tokens
-from ... import lazyre
+from .expr import make_expr
+from .partition_common import COLUMN as _COLUMN, column_parts  # noqa: F401 - (read here by the tests)
+from .partition_common import bound_value as _bound_value, common_spec as _common_spec, key_expr as _key_expr
+from .partition_tokens import Tok, common_value, tokens as _tokens
 
 __all__ = ["parse_partition_clause", "parse_bound_value"]
 
@@ -53,35 +51,6 @@ MAX_PARTITION_NUM = 1048575  # the server's limit on a table's partitions (pg_pa
 def _expr_bound(text: str, origin: Sequence[PathPart]) -> BoundValue:
     """An expression bound (``TO_DATE(...)``): its parsed form is made here, once, by the SQL layer."""
     return BoundValue(text=text, kind=BoundKind.EXPR, origin=tuple(origin), expr=make_expr(text, tuple(origin)))
-
-
-_COLUMN = lazyre.compile(r"[a-z_][a-z0-9_$]{0,62}\Z")  # a bare lower-case name the server keeps as written
-
-
-def _key_expr(text: str, origin: Path) -> Expr:
-    """:func:`make_expr` of a partition key; a key column's parsed form (read when a pass asks for it) made
-    without PostgreSQL's grammar (:func:`column_parts`)."""
-    if _COLUMN.match(text) is None:
-        return make_expr(text, origin)
-    check_fragment(text, origin, "expression")
-    return Expr(text, origin=origin, sql=ParsedSql.later("expr", text, column_parts))
-
-
-def column_parts(text: str) -> tuple[Any, Any, bool]:
-    """:func:`~.expr.expr_parts` of a key: for a bare lower-case name that is no keyword, the ``ColumnRef``
-    PostgreSQL's grammar reads in ``SELECT <name>``, no reference, as written."""
-    if _COLUMN.match(text) is None or text in _keywords():
-        return expr_parts(text)
-    ast = pglast_ast()
-    return ast.ColumnRef(fields=(ast.String(sval=text),), location=7), (), True
-
-
-@lru_cache(maxsize=1)
-def _keywords() -> frozenset[str]:
-    from pglast import keywords as pg
-
-    return frozenset((*pg.RESERVED_KEYWORDS, *pg.COL_NAME_KEYWORDS, *pg.TYPE_FUNC_NAME_KEYWORDS,
-                      *pg.UNRESERVED_KEYWORDS))
 
 
 class _Parser:
@@ -513,104 +482,6 @@ def parse_partition_clause(text: str, *, path: Sequence[PathPart] = ()) -> Parti
     """
     spec = _common_spec(text, tuple(path))
     return spec if spec is not None else _Parser(text, path).clause()
-
-
-_BOUNDS = {"range": "less", "list": "list", "hash": ""}  # the bound each strategy's items have
-_STRATEGIES = {"range": PartitionStrategy.RANGE, "list": PartitionStrategy.LIST, "hash": PartitionStrategy.HASH}
-_BOUND_KINDS = {"number": BoundKind.NUMBER, "string": BoundKind.STRING, "maxvalue": BoundKind.MAXVALUE,
-                "null": BoundKind.NULL}
-
-
-def _common_spec(text: str, path: Path) -> PartitionSpec | None:
-    """What :class:`_Parser` makes of a clause of the common form (:func:`~.partition_tokens.common_clause`)
-    whose items fit its strategies, made from the patterns' reading; None for any other text (the parser
-    reads it, and says what is wrong)."""
-    got = common_clause(text)
-    if got is None:
-        return None
-    strategy, keys, interval, sub, items, movement = got
-    bound, sub_bound = _BOUNDS[strategy], None
-    parts: dict[str, Any] = {}
-    if interval is not None:
-        if strategy != "range" or interval[0] == "default":
-            return None
-        parts["interval"] = _bound_value(interval, path)
-    if sub is not None:
-        if len(sub[1]) != 1:
-            return None
-        sub_bound = _BOUNDS[sub[0]]
-        parts["sub_strategy"] = _STRATEGIES[sub[0]]
-        parts["sub_key"] = (truncate_identifier(sub[1][0][1]),)
-        parts["sub_key_text"] = (sub[1][0][0],)
-    partitions = []
-    for item in items:
-        if item[2] != bound:
-            return None
-        subs: tuple[Partition, ...] = ()
-        if item[6] is not None:
-            if sub_bound is None:
-                return None
-            made = []
-            for s in item[6]:
-                if s[2] != sub_bound:
-                    return None
-                p = _common_partition(s, (), path)
-                if p is None:
-                    return None
-                made.append(p)
-            subs = tuple(made)
-        p = _common_partition(item, subs, path)
-        if p is None:
-            return None
-        partitions.append(p)
-    if movement is not None:
-        parts["row_movement"] = movement == "enable"
-    key_text = tuple(k[0] for k in keys)
-    key_exprs = tuple(_key_expr(t, path) for t in key_text)  # (the parser's order: a fragment's error first)
-    if sub is not None:
-        parts["sub_key_exprs"] = (_key_expr(parts["sub_key_text"][0], path),)
-    return PartitionSpec(
-        strategy=_STRATEGIES[strategy],
-        key=tuple(truncate_identifier(k[1]) for k in keys),
-        key_text=key_text,
-        key_exprs=key_exprs,
-        partitions=tuple(partitions),
-        has_list=True,
-        origin=path,
-        **parts,
-    )
-
-
-def _bound_value(v: tuple[str, str, str], path: Path) -> BoundValue:
-    kind, text, value = v
-    if kind == "number" or kind == "string":
-        return BoundValue(text=text, kind=_BOUND_KINDS[kind], value=value, origin=path)
-    return BoundValue(text=text, kind=_BOUND_KINDS[kind], origin=path)
-
-
-def _common_partition(item: Any, subs: tuple[Partition, ...], path: Path) -> Partition | None:
-    written, name, bound, values, space, space_text, _ = item
-    if bound:
-        out = []
-        for kind, vtext, value in values:
-            if kind == "default":
-                if bound == "less" or len(values) != 1:
-                    return None  # (the parser refuses DEFAULT there)
-                out.append(BoundValue(text=vtext, kind=BoundKind.DEFAULT, origin=path, expr=make_expr(vtext, path)))
-            else:
-                out.append(_bound_value((kind, vtext, value), path))
-        made = LessThan(values=tuple(out), origin=path) if bound == "less" else ListValues(values=tuple(out), origin=path)
-    else:
-        made = None
-    return Partition(
-        name=truncate_identifier(name),
-        bound=made,
-        tablespace=None if space is None else truncate_identifier(space),
-        subpartitions=subs,
-        name_text=written,
-        tablespace_text=space_text,
-        origin=path,
-    )
 
 
 def parse_bound_value(text: str, *, path: Sequence[PathPart] = ()) -> BoundValue:
