@@ -184,6 +184,8 @@ def _select_stmt(o: _Out, node: Any, in_range_subselect: bool = False) -> None:
         _sep(o)
         _sep(o)
     if node.valuesLists:
+        if type(node.valuesLists) is not tuple:
+            raise _Unsure("valuesLists")
         if in_range_subselect:
             _w(o, "(")
         _w(o, "VALUES ")
@@ -361,6 +363,8 @@ def _range_function(o: _Out, node: Any) -> None:
     if node.is_rowsfrom:
         _w(o, "ROWS FROM ")
         _w(o, "(")
+    if type(node.functions) is not tuple:
+        raise _Unsure("functions")
     first = True
     for item in node.functions:
         if type(item) is not tuple or len(item) != 2 or item[1]:
@@ -420,6 +424,8 @@ def _common_table_expr(o: _Out, node: Any) -> None:
         _w(o, ")")
     _sw(o, "AS")
     m = node.ctematerialized
+    if type(m) is not enums.CTEMaterialize:  # (as in pgdirect_exprs._a_expr: pglast's IntEnumPrinter)
+        raise _Unsure("ctematerialized")
     if m == enums.CTEMaterialize.CTEMaterializeAlways:
         _w(o, " MATERIALIZED")
     elif m == enums.CTEMaterialize.CTEMaterializeNever:

@@ -107,6 +107,8 @@ def _node(o: _Out, node: Any, parent: type | None = None) -> None:
 def _items(o: _Out, items: Any, sep: str, parent: type, newline: bool = False,
            parens: Callable[[Any], bool] | None = None) -> None:
     """``RawStream._print_items`` of nodes (not names): ``newline`` the list's ``standalone_items``."""
+    if type(items) is not tuple:  # (a node where a list is: pglast's len() fails, iterating a node gives its slots)
+        raise _Unsure("list")
     first = True
     for item in items:
         if first:
@@ -135,14 +137,14 @@ def _list(o: _Out, items: Any, parent: type, sep: str = ",") -> None:
     _items(o, items, sep, parent, not sep and not all(isinstance(n, _ATOMS) for n in items))
 
 
-def _name(o: _Out, value: Any) -> None:
-    """``print_name`` of a string or of ``String`` nodes (a tuple: dotted); then a separator."""
+def _name(o: _Out, value: Any, nodes: bool = False) -> None:
+    """``print_name`` of a string, or (``nodes``: the value of a slot that holds nodes) of a tuple of ``String``
+    nodes (dotted); then a separator. (A node in a slot that holds a string is not printed here: pglast's
+    printers read its ancestors, which ddlc's walk, ``sqltree.populate_ancestors``, sets only in node slots.)"""
     if type(value) is str:
         _w(o, quote_name(value))
-    elif type(value) is tuple:
+    elif nodes and type(value) is tuple:
         _w(o, _dotted(value))
-    elif type(value) is ast.String and type(value.sval) is str:
-        _w(o, quote_name(value.sval))
     else:
         raise _Unsure("name")
     _sep(o)
@@ -153,6 +155,8 @@ def _dotted(items: tuple, symbol: bool = False) -> str:
     ``A_Star``): each name quoted (an operator's last part as it is), joined by dots. (A dot is never
     spaced, and a name after it never either: the text is the same written at once, and so is what is
     last written.)"""
+    if type(items) is not tuple:  # (a string: pglast's print_name quotes it whole, ``""`` for an empty one)
+        raise _Unsure("name")
     parts = []
     last = len(items) - 1
     for i, item in enumerate(items):

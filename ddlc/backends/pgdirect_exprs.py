@@ -76,7 +76,7 @@ def _boolean(o: _Out, node: Any) -> None:
 
 
 def _column_ref(o: _Out, node: Any) -> None:
-    _name(o, node.fields)
+    _name(o, node.fields, True)
 
 
 def _a_star(o: _Out, node: Any) -> None:
@@ -115,7 +115,7 @@ def _type_name(o: _Out, node: Any) -> None:
     elif name == "char":
         _w(o, '"char"')
     else:
-        _name(o, node.names)
+        _name(o, node.names, True)
     if node.pct_type:
         _w(o, "%TYPE")
         return
@@ -176,6 +176,8 @@ def _string_value(name: Any) -> str:
 
 def _a_expr(o: _Out, node: Any) -> None:
     kind = node.kind
+    if type(kind) is not _K:  # (pglast's IntEnumPrinter: a plain int is an error, None or a name another member)
+        raise _Unsure("kind")
     if kind == _K.AEXPR_OP:
         prec = _prec(node)
         lexpr = node.lexpr
@@ -439,7 +441,7 @@ def _collate_clause(o: _Out, node: Any) -> None:
     if node.arg:
         _operand(o, node.arg, ExprPrec.COLLATE, False, ast.CollateClause, _A_EXPR)
     _sw(o, "COLLATE ")
-    _name(o, node.collname)
+    _name(o, node.collname, True)
 
 
 def _set_to_default(o: _Out, node: Any) -> None:
