@@ -239,20 +239,13 @@ def _a_expr(o: _Out, node: Any) -> None:
         _sw(o, word if word else _string_value(node.name) + " ")
         prec = _prec(node)
         lower, upper = node.rexpr
-        if not _b_expr(lower):  # print_b_expr
-            before = o.ctx
-            o.ctx = _A_EXPR
-            try:
-                _paren_node(o, lower, ast.A_Expr)
-            finally:
-                o.ctx = before
-        else:
-            before = o.ctx
-            o.ctx = _B_EXPR
-            try:
-                _node(o, lower, ast.A_Expr)
-            finally:
-                o.ctx = before
+        plain = _b_expr(lower)  # print_b_expr: a b_expr as it is, anything else in parentheses
+        before = o.ctx
+        o.ctx = _B_EXPR if plain else _A_EXPR
+        try:
+            (_node if plain else _paren_node)(o, lower, ast.A_Expr)
+        finally:
+            o.ctx = before
         _sw(o, "AND ")
         _operand(o, upper, prec, True, ast.A_Expr)
     else:
