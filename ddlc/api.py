@@ -6,10 +6,9 @@ No I/O happens here beyond what the caller hands in; nothing heavy is imported a
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import field
 from typing import Any
 
-from .records import record
+from .records import Struct
 from .backends import get_backend
 from .diagnostics import Diagnostic
 from .errors import DdlcError
@@ -27,9 +26,8 @@ def __getattr__(name: str) -> Any:
     return getattr(options, name)
 
 
-@record(frozen=True, slots=True)
-class Translation:
-    """The result for one input document."""
+class Translation(Struct, frozen=True):
+    """The result for one input document (a record made in C, :class:`ddlc.records.Struct`: one per document)."""
 
     index: int
     document: str  # label: "file.jsonl:3", "file.json[2]", "<input>"
@@ -40,9 +38,9 @@ class Translation:
     error: DdlcError | None = None
     source: str = "<input>"
     line: int = 1
-    comments: tuple[str, ...] = field(default=())  # "-- ..." lines for --on-unsupported comment
+    comments: tuple[str, ...] = ()  # "-- ..." lines for --on-unsupported comment
     untranslated: int = 0  # statements with no target form, kept as comments or skipped
-    blocks: frozenset[int] = field(default=frozenset())  # statements closed by gsql's "/" line, not ";"
+    blocks: frozenset[int] = frozenset()  # statements closed by gsql's "/" line, not ";"
     filtered: str | None = None  # why the filters left this document out (nothing written for it)
     replayed: bool = False  # the state given to the run had already seen this document: skipped
     kind: str | None = None  # the statement's IR class name (CreateTable, Drop, ...), once read

@@ -15,7 +15,7 @@ import msgspec.structs
 
 from typing import TYPE_CHECKING, Any
 
-from .records import record
+from .records import Struct
 from .backends import get_backend
 from .backends.base import Backend, EmitContext
 from .dropped import dropped_text
@@ -35,9 +35,9 @@ if TYPE_CHECKING:
     from .options import Options
 
 
-@record(frozen=True, slots=True)
-class Front:
-    """A document read and built: the typed statement and what the frontend found."""
+class Front(Struct, frozen=True):
+    """A document read and built: the typed statement and what the frontend found (made in C, once per document:
+    :class:`ddlc.records.Struct`)."""
 
     stmt: Statement
     diagnostics: tuple[Diagnostic, ...]

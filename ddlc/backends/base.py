@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import field
 from typing import Any, ClassVar, NamedTuple, Protocol
 
 import msgspec
 
 from .. import lazyre
-from ..records import record
+from ..records import Struct, record
 from ..diagnostics import E_UNSUPPORTED, Diagnostic, Severity, refusal_message
 from ..errors import DdlcError
 from ..ir.rules import Refusal, Rule
@@ -206,14 +205,13 @@ class EmitOptions(Protocol):
     owners: bool  # --owners: ALTER ... OWNER TO after each CREATE
 
 
-@record(frozen=True, slots=True)
-class EmitContext:
-    """What the orchestration hands a backend with each statement (a dataclass: the emitters of a statement
-    translated again may ``dataclasses.replace`` it)."""
+class EmitContext(Struct, frozen=True):
+    """What the orchestration hands a backend with each statement (made in C, once per statement and target:
+    :class:`ddlc.records.Struct`; the emitters of a statement translated again may ``dataclasses.replace`` it)."""
 
     document: str | None = None
     options: EmitOptions | None = None  # ddlc.api.Options
-    schema_map: Mapping[str, str] = field(default_factory=dict)
+    schema_map: Mapping[str, str] = msgspec.field(default_factory=dict)
     on_unsupported: str = "warn"
     catalog: Any = None  # ddlc.history.Catalog: the stream's history (read-only for emitters)
     # The document's own GaussDB text when no pass changed the statement (the GaussDB target reuses it).

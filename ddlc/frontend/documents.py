@@ -24,12 +24,12 @@ lines.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import field, replace
 from typing import TYPE_CHECKING, Any
 
+import msgspec
 import orjson
 
-from ..records import record
+from ..records import Struct
 from ..diagnostics import E_INPUT, E_JSON, E_SHAPE
 from ..errors import DdlcError
 from .jsonload import InputError, loads, text_error
@@ -45,10 +45,13 @@ if TYPE_CHECKING:  # pragma: no cover
     from .streams_base import Skipped
 
 _EMPTY: Mapping[str, object] = {}
+_replace = msgspec.structs.replace
 
 
-@record(frozen=True, slots=True)
-class Document:
+class Document(Struct, frozen=True):
+    """One input document: a JDDL tree, a TDDL text or its error, where it came from (made once per document: a
+    record made in C, :class:`ddlc.records.Struct`)."""
+
     index: int  # position in the whole run, 0-based
     source: str  # file name, "<stdin>" or "<input>"
     label: str  # "file.jsonl:12", "file.json[3]", "file.json"
@@ -56,7 +59,7 @@ class Document:
     tree: dict[str, Any] | None = None  # the JDDL tree (envelope removed)
     tddl: str | None = None  # TDDL text
     error: DdlcError | None = None
-    meta: Mapping[str, object] = field(default_factory=lambda: _EMPTY)
+    meta: Mapping[str, object] = msgspec.field(default_factory=lambda: _EMPTY)
     lsn: int | None = None  # the record's LSN (64-bit; decoding output and rows files), when the input has one
     xid: int | None = None  # its transaction id, when the input has one
     # (commit position of its transaction, position in it): decided by .txns.Txns, None when unknown
@@ -169,7 +172,7 @@ class DocumentStream(Iterator["Document"]):
             return doc  # type: ignore[return-value]
         self.documents += 1
         if doc.index != self._next:  # a transaction an earlier batch began (held in the state)
-            doc = replace(doc, index=self._next)
+            doc = _replace(doc, index=self._next)
         self._next += 1
         return doc
 
@@ -332,7 +335,7 @@ def _decoded(records: Iterator[Any], source: str, index: int, skip: Callable[[Sk
             doc = _from_payload(rec.payload, rec.kind, index, source, label, rec.line, rec.meta)
             lsn, xid = rec.meta.get("lsn"), rec.meta.get("xid")
             if isinstance(lsn, int) or isinstance(xid, int):
-                doc = replace(doc, lsn=lsn if isinstance(lsn, int) else None,
+                doc = _replace(doc, lsn=lsn if isinstance(lsn, int) else None,
                               xid=xid if isinstance(xid, int) else None)
             yield doc
         index += 1
@@ -365,7 +368,7 @@ def _rows(src: ByteSource, source: str, index: int, kind: str,
                 doc = _from_payload(value, "json", index, source, label, info.line, meta)
             else:
                 doc = classify(value, index=index, source=source, label=label, line=info.line, meta=meta)
-            yield replace(doc, lsn=info.lsn, xid=info.xid)
+            yield _replace(doc, lsn=info.lsn, xid=info.xid)
         index += 1
 
 
