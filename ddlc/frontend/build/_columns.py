@@ -6,41 +6,72 @@ from ...ir.columns import ColumnDef, GeneratedKind
 from ..sql.expr import make_expr
 from ._read import Obj, read_type
 
+_STORED, _PERSISTED = GeneratedKind.STORED, GeneratedKind.PERSISTED
+_ABSENT: object = object()
+
 
 def read_column(o: Obj) -> ColumnDef:
-    coltype = None
-    t = o.raw("coltype", None)
-    if isinstance(t, dict) and t.get("present", True) is not False:
-        coltype = read_type(Obj(t, o.at("coltype"), o.ctx))  # (o.obj("coltype"), without reading it again)
-    elif t is not None and not isinstance(t, dict):
-        raise o.ctx.error('element "coltype" must be an object', o.at("coltype"))
+    """A column element. Each member's common form (present under its first spelling, of the type the server
+    writes) is read here at once; any other form goes through :class:`Obj`'s accessor for that member, which
+    reads it as before (same values, same errors, in the same order: tests/test_throughput_build.py)."""
+    d, path, ctx = o.d, o.path, o.ctx
+    t = d.get("coltype")
+    if t.__class__ is dict:
+        coltype = None if t.get("present", True) is False else read_type(Obj(t, path + ("coltype",), ctx))
+    else:
+        coltype = None
+        t = o.raw("coltype", None)
+        if isinstance(t, dict) and t.get("present", True) is not False:
+            coltype = read_type(Obj(t, o.at("coltype"), ctx))
+        elif t is not None and not isinstance(t, dict):
+            raise ctx.error('element "coltype" must be an object', o.at("coltype"))
     collation = None
-    coll = o.opt_obj("collation")
+    c = d.get("collation")
+    if c.__class__ is dict:
+        coll = None if c.get("present", True) is False else Obj(c, path + ("collation",), ctx)
+    else:
+        coll = o.opt_obj("collation")
     if coll is not None and coll.has("name"):
         collation = coll.qname("name")
-    elif o.has("collate"):  # pre-release shape: COLLATE %{collate}D
+    elif "collate" in d:  # pre-release shape: COLLATE %{collate}D (one spelling: o.has("collate"))
         collation = o.qname("collate")
     default = None
-    d = o.opt_obj("default")
-    if d is not None:
-        default = d.expr("default")
-    generated, kind = None, GeneratedKind.STORED
-    g = o.opt_obj("generated_column")
+    v = d.get("default")
+    if v.__class__ is dict:
+        if v.get("present", True) is not False:
+            default = Obj(v, path + ("default",), ctx).expr("default")
+    else:
+        dd = o.opt_obj("default")
+        if dd is not None:
+            default = dd.expr("default")
+    generated, kind = None, _STORED
+    v = d.get("generated_column")
+    g = (None if v.get("present", True) is False else Obj(v, path + ("generated_column",), ctx)
+         ) if v.__class__ is dict else o.opt_obj("generated_column")
     if g is not None:
         generated = g.expr("generation_expr")
         if "PERSISTED" in g.fmt:
-            kind = GeneratedKind.PERSISTED
-    on_update = o.opt_str("on_update")
+            kind = _PERSISTED
+    v = d.get("on_update")
+    on_update = (v or None) if v.__class__ is str else o.opt_str("on_update")
+    v = d.get("name")
+    name = v if v.__class__ is str else o.str("name")
+    v = d.get("auto_increment", _ABSENT)
+    auto_increment = bool(v.strip()) if v.__class__ is str else (v is not _ABSENT and o.flag("auto_increment"))
+    on_update_expr = None if on_update is None else make_expr(on_update, o.at("on_update"))
+    v = d.get("not_null", _ABSENT)
+    not_null = bool(v.strip()) if v.__class__ is str else (v is not _ABSENT and o.flag("not_null"))
+    v = d.get("fmt")
     return ColumnDef(
-        o.str("name"),
+        name,
         coltype,
         collation,
-        auto_increment=o.flag("auto_increment"),
-        default=default,
-        on_update=None if on_update is None else make_expr(on_update, o.at("on_update")),
-        not_null=o.flag("not_null"),
-        generated=generated,
-        generated_kind=kind,
-        layout=o.fmt,
-        origin=o.path,
+        auto_increment,
+        default,
+        on_update_expr,
+        not_null,
+        generated,
+        kind,
+        layout=v if isinstance(v, str) else "",
+        origin=path,
     )

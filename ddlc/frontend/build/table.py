@@ -194,7 +194,47 @@ def read_elements(o: Obj, key: str) -> tuple[Element, ...]:
 # -- options -------------------------------------------------------------------------------
 
 def read_with_option(o: Obj) -> WithOption:
-    """A WITH / SET option element (§3.5)."""
+    """A WITH / SET option element (§3.5). The common form (an option fmt and a label fmt ddlc models, the
+    members strings) is read by the plan of its two fmts (:func:`_option_plan`); anything else as before, by
+    :func:`_read_with_option` (tests/test_throughput_build.py compares them)."""
+    d = o.d
+    fmt = d.get("fmt")
+    lab = d.get("label")
+    if fmt.__class__ is str and lab.__class__ is dict:
+        lfmt = lab.get("fmt")
+        plan = _OPTION_PLANS.get((fmt, lfmt)) if lfmt.__class__ is str else None
+        if plan is None and lfmt.__class__ is str:
+            plan = _option_plan(fmt, lfmt)
+        label = lab.get("label")
+        if plan and label.__class__ is str and lab.get("present", True) is not False:
+            kind, has_schema = plan
+            schema = lab.get("schema") if has_schema else None
+            value = None if kind is OptionValueKind.NONE else d.get("value")
+            if (schema.__class__ is str or not has_schema) and (value.__class__ is str or kind is OptionValueKind.NONE):
+                return WithOption(label, schema, value, kind, layout=fmt, label_layout=lfmt, origin=o.path)
+    return _read_with_option(o)
+
+
+# (option fmt, label fmt) -> (the kind of the option's value, whether the label names a schema) when both fmts are
+# forms ddlc models, else False: a stream repeats a handful of pairs
+_OPTION_PLANS: dict[tuple[str, str], tuple[OptionValueKind, bool] | bool] = {}
+
+
+def _option_plan(fmt: str, lfmt: str) -> tuple[OptionValueKind, bool] | bool:
+    slots = _slots_verdict(fmt, _OPTION_SLOTS)
+    lslots = _slots_verdict(lfmt, _LABEL_SLOTS)
+    plan: tuple[OptionValueKind, bool] | bool = False
+    if slots.__class__ is dict and "label" in slots and lslots.__class__ is dict and "label" in lslots:
+        kind = (OptionValueKind.NONE if "value" not in slots
+                else OptionValueKind.LITERAL if slots["value"][0] == "L" else OptionValueKind.BARE)
+        plan = (kind, "schema" in lslots)
+    if len(_OPTION_PLANS) < 4096:
+        _OPTION_PLANS[(fmt, lfmt)] = plan
+    return plan
+
+
+def _read_with_option(o: Obj) -> WithOption:
+    """:func:`read_with_option` of any form, member by member."""
     slots = check_slots(o, _OPTION_SLOTS)
     if "label" not in slots:
         raise Unmodelled("option element without %{label}s", o.path + ("fmt",))
