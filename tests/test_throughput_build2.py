@@ -249,3 +249,46 @@ def _options(draw: Any) -> dict[str, Any]:
 @given(_options())
 def test_generated_options(d: dict[str, Any]) -> None:
     _same(table.read_with_option, table._read_with_option, d)
+
+
+# -- the PostgreSQL CREATE TABLE emitter: tokens merged where the writer's rule puts no space -----------------------
+
+from ddlc.backends.writer import SqlWriter, joined  # noqa: E402
+
+_TOKENS = st.sampled_from(["a", "b c", "(", ")", ",", "x(", ")y", "( ", " )", " ,", "'( '", "", "DEFAULT", "f(1)"])
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(_TOKENS, max_size=6), st.lists(_TOKENS, max_size=4), _TOKENS)
+def test_generated_clause_one_token(before: list[str], after: list[str], x: str) -> None:
+    """``GENERATED ALWAYS AS (x) STORED`` as one token spaces as its seven tokens did (``raw`` leaves out an
+    empty ``x``)."""
+    old = SqlWriter()
+    for t in before:
+        old.raw(t)
+    old.kw("GENERATED", "ALWAYS", "AS").open().raw(x).close().kw("STORED")
+    for t in after:
+        old.raw(t)
+    new = [t for t in (*before, "GENERATED ALWAYS AS (" + x + ") STORED", *after) if t]
+    assert joined(new) == old.text()
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(_TOKENS, max_size=3), st.lists(_TOKENS, max_size=6), st.lists(_TOKENS, max_size=3))
+def test_element_list_one_token(before: list[str], items: list[str], after: list[str]) -> None:
+    """A table's element list written as ``(a, b)`` in one token spaces as the writer's ``open().each().close()``
+    did, whenever no element is empty, starts with ``)`` or is ``,`` (the emitter's condition)."""
+    old = SqlWriter()
+    new = SqlWriter()
+    for t in before:
+        old.raw(t)
+        new.raw(t)
+    old.open().each(items, lambda w_, s: w_.raw(s)).close()
+    if all(s and s[0] != ")" and s != "," for s in items):
+        new.raw("(" + ", ".join(items) + ")")
+    else:
+        new.open().each(items, lambda w_, s: w_.raw(s)).close()
+    for t in after:
+        old.raw(t)
+        new.raw(t)
+    assert new.text() == old.text()

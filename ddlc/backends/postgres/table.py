@@ -46,6 +46,7 @@ from .context import Emit, emits
 from .partitions import RULES as PARTITION_RULES
 from .partitions import W_EXCLUDE_PARTITIONED, W_KEY_WIDENED, Layout, Target, partition_by, partition_statements, plan
 from .types import TYPE_MAP
+from ..writer import joined, pg_ident, words
 from ... import lazyre
 
 # -- codes: clauses removed by rules ----------------------------------------------------------
@@ -355,24 +356,25 @@ UNSUPPORTED: tuple[Rule, ...] = (
 # -- columns ---------------------------------------------------------------------------------
 
 def column_sql(c: ColumnDef, e: Emit, identity: str | None = None) -> str:
-    """``name type [COLLATE c] [identity] [DEFAULT e] [NOT NULL] [GENERATED ALWAYS AS (e) STORED]``."""
-    w = e.w().ident(c.name)
+    """``name type [COLLATE c] [identity] [DEFAULT e] [NOT NULL] [GENERATED ALWAYS AS (e) STORED]``: its tokens
+    spaced by the writer's rule (:func:`~ddlc.backends.writer.words`, which leaves empty ones out as the writer's
+    ``raw`` does; ``(e)`` is one token: the rule puts no space inside parentheses)."""
+    toks = [pg_ident(c.name)]
     if c.type is not None:
-        w.raw(e.type(c.type))
+        toks.append(e.type(c.type))
     if c.collation is not None and not is_default_collation(c.collation):
-        w.kw("COLLATE").raw(e.qname(c.collation))
-    if identity:
-        w.raw(identity)
+        toks += ("COLLATE", e.qname(c.collation))
+    toks.append(identity)
     if c.default is not None:
         text = e.expr(c.default)
-        w.kw("DEFAULT").raw(f"({text})" if _not_b_expr(c.default.tree) else text)
+        toks += ("DEFAULT", f"({text})" if _not_b_expr(c.default.tree) else text)
     if c.not_null:
-        w.kw("NOT", "NULL")
+        toks += ("NOT", "NULL")
     if c.generated is not None:
         if c.generated_kind is GeneratedKind.PERSISTED:
             e.diag(I_PERSISTED, f"column {c.name}: PERSISTED written as STORED", c.origin)
-        w.kw("GENERATED", "ALWAYS", "AS").open().raw(e.expr(c.generated)).close().kw("STORED")
-    return w.text()
+        toks.append("GENERATED ALWAYS AS (" + e.expr(c.generated) + ") STORED")
+    return joined([t for t in toks if t])
 
 
 _A_EXPR_ONLY = frozenset({"BoolExpr", "NullTest", "BooleanTest", "CollateClause"})
@@ -437,22 +439,28 @@ def constraint_sql(c: TableConstraint, e: Emit, layout: Layout | None, dropped: 
         body = c.definition.text.strip()
     else:
         body = rebuild_constraint(info, e)
-    w = e.w()
     if c.name:
-        w.kw("CONSTRAINT").ident(c.name)
-    return w.raw(body).text()
+        return words("CONSTRAINT", pg_ident(c.name), body)
+    return body
 
 
 # -- CREATE TABLE ----------------------------------------------------------------------------
 
 def _storage(n: CreateTable, e: Emit) -> str:
     """``WITH (...)`` of the PostgreSQL options; the GaussDB defaults reported once (DDLC-I610)."""
-    kept = [o for o in n.with_options if not is_default_option(o)]
-    dropped = [_option_text(o) for o in n.with_options if is_default_option(o)]
+    kept: list[WithOption] = []
+    dropped: list[str] = []
+    first = None  # the path of the first default option's array
+    for o in n.with_options:
+        if is_default_option(o):
+            if first is None:
+                first = o.origin[:-1]
+            dropped.append(_option_text(o))
+        else:
+            kept.append(o)
     if n.compression is Compression.NOCOMPRESS:
         dropped.append("NOCOMPRESS")
     if dropped:
-        first = next((o.origin[:-1] for o in n.with_options if is_default_option(o)), None)
         e.diag(I_DEFAULT_OPTIONS, "GaussDB defaults dropped: " + ", ".join(dropped),
                first if first is not None else n.origin + ("compression",))
     return options_sql(e, tuple(kept)) if kept else ""
@@ -487,7 +495,10 @@ def create_table(n: CreateTable, e: Emit) -> list[str]:
                 sql = constraint_sql(el, e, layout)
                 if sql is not None:
                     items.append(sql)
-        w.open().each(items, lambda w_, s: w_.raw(s)).close()
+        if all(s and s[0] != ")" and s != "," for s in items):  # (what the writer's rule spaces as ", ")
+            w.raw("(" + ", ".join(items) + ")")
+        else:
+            w.open().each(items, lambda w_, s: w_.raw(s)).close()
     if n.inherits:
         w.kw("INHERITS").open().each(n.inherits, lambda w_, q: w_.raw(e.qname(q))).close()
     if layout is not None:
