@@ -7,7 +7,10 @@ expansion's errors are raised as they are met, as :func:`~ddlc.jddl.expand.check
 check's first error and its unpastable paths are kept (``error``, ``unpastable``), to be raised or used after the build,
 whose errors come between the two (``build(..., expansion=True)``). The slot check follows the shape the
 tree's ``fmt`` names; a tree built as another shape is checked again by :func:`~ddlc.frontend.slots.check_tree`.
-``tests/test_throughput_front2.py`` compares it with the two checks on every fixture tree and mutated ones.
+An object is read by its plan's function: the interpreter of the plan's entries, then, for a plan met often,
+a function compiled for it (:mod:`.treecheck_gen`, :data:`COMPILE_AT`).
+``tests/test_throughput_front2.py`` compares it with the two checks on every fixture tree and mutated ones,
+``tests/test_throughput_check.py`` the interpreter and the compiled functions with them.
 """
 
 from __future__ import annotations
@@ -19,8 +22,9 @@ from ..diagnostics import E_DEPTH
 from ..errors import DdlcError, Path
 from ..jddl.expand import MAX_DEPTH, REPEATS, CheckWalk, plain_dotted, plain_type, fmt_specs, parse_fmt
 from ..jddl.keys import CANONICAL
-from .slots import BLOCKS, NODES, _Check, _fail, _fmt_info, _GENERIC, _known, _learn, _NO_SLOTS, quick_of
+from .slots import BLOCKS, NODES, _Check, _fail, _fmt_info, _GENERIC, _known, _learn, _NO_SLOTS, _TAKEN, quick_of
 from .sql.slotforms import quote_free
+from .treecheck_gen import MAX_ENTRIES, compiled
 
 _MISSING: Any = object()
 _STRING_OK = frozenset("sIL")  # the conversions a string passes as it is
@@ -64,61 +68,201 @@ def _plan(fmt: str, node: str | None, block: bool, text: bool = False) -> tuple[
     return plan
 
 
+# (node, block, text) -> fmt -> the function of the plan of (fmt, node, block): the interpreter's
+# (:func:`_interpreted`), which compiles the plan (:mod:`.treecheck_gen`) at its COMPILE_AT-th meeting and puts the
+# compiled function in its place. Python's compiler takes ~0.4 ms a kind of plan (plans of the same kinds of
+# members share their code), the compiled function saves ~0.2 µs a meeting (~0.5 µs writing the text): the
+# plans a stream meets often are compiled, a short run compiles none (COMPILE_AT about where the compiling has
+# paid for itself). At most _LIMIT functions are kept (past that, a new plan is read by a fresh interpreter).
+_FNS: dict[tuple[str | None, bool, bool], dict[str, Any]] = {}
+_LIMIT = 8192
+_kept = 0
+COMPILE_AT = 512  # (tests set it: 1 compiles a plan when first met, 0 never)
+
+
+def _fns_of(node: str | None, block: bool, text: bool) -> dict[str, Any]:
+    fns = _FNS.get((node, block, text))
+    if fns is None:
+        fns = _FNS[(node, block, text)] = {}
+    return fns
+
+
+def _function(fmt: str, node: str | None, block: bool, text: bool, fns: dict[str, Any]) -> Any:
+    """The function of a plan ``fns`` does not hold yet, kept there while fewer than _LIMIT are kept."""
+    global _kept
+    plan = (_TEXT_PLANS if text else _PLANS).get((fmt, node, block))
+    if plan is None:
+        plan = _plan(fmt, node, block, text)
+    why, entries = plan
+    keep = _kept < _LIMIT
+    if COMPILE_AT == 1 and len(entries) <= MAX_ENTRIES:
+        fn = _compiled(fmt, why, entries, text)
+    else:
+        fn = (_interpreted_text if text else _interpreted)(fmt, why, entries, fns if keep and COMPILE_AT else None)
+    if keep:
+        fns[fmt] = fn
+        _kept += 1
+    return fn
+
+
+def _compiled(fmt: str, why: str | None, entries: tuple[_Entry, ...], text: bool) -> Any:
+    return compiled(fmt, why, entries, text, _fns_of, _MISSING, _TAKEN)
+
+
+def _met(fmt: str, why: str | None, entries: tuple[_Entry, ...], text: bool, fns: dict[str, Any] | None) -> Any:
+    """What an interpreter of a plan kept in ``fns`` counts its meetings with: a function of the count that
+    puts the compiled plan in the interpreter's place at the COMPILE_AT-th."""
+    if fns is None or len(entries) > MAX_ENTRIES:
+        return None
+    met = 0
+
+    def count() -> None:
+        nonlocal met
+        met += 1
+        if met == COMPILE_AT:
+            fns[fmt] = _compiled(fmt, why, entries, text)
+
+    return count
+
+
+class _Sink:
+    """A list that keeps nothing (the check walk's ``out``)."""
+
+    __slots__ = ()
+
+    def append(self, text: str) -> None:
+        pass
+
+
+_SINK = _Sink()
+
+
 class _Both(CheckWalk):
     """:class:`ddlc.jddl.expand.CheckWalk` with :class:`ddlc.frontend.slots._Check`'s checks of the same members,
     and what the slot check found: its first error (``error``, raised after the build) and the unpastable paths,
     for the shape ``shape``.
 
-    A slot check's error is kept, not raised, and ends the slot check; the expansion check goes on. The
-    recursion keeps the expansion check's two frames per level (``expand`` -> ``descend``)."""
+    A slot check's error is kept, not raised, and ends the slot check; the expansion check goes on. Each object
+    is read by its plan's function (:func:`_function`); the recursion keeps the expansion check's two frames
+    per level (``expand`` -> ``convert`` there, :meth:`descend` -> the plan's function here)."""
 
-    __slots__ = ("shape", "error", "unpastable", "out")
+    __slots__ = ("shape", "error", "unpastable")
+
+    _text = False
+    render = False  # (the expander's slot, read here: the check walk writes no text)
+    out: Any = _SINK  # (what the check walk's conversions write: nothing kept)
 
     def __init__(self, document: str | None, shape: str | None) -> None:
         self.document = document
         self.seen: dict[int, int] = {}
-        self.render = False
         self.shape = shape
         self.error: DdlcError | None = None
         self.unpastable: list[Path] = []
-        self.out: list[str] = []  # (what the expansion check writes: nothing to read)
 
-    _plans = _PLANS  # (fmt, node, block) -> the plan of an object of that fmt (the text walk's: _TEXT_PLANS)
-    _text = False
+    def descend(self, v: Mapping[str, Any], node: str | None, fns: dict[str, Any],  # type: ignore[override]
+                path: Path, depth: int, check: bool) -> None:
+        """An object pasted by ``%s`` (read as ``node``, whose functions are ``fns``), as
+        :meth:`CheckWalk.descend` expands it: the expansion's depth, repeat and ``fmt`` errors, then its plan's
+        function."""
+        try:
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise DdlcError(f"tree nested deeper than {MAX_DEPTH} levels", code=E_DEPTH, path=path,
+                                document=self.document)
+            seen, key = self.seen, id(v)
+            times = seen[key] = seen.get(key, 0) + 1
+            if times > REPEATS:
+                raise self.fail(f"an object expanded more than {REPEATS} times (the server expands each once)",
+                                path, None)
+            fmt = v.get("fmt", _MISSING)
+            if type(fmt) is not str:
+                if fmt is _MISSING:
+                    raise self.fail('missing element "fmt" in JSON object', path, None)
+                if not isinstance(fmt, str):
+                    raise self.fail('element "fmt" is not of type string', path + ("fmt",), None)
+            fn = fns.get(fmt)
+            if fn is None:
+                fn = _function(fmt, node, False, self._text, fns)
+            fn(self, v, path, depth, check)
+        except RecursionError:
+            raise DdlcError("tree nested too deeply", code=E_DEPTH, path=path, document=self.document) from None
 
-    def enter(self, obj: Mapping[str, Any], node: str | None, path: Path, depth: int, block: bool,
-              check: bool) -> tuple[str, tuple[_Entry, ...], bool]:
-        """What both walks do first at an object: the expansion's depth, repeat and ``fmt`` errors, the object's
-        plan, and whether its slots are still checked (its form's error kept, not raised)."""
-        if depth > MAX_DEPTH:
-            raise DdlcError(f"tree nested deeper than {MAX_DEPTH} levels", code=E_DEPTH, path=path,
-                            document=self.document)
-        seen, key = self.seen, id(obj)
-        times = seen[key] = seen.get(key, 0) + 1
-        if times > REPEATS:
-            raise self.fail(f"an object expanded more than {REPEATS} times (the server expands each once)", path,
-                            None)
-        fmt = obj.get("fmt", _MISSING)
-        if type(fmt) is not str:
-            if fmt is _MISSING:
-                raise self.fail('missing element "fmt" in JSON object', path, None)
-            if not isinstance(fmt, str):
-                raise self.fail('element "fmt" is not of type string', path + ("fmt",), None)
-        check = check and depth <= 64 and self.error is None
-        plan = self._plans.get((fmt, node, block))
-        if plan is None:
-            plan = _plan(fmt, node, block, self._text)
-        why, entries = plan
-        if check and why is not None:
-            self.error = _fail(
-                f"{'the statement' if not path else 'an object'} is not a form the server writes: {why}",
-                path + ("fmt",), self.document)
-            check = False
-        return fmt, entries, check
+    def expand(self, obj: Mapping[str, Any], path: Path, depth: int, out: list[str]) -> None:
+        """(Not reached: the walk descends into every object a ``%s`` pastes itself; kept so that no object is
+        ever expanded by :class:`CheckWalk`'s walk, which writes no text.)"""
+        self.descend(obj, None, _fns_of(None, False, self._text), path, depth - 1, False)
 
-    def walk(self, obj: Mapping[str, Any], node: str | None, path: Path, depth: int, block: bool,
-             check: bool) -> None:
-        fmt, entries, check = self.enter(obj, node, path, depth, block, check)
+    def pasted(self, v: Any, name: str, path: Path, fmt: str, depth: int) -> bool:
+        """A ``%s`` member that is not a string: True for an object to descend into; the expansion's error for a
+        missing member or a ``present`` that is not a boolean; any other value converted (its error)."""
+        if v is _MISSING:
+            raise self.fail(f'element "{name}" not found', path + (name,), fmt)
+        if type(v) is dict or isinstance(v, dict):
+            present = v.get("present", True)
+            if present is True:
+                return True
+            if present is not False:
+                raise self.fail('element "present" is not of type boolean', path + (name, "present"), fmt)
+            return False
+        self.convert(v, "s", name, path + (name,), fmt, depth, self.out)
+        return False
+
+    def types(self, v: Any, path: Path) -> bool:
+        """The slot check of a ``%T`` member (typmod, spelling: :meth:`_Check.types`); False when it failed."""
+        try:
+            if type(v) is dict:
+                self.type_of(v, path)
+            else:
+                _Check.types(self, v, path)  # type: ignore[arg-type]
+        except DdlcError as e:
+            self.error = e
+            return False
+        return True
+
+    type_of = _Check.type_of
+    describe = staticmethod(_Check.describe)
+
+    def judged(self, v: str, name: str, slot: Any, got: Any, path: Path) -> bool:
+        """A string outside its class (kept as the error: False) or one a target must not paste (recorded)."""
+        try:
+            _Check.judged(self, v, name, slot, got, path)  # type: ignore[arg-type]
+        except DdlcError as e:
+            self.error = e
+            return False
+        return True
+
+
+class _BothText(_Both):
+    """:class:`_Both` writing the expansion as :class:`ddlc.jddl.expand._Expander` writes it (``render``)."""
+
+    __slots__ = ("out",)
+    _text = True
+    render = True
+
+    def __init__(self, document: str | None, shape: str | None) -> None:
+        super().__init__(document, shape)
+        self.out: list[str] = []
+
+
+def _prologue(self: _Both, path: Path, depth: int, check: bool, why: str | None) -> bool:
+    """What a plan's function does first: whether its slots are still checked (its form's error kept)."""
+    check = check and depth <= 64 and self.error is None
+    if check and why is not None:
+        self.error = _fail(f"{'the statement' if not path else 'an object'} is not a form the server writes: {why}",
+                           path + ("fmt",), self.document)
+        check = False
+    return check
+
+
+def _interpreted(fmt: str, why: str | None, entries: tuple[_Entry, ...], fns: dict[str, Any] | None) -> Any:
+    """The function of a plan, reading its entries (as the compiled one does: :mod:`.treecheck_gen`); kept in
+    ``fns`` (or None), it counts its meetings (:func:`_met`)."""
+    count = _met(fmt, why, entries, False, fns)
+
+    def run(self: _Both, obj: Mapping[str, Any], path: Path, depth: int, check: bool) -> None:
+        if count is not None:
+            count()
+        check = _prologue(self, path, depth, check, why)
         string_ok = _STRING_OK
         for name, sep, conv, slot, inquote, known, child, items, quick, simple in entries:
             if name is None:
@@ -157,7 +301,7 @@ class _Both(CheckWalk):
                         if present is not True:
                             raise self.fail('element "present" is not of type boolean', path + (name, "present"),
                                             fmt)
-                        self.descend(value, child, path + (name,), depth, check)
+                        self.descend(value, child, _fns_of(child, False, False), path + (name,), depth, check)
                         check = check and self.error is None
                         continue
                     if conv == "D":
@@ -189,63 +333,22 @@ class _Both(CheckWalk):
                     if present is not True:
                         raise self.fail('element "present" is not of type boolean', vpath + (idx, "present"), fmt)
                     if conv == "s":
-                        self.descend(elem, items, vpath + (idx,), depth, check)
+                        self.descend(elem, items, _fns_of(items, False, False), vpath + (idx,), depth, check)
                         check = check and self.error is None
                         continue
                 self.convert(elem, conv, name, vpath + (idx,), fmt, depth, self.out)
 
-    def expand(self, obj: Mapping[str, Any], path: Path, depth: int, out: list[str]) -> None:
-        """(Not reached: the walk descends into every object a ``%s`` pastes itself; kept so that no object is
-        ever expanded by :class:`CheckWalk`'s walk, which writes no text.)"""
-        self.walk(obj, None, path, depth, False, False)
-
-    def descend(self, v: Mapping[str, Any], node: str | None, path: Path, depth: int,  # type: ignore[override]
-                check: bool) -> None:
-        """An object pasted by ``%s``, as :meth:`CheckWalk.descend` expands it (its frame stands for convert's)."""
-        try:
-            self.walk(v, node, path, depth + 1, False, check)
-        except RecursionError:
-            raise DdlcError("tree nested too deeply", code=E_DEPTH, path=path, document=self.document) from None
-
-    def types(self, v: Any, path: Path) -> bool:
-        """The slot check of a ``%T`` member (typmod, spelling: :meth:`_Check.types`); False when it failed."""
-        try:
-            if type(v) is dict:
-                self.type_of(v, path)
-            else:
-                _Check.types(self, v, path)  # type: ignore[arg-type]
-        except DdlcError as e:
-            self.error = e
-            return False
-        return True
-
-    type_of = _Check.type_of
-    describe = staticmethod(_Check.describe)
-
-    def judged(self, v: str, name: str, slot: Any, got: Any, path: Path) -> bool:
-        """A string outside its class (kept as the error: False) or one a target must not paste (recorded)."""
-        try:
-            _Check.judged(self, v, name, slot, got, path)  # type: ignore[arg-type]
-        except DdlcError as e:
-            self.error = e
-            return False
-        return True
+    return run
 
 
-class _BothText(_Both):
-    """:class:`_Both` writing the expansion as :class:`ddlc.jddl.expand._Expander` writes it (``render``)."""
+def _interpreted_text(fmt: str, why: str | None, entries: tuple[_Entry, ...], fns: dict[str, Any] | None) -> Any:
+    """:func:`_interpreted` writing the expansion (the entries of a text plan: the fmt's own text included)."""
+    count = _met(fmt, why, entries, True, fns)
 
-    __slots__ = ()
-    _plans = _TEXT_PLANS
-    _text = True
-
-    def __init__(self, document: str | None, shape: str | None) -> None:
-        super().__init__(document, shape)
-        self.render = True
-
-    def walk(self, obj: Mapping[str, Any], node: str | None, path: Path, depth: int, block: bool,
-             check: bool) -> None:
-        fmt, entries, check = self.enter(obj, node, path, depth, block, check)
+    def run(self: _Both, obj: Mapping[str, Any], path: Path, depth: int, check: bool) -> None:
+        if count is not None:
+            count()
+        check = _prologue(self, path, depth, check, why)
         out = self.out
         for name, sep, conv, slot, inquote, known, child, items, quick, simple in entries:
             if simple:
@@ -291,7 +394,7 @@ class _BothText(_Both):
                         if present is not True:
                             raise self.fail('element "present" is not of type boolean', path + (name, "present"),
                                             fmt)
-                        self.descend(value, child, path + (name,), depth, check)
+                        self.descend(value, child, _fns_of(child, False, True), path + (name,), depth, check)
                         check = check and self.error is None
                         continue
                 self.convert(value, conv, name, path + (name,), fmt, depth, out)
@@ -321,17 +424,46 @@ class _BothText(_Both):
                                 check = self.judged(elem, name, slot, got, vpath + (idx,))
                         continue
                     if isinstance(elem, dict):
-                        self.descend(elem, items, vpath + (idx,), depth, check)
+                        self.descend(elem, items, _fns_of(items, False, True), vpath + (idx,), depth, check)
                         check = check and self.error is None
                         continue
                 self.convert(elem, conv, name, vpath + (idx,), fmt, depth, out)
 
+    return run
 
-def _start(tree: Mapping[str, Any], shape: str | None, document: str | None, walker: type[_Both]) -> _Both:
-    found = walker(document, shape)
-    found.walk(tree, shape, (), 0, shape in BLOCKS,
-               shape is not None and shape in NODES and tree.get("present", True) is not False)
+
+_TOPS: tuple[dict[str | None, Any], dict[str | None, Any]] = ({}, {})  # (check walk, text walk): shape -> _top
+
+
+def _top(shape: str | None, text: bool) -> tuple[dict[str, Any], bool, bool]:
+    """What a walk from the top object read as ``shape`` needs: the functions of its node, whether it is a
+    block, whether its slots are checked (a shape the table knows)."""
+    block = shape in BLOCKS
+    top = _TOPS[text][shape] = (_fns_of(shape, block, text), block, shape is not None and shape in NODES)
+    return top
+
+
+def _walk(found: _Both, tree: Mapping[str, Any], shape: str | None, text: bool) -> _Both:
+    """The walk from the top object (as :meth:`_Both.descend`, at depth 0, without its frame)."""
+    found.shape = shape
+    found.error = None
+    found.unpastable = []
+    found.seen = {id(tree): 1}
+    fns, block, checked = _TOPS[text].get(shape) or _top(shape, text)
+    fmt = tree.get("fmt", _MISSING)
+    if type(fmt) is not str:
+        if fmt is _MISSING:
+            raise found.fail('missing element "fmt" in JSON object', (), None)
+        if not isinstance(fmt, str):
+            raise found.fail('element "fmt" is not of type string', ("fmt",), None)
+    fn = fns.get(fmt)
+    if fn is None:
+        fn = _function(fmt, shape, block, text, fns)
+    fn(found, tree, (), 0, checked and tree.get("present", True) is not False)
     return found
+
+
+_new = object.__new__
 
 
 def check_both(tree: Mapping[str, Any], shape: str | None, document: str | None = None) -> _Both:
@@ -342,7 +474,9 @@ def check_both(tree: Mapping[str, Any], shape: str | None, document: str | None 
         from ..jddl.expand import check
 
         check(tree, document=document)  # raises on what is not an object
-    return _start(tree, shape, document, _Both)
+    found = _new(_Both)  # (no __init__ frame: _walk sets the rest)
+    found.document = document
+    return _walk(found, tree, shape, False)
 
 
 def expand_both(tree: Mapping[str, Any], shape: str | None, document: str | None = None) -> tuple[str, _Both]:
@@ -352,7 +486,10 @@ def expand_both(tree: Mapping[str, Any], shape: str | None, document: str | None
         from ..jddl.expand import expand
 
         expand(tree, document=document)  # raises on what is not an object
-    found = _start(tree, shape, document, _BothText)
+    found = _new(_BothText)
+    found.document = document
+    found.out = []
+    _walk(found, tree, shape, True)
     return "".join(found.out), found
 
 
