@@ -211,6 +211,8 @@ def compile_many(doc: Document, backends: Any, options: Options, catalogs: Any, 
     is captured in its target's result, never raised. ``fronted``: the document already built (by
     :func:`front` with the same options: the pipeline's stage 1 hands its build to stage 2)."""
     if len(backends) == 1:  # (nothing to share the target-free passes' results with)
+        if fronted is None:
+            return [compile_one(doc, backends[0], options, catalogs[0])]
         built = Built(doc, options, fronted, source=backends[0].passes_source_text)
         built.passes = None
     else:
@@ -222,6 +224,15 @@ def compile_many(doc: Document, backends: Any, options: Options, catalogs: Any, 
         except Exception as exc:  # noqa: BLE001 - captured as data; the run goes on
             out.append(Result(error=failure(exc, doc.label)))
     return out
+
+
+def compile_one(doc: Document, backend: Any, options: Options, catalog: Any, t: _Target | None = None) -> Result:
+    """:func:`compile_many` for one target, the document built for it alone (no :class:`Built` to share); ``t``:
+    what the run reads of its options and target, when the caller holds it (a :class:`~ddlc.session.Session`)."""
+    try:
+        return _compile(doc, backend, options, catalog, None, t)
+    except Exception as exc:  # noqa: BLE001 - captured as data; the run goes on
+        return Result(error=failure(exc, doc.label))
 
 
 def failure(exc: Exception, document: str) -> DdlcError:
@@ -276,27 +287,36 @@ class Built:
     def via_text(self) -> Front:
         """The front, a tree of no known shape read back from its text (for targets that need the IR)."""
         if self._text is None:
-            f = self.front()
-            if isinstance(f.stmt, Opaque) and f.stmt.reason is OpaqueReason.NO_SHAPE:
-                stmt, diags = _via_text(f.stmt, list(f.diagnostics), self.doc.label)
-                f = Front(stmt, tuple(diags), f.owner, f.source)
-            self._text = f
+            self._text = _read_back(self.front(), self.doc.label)
         return self._text
 
 
-def _compile(doc: Document, backend: Backend, options: Options, catalog: Any, built: Built | None = None) -> Result:
-    built = built if built is not None else Built(doc, options)
-    t = _target(options, backend)
+def _read_back(f: Front, document: str) -> Front:
+    """``f``, a tree of no known shape read back from its text (:func:`_via_text`)."""
+    stmt = f.stmt
+    if isinstance(stmt, Opaque) and stmt.reason is OpaqueReason.NO_SHAPE:
+        stmt, diags = _via_text(stmt, list(f.diagnostics), document)
+        return Front(stmt, tuple(diags), f.owner, f.source)
+    return f
+
+
+def _compile(doc: Document, backend: Backend, options: Options, catalog: Any, built: Built | None = None,
+             t: _Target | None = None) -> Result:
+    """One document on one target. ``built``: the document's front half shared with the run's other targets;
+    None: made here for this target alone (the run has one)."""
+    if t is None:
+        t = _target(options, backend)
     f = None
     if t.filtering:  # decided on the statement as the source spelled it
-        f = built.front()
+        f = built.front() if built is not None else front(doc, options, source=backend.passes_source_text)
         reason = filtered_out(f, doc, options)
         if reason is not None:
             return Result(owner=f.owner, filtered=reason, **_what(f.stmt))
     if doc.tddl is not None and backend.passes_source_text:
         unless = backend.source_text_unless  # statement classes written from the IR instead
         if unless and f is None and _may_read_as(doc.tddl, unless):
-            f = built.front()  # then the recovered statement decides (recovery never fails on text)
+            # then the recovered statement decides (recovery never fails on text)
+            f = built.front() if built is not None else front(doc, options)
         if not (unless and f is not None and isinstance(f.stmt, unless)):  # (a kind that gives none: not read)
             # GaussDB's own TDDL text: its exact output on the GaussDB target, in both modes
             notes = [Diagnostic(I_TDDL, "TDDL text passed through", (), target=backend.name, document=doc.label)]
@@ -309,12 +329,23 @@ def _compile(doc: Document, backend: Backend, options: Options, catalog: Any, bu
             text = _strip_terminator(doc.tddl)
             _one_tddl_statement(doc.tddl, doc.label)
             return Result((text,), diagnostics=tuple(notes), blocks=_blocks(backend, (text,)))
-    f = built.for_target(backend)
+    if built is not None:
+        f = built.for_target(backend)
+        passes = built.passes
+    else:
+        passes = None
+        if f is None:
+            f = front(doc, options, source=backend.passes_source_text)
+        if not backend.passes_source_text:
+            f = _read_back(f, doc.label)
     if backend.passes_source_text:
         _one_statement_as_written(f, doc.label)
-    role = f.owner if f.owner is not None else doc.meta.get("owner")  # myowner, or a decoding row's owner
-    return _compile_statement(t, f.stmt, backend, options, catalog, doc.label, f,
-                              role if isinstance(role, str) else None, built.passes)
+    role = f.owner
+    if role is None:
+        role = doc.meta.get("owner")  # myowner, or a decoding row's owner
+        if not isinstance(role, str):
+            role = None
+    return _compile_statement(t, f.stmt, backend, options, catalog, doc.label, f, role, passes)
 
 
 def _may_read_as(text: str, classes: tuple[type, ...]) -> bool:

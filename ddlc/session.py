@@ -13,7 +13,7 @@ build stage 1 made and the driver's "seen") drive their documents through it.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -100,6 +100,30 @@ class Session:
         if advance:
             history.advance(doc)
         return results
+
+    def first_target(self) -> Callable[[Any], Any]:
+        """:meth:`translate` for the run's first target alone, as one function of a document: its
+        :class:`~ddlc.compiler.Result`, or None when the state had already seen it (what
+        :func:`ddlc.translate_many` asks of a one-target session, made once for the run: no list per
+        document, the target's constants looked up once)."""
+        from .compiler import _target, compile_one
+
+        backend, options, catalog, history = self.backends[0], self.options, self.catalogs[0], self.history
+        t = _target(options, backend)
+        if history is None:
+            return lambda doc: compile_one(doc, backend, options, catalog, t)
+
+        def translate(doc: Any) -> Any:
+            if history.seen(doc):
+                self.replayed += 1
+                if self._first_replay is None:
+                    self._first_replay = history.replay_note(doc)
+                return None
+            result = compile_one(doc, backend, options, catalog, t)
+            history.advance(doc)
+            return result
+
+        return translate
 
     def normalized(self, doc: Any) -> tuple[Any, Any, Any]:
         """``(statement, filtered, error)`` for ``doc`` on the first target: the statement after the passes

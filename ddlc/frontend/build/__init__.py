@@ -147,8 +147,9 @@ def build(tree: Mapping[str, Any], *, document: str | None = None,
     if _lazy.check_tree is None or not _loaded:
         _lazy.load()
         load_families()
-    found = _lazy.check_both(tree, _fmt_shape(tree), document) if expansion else None
-    return _built(tree, document, found)
+    entry = _entry_of(tree)
+    found = _lazy.check_both(tree, entry[1] if entry is not None else None, document) if expansion else None
+    return _built(tree, document, found, entry)
 
 
 def build_source(tree: Mapping[str, Any], *, document: str | None = None) -> tuple[str, Statement, list[Diagnostic]]:
@@ -157,23 +158,32 @@ def build_source(tree: Mapping[str, Any], *, document: str | None = None) -> tup
     if _lazy.check_tree is None or not _loaded:
         _lazy.load()
         load_families()
-    text, found = _lazy.expand_both(tree, _fmt_shape(tree), document)
-    stmt, diags = _built(tree, document, found)
+    entry = _entry_of(tree)
+    text, found = _lazy.expand_both(tree, entry[1] if entry is not None else None, document)
+    stmt, diags = _built(tree, document, found, entry)
     return text, stmt, diags
+
+
+def _entry_of(tree: Mapping[str, Any]) -> tuple[Builder | None, str | None, Any] | None:
+    """What the tree's ``fmt`` says once for the whole build (:func:`_fmt_entry`: its builder, that builder's
+    shape, its keys), None when the tree has no string ``fmt``."""
+    fmt = tree.get("fmt") if isinstance(tree, dict) else None
+    return _fmt_entry(fmt) if type(fmt) is str else None
 
 
 def _fmt_shape(tree: Mapping[str, Any]) -> str | None:
     """The shape of the builder of the tree's ``fmt`` (the one it is built as, unless it fails or reads as
     another version's form)."""
-    fmt = tree.get("fmt") if isinstance(tree, dict) else None
-    return _fmt_entry(fmt)[1] if type(fmt) is str else None
+    entry = _entry_of(tree)
+    return entry[1] if entry is not None else None
 
 
-def _built(tree: Mapping[str, Any], document: str | None, found: Any) -> tuple[Statement, list[Diagnostic]]:
+def _built(tree: Mapping[str, Any], document: str | None, found: Any,
+           entry: tuple[Builder | None, str | None, Any] | None = None) -> tuple[Statement, list[Diagnostic]]:
     """:func:`build`, the slot check's findings ``found`` (:mod:`ddlc.frontend.treecheck`) used when the tree
-    was built as the shape they were found for."""
+    was built as the shape they were found for (``entry``: :func:`_entry_of` the tree, when known)."""
     used: list[Builder] = []
-    stmt, diags = _build(tree, document, used)
+    stmt, diags = _build(tree, document, used, entry)
     shape_name = _NAMES.get(used[-1]) if used else _recognised_shape(tree)
     if found is not None and found.shape == shape_name:
         if found.error is not None:
@@ -202,14 +212,15 @@ def _recognised_shape(tree: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _build(tree: Mapping[str, Any], document: str | None, used: list[Builder]) -> tuple[Statement, list[Diagnostic]]:
+def _build(tree: Mapping[str, Any], document: str | None, used: list[Builder],
+           entry: tuple[Builder | None, str | None, Any] | None = None) -> tuple[Statement, list[Diagnostic]]:
     ctx = BuildContext(document)
     fmt = tree.get("fmt")
     if not isinstance(fmt, str):
         return _fallback_text(tree, ctx)
     if _lazy.unknown_keys is None:
         _lazy.load()
-    fn, _, keys = _fmt_entry(fmt)
+    fn, _, keys = entry if entry is not None else _fmt_entry(fmt)
     kind, unknown = _lazy.unknown_keys(tree) if keys is _ASK else keys
     stmt: Statement | None = None
     failed: DdlcError | None = None
