@@ -292,3 +292,62 @@ def test_element_list_one_token(before: list[str], items: list[str], after: list
         old.raw(t)
         new.raw(t)
     assert new.text() == old.text()
+
+
+# -- the PostgreSQL rules of a table's options and constraints: each test made once, in a cheaper order -----------
+
+from ddlc.backends.postgres import table as pg_table  # noqa: E402
+from ddlc.ir.table import OptionValueKind, WithOption  # noqa: E402
+
+_LABELS_PG = ["fillfactor", "FillFactor", "orientation", "compression", "storage_type", "segment", "autovacuum_enabled",
+              "toast_tuple_target", "deduplicate_items", "x", ""]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.sampled_from(_LABELS_PG), st.sampled_from([None, "toast", "TOAST", "x"]),
+       st.sampled_from([None, "", "row", "ROW", "no", "astore", "off", "70", "yes"]),
+       st.sampled_from([("with", 0), ("table_elements", 1, "with", 2), ("index_options", 0), (), ("with",)]))
+def test_option_rule(label: str, namespace: str | None, value: str | None, origin: tuple[Any, ...]) -> None:
+    o = WithOption(label, namespace, value, OptionValueKind.LITERAL, origin=origin)
+    assert pg_table._table_option_dropped(o) == (pg_table.is_table_option(o) and not pg_table.option_ok(o))
+
+
+def _old_in_layout(c: Any, enclosing: tuple[Any, ...], what: str) -> bool:
+    """``partitions._in_layout`` before round 8 (the layout first, then the constraint's kind)."""
+    from ddlc.backends.postgres.partitions import partitioned_layout
+    from ddlc.ir.table import ConstraintKind, CreateTable
+
+    table = enclosing[-1] if enclosing else None
+    if c.parsed is None or not isinstance(table, CreateTable):
+        return False
+    layout = partitioned_layout(table)
+    if layout is None:
+        return False
+    if what == "key":
+        return layout.expression_keys and c.parsed.kind in (ConstraintKind.PRIMARY_KEY, ConstraintKind.UNIQUE)
+    return c.parsed.kind is ConstraintKind.EXCLUSION
+
+
+def test_in_layout_fixtures() -> None:
+    from ddlc.backends.postgres.partitions import _in_layout
+    from ddlc.frontend.build import build
+    from ddlc.ir.table import CreateTable, TableConstraint
+
+    tables = []
+    for d in _objects(lambda d: isinstance(d.get("fmt"), str) and d["fmt"].startswith("CREATE %{persistence}s TABLE")):
+        try:
+            stmt, _ = build(d)
+        except DdlcError:
+            continue
+        if isinstance(stmt, CreateTable):
+            tables.append(stmt)
+    assert sum(t.partition is not None for t in tables) > 5
+    seen = 0
+    for t in tables:
+        for c in t.elements:
+            if isinstance(c, TableConstraint):
+                for enclosing in ((t,), (), (c,), (t, t)):
+                    for what in ("key", "exclusion"):
+                        seen += 1
+                        assert bool(_in_layout(c, enclosing, what)) == bool(_old_in_layout(c, enclosing, what))
+    assert seen > 50

@@ -401,14 +401,14 @@ def _in_layout(c: TableConstraint, enclosing: tuple[Any, ...], what: str) -> boo
     """``c`` is a constraint of a CREATE TABLE written partitioned that PostgreSQL refuses there: a key
     (``what="key"``) when a partition key is an expression, an exclusion constraint (``"exclusion"``)."""
     table = enclosing[-1] if enclosing else None
-    if c.parsed is None or not isinstance(table, CreateTable):
+    if c.parsed is None or not isinstance(table, CreateTable) or table.partition is None:
         return False
-    layout = partitioned_layout(table)
-    if layout is None:
-        return False
-    if what == "key":
-        return layout.expression_keys and c.parsed.kind in (ConstraintKind.PRIMARY_KEY, ConstraintKind.UNIQUE)
-    return c.parsed.kind is ConstraintKind.EXCLUSION
+    if what == "key":  # (the constraint's kind first: the layout is worked out only for a key)
+        if c.parsed.kind not in (ConstraintKind.PRIMARY_KEY, ConstraintKind.UNIQUE):
+            return False
+        layout = partitioned_layout(table)
+        return layout is not None and layout.expression_keys
+    return c.parsed.kind is ConstraintKind.EXCLUSION and partitioned_layout(table) is not None
 
 
 def _unpartitioned(n: CreateTable) -> bool:

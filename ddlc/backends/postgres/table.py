@@ -250,6 +250,16 @@ def option_ok(o: WithOption) -> bool:
     return o.namespace.lower() == "toast" and label in TOAST_OPTIONS
 
 
+def _table_option_dropped(o: WithOption) -> bool:
+    """``is_table_option(o) and not option_ok(o)`` (the rule of DDLC-W610), each test made once."""
+    if not is_table_option(o):
+        return False
+    label = o.label.lower()
+    if o.namespace is None:
+        return label not in HEAP_OPTIONS and (label, (o.value or "").lower()) not in DEFAULT_OPTIONS
+    return not (o.namespace.lower() == "toast" and label in TOAST_OPTIONS)
+
+
 def is_ledger_column(c: ColumnDef) -> bool:
     t = c.type
     return (t is not None and t.name == "hash16" and t.schema in (None, "pg_catalog") and not t.array
@@ -312,7 +322,7 @@ UNSUPPORTED: tuple[Rule, ...] = (
     Rule(CreateTable, W_COMPRESS, "COMPRESS dropped", applies=lambda n: n.compression is Compression.COMPRESS,
          field="compression"),
     Rule(WithOption, W_OPTION, lambda n: f"storage option {_option_text(n)} dropped (not a PostgreSQL storage parameter)",
-         applies=lambda n: is_table_option(n) and not option_ok(n)),
+         applies=_table_option_dropped),
     Rule(ColumnDef, W_LEDGER_HASH, "ledger hash column dropped", applies=is_ledger_column),
     Rule(ColumnDef, W_NO_TYPE, "column without a type dropped", applies=lambda n: n.type is None),
     Rule(ColumnDef, W_COLLATION, lambda n: f"collation {n.collation.dotted()} of {n.name} dropped (PostgreSQL has no such collation)",
