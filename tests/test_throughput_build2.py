@@ -351,3 +351,30 @@ def test_in_layout_fixtures() -> None:
                         seen += 1
                         assert bool(_in_layout(c, enclosing, what)) == bool(_old_in_layout(c, enclosing, what))
     assert seen > 50
+
+
+# -- an enum member by its value: one lookup (``_read.member``) instead of EnumType.__call__ ----------------------
+
+from ddlc.frontend.build._read import member  # noqa: E402
+from ddlc.ir.alter import AlterObjType  # noqa: E402
+from ddlc.ir.alter_columns import ColumnKind  # noqa: E402
+from ddlc.ir.table import ConstraintKind, Persistence  # noqa: E402
+
+_ENUMS = [Persistence, ConstraintKind, AlterObjType, ColumnKind, GeneratedKind]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.sampled_from(_ENUMS), st.one_of(
+    st.sampled_from(["", "UNLOGGED", "TEMPORARY", "primary key", "check", "TABLE", "COLUMN", "ATTRIBUTE", "stored",
+                     "table", "Table", "x"]),
+    st.text(max_size=12), st.integers(), st.none(), st.lists(st.text(max_size=2), max_size=2)))
+def test_member(cls: Any, value: Any) -> None:
+    def outcome(fn: Any) -> Any:
+        try:
+            return "ok", fn(value)
+        except Exception as e:  # noqa: BLE001
+            return "error", type(e), str(e)
+
+    assert outcome(lambda v: member(cls, v)) == outcome(cls)
+    for m in cls:
+        assert member(cls, m.value) is m

@@ -33,7 +33,7 @@ from ...ir.statement import Opaque, OpaqueReason, Statement
 from ..sql.constraints import read_definition
 from . import shape
 from ._columns import read_column
-from ._read import Obj
+from ._read import Obj, member
 from .alter_partitions import (
     READERS, UNTYPED, Unmodelled, clause, compile_fmts, flag, number, objects, placeholders, reader, text, word,
 )
@@ -80,7 +80,7 @@ _GENERATED = {"GENERATED ALWAYS AS (%{generation_expr}s) STORED": GeneratedKind.
 
 
 def _kind(o: Obj) -> ColumnKind:
-    return ColumnKind(word(o, "objtype", "COLUMN", "ATTRIBUTE"))
+    return member(ColumnKind, word(o, "objtype", "COLUMN", "ATTRIBUTE"))
 
 
 def _cascade_clause(o: Obj) -> bool:
@@ -501,7 +501,7 @@ def build_alter_relation(o: Obj) -> Statement:
     if not _STATEMENT.fullmatch(o.fmt):
         return opaque_statement(o, "ALTER")
     try:
-        objtype = AlterObjType(word(o, "objtype", *_OBJTYPES))
+        objtype = member(AlterObjType, word(o, "objtype", *_OBJTYPES))
         only = word(o, "only", "", "ONLY") == "ONLY"
         if_exists = "%{if_exists}s" in o.fmt and word(o, "if_exists", "", "IF EXISTS") == "IF EXISTS"
     except Unmodelled as u:

@@ -25,7 +25,7 @@ from ...ir.routine import (
 from ...ir.statement import Opaque, OpaqueReason, Statement
 from ..sql.functext import FunctionTextError, crosscheck, parse_function_text
 from . import shape
-from ._read import Obj
+from ._read import Obj, member
 from ... import lazyre
 
 N_FUNCTION_TEXT = register(
@@ -150,7 +150,7 @@ def _action(e: Obj) -> FunctionAction:
             return FunctionAction(FunctionActionKind.ROWS, number=None, layout=f, origin=path)
         raise Unrecognized(f"unexpected not-present action {f!r}", path)
     if f.lower() in ("immutable", "stable", "volatile"):
-        return FunctionAction(FunctionActionKind.VOLATILITY, volatility=Volatility(f.lower()), layout=f, origin=path)
+        return FunctionAction(FunctionActionKind.VOLATILITY, volatility=member(Volatility, f.lower()), layout=f, origin=path)
     if f in _PLAIN_ACTIONS:
         return replace(_PLAIN_ACTIONS[f], layout=f, origin=path)
     if f == "COST %{cost}n":
@@ -190,7 +190,7 @@ def build_alter_function(o: Obj) -> Statement:
         if not isinstance(e, dict):
             raise Unrecognized("action is not an object", o.at("definition") + (i,))
         actions.append(_action(Obj(e, o.at("definition") + (i,), o.ctx)))
-    return AlterFunction(RoutineKind(m.group(1)), signature, tuple(actions), layout=o.fmt, origin=o.path)
+    return AlterFunction(member(RoutineKind, m.group(1)), signature, tuple(actions), layout=o.fmt, origin=o.path)
 
 
 __all__ = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...ir.sequence import AlterSequence, CreateSequence, Persistence, SeqClause, SeqOption
 from . import shape
-from ._read import Obj, read_qname
+from ._read import Obj, member, read_qname
 from .drop import keyword
 from ... import lazyre
 
@@ -31,7 +31,7 @@ _AS = lazyre.compile(r"\s*AS\s")
 def persistence(o: Obj) -> Persistence:
     v = o.str("persistence", "")
     try:
-        return Persistence(v)
+        return member(Persistence, v)
     except ValueError:
         words = ", ".join(repr(p.value) for p in Persistence)
         raise o.ctx.error(f'element "persistence" must be one of {words}, not {v!r}', o.at("persistence")) from None

@@ -27,7 +27,7 @@ from ..sql.partition import parse_partition_clause
 from ..sql.constraints import N_CONSTRAINT_UNPARSED, kind_of_text, make_definition, read_definition
 from . import shape
 from ._columns import read_column
-from ._read import Obj, read_qname
+from ._read import Obj, member, read_qname
 from ... import lazyre
 
 N_UNMODELLED = register(
@@ -148,7 +148,7 @@ def read_constraint(o: Obj) -> TableConstraint:
         if not isinstance(contype, str):
             raise o.ctx.error('element "contype" must be a string', o.at("contype"))
         try:
-            kind = ConstraintKind(contype)
+            kind = member(ConstraintKind, contype)
         except ValueError:
             raise Unmodelled(f'constraint type "{contype}" not modelled', o.at("contype")) from None
     read = read_definition(definition.text, o.at("definition"))
@@ -331,7 +331,7 @@ _DISTRIBUTE = lazyre.compile(rf"DISTRIBUTE BY (?:(?:HASH|MODULO) ?\( ?{_NAME}(?:
 def _keyword(o: Obj, key: str, vocab: type, what: str) -> Any:
     v = o.str(key)
     try:
-        return vocab(v)
+        return member(vocab, v)
     except ValueError:
         raise Unmodelled(f'{what} "{v}" not modelled', o.at(key)) from None
 

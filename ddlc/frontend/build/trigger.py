@@ -9,7 +9,7 @@ from ...ir.trigger import (
     TriggerTiming,
 )
 from . import shape
-from ._read import Obj
+from ._read import Obj, member
 from .routine import Unrecognized, exact, keep_as_text, sub
 from ... import lazyre
 
@@ -38,7 +38,7 @@ def _events(o: Obj) -> tuple[TriggerEvent, ...]:
         if isinstance(e, str):
             if e not in TriggerEventKind.__members__:
                 raise Unrecognized(f"unknown trigger event {e!r}", path)
-            out.append(TriggerEvent(TriggerEventKind(e), origin=path))
+            out.append(TriggerEvent(member(TriggerEventKind, e), origin=path))
         elif isinstance(e, dict) and e.get("fmt") == "UPDATE OF %{columns:, }I" and e.get("present", True) is True:
             eo = Obj(e, path, o.ctx)
             cols = eo.strings("columns")
@@ -73,10 +73,10 @@ def build_create_trigger(o: Obj) -> Statement:
         function = TriggerFunction(fo.qname("funcname"), args, layout=fo.fmt, origin=fo.path)
     return CreateTrigger(
         o.str("name"),
-        TriggerTiming(exact(o, "time", *_TIMINGS)),
+        member(TriggerTiming, exact(o, "time", *_TIMINGS)),
         _events(o),
         o.qname("relation"),
-        for_each=TriggerLevel(exact(o, "for_each", "ROW", "STATEMENT")),
+        for_each=member(TriggerLevel, exact(o, "for_each", "ROW", "STATEMENT")),
         definer=None if d is None else d.str("definer"),
         constraint=exact(o, "constraint", "", "CONSTRAINT") == "CONSTRAINT",
         if_not_exists=exact(o, "if_not_exists", "", "IF NOT EXISTS") == "IF NOT EXISTS",
