@@ -91,8 +91,11 @@ def _same(tree: Any, shapes: Any) -> None:
 
 
 def _shape(tree: Any) -> str | None:
-    from ddlc.frontend.build import _fmt_shape
+    """The shape the build reads ``tree`` as (the builders loaded first: ``_fmt_shape`` remembers its answer)."""
+    from ddlc.frontend.build import _fmt_shape, _lazy, load_families
 
+    _lazy.load()
+    load_families()
     return _fmt_shape(tree)
 
 
