@@ -10,6 +10,7 @@ from __future__ import annotations
 import glob
 import sys
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -122,3 +123,118 @@ def test_a_class_defined_later_is_seen():
     assert base.generation == before + 1
     assert reach.current() is reach and reach.enter == {}  # forgotten, worked out again on demand
     assert reach.enters(_Other)
+
+
+# ---- round 8: qualify_names checks the statement before it rebuilds anything, and hands its fragments on ----------
+# The check (``_unchanged``) says "nothing to change" exactly when the rebuilding walk would return the statement as
+# it is, with the same notes in the same order, and then keeps the statement's Exprs as the shared Expr plan's last
+# answer (what Reach.found would find: the same nodes, holders and fields, in its order).
+
+
+def _former_qualify(stmt, default, document):
+    """qualify_names as it was before the check: the rebuilding walk alone."""
+    from ddlc.diagnostics import Diagnostic
+    from ddlc.passes._sync import synced
+    from ddlc.passes.qualify_names import _MAY_REFERENCE, _REACH, N_UNPARSED_REF, NOT_USER_OBJECTS
+
+    diags = []
+
+    def unqualified(schema, name):
+        return default if schema is None else None
+
+    def fn(n):
+        t = type(n)
+        if t is QualifiedName:
+            return n if n.schema is not None else base.replace(n, schema=default)
+        if t is FunctionArg or t is BoundValue:
+            return synced(n)
+        if t is Expr and _MAY_REFERENCE.search(n.text):
+            new = n.renamed_text(unqualified)
+            if new is None:
+                diags.append(Diagnostic(N_UNPARSED_REF, "SQL text not parsed; references inside it left as written",
+                                        n.origin, document=document, pass_name="qualify_names"))
+            elif new is not n.text:
+                return n.renamed(new, unqualified)
+        return n
+
+    return transform(stmt, fn, NOT_USER_OBJECTS, _REACH), diags
+
+
+def _variants(stmt):
+    """The statement, and copies with one name made unqualified (each of the first four met) or every fragment
+    that may name an object made unparsed (its parse dropped: its references unknown)."""
+    from ddlc.passes.qualify_names import _MAY_REFERENCE
+
+    yield stmt
+    for k in range(4):
+        seen = [0]
+
+        def unqualify(n, k=k, seen=seen):
+            if type(n) is QualifiedName and n.schema is not None:
+                seen[0] += 1
+                if seen[0] == k + 1:
+                    return base.replace(n, schema=None)
+            return n
+
+        out = transform(stmt, unqualify)
+        if out is stmt:
+            break
+        yield out
+
+    def unparse(n):
+        if type(n) is Expr and n.sql is not None and _MAY_REFERENCE.search(n.text):
+            return base.replace(n)  # (its parsed form reset)
+        return n
+
+    out = transform(stmt, unparse)
+    if out is not stmt:
+        yield out
+
+
+@pytest.mark.parametrize("schema", ["public", "s_other"])
+def test_check_first_as_before(schema):
+    import msgspec
+
+    from ddlc.options import Options
+    from ddlc.passes import PassContext
+    from ddlc.passes.qualify_names import _EXPRS, qualify_names
+
+    ctx = msgspec.structs.replace(PassContext.of(Options.of(default_schema=schema), target="postgres"), document="d")
+    kept = changed = noted = handed = 0
+    for label, stmt0 in STATEMENTS:
+        for stmt in _variants(stmt0):
+            _EXPRS._last = (None, ())
+            got, diags = qualify_names(stmt, ctx)
+            last = _EXPRS._last
+            want, want_diags = _former_qualify(stmt, schema, "d")
+            assert got == want and base.to_json(got, with_origin=True) == base.to_json(want, with_origin=True), label
+            assert (got is stmt) == (want is stmt), label
+            assert [d.to_dict() for d in diags] == [d.to_dict() for d in want_diags], label
+            assert [d.document for d in diags] == [d.document for d in want_diags], label
+            kept += got is stmt
+            changed += got is not stmt
+            noted += len(diags)
+            if last[0] is not None:  # handed on: what Reach.found finds, node for node
+                assert last[0] is got is stmt, label
+                _EXPRS._last = (None, ())
+                fresh = _EXPRS.current().found(stmt)
+                assert len(last[1]) == len(fresh), label
+                for (e1, h1, f1), (e2, h2, f2) in zip(last[1], fresh):
+                    assert e1 is e2 and h1 is h2 and f1 == f2, label
+                handed += 1
+    assert kept > 100 and changed > 100 and noted > 5 and handed > 50, (kept, changed, noted, handed)
+
+
+def test_check_first_sees_a_tuple_inside_a_tuple():
+    """A value the rebuilding walk does not enter (a tuple inside a tuple) and Reach.found does: the check leaves
+    the statement to the rebuilding walk and hands nothing on."""
+    from ddlc.passes.qualify_names import _unchanged
+
+    @node
+    class _Nested(Node):
+        groups: tuple[Any, ...] = ()
+
+    inner = Expr("x", origin=("a",))
+    stmt = _Nested(groups=((inner,),))
+    assert _unchanged(stmt, lambda schema, name: "s" if schema is None else None) is None
+

@@ -245,8 +245,6 @@ def _rename_refs(text: str, refs: tuple[NameRef, ...], relation: Callable[[str |
                  literal_regclass: bool) -> tuple[str, tuple[NameRef, ...]]:
     """``text`` with the references renamed (the same object when no edit is made), and the references
     of the new text."""
-    from ..quoting import quote_ident
-
     changes: dict[int, str] = {}  # index of a reference -> its new schema
     for i, r in enumerate(refs):
         if r.kind is RefKind.REGCLASS and not literal_regclass:
@@ -256,6 +254,8 @@ def _rename_refs(text: str, refs: tuple[NameRef, ...], relation: Callable[[str |
             changes[i] = new
     if not changes:
         return text, refs
+    from ..quoting import quote_ident
+
     edits: list[tuple[int, int, str]] = []  # (start, length, replacement)
     spans: dict[int, int] = {}  # index of an edited reference -> length of its new span
     for i, new in changes.items():

@@ -101,6 +101,12 @@ class Reach:
         self._last = (n, found)
         return found
 
+    def remember(self, n: Any, found: tuple[tuple[Any, Any, str], ...]) -> None:
+        """Keep ``found`` as :meth:`found`'s answer for ``n``: what a walk of ``n`` met that pushes and pops as
+        :meth:`found` does, over the same fields or more (``qualify_names``'s check walk, which passes every
+        fragment of a statement on its way). Call :meth:`current` first."""
+        self._last = (n, found)
+
     def _step(self, cls: type) -> tuple[bool, tuple[str, ...]]:
         """What :meth:`found` does at a value of class ``cls`` (not a tuple): whether it is a target, and the fields
         to visit (none when nothing targeted can be below it, or it is not a node)."""

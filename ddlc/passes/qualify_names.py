@@ -11,6 +11,12 @@ Parse once: nodes are rebuilt with :func:`ddlc.ir.base.replace` / :func:`~ddlc.i
 which clear the source text a changed name was parsed from (identity texts of DROP/COMMENT/SET
 SCHEMA, an index definition, a function's name as written; :func:`ddlc.ir.base.source_text`), so
 the GaussDB target renders the new names instead of the old text without re-parsing anything.
+
+Check first: a statement the server wrote has every name qualified, so the pass first asks, in one walk that
+rebuilds nothing (:func:`_unchanged`), whether its function would change any node; only then does it rebuild.
+That walk passes every fragment (``Expr``) of the statement and hands them on as the shared Expr plan's last
+answer (:meth:`ddlc.ir.reach.Reach.remember`): the PostgreSQL rules and the compiler's deferred parses read them
+without walking the statement again when no rule changed it.
 """
 
 from __future__ import annotations
@@ -20,7 +26,8 @@ import threading
 from typing import Any
 
 from ..diagnostics import Diagnostic, Severity, register
-from ..ir.base import replace, transform
+from ..ir import base as _base
+from ..ir.base import Node, replace, transform
 from ..ir.partition import BoundValue
 from ..ir.routine import FunctionArg
 from ._sync import synced
@@ -46,10 +53,20 @@ _REACH = Reach({FunctionArg, BoundValue, QualifiedName, Expr}, NOT_USER_OBJECTS)
 _MAY_REFERENCE = lazyre.compile(r"\b(nextval|currval|setval|REFERENCES|SELECT|FROM|JOIN)\b", re.I)
 
 
+_EXPRS = Reach.shared({Expr})  # the plan whose last answer the PostgreSQL rules and the deferred parses read
+
+
 def qualify_names(stmt, ctx):
     fn = _QUALIFY.get(ctx.default_schema)
     if fn is None:
         fn = _qualifier(ctx.default_schema)
+    same = _unchanged(stmt, fn.unqualified)
+    if same is not None:  # (the common case: every name qualified, as the server writes them)
+        unparsed = same
+        if not unparsed:
+            return stmt, []
+        return stmt, [Diagnostic(N_UNPARSED_REF, "SQL text not parsed; references inside it left as written",
+                                 e.origin, document=ctx.document, pass_name="qualify_names") for e in unparsed]
     _UNPARSED.found = None  # (a walk that raised may have left some)
     out = transform(stmt, fn, NOT_USER_OBJECTS, _REACH)
     unparsed = _UNPARSED.found
@@ -66,6 +83,97 @@ def _may_change(cls: type, ctx: Any) -> bool:
 
 
 qualify_names.may_change = _may_change  # type: ignore[attr-defined]
+
+
+# per class met: None (not entered: nothing fn changes can be at or below it), or (what fn does at it: 0 nothing,
+# 1 a QualifiedName, 2 a FunctionArg or BoundValue, 3 an Expr; the fields to visit, each with whether _EXPRS's
+# walk visits it too; whether that walk visits no other field of it)
+_Step = tuple[int, tuple[tuple[str, bool], ...], bool]
+_STEPS: dict[type, _Step | None] = {}
+_STEPS_GENERATION = [-1]
+_KINDS = {QualifiedName: 1, FunctionArg: 2, BoundValue: 2, Expr: 3}
+
+
+def _step(cls: type) -> _Step | None:
+    reach = _REACH.current()
+    if not (isinstance(cls, type) and issubclass(cls, Node) and reach.enters(cls)):
+        _STEPS[cls] = None
+        return None
+    exprs = _EXPRS.current()
+    ours = reach.fields(cls)
+    theirs = exprs.fields(cls) if exprs.enters(cls) else ()
+    out = _STEPS[cls] = (_KINDS.get(cls, 0) if cls in reach.targets else 0, tuple((f, f in theirs) for f in ours),
+                         all(f in ours for f in theirs))
+    return out
+
+
+def _unchanged(stmt: Any, unqualified: Any) -> list[Any] | None:
+    """None when the walk would change ``stmt`` (or may: a tuple inside a tuple); else the fragments that do not
+    parse, in the walk's order, and ``stmt``'s fragments kept as :data:`_EXPRS`'s last answer
+    (:meth:`~ddlc.ir.reach.Reach.found`: the same nodes, held by the same nodes and fields; that walk takes a node's
+    fields and a tuple's items from the last, so its order is the reverse of this one's). A check without
+    rebuilding: ``fn`` returns every node as it is exactly when no name is unqualified, no text twin is out of
+    step and no fragment's references are unqualified (a fragment that does not parse is kept as it is, with its
+    note)."""
+    if _STEPS_GENERATION[0] != _base.generation:
+        _STEPS.clear()
+        _STEPS_GENERATION[0] = _base.generation
+    step = _STEPS.get(type(stmt), 0)
+    if step == 0:
+        step = _step(type(stmt))
+    if step is None:
+        return []
+    found: list[tuple[Any, Any, str]] = []
+    unparsed: list[Any] = []
+    complete = _check(stmt, step, True, found, unparsed, unqualified)
+    if complete is None:
+        return None
+    exprs = _EXPRS.current()
+    if complete and exprs.enters(type(stmt)):
+        found.reverse()
+        exprs.remember(stmt, tuple(found))
+    return unparsed
+
+
+def _check(cur: Any, step: _Step, theirs: bool, found: list[Any], unparsed: list[Any], unqualified: Any) -> bool | None:
+    """:func:`_unchanged` below ``cur`` (its step given; ``theirs``: :data:`_EXPRS`'s walk reaches it): None when
+    something changes, else whether ``found`` holds every fragment that walk finds below ``cur``. The leaves
+    (names, fragments) are judged where they are held."""
+    complete = step[2] or not theirs
+    steps = _STEPS
+    for f, also in step[1]:
+        v = getattr(cur, f)
+        if v is None:
+            continue
+        also = also and theirs
+        for x in (v if type(v) is tuple else (v,)):
+            tx = type(x)
+            if tx is QualifiedName:
+                if x.schema is None:
+                    return None
+                continue
+            if tx is Expr:
+                if also:
+                    found.append((x, cur, f))
+                if _MAY_REFERENCE.search(x.text):  # (as fn does)
+                    new = x.renamed_text(unqualified)
+                    if new is None:
+                        unparsed.append(x)
+                    elif new is not x.text:
+                        return None
+                continue
+            go = steps.get(tx, 0)
+            if go == 0:
+                if tx is tuple:
+                    return None  # (the rebuilding walk does not enter it, Reach.found does)
+                go = _step(tx)
+            if go is None:
+                continue
+            below = _check(x, go, also, found, unparsed, unqualified)
+            if below is None or (go[0] and synced(x) is not x):
+                return None
+            complete = complete and below
+    return complete
 
 
 _QUALIFY: dict[str, Any] = {}  # default schema -> the walk's function (made once per schema)
@@ -93,6 +201,7 @@ def _qualifier(default: str) -> Any:
                 return node.renamed(new, unqualified)
         return node
 
+    fn.unqualified = unqualified  # (for _unchanged)
     if len(_QUALIFY) > 64:
         _QUALIFY.clear()
     _QUALIFY[default] = fn
