@@ -238,3 +238,31 @@ def test_check_first_sees_a_tuple_inside_a_tuple():
     stmt = _Nested(groups=((inner,),))
     assert _unchanged(stmt, lambda schema, name: "s" if schema is None else None) is None
 
+
+def test_plans_share_the_type_hints_read(monkeypatch):
+    """Every plan reads a class's fields' node classes from one table (read once per class for all of them), worked
+    out again once a node class is defined since (a subclass a field's type admits)."""
+    from ddlc.ir import reach as reach_module
+
+    @node
+    class _Base8(Node):
+        pass
+
+    monkeypatch.setitem(globals(), "_Base8", _Base8)  # (where the type hint below is resolved)
+
+    @node
+    class _Holder8(Node):
+        x: _Base8 | None = None
+
+    first = reach_module._shared_child_classes(_Holder8)
+    assert first == reach_module.child_classes(_Holder8) == {"x": frozenset({_Base8})}
+    assert reach_module._shared_child_classes(_Holder8) is first  # (once)
+    one, other = Reach({_Base8}), Reach({QualifiedName})
+    assert one._kids(_Holder8) is other._kids(_Holder8) is first
+
+    @node
+    class _Sub8(_Base8):
+        pass
+
+    assert reach_module._shared_child_classes(_Holder8) == {"x": frozenset({_Base8, _Sub8})}
+    assert Reach({_Sub8}).current().enters(_Holder8) and not Reach({QualifiedName}).current().enters(_Holder8)

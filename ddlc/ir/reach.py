@@ -117,7 +117,7 @@ class Reach:
     def _kids(self, cls: type) -> dict[str, frozenset[type] | None]:
         out = self._edges.get(cls)
         if out is None:
-            out = self._edges[cls] = child_classes(cls)
+            out = self._edges[cls] = _shared_child_classes(cls)
         return out
 
     def fields(self, cls: type) -> tuple[str, ...]:
@@ -157,6 +157,22 @@ class Reach:
 
 
 _SHARED: dict[tuple[frozenset[type], frozenset[tuple[str, str]]], Reach] = {}
+
+
+_CHILDREN: dict[type, dict[str, frozenset[type] | None]] = {}  # child_classes per class, for every plan
+_CHILDREN_GENERATION = [base.generation]
+
+
+def _shared_child_classes(cls: type) -> dict[str, frozenset[type] | None]:
+    """:func:`child_classes` of ``cls``, worked out once for all the plans (each reads the same type hints: the
+    passes', the rules', the deferred parses'), again once a node class was defined since."""
+    if _CHILDREN_GENERATION[0] != base.generation:
+        _CHILDREN.clear()
+        _CHILDREN_GENERATION[0] = base.generation
+    out = _CHILDREN.get(cls)
+    if out is None:
+        out = _CHILDREN[cls] = child_classes(cls)
+    return out
 
 
 def child_classes(cls: type) -> dict[str, frozenset[type] | None]:
