@@ -10,14 +10,17 @@ import copy
 from typing import Any
 
 from ..ir.names import Expr, ParsedSql, rename_schemas
+from ..ir.sqltree import remember
 
 Key = tuple[str | None, str]
 ALL = "*"  # a read of every column of a relation
 
 
 # ---- what a query reads -------------------------------------------------------------------------
+# (id(tree), references) -> (the tree, held: its id is not reused; the reads): the trees kept beyond a document
+# (:func:`~ddlc.ir.sqltree.lasting`) in _READS_KEPT, any other in a short window (:func:`~ddlc.ir.sqltree.remember`)
 _READS: dict[tuple[int, tuple[Key, ...]], tuple[Any, tuple[tuple[Key, str], ...]]] = {}
-_READS_LIMIT = 1024
+_READS_KEPT: dict[tuple[int, tuple[Key, ...]], tuple[Any, tuple[tuple[Key, str], ...]]] = {}
 
 
 def columns_read(node: Any) -> tuple[tuple[Key, str], ...]:
@@ -30,12 +33,12 @@ def columns_read(node: Any) -> tuple[tuple[Key, str], ...]:
         return tuple((k, ALL) for k in dict.fromkeys(refs))
     key = (id(tree), tuple(refs))
     hit = _READS.get(key)
+    if hit is None:
+        hit = _READS_KEPT.get(key)
     if hit is not None and hit[0] is tree:
         return hit[1]
     out = _columns_read(tree, refs)
-    if len(_READS) >= _READS_LIMIT:
-        _READS.clear()
-    _READS[key] = (tree, out)  # (the tree held: its id is not reused while kept)
+    remember(tree, key, out, _READS, _READS_KEPT)
     return out
 
 

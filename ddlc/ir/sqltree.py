@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 _SLOTS: dict[type, tuple[str, ...]] = {}
@@ -165,8 +165,52 @@ class Index:
         return [n for n in self.order if type(n) in classes]
 
 
+# ---- trees kept beyond a document ---------------------------------------------------------------------
+# The SQL layer's parse cache keeps a text's parse for later documents only when the text comes back
+# (``ddlc.frontend.sql.pgparse.Recent``); it registers the nodes its readers are handed (each statement,
+# and the expression of a bare ``SELECT <expression>``) here while it keeps them. What is worked out per
+# tree (its index, its calls, what a view reads) is remembered as long for those, and for any other tree
+# only within a short window: the readers of one fragment ask one after the other, and a tree held past
+# them is dozens of objects the garbage collector walks in every full collection (issue 26).
+_LASTING: dict[int, Any] = {}  # id(node) -> node (held: its id is not reused while registered)
+WINDOW = 256  # the per-tree results remembered for trees not kept beyond a document
+KEPT = 8192  # the per-tree results remembered for the trees kept beyond a document
+
+
+def keep_lasting(found: Iterable[Any]) -> None:
+    """Register the nodes ``found`` as kept beyond a document (by the cache that keeps them)."""
+    for n in found:
+        _LASTING[id(n)] = n
+
+
+def drop_lasting(found: Iterable[Any]) -> None:
+    """The nodes ``found`` are no longer kept by their cache."""
+    for n in found:
+        if _LASTING.get(id(n)) is n:
+            del _LASTING[id(n)]
+
+
+def lasting(tree: Any) -> bool:
+    """Whether ``tree`` is registered as kept beyond a document (:func:`keep_lasting`)."""
+    return _LASTING.get(id(tree)) is tree
+
+
+def remember(tree: Any, key: Any, value: Any, window: dict[Any, Any], kept: dict[Any, Any],
+             limits: tuple[int, int] = (WINDOW, KEPT)) -> None:
+    """Store ``(tree, value)`` at ``key`` in ``kept`` when ``tree`` is kept beyond a document, else in
+    ``window``; a full store is emptied first (``limits``: the window's size, the other's)."""
+    if _LASTING.get(id(tree)) is tree:
+        store, limit = kept, limits[1]
+    else:
+        store, limit = window, limits[0]
+    if len(store) >= limit:
+        store.clear()
+    store[key] = (tree, value)
+
+
 _INDEX: dict[int, tuple[Any, Index]] = {}  # id(tree) -> (the tree, held: its id is not reused; its index)
-_INDEX_LIMIT = 2048
+_INDEX_LIMIT = WINDOW
+_INDEX_KEPT: dict[int, tuple[Any, Index]] = {}  # the same, for the trees kept beyond a document
 
 
 def index(tree: Any) -> Index:
@@ -175,6 +219,8 @@ def index(tree: Any) -> Index:
     catalog all read the same one). Not for a tree that will still be changed in place."""
     key = id(tree)
     hit = _INDEX.get(key)
+    if hit is None:
+        hit = _INDEX_KEPT.get(key)
     if hit is not None and hit[0] is tree:
         return hit[1]
     known = _REVERSED
@@ -202,9 +248,7 @@ def index(tree: Any) -> Index:
             if v is not None:
                 push(v)
     out = Index(order)
-    if len(_INDEX) >= _INDEX_LIMIT:
-        _INDEX.clear()
-    _INDEX[key] = (tree, out)
+    remember(tree, key, out, _INDEX, _INDEX_KEPT, (_INDEX_LIMIT, KEPT))
     return out
 
 

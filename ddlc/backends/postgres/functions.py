@@ -51,7 +51,7 @@ from ...ir.misc import CreateMatView, CreateTableAs
 from ...ir.names import Expr
 from ...ir.reach import Reach
 from ...ir.routine import CreateFunction
-from ...ir.sqltree import index
+from ...ir.sqltree import index, remember
 from ...ir.rules import Rule
 from ...ir.table import CreateTable
 from ...ir.trigger import CreateTrigger
@@ -234,7 +234,10 @@ def _quoted_bare(text: str) -> frozenset[str]:
     return frozenset(w for w in BARE if f'"{w}"' in low)
 
 
+# id(tree) -> (the tree, held: its id is not reused; its calls): the trees kept beyond a document
+# (:func:`~ddlc.ir.sqltree.lasting`) in _SCAN_KEPT, any other in a short window (:func:`~ddlc.ir.sqltree.remember`)
 _SCAN: dict[int, tuple[Any, tuple[tuple[Call, str], ...]]] = {}
+_SCAN_KEPT: dict[int, tuple[Any, tuple[tuple[Call, str], ...]]] = {}
 
 
 def calls(tree: Any, text: str = "") -> tuple[tuple[Call, str], ...]:
@@ -242,7 +245,10 @@ def calls(tree: Any, text: str = "") -> tuple[tuple[Call, str], ...]:
     never modified)."""
     if tree is None:
         return ()
-    hit = _SCAN.get(id(tree))
+    key = id(tree)
+    hit = _SCAN.get(key)
+    if hit is None:
+        hit = _SCAN_KEPT.get(key)
     if hit is not None and hit[0] is tree:
         return hit[1]
     quoted = _quoted_bare(text) if text else frozenset()
@@ -253,9 +259,7 @@ def calls(tree: Any, text: str = "") -> tuple[tuple[Call, str], ...]:
         if c is not None:
             out.append((c, verdict(c)))
     found = tuple(out)
-    if len(_SCAN) > 8192:
-        _SCAN.clear()
-    _SCAN[id(tree)] = (tree, found)  # the tree is held: its id cannot be reused while cached
+    remember(tree, key, found, _SCAN, _SCAN_KEPT)
     return found
 
 

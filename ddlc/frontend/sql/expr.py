@@ -4,20 +4,19 @@
 nothing else); ``parse_query`` reads one query statement (trailing ``;`` allowed). Both return None when
 the text does not parse (GaussDB-only syntax). :func:`make_expr` / :func:`make_query` build the IR's
 :class:`~ddlc.ir.names.Expr` with that tree and the object references in the text
-(:func:`ddlc.frontend.sql.refs.name_refs`). Results are cached by text: trees are shared and must not
-be mutated (copy first). pglast is imported lazily (start-up time).
+(:func:`ddlc.frontend.sql.refs.name_refs`). Results are cached by text (:class:`~.pgparse.Recent`): trees
+are shared and must not be mutated (copy first). pglast is imported lazily (start-up time).
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from ...errors import Path
 from ...ir.names import Expr, ParsedSql
 from .fragment import check_fragment, has_comment
 from .lexer import BLANK
-from .pgparse import parse_statements, pglast_ast
+from .pgparse import parse_statements, pglast_ast, recent
 from .pgwords import requote
 from .refs import CONSTRAINT_START, name_refs
 
@@ -27,7 +26,7 @@ _CLAUSES = ("distinctClause", "intoClause", "fromClause", "whereClause", "groupC
             "withClause")
 
 
-@lru_cache(maxsize=4096)
+@recent(recent=64, kept=4096, seen=16384)  # (as parse_statements': a tree kept only for a text that comes back)
 def parse_expr(text: str) -> Any:
     """The pglast node of the scalar expression ``text``, or None."""
     body = text.strip(BLANK)
@@ -46,7 +45,7 @@ def parse_expr(text: str) -> Any:
     return s.targetList[0].val
 
 
-@lru_cache(maxsize=1024)
+@recent(recent=64, kept=1024, seen=16384)
 def parse_query(text: str) -> Any:
     """The pglast statement node of the one query in ``text`` (a ``SelectStmt``), or None."""
     ast = pglast_ast()

@@ -1,18 +1,20 @@
 """PostgreSQL's grammar (pglast), once per distinct text: every parse of the SQL layer goes through here.
 
-Results are cached by text, so the same fragment read for its tree (:mod:`.expr`), its constraint
-(:mod:`.constraints`) and its object references (:mod:`.refs`) is parsed once. Trees are shared:
-never mutate one (copy it first). pglast is imported lazily (start-up time).
+Results are cached by text (:class:`Recent`), so the same fragment read for its tree (:mod:`.expr`), its
+constraint (:mod:`.constraints`) and its object references (:mod:`.refs`) is parsed once, and a text that
+comes back in a later document is parsed once more, then kept. Trees are shared: never mutate one (copy
+it first). pglast is imported lazily (start-up time).
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import orjson
 
-from ...ir.sqltree import TRUSTED
+from ...ir.sqltree import TRUSTED, drop_lasting, keep_lasting
 from .pgwords import requote
 
 
@@ -84,7 +86,114 @@ def parse_sql(text: str) -> tuple[Any, ...]:
         _TRUSTED.on = before
 
 
-@lru_cache(maxsize=8192)
+_MISS = object()
+
+
+class Recent:
+    """A cache of ``fn(text)`` (a pure function) that keeps what the text's next readers need without keeping
+    every parse of a stream (issue 26): the last ``recent`` results (the readers of one fragment, which ask
+    one after the other: its tree, its references, its constraint), and, up to ``kept`` (least recently
+    used out first), the results of texts asked for again after they left that window (a stream repeating
+    a fragment: parsed a second time, then kept). A text met once is not kept past the window: a pglast
+    tree is dozens of objects the garbage collector walks in every full collection for as long as a cache
+    holds it (with 8,192 kept, a stream of views spent ~40 % of its time there), and a stream of new
+    fragments never reads them again. ``seen``: how many texts are remembered as met (texts only). Safe to
+    share between threads as ``functools.lru_cache`` is: a race costs a parse, never a wrong answer."""
+
+    __slots__ = ("fn", "_recent", "_kept", "_seen", "_limits", "_keep", "_drop", "__wrapped__", "__name__")
+
+    def __init__(self, fn: Callable[[str], Any], recent: int, kept: int, seen: int,
+                 keep: Callable[[Any], None] | None = None, drop: Callable[[Any], None] | None = None) -> None:
+        self.fn = self.__wrapped__ = fn
+        self.__name__ = getattr(fn, "__name__", type(self).__name__)
+        # (OrderedDict: its oldest entry is taken out in constant time; a dict's first key is found past the
+        # slots its earlier deletions left, a scan as long as the dict)
+        self._recent: OrderedDict[str, Any] = OrderedDict()  # the window, oldest first
+        self._kept: OrderedDict[str, Any] = OrderedDict()  # the texts met again, least recently used first
+        self._seen: set[str] = set()  # the texts met (all forgotten when full: a repeat may be parsed once more)
+        self._limits = (recent, kept, seen)
+        self._keep, self._drop = keep, drop  # told of each result kept past the window, and of its leaving
+
+    def __call__(self, text: str) -> Any:
+        kept = self._kept
+        out = kept.get(text, _MISS)
+        if out is not _MISS:
+            try:
+                kept.move_to_end(text)  # (the most recently used: last)
+            except KeyError:  # (another thread took it out meanwhile)
+                pass
+            return out
+        out = self._recent.get(text, _MISS)
+        if out is not _MISS:
+            return out
+        out = self.fn(text)
+        recent, most, remembered = self._limits
+        seen = self._seen
+        if text in seen:  # met before, out of the window since: a repeated text
+            if len(kept) >= most:
+                try:
+                    old = kept.popitem(last=False)[1]
+                except KeyError:  # (emptied by another thread meanwhile)
+                    pass
+                else:
+                    if self._drop is not None:
+                        self._drop(old)
+            kept[text] = out
+            if self._keep is not None:
+                self._keep(out)
+            return out
+        if len(seen) >= remembered:
+            seen.clear()
+        seen.add(text)
+        window = self._recent
+        if len(window) >= recent:
+            try:
+                window.popitem(last=False)
+            except KeyError:  # (as above)
+                pass
+        window[text] = out
+        return out
+
+    def cache_clear(self) -> None:
+        """Forget every result and every text met."""
+        if self._drop is not None:
+            for out in self._kept.values():
+                self._drop(out)
+        self._recent.clear()
+        self._kept.clear()
+        self._seen.clear()
+
+
+def recent(recent: int, kept: int, seen: int, keep: Callable[[Any], None] | None = None,
+           drop: Callable[[Any], None] | None = None) -> Callable[[Callable[[str], Any]], Recent]:
+    """The decorator of :class:`Recent`."""
+    return lambda fn: Recent(fn, recent, kept, seen, keep, drop)
+
+
+def _handed(stmts: tuple[Any, ...] | None) -> Iterator[Any]:
+    """The nodes of a parse its readers are handed and remember results for (:mod:`.expr`, :mod:`.refs`): each
+    statement, and the expression of a bare ``SELECT <expression>``'s one target."""
+    for raw in stmts or ():
+        stmt = raw.stmt
+        if stmt is None:
+            continue
+        yield stmt
+        targets = getattr(stmt, "targetList", None)
+        if type(targets) is tuple and len(targets) == 1 and getattr(targets[0], "val", None) is not None:
+            yield targets[0].val
+
+
+def _keep(stmts: tuple[Any, ...] | None) -> None:
+    keep_lasting(_handed(stmts))
+
+
+def _drop(stmts: tuple[Any, ...] | None) -> None:
+    drop_lasting(_handed(stmts))
+
+
+# (each parse registered with ddlc.ir.sqltree while kept past the window: what is worked out per tree is kept
+# as long for those, and only briefly for any other)
+@recent(recent=64, kept=8192, seen=16384, keep=_keep, drop=_drop)
 def parse_statements(sql: str) -> tuple[Any, ...] | None:
     """The raw statements of ``sql`` (pglast ``RawStmt`` nodes), or None when it does not parse.
 
@@ -97,7 +206,7 @@ def parse_statements(sql: str) -> tuple[Any, ...] | None:
         return None
 
 
-@lru_cache(maxsize=256)
+@recent(recent=32, kept=256, seen=4096)
 def parse_json(sql: str) -> dict[str, Any] | None:
     """The JSON form of pglast's parse of ``sql`` (the same C parser as :func:`parse_statements`, the same
     requoting; no Python nodes: 3-4x cheaper when a reader needs a few fields), or None when it does not
@@ -116,4 +225,4 @@ def parse_json(sql: str) -> dict[str, Any] | None:
 _PARSE_JSON: Any = None
 
 
-__all__ = ["parse_json", "parse_sql", "parse_statements", "pglast_ast"]
+__all__ = ["Recent", "parse_json", "parse_sql", "parse_statements", "pglast_ast", "recent"]
