@@ -176,7 +176,9 @@ def parse_pending(stmt: Statement) -> None:
     """Make the deferred parse of every fragment (:class:`~ddlc.ir.names.Expr`) of ``stmt`` (a walk of the
     fields that can lead to one, or the walk a target's rules made of the same statement)."""
     reach = _EXPRS.current()
-    if not reach.enters(type(stmt)):  # (decided once per class: no fragment can be in it)
+    cls = type(stmt)
+    enters = reach.enter.get(cls)  # (decided once per class: no fragment can be in it; the answers found so far)
+    if not (enters if enters is not None else reach.enters(cls)):
         return
     for e, _holder, _field in reach.found(stmt):
         s = e.sql
@@ -336,7 +338,7 @@ def _compile(doc: Document, backend: Backend, options: Options, catalog: Any, bu
         passes = None
         if f is None:
             f = front(doc, options, source=backend.passes_source_text)
-        if not backend.passes_source_text:
+        if not backend.passes_source_text and isinstance(f.stmt, Opaque):
             f = _read_back(f, doc.label)
     if backend.passes_source_text:
         _one_statement_as_written(f, doc.label)

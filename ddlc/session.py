@@ -106,12 +106,18 @@ class Session:
         :class:`~ddlc.compiler.Result`, or None when the state had already seen it (what
         :func:`ddlc.translate_many` asks of a one-target session, made once for the run: no list per
         document, the target's constants looked up once)."""
-        from .compiler import _target, compile_one
+        from .compiler import Result, _compile, _target, compile_one, failure
 
         backend, options, catalog, history = self.backends[0], self.options, self.catalogs[0], self.history
         t = _target(options, backend)
         if history is None:
-            return lambda doc: compile_one(doc, backend, options, catalog, t)
+            def compiled(doc: Any) -> Any:  # (compile_one, one frame less)
+                try:
+                    return _compile(doc, backend, options, catalog, None, t)
+                except Exception as exc:  # noqa: BLE001 - captured as data; the run goes on
+                    return Result(error=failure(exc, doc.label))
+
+            return compiled
 
         def translate(doc: Any) -> Any:
             if history.seen(doc):

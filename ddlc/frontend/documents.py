@@ -24,6 +24,7 @@ lines.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
+import itertools
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -45,6 +46,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .streams_base import Skipped
 
 _EMPTY: Mapping[str, object] = {}
+_SHARED_EMPTY = itertools.repeat(_EMPTY).__next__  # (the one empty mapping every document shares, made in C)
 _replace = msgspec.structs.replace
 
 
@@ -59,7 +61,7 @@ class Document(Struct, frozen=True):
     tree: dict[str, Any] | None = None  # the JDDL tree (envelope removed)
     tddl: str | None = None  # TDDL text
     error: DdlcError | None = None
-    meta: Mapping[str, object] = msgspec.field(default_factory=lambda: _EMPTY)
+    meta: Mapping[str, object] = msgspec.field(default_factory=_SHARED_EMPTY)
     lsn: int | None = None  # the record's LSN (64-bit; decoding output and rows files), when the input has one
     xid: int | None = None  # its transaction id, when the input has one
     # (commit position of its transaction, position in it): decided by .txns.Txns, None when unknown

@@ -59,7 +59,8 @@ def _load(data: bytes) -> tuple[Any, bool]:
         # maybe an integer beyond 64 bits or a lone surrogate, which the standard parser takes
     else:
         if _SIEVE.search(data.translate(_NUMBERS)) is None or _INEXACT.search(data) is None:
-            return value, b"\\u0000" in data
+            # (a search for one byte is memchr's: most documents hold no escape at all)
+            return value, b"\\" in data and b"\\u0000" in data
         if not _has_float(value):  # the digits matched are in strings: the standard parser gives the same value
             return value, b"\\u" in data
     import json

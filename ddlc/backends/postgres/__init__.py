@@ -41,8 +41,10 @@ class PostgresBackend(Backend):
             return sql
 
     def emit(self, stmt: Node, ctx: EmitContext) -> Emitted:
-        e = Emit(ctx, ctx.catalog, self.emitters)
-        out = e.statements(stmt)
+        emitters = self.emitters
+        e = Emit(ctx, ctx.catalog, emitters)
+        fn = emitters.get(type(stmt))  # (the table at once; Emit.statements says what has no emitter)
+        out = fn(stmt, e) if fn is not None else e.statements(stmt)
         if ctx.options is not None and ctx.options.owners:  # README "Owners": pg_dump's ALTER ... OWNER TO
             out = [*out, *owner_statements(e, ctx.owner)]
         return Emitted(list(out), e.diagnostics, e.comments)
