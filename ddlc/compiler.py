@@ -204,7 +204,7 @@ class Result(msgspec.Struct):
 
 def compile_document(doc: Document, backend: Backend, options: Options, catalog: Any = None) -> Result:
     """Translate one document; every failure is captured in the result, never raised."""
-    return compile_many(doc, (backend,), options, (catalog,))[0]
+    return compile_one(doc, backend, options, catalog)  # (compile_many's one-target case)
 
 
 def compile_many(doc: Document, backends: Any, options: Options, catalogs: Any, fronted: Front | None = None
