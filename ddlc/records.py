@@ -18,6 +18,9 @@ IR nodes are ``msgspec.Struct`` classes (:mod:`ddlc.ir.base`). These records sta
 on a library, for now: ``dataclasses`` itself costs ~0.7 ms a class (~20 ms of a ``ddlc check``, past
 its cold-start goal; ``attrs`` more), and ``msgspec.Struct`` has no ``dataclasses.replace``/``fields``/
 ``asdict``/``field(compare=...)`` that their users call (``bench/bench_records.py``, docs/performance.md).
+The few records made once per document on the hot path (``Document``, ``Front``, ``EmitContext``,
+``Translation``) are :class:`Struct` instead: ``msgspec.Struct`` classes, made in C, that those ``dataclasses``
+functions take too (throughput round 8).
 """
 
 from __future__ import annotations
