@@ -69,7 +69,19 @@ N_TDDL_KIND = register(
 
 
 def query_span(text: Lexed) -> tuple[int, int] | None:
-    """The query of ``... AS query [WITH [NO] DATA][;]``: (start, end) in the text, or None."""
+    """The query of ``... AS query [WITH [NO] DATA][;]``: (start, end) in the text, or None (worked out once
+    per text, for its readers: the choice of the recovery, then the recovery)."""
+    notes = text.notes
+    got = notes.get("query", notes)
+    if got is notes:
+        got = notes["query"] = _query_span(text)
+    return got  # type: ignore[return-value]
+
+
+_AS = frozenset({"AS", "As", "aS", "as"})
+
+
+def _query_span(text: Lexed) -> tuple[int, int] | None:
     try:
         toks = text.upto()
     except ScanError:
@@ -80,7 +92,7 @@ def query_span(text: Lexed) -> tuple[int, int] | None:
             depth += 1
         elif t.kind == "punct" and t.text in ")]":
             depth -= 1
-        elif depth == 0 and t.upper == "AS" and i + 1 < len(toks):
+        elif depth == 0 and t.text in _AS and i + 1 < len(toks):  # (the word AS: only a word is spelt so)
             start = i + 1
             break
     if start is None:

@@ -7,7 +7,9 @@ from collections.abc import Callable
 
 from ..ir.misc import CreateTableAs
 from .sql.fragment import check_statement, plain_statement
-from .statement_kind import _kind as kind_of_head, statement_kind
+from .sql.lexer import Lexed
+from .statement_kind import HEAD, known_kind, remember_kind, statement_kind
+from .statement_kind import _kind as kind_of_head
 from .. import lazyre
 
 # the start of a text whose tokens the lexer cuts at blanks and at these single-character punctuation marks
@@ -15,25 +17,31 @@ from .. import lazyre
 # a mark or a run of "=" (an operator, unless another operator character follows it)
 _SIMPLE_START = lazyre.compile(r"[A-Za-z0-9_ \t\n\r\f\v(),;.\[\]=]*")
 _SIMPLE_PIECE = lazyre.compile(r"[A-Za-z0-9_]+|=+|[(),;.\[\]]")
-_HEAD = 10  # the tokens statement_kind reads
+_HEAD = HEAD  # the tokens statement_kind reads
 _HEAD_CHARS = 160  # where text_kind looks for them
 _DIGITS = frozenset("0123456789")
 
 
-def text_kind(text: str) -> str:
+def text_kind(text: str, lexed: Lexed | None = None) -> str:
     """:func:`statement_kind` of ``text``, from its first characters when its first tokens are ASCII words and
     single punctuation marks between blanks (their pieces, as the lexer cuts them: a word ends at a blank or a
-    mark, and one that runs on past them, into ``$``, a quote or a non-ASCII character, is not taken)."""
+    mark, and one that runs on past them, into ``$``, a quote or a non-ASCII character, is not taken); from
+    its tokens otherwise (``lexed``: the text's, read for every reader of it). Worked out once per text
+    (:func:`~.statement_kind.known_kind`)."""
+    got = known_kind(text)
+    if got is not None:
+        return got
     end = _SIMPLE_START.match(text, 0, _HEAD_CHARS).end()  # type: ignore[union-attr]
     pieces = _SIMPLE_PIECE.findall(text, 0, end)
     for p in pieces[:_HEAD + 1]:
         if p[0] in _DIGITS:  # a number: "1.5", ".5", "1e5" are one token each
-            return statement_kind(text)
+            return statement_kind(text if lexed is None else lexed)
     if end < len(text) and pieces and text[end - 1] not in " \t\n\r\f\v":
         pieces.pop()  # the last piece, maybe cut short (its token runs on)
     if len(pieces) >= _HEAD or end == len(text):
-        return kind_of_head(" ".join(pieces[:_HEAD]).upper())  # (ASCII: each piece's keyword spelling)
-    return statement_kind(text)
+        head = " ".join(pieces[:_HEAD]).upper()  # (ASCII: each piece's keyword spelling)
+        return remember_kind(text, kind_of_head(head))
+    return statement_kind(text if lexed is None else lexed)
 
 
 def check_tddl_statement(text: str, what: Callable[[str], str], block_kinds: frozenset[str], *,

@@ -29,7 +29,8 @@ from ...jddl.expand import expand
 from ...quoting import canonicalize
 from ..build import build
 from ..build._read import BuildContext
-from ..recover import N_TDDL_UNPARSED, query_span, recover_tddl, recovers, statement_kind
+from ..recover import N_TDDL_UNPARSED, query_span, recover_tddl, recovers
+from ..tddl_text import text_kind
 from ..sql.lexer import Lexed, ScanError, Tok, tokenize
 from ._match import Shape, TextError, match, norm
 from ... import lazyre
@@ -193,8 +194,9 @@ def read_tddl(text: str, *, document: str | None = None) -> tuple[Statement, lis
     """Build the IR of one TDDL statement text. Never raises on text. The text is scanned once, for every
     reader of it (its kind, the templates, the check of the tree read, the recovery)."""
     lexed = Lexed(text)
-    kind = statement_kind(lexed)
-    if recovers(kind) and (kind not in _TREE_KINDS or _table_as(kind, lexed)) and not _deparser_drop(lexed):  # no tree
+    kind = lexed.notes["kind"] = text_kind(text, lexed)  # (from its first characters where they allow it)
+    if recovers(kind) and (kind not in _TREE_KINDS or _table_as(kind, lexed)) and \
+            not (kind[:4] == "DROP" and _deparser_drop(lexed)):  # no tree (a deparser's DROP starts with DROP)
         stmt, diags = recover_tddl(lexed, document=document)
         if not isinstance(stmt, Opaque):
             return stmt, diags
