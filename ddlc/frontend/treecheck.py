@@ -110,22 +110,6 @@ def _compiled(fmt: str, why: str | None, entries: tuple[_Entry, ...], text: bool
     return compiled(fmt, why, entries, text, _fns_of, _MISSING, _TAKEN)
 
 
-def _met(fmt: str, why: str | None, entries: tuple[_Entry, ...], text: bool, fns: dict[str, Any] | None) -> Any:
-    """What an interpreter of a plan kept in ``fns`` counts its meetings with: a function of the count that
-    puts the compiled plan in the interpreter's place at the COMPILE_AT-th."""
-    if fns is None or len(entries) > MAX_ENTRIES:
-        return None
-    met = 0
-
-    def count() -> None:
-        nonlocal met
-        met += 1
-        if met == COMPILE_AT:
-            fns[fmt] = _compiled(fmt, why, entries, text)
-
-    return count
-
-
 class _Sink:
     """A list that keeps nothing (the check walk's ``out``)."""
 
@@ -245,27 +229,30 @@ class _BothText(_Both):
         self.out: list[str] = []
 
 
-def _prologue(self: _Both, path: Path, depth: int, check: bool, why: str | None) -> bool:
-    """What a plan's function does first: whether its slots are still checked (its form's error kept)."""
-    check = check and depth <= 64 and self.error is None
-    if check and why is not None:
-        self.error = _fail(f"{'the statement' if not path else 'an object'} is not a form the server writes: {why}",
-                           path + ("fmt",), self.document)
-        check = False
-    return check
+def _unwritten(self: _Both, path: Path, why: str) -> bool:
+    """The slot check's error for an object whose fmt the server does not write (kept): its slots unchecked."""
+    self.error = _fail(f"{'the statement' if not path else 'an object'} is not a form the server writes: {why}",
+                       path + ("fmt",), self.document)
+    return False
 
 
 def _interpreted(fmt: str, why: str | None, entries: tuple[_Entry, ...], fns: dict[str, Any] | None) -> Any:
     """The function of a plan, reading its entries (as the compiled one does: :mod:`.treecheck_gen`); kept in
-    ``fns`` (or None), it counts its meetings (:func:`_met`)."""
-    count = _met(fmt, why, entries, False, fns)
+    ``fns`` (or None), it counts its meetings and puts the compiled function in its place at the COMPILE_AT-th."""
+    counting = fns is not None and len(entries) <= MAX_ENTRIES
+    met = [0]
+    steps = tuple((*e, _fns_of(e[6], False, False), _fns_of(e[7], False, False)) for e in entries)
 
     def run(self: _Both, obj: Mapping[str, Any], path: Path, depth: int, check: bool) -> None:
-        if count is not None:
-            count()
-        check = _prologue(self, path, depth, check, why)
+        if counting:
+            met[0] += 1
+            if met[0] == COMPILE_AT:  # the compiled function in this one's place from the next meeting on
+                fns[fmt] = _compiled(fmt, why, entries, False)  # type: ignore[index]
+        check = check and depth <= 64 and self.error is None
+        if check and why is not None:
+            check = _unwritten(self, path, why)
         string_ok = _STRING_OK
-        for name, sep, conv, slot, inquote, known, child, items, quick, simple in entries:
+        for name, sep, conv, slot, inquote, known, child, items, quick, simple, cfns, ifns in steps:
             if name is None:
                 raise self.fail(sep, path + ("fmt",), fmt)
             value = obj.get(name, _MISSING)
@@ -302,7 +289,7 @@ def _interpreted(fmt: str, why: str | None, entries: tuple[_Entry, ...], fns: di
                         if present is not True:
                             raise self.fail('element "present" is not of type boolean', path + (name, "present"),
                                             fmt)
-                        self.descend(value, child, _fns_of(child, False, False), path + (name,), depth, check)
+                        self.descend(value, child, cfns, path + (name,), depth, check)
                         check = check and self.error is None
                         continue
                     if conv == "D":
@@ -334,7 +321,7 @@ def _interpreted(fmt: str, why: str | None, entries: tuple[_Entry, ...], fns: di
                     if present is not True:
                         raise self.fail('element "present" is not of type boolean', vpath + (idx, "present"), fmt)
                     if conv == "s":
-                        self.descend(elem, items, _fns_of(items, False, False), vpath + (idx,), depth, check)
+                        self.descend(elem, items, ifns, vpath + (idx,), depth, check)
                         check = check and self.error is None
                         continue
                 self.convert(elem, conv, name, vpath + (idx,), fmt, depth, self.out)
@@ -344,14 +331,20 @@ def _interpreted(fmt: str, why: str | None, entries: tuple[_Entry, ...], fns: di
 
 def _interpreted_text(fmt: str, why: str | None, entries: tuple[_Entry, ...], fns: dict[str, Any] | None) -> Any:
     """:func:`_interpreted` writing the expansion (the entries of a text plan: the fmt's own text included)."""
-    count = _met(fmt, why, entries, True, fns)
+    counting = fns is not None and len(entries) <= MAX_ENTRIES
+    met = [0]
+    steps = tuple((*e, _fns_of(e[6], False, True), _fns_of(e[7], False, True)) for e in entries)
 
     def run(self: _Both, obj: Mapping[str, Any], path: Path, depth: int, check: bool) -> None:
-        if count is not None:
-            count()
-        check = _prologue(self, path, depth, check, why)
+        if counting:
+            met[0] += 1
+            if met[0] == COMPILE_AT:  # the compiled function in this one's place from the next meeting on
+                fns[fmt] = _compiled(fmt, why, entries, True)  # type: ignore[index]
+        check = check and depth <= 64 and self.error is None
+        if check and why is not None:
+            check = _unwritten(self, path, why)
         out = self.out
-        for name, sep, conv, slot, inquote, known, child, items, quick, simple in entries:
+        for name, sep, conv, slot, inquote, known, child, items, quick, simple, cfns, ifns in steps:
             if simple:
                 value = obj.get(name, _MISSING)
                 if type(value) is str:  # the common member: a string %s pastes as it is
@@ -395,7 +388,7 @@ def _interpreted_text(fmt: str, why: str | None, entries: tuple[_Entry, ...], fn
                         if present is not True:
                             raise self.fail('element "present" is not of type boolean', path + (name, "present"),
                                             fmt)
-                        self.descend(value, child, _fns_of(child, False, True), path + (name,), depth, check)
+                        self.descend(value, child, cfns, path + (name,), depth, check)
                         check = check and self.error is None
                         continue
                 self.convert(value, conv, name, path + (name,), fmt, depth, out)
@@ -425,7 +418,7 @@ def _interpreted_text(fmt: str, why: str | None, entries: tuple[_Entry, ...], fn
                                 check = self.judged(elem, name, slot, got, vpath + (idx,))
                         continue
                     if isinstance(elem, dict):
-                        self.descend(elem, items, _fns_of(items, False, True), vpath + (idx,), depth, check)
+                        self.descend(elem, items, ifns, vpath + (idx,), depth, check)
                         check = check and self.error is None
                         continue
                 self.convert(elem, conv, name, vpath + (idx,), fmt, depth, out)

@@ -84,7 +84,9 @@ def source(fmt: str, why: str | None, entries: tuple[Any, ...], text: bool,
             continue
         n = src.value(name)
         at = f"path + {src.value((name,))}"
-        s_slot, s_known, s_quick = (src.value(slot), src.value(known), src.value(quick)) if conv == "s" else ("", "", "")
+        s_slot = s_known = s_quick = ""
+        if conv == "s":
+            s_slot, s_known, s_quick = src.value(slot), src.value(known), src.value(quick)
         missing = f"raise self.fail({src.value(chr(34).join(('element ', name, ' not found')))}, {at}, FMT)"
         src.add(1, f"v = obj.get({n}, _MISSING)")
         if sep is None and conv == "s":
