@@ -302,7 +302,7 @@ def _query(q: Expr, e: Emit, *, drop_into: bool = False) -> str:
     assert tree is not None
     changed = False
     if wants_rewrite(q.text):
-        tree, changed = rewrite_tree(tree, e, q.origin)
+        tree, changed = rewrite_tree(tree, e, q.origin, q.text)
     if drop_into:
         from ...ir.sqltree import copied_with
 

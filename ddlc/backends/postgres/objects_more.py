@@ -557,7 +557,7 @@ def _view_query(n: CreateView, e: Emit, tree: Any) -> str:
     assert tree is not None  # a query that does not parse, or uses GaussDB-only constructs: refused by rules
     changed = False
     if wants_rewrite(n.query.text):  # GaussDB-only functions: the rewrites of other SQL text
-        tree, changed = rewrite_tree(tree, e, n.query.origin)
+        tree, changed = rewrite_tree(tree, e, n.query.origin, n.query.text)
     if not changed and not _may_map_types(n.query.text):
         return pg_deparse(tree)
     from pglast import ast
