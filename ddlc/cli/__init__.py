@@ -163,16 +163,17 @@ def translate(target: str, mode: str, fmt: str, validate: bool, pretty: bool,
     docs = _inputs(inputs, verbose, input_format, session.txns())
     progress = None if quiet else Progress.maybe("translating")
     findings: list | None = [] if sarif_path is not None else None
+    one, backend = session.first_target(), session.backends[0]  # (the run's one target: made once)
     for doc in docs:
         if progress is not None:
             progress.tick()
-        results = session.translate(doc)
-        if results is None:  # the state had already seen it
+        compiled = one(doc)
+        if compiled is None:  # the state had already seen it
             if session.replayed == 1:
                 _report("note", session.replay_note())
             tally.replayed += 1
             continue
-        result = translation(doc, session.backends[0], results[0])
+        result = translation(doc, backend, compiled)
         if result.filtered is not None:
             tally.filtered += 1
             if write is not None:
