@@ -43,6 +43,7 @@ from ...ir.routine import (
 from ...ir.trigger import CreateTrigger
 from ..writer import SqlWriter, pg_ident
 from .context import Emit, emits
+from .types import QUIET, TYPE_MAP
 from ... import lazyre
 
 S = Severity
@@ -229,8 +230,6 @@ def type_text(text: str, e: Emit, origin: Any = ()) -> str:
     if m is None:
         return text
     schema, name, typmod, arr = m.groups()
-    from .types import TYPE_MAP
-
     if name not in TYPE_MAP:
         return text
     out = e.type(TypeName(name, schema, (typmod or "").replace(" ", ""), origin=origin))
@@ -289,33 +288,49 @@ def _pg_type() -> re.Pattern[str]:
         r"(?:(?:\s*\[\s*\d*\s*\])*|\s+array(?:\s*\[\s*\d+\s*\])?))\s*\Z", re.I)
 
 
-def _header_problem(n: CreateFunction, types: list[str], returns: str | None, table: list[str]) -> str | None:
-    """Why the translated header would not parse with PostgreSQL's grammar, or None. A declarative check of
-    the IR (argument modes, the type spellings written, argument defaults), made instead of parsing the output."""
-    if n.returns is not None and n.returns.table and any(
-            a.mode in (ArgMode.OUT, ArgMode.INOUT) for a in n.arguments):
+def _problem(n: CreateFunction) -> str | None:
+    """Why the header the emitter would write does not parse as PostgreSQL's grammar, or None. A declarative
+    check of the IR (argument modes, the type spellings :func:`type_text` writes, argument defaults), made
+    instead of parsing the output; each type judged as it comes (:func:`_bad_type`), no list of them made."""
+    r = n.returns
+    bad = None  # (every type judged, as the emitter will write them all: one may be refused by its typmod's limits)
+    for a in (*n.arguments, *(() if r is None or n.is_procedure else r.table or (r,))):
+        b = _bad_type(a.type, a.origin)
+        if bad is None:
+            bad = b
+    if r is not None and r.table and any(a.mode in (ArgMode.OUT, ArgMode.INOUT) for a in n.arguments):
         return "OUT/INOUT arguments with RETURNS TABLE"
-    for t in (*types, *table, *(() if returns is None else (returns,))):
-        if _pg_type().match(t) is None:
-            return f"type {t!r} is not PostgreSQL syntax"
+    if bad is not None:
+        return bad
     for a in n.arguments:
         if a.default is not None and _default(a).tree is None:
             return f"default {a.default!r} is not a PostgreSQL expression"
     return None
 
 
-def _problem(n: CreateFunction) -> str | None:
-    """Why the header the emitter would write does not parse as PostgreSQL (:func:`_header_problem`)."""
-    from .types import QUIET as q
-    types = [type_text(a.type, q, a.origin) for a in n.arguments]
-    returns: str | None = None
-    table: list[str] = []
-    if n.returns is not None and not n.is_procedure:
-        if n.returns.table:
-            table = [type_text(a.type, q, a.origin) for a in n.returns.table]
-        else:
-            returns = type_text(n.returns.type, q, n.returns.origin)
-    return _header_problem(n, types, returns, table)
+_PLAIN_NAME = re.compile(r"[a-z_][a-z0-9_]*\Z")  # a name _OG_TYPE reads whole, without typmod or array
+# TYPE_MAP name -> the problem of the type it is written as (None: it parses), decided once per name
+_MAPPED_PROBLEM: dict[str, str | None] = {}
+
+
+def _bad_type(text: str, origin: Any) -> str | None:
+    """The problem of the type :func:`type_text` writes for ``text`` when PostgreSQL's grammar does not take
+    it, else None. A plain lower-case name (``pg_catalog.`` or not) is decided without the patterns: one
+    TYPE_MAP does not hold is written as it is (a name, which parses); one it holds is written the same
+    with or without ``pg_catalog.`` (no typmod: no limit checked), its verdict kept per name."""
+    name = text[11:] if text.startswith("pg_catalog.") else text
+    if _PLAIN_NAME.match(name) is not None:
+        if name not in TYPE_MAP:
+            return None
+        if name in _MAPPED_PROBLEM:
+            return _MAPPED_PROBLEM[name]
+        bad = _MAPPED_PROBLEM[name] = _type_problem(type_text(name, QUIET, origin))
+        return bad
+    return _type_problem(type_text(text, QUIET, origin))
+
+
+def _type_problem(t: str) -> str | None:
+    return None if _pg_type().match(t) is not None else f"type {t!r} is not PostgreSQL syntax"
 
 
 def _default(a: FunctionArg) -> Expr:
