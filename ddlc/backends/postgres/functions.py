@@ -307,8 +307,15 @@ def _exprs(n: Node, *, twins: bool = True) -> Iterator[Expr]:
 
 
 def has_unknown_call(n: Node) -> bool:
-    """Whether an Expr below ``n`` calls an unknown function."""
-    return any(unknown_calls(e) for e in _exprs(n))
+    """Whether an Expr below ``n`` calls an unknown function (a yes or no: no label made)."""
+    for e, _twin in _exprs_of(n):
+        s = e.sql
+        tree = None if s is None else s.node
+        if tree is not None:
+            for _c, v in calls(tree, e.text):
+                if v == UNKNOWN:
+                    return True
+    return False
 
 
 def _default_unknown(n: Any) -> bool:
@@ -324,7 +331,12 @@ def has_unparsed(n: Node) -> bool:
     """Whether an Expr below ``n`` was read by the SQL layer and is not PostgreSQL grammar. A constraint's
     ``definition`` is the text twin of its own parsed form (``parsed``; an unparsed constraint has its
     own rule), not an expression."""
-    return any(_unparsed(e) for e in _exprs(n, twins=False))
+    for e, twin in _exprs_of(n):
+        if not twin:
+            s = e.sql
+            if s is not None and s.node is None:
+                return True
+    return False
 
 
 def _default_unparsed(n: Any) -> bool:
