@@ -47,9 +47,10 @@ from ..jddl.keys import CANONICAL
 from ..records import record
 from .sql.typmod import check_spelling, check_typmod
 from .sql.slotforms import (
-    DESCRIBED, NUMBERS, QUICK_DOTTED, QUICK_FRAGMENTS, QUICK_NAME, Verdict, fmt_problem, fragment_verdict,
-    identifier_verdict, quote_free,
+    CLEAN_FRAGMENTS, DESCRIBED, NUMBERS, QUICK_DOTTED, QUICK_FRAGMENTS, QUICK_NAME, Verdict, fmt_problem,
+    fragment_verdict, identifier_verdict, quote_free,
 )
+from .sql.fragment import clean_fragment
 
 
 class Kind(str, enum.Enum):
@@ -425,6 +426,12 @@ def quick_of(slot: Slot) -> Any:
 
 
 _TAKEN: Verdict = (None, False)
+# The slots of one :data:`~.sql.slotforms.CLEAN_FRAGMENTS` form (by id: the slot, whether a query): a text
+# :func:`~.sql.fragment.clean_fragment` finds clean is in their class, ``(None, False)``, and that one reading
+# serves the builders' check of the same text (tests/test_throughput_fragments.py).
+_CLEAN_SLOTS: dict[int, tuple[Slot, bool]] = {
+    id(s): (s, s.forms[0][1] == "query") for s in [_GENERIC, *(s for node in NODES.values() for s in node.values())]
+    if len(s.forms) == 1 and s.forms[0][0] is Kind.FRAGMENT and s.forms[0][1] in CLEAN_FRAGMENTS}
 
 
 def _learn(v: str, slot: Slot, known: dict[str, Verdict], quick: Any = None) -> Verdict:
@@ -437,6 +444,8 @@ def _learn(v: str, slot: Slot, known: dict[str, Verdict], quick: Any = None) -> 
         _count = 0
     if quick is not None and quick(v) is not None:
         got = known[v] = _TAKEN
+    elif (clean := _CLEAN_SLOTS.get(id(slot))) is not None and clean[0] is slot and clean_fragment(v, clean[1]):
+        got = known[v] = _TAKEN  # a clean fragment (the common DEFAULT, CHECK, view query), for the builders too
     else:
         got = known[v] = verdict.__wrapped__(v, slot)  # (the lru_cache of verdict would hash the Slot again)
     _count += 1

@@ -74,6 +74,11 @@ _QUOTED = lazyre.compile(r"'[^'\\]*(?:''[^'\\]*)*'|\"[^\"]*(?:\"\"[^\"]*)*\"")
 _LAST_SEMICOLON = lazyre.compile(r";[ \t\r\n]*\Z")
 
 
+def unquoted(text: str) -> str:
+    """``text`` with its strings and quoted names (those :data:`_QUOTED` matches) replaced by ``0``."""
+    return _QUOTED.sub("0", text) if "'" in text or '"' in text else text
+
+
 def _plain_once_unquoted(text: str, query: bool) -> str | None:
     """``text`` with its strings and quoted names (those :data:`_QUOTED` matches) replaced by ``0`` and, for
     a query, its one final ``;`` taken off, when what is left is plain (:data:`_PLAIN`, no ``--``): it has
@@ -88,6 +93,35 @@ def _plain_once_unquoted(text: str, query: bool) -> str | None:
     if out is text or "--" in out or not _PLAIN.match(out):
         return None
     return out
+
+
+# The texts :func:`clean_fragment` found clean (the slot check's), for the builders' :func:`check_fragment` and
+# :func:`has_comment` of the same text: one reading serves both (issue 26). text -> whether only as a query
+# (its one final ``;`` taken off). Bounded: emptied past _CLEAN_MAX texts.
+_CLEAN: dict[str, bool] = {}
+_CLEAN_MAX = 8192
+
+
+def clean_fragment(text: str, query: bool = False) -> bool:
+    """Whether ``text`` is one fragment (``fragment_problem(text, query=query)`` is None) holding no comment
+    (``comments(text)`` is ``()``), seen without its tokens: no ``--`` in it, and plain (:data:`_PLAIN`) as it
+    is or once its strings and quoted names are taken out (:func:`_plain_once_unquoted`: no ``/`` outside
+    quotes either, so no comment), its parentheses balanced. False says nothing: the tokens decide. A text
+    found clean is remembered for :func:`check_fragment` and :func:`has_comment`."""
+    if "--" in text:
+        return False
+    if _PLAIN.match(text) is not None:
+        rest: str | None = text
+    else:
+        rest = _plain_once_unquoted(text, query)
+        if rest is None:
+            return False
+    if _paren_problem(rest) is not None:
+        return False
+    if len(_CLEAN) >= _CLEAN_MAX:
+        _CLEAN.clear()
+    _CLEAN[text] = query and ";" in text
+    return True
 
 
 def _scanned_problem(text: str, query: bool, glued_quotes: bool) -> str | None:
@@ -135,6 +169,9 @@ def _scanned_problem(text: str, query: bool, glued_quotes: bool) -> str | None:
 def check_fragment(text: str, path: Path, what: str = "SQL fragment", *, query: bool = False,
                    document: str | None = None) -> None:
     """Raise ``DDLC-E011`` for its document when ``text`` is not one fragment."""
+    only_query = _CLEAN.get(text)
+    if only_query is not None and (query or not only_query):  # the slot check found it clean
+        return
     why = fragment_problem(text, query=query)
     if why is not None:
         raise DdlcError(f"{what} {text[:60]!r} is not one fragment: {why}", code=E_FRAGMENT, path=path,
@@ -151,7 +188,7 @@ def comments(text: str) -> tuple[tuple[int, int], ...]:
 
 def has_comment(text: str) -> bool:
     """Whether ``text`` holds a comment outside quotes."""
-    return bool(comments(text))
+    return text not in _CLEAN and bool(comments(text))
 
 
 def open_line_comment(text: str) -> bool:
@@ -286,6 +323,7 @@ def _scs_off_end(tok: str) -> int:
 
 
 __all__ = [
-    "check_fragment", "check_statement", "comments", "fragment_problem", "has_comment", "open_line_comment",
+    "check_fragment", "check_statement", "clean_fragment", "comments", "fragment_problem", "has_comment",
+    "open_line_comment", "unquoted",
     "plain_statement", "statement_problem",
 ]
