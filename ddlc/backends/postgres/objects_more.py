@@ -275,9 +275,9 @@ def _clamped(o: SeqOption, bits: int) -> str | None:
     return None if c == v else str(c)
 
 
-def _out_of_range(n: CreateSequence | AlterSequence) -> list[SeqOption]:
-    bits = _bits(n)
-    return [o for o in n.options if _clamped(o, bits) is not None]
+def _any_out_of_range(n: CreateSequence | AlterSequence) -> bool:  # (every value read: a bad one fails as before)
+    lo, hi = -(2 ** (bits := _bits(n))), 2 ** bits - 1  # (the range worked out once, not twice per value)
+    return any([not lo <= int(o.value) <= hi for o in n.options if isinstance(o, SeqOption) and o.value is not None])
 
 
 def _clamp(n: Any) -> Any:
@@ -340,7 +340,7 @@ UNSUPPORTED = (
     Rule(CreateIndex, W_INVISIBLE, "INVISIBLE removed: PostgreSQL has no invisible indexes",
          applies=lambda n: n.invisible, field="invisible", absent=False),
     Rule(CreateIndex, W_INDEX_OPTIONS, "index storage parameters PostgreSQL does not have removed",
-         applies=lambda n: len(_kept_options(n)) != len(index_options(n.options)),
+         applies=lambda n: bool(n.options) and len(_kept_options(n)) != len(index_options(n.options)),
          rewrite=lambda n: replace(n, options=", ".join(f"{k}={v}" for k, v in _kept_options(n)) or None)),
     Rule(CreateIndex, W_OPCLASS, "operator class PostgreSQL does not have for the method removed",
          applies=lambda n: any(_bad_opclass(n, k) for k in n.keys), rewrite=_drop_opclasses),
@@ -357,7 +357,7 @@ UNSUPPORTED = (
         Rule(cls, W_LARGE, "LARGE SEQUENCE written as a bigint sequence", applies=lambda n: n.large,
              field="large", absent=False),
         Rule(cls, W_CLAMPED, "sequence values beyond the data type clamped",
-             applies=lambda n: bool(_out_of_range(n)), rewrite=_clamp))),
+             applies=_any_out_of_range, rewrite=_clamp))),
     Rule(CreateSequence, W_PERSISTENCE, "GLOBAL TEMPORARY sequence created TEMPORARY",
          applies=lambda n: n.persistence is Persistence.GLOBAL_TEMPORARY,
          field="persistence", absent=Persistence.TEMPORARY),
