@@ -175,11 +175,25 @@ def plan(n: CreateTable, e: Any) -> Layout | None:
 
 def multi_column_list(spec: PartitionSpec) -> bool:
     """LIST partitioning on several columns (or a bound that is a tuple): PostgreSQL has no such form."""
-    return (spec.strategy is PartitionStrategy.LIST and len(spec.key) > 1) or any(
-        isinstance(v, BoundValue) and v.kind is BoundKind.TUPLE
-        for p in (*spec.partitions, *(s for p in spec.partitions for s in p.subpartitions))
-        if isinstance(p.bound, ListValues) for v in p.bound.values
-    )
+    if spec.strategy is PartitionStrategy.LIST and len(spec.key) > 1:
+        return True
+    for p in spec.partitions:  # (plain loops: no tuple of every partition made, no generator per table)
+        if _tuple_bound(p.bound):
+            return True
+        for s in p.subpartitions:
+            if _tuple_bound(s.bound):
+                return True
+    return False
+
+
+def _tuple_bound(bound: Any) -> bool:
+    """A LIST bound holding a tuple value."""
+    if type(bound) is not ListValues and not isinstance(bound, ListValues):
+        return False
+    for v in bound.values:
+        if isinstance(v, BoundValue) and v.kind is BoundKind.TUPLE:
+            return True
+    return False
 
 
 def partitioned_layout(n: CreateTable) -> Layout | None:
