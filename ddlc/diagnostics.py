@@ -15,9 +15,8 @@ from __future__ import annotations
 import re
 
 import enum
-from dataclasses import field
 
-from .records import record
+from .records import Struct, keyed, record
 from .errors import PathPart, jsonpath
 from . import lazyre
 
@@ -53,8 +52,13 @@ def register(code: str, severity: Severity, title: str, explanation: str, exampl
     return code
 
 
-@record(frozen=True, slots=True)
-class Diagnostic:
+@keyed(uncompared=("dropped_text", "dropped_node", "dropped_prefix", "dropped_after", "dropped_within"),
+       unshown=("dropped_node", "dropped_prefix", "dropped_after", "dropped_within"))
+class Diagnostic(Struct, frozen=True):
+    """One finding (a record made in C, :class:`ddlc.records.Struct`: a CREATE TABLE makes a few; equality,
+    hashing and ``repr`` leave out the ``dropped_*`` fields, as ``field(compare=False)``/``field(repr=False)``
+    of a record would: :func:`ddlc.records.keyed`)."""
+
     code: str
     message: str
     path: tuple[PathPart, ...] = ()
@@ -62,16 +66,16 @@ class Diagnostic:
     pass_name: str | None = None
     document: str | None = None
     # Source text of a dropped clause, for ``--on-unsupported comment``.
-    dropped_text: str | None = field(default=None, compare=False)
+    dropped_text: str | None = None
     # Or the dropped node itself: the library renders its GaussDB text only when a comment is asked for.
-    dropped_node: object = field(default=None, compare=False, repr=False)
-    dropped_prefix: str = field(default="", compare=False, repr=False)
+    dropped_node: object = None
+    dropped_prefix: str = ""
     # A clause removed from a node (a field set to its absent value, or a rewrite): ``dropped_node`` is the
     # node before, ``dropped_after`` the node after, and the comment shows what the GaussDB text of the one
     # has that the other's has not. ``dropped_within``: the nodes enclosing it (the statement first), then
     # the node as it sits in its parent, to render it in its statement when it has no text of its own.
-    dropped_after: object = field(default=None, compare=False, repr=False)
-    dropped_within: tuple[object, ...] = field(default=(), compare=False, repr=False)
+    dropped_after: object = None
+    dropped_within: tuple[object, ...] = ()
 
     @property
     def severity(self) -> Severity:

@@ -20,7 +20,8 @@ its cold-start goal; ``attrs`` more), and ``msgspec.Struct`` has no ``dataclasse
 ``asdict``/``field(compare=...)`` that their users call (``bench/bench_records.py``, docs/performance.md).
 The few records made once per document on the hot path (``Document``, ``Front``, ``EmitContext``,
 ``Translation``) are :class:`Struct` instead: ``msgspec.Struct`` classes, made in C, that those ``dataclasses``
-functions take too (throughput round 8).
+functions take too (throughput round 8); so is ``Diagnostic`` (a few a document), whose ``field(compare=False)``/
+``field(repr=False)`` fields :func:`keyed` declares.
 """
 
 from __future__ import annotations
@@ -380,3 +381,30 @@ def _struct_base() -> type:
 
 
 Struct: Any = _struct_base()
+
+
+def keyed(*, uncompared: tuple[str, ...] = (), unshown: tuple[str, ...] = ()) -> Any:
+    """Class decorator for a :class:`Struct` some of whose fields a :func:`record` would declare with
+    ``field(compare=False)`` (``uncompared``: also left out of the hash) or ``field(repr=False)`` (``unshown``):
+    equality, hashing and ``repr`` as :func:`record` makes them (the functions it shares, on the compared and the
+    shown fields only) and those flags on the class's ``dataclasses`` fields. A frozen class hashes; another
+    has ``__hash__ = None``, as a record."""
+
+    def wrap(cls: C) -> C:
+        fields = _struct_fields(cls)
+        unknown = set(uncompared) - fields.keys() | set(unshown) - fields.keys()
+        if unknown:
+            raise TypeError(f"{cls.__name__} has no field {', '.join(sorted(unknown))}")
+        for name in uncompared:
+            fields[name].compare = False
+        for name in unshown:
+            fields[name].repr = False
+        _STRUCT_FIELDS[cls] = fields
+        cls.__ddlc_key__ = staticmethod(key_of(tuple(n for n, f in fields.items() if f.compare)))  # type: ignore[attr-defined]
+        cls.__ddlc_repr__ = tuple(n for n, f in fields.items() if f.repr)  # type: ignore[attr-defined]
+        cls.__eq__ = shared_eq  # type: ignore[assignment]
+        cls.__hash__ = shared_hash if cls.__struct_config__.frozen else None  # type: ignore[attr-defined,assignment]
+        cls.__repr__ = shared_repr  # type: ignore[assignment]
+        return cls
+
+    return wrap
