@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from .records import Struct
+from .records import Struct, sealed
 from .backends import get_backend
 from .diagnostics import Diagnostic
 from .errors import DdlcError
@@ -26,6 +26,7 @@ def __getattr__(name: str) -> Any:
     return getattr(options, name)
 
 
+@sealed
 class Translation(Struct, frozen=True):
     """The result for one input document (a record made in C, :class:`ddlc.records.Struct`: one per document)."""
 

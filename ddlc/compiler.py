@@ -15,7 +15,7 @@ import msgspec.structs
 
 from typing import TYPE_CHECKING, Any
 
-from .records import Struct
+from .records import Struct, sealed
 from .backends import get_backend
 from .backends.base import Backend, EmitContext
 from .dropped import dropped_text
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from .options import Options
 
 
+@sealed
 class Front(Struct, frozen=True):
     """A document read and built: the typed statement and what the frontend found (made in C, once per document:
     :class:`ddlc.records.Struct`)."""

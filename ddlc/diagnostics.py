@@ -16,7 +16,7 @@ import re
 
 import enum
 
-from .records import Struct, keyed, record
+from .records import Struct, keyed, record, sealed
 from .errors import PathPart, jsonpath
 from . import lazyre
 
@@ -54,6 +54,7 @@ def register(code: str, severity: Severity, title: str, explanation: str, exampl
 
 @keyed(uncompared=("dropped_text", "dropped_node", "dropped_prefix", "dropped_after", "dropped_within"),
        unshown=("dropped_node", "dropped_prefix", "dropped_after", "dropped_within"))
+@sealed
 class Diagnostic(Struct, frozen=True):
     """One finding (a record made in C, :class:`ddlc.records.Struct`: a CREATE TABLE makes a few; equality,
     hashing and ``repr`` leave out the ``dropped_*`` fields, as ``field(compare=False)``/``field(repr=False)``

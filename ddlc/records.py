@@ -374,13 +374,26 @@ def _struct_base() -> type:
         """A record made in C (``msgspec.Struct``: construction ~4x cheaper than a Python ``__init__`` setting
         each slot) for the records made once per document on the hot path; ``dataclasses.fields``, ``replace``,
         ``asdict`` and ``is_dataclass`` take it as they take a :func:`record` (``__dataclass_fields__`` made from
-        msgspec's fields, once per class). Subclass it with ``frozen=True`` for a frozen record (the frozen
-        ``__setattr__`` raises ``AttributeError``, of which ``dataclasses.FrozenInstanceError`` is a subclass)."""
+        msgspec's fields, once per class). A frozen record is a subclass with ``frozen=True`` under
+        :func:`sealed`."""
 
     return Struct
 
 
 Struct: Any = _struct_base()
+
+
+def sealed(cls: type) -> type:
+    """A frozen :class:`Struct` subclass whose assignment or deletion of a field raises
+    ``dataclasses.FrozenInstanceError``, as a frozen :func:`record`'s does (msgspec's own frozen check raises a
+    plain ``AttributeError``, which ``except FrozenInstanceError`` does not catch). msgspec makes and copies its
+    instances in C without ``__setattr__``: construction costs the same. Set after the class is made: msgspec
+    puts its own ``__setattr__`` in place when it makes the class."""
+    if not cls.__struct_config__.frozen:  # type: ignore[attr-defined]
+        raise TypeError(f"{cls.__name__}: sealed is for a Struct declared frozen=True")
+    cls.__setattr__ = frozen_setattr  # type: ignore[method-assign,assignment]
+    cls.__delattr__ = frozen_delattr  # type: ignore[method-assign,assignment]
+    return cls
 
 
 def keyed(*, uncompared: tuple[str, ...] = (), unshown: tuple[str, ...] = ()) -> Any:

@@ -19,7 +19,7 @@ from typing import Any, ClassVar, NamedTuple, Protocol
 import msgspec
 
 from .. import lazyre
-from ..records import Struct, record
+from ..records import Struct, record, sealed
 from ..diagnostics import E_UNSUPPORTED, Diagnostic, Severity, refusal_message
 from ..errors import DdlcError
 from ..ir.rules import Refusal, Rule
@@ -205,6 +205,7 @@ class EmitOptions(Protocol):
     owners: bool  # --owners: ALTER ... OWNER TO after each CREATE
 
 
+@sealed
 class EmitContext(Struct, frozen=True):
     """What the orchestration hands a backend with each statement (made in C, once per statement and target:
     :class:`ddlc.records.Struct`; the emitters of a statement translated again may ``dataclasses.replace`` it)."""

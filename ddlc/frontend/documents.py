@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 import orjson
 
-from ..records import Struct
+from ..records import Struct, sealed
 from ..diagnostics import E_INPUT, E_JSON, E_SHAPE
 from ..errors import DdlcError
 from .jsonload import InputError, loads, text_error
@@ -50,6 +50,7 @@ _SHARED_EMPTY = itertools.repeat(_EMPTY).__next__  # (the one empty mapping ever
 _replace = msgspec.structs.replace
 
 
+@sealed
 class Document(Struct, frozen=True):
     """One input document: a JDDL tree, a TDDL text or its error, where it came from (made once per document: a
     record made in C, :class:`ddlc.records.Struct`)."""
