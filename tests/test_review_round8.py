@@ -214,11 +214,8 @@ def test_diagnostic_as_a_user_handles_it() -> None:
         d.code = "x"  # type: ignore[misc]
 
 
-@pytest.mark.xfail(strict=True, reason="round 8 review: records.Struct (Diagnostic, Translation, Document...) "
-                   "raises a plain AttributeError on assignment; the record it replaced raised "
-                   "dataclasses.FrozenInstanceError (a subclass), so `except FrozenInstanceError` no longer "
-                   "catches it. Fix: records._struct_base's mixin, __setattr__/__delattr__ = frozen_setattr/"
-                   "frozen_delattr for a frozen class (ddlc/records.py ~373)")
+# round 8 review: the records made as msgspec Structs raised a plain AttributeError on assignment, which
+# `except FrozenInstanceError` does not catch; fixed by records.sealed.
 def test_frozen_struct_raises_frozen_instance_error() -> None:
     t = ddlc.translate({"TDDL": "DROP TABLE s.t"}, "postgres")
     with pytest.raises(dataclasses.FrozenInstanceError):
@@ -276,12 +273,9 @@ def test_unqualified_names_still_qualified(text: str, options: dict, expected: s
 
 # ---- found on the way (not a round 8 change) -------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="round 8 review, older than round 8 (ddlc-base8 the same): a mapping that "
-                   "holds itself (a library caller's cyclic dict) makes ddlc.translate loop for ever, its memory "
-                   "growing until the OOM killer: jsonload.text_error (ddlc/frontend/jsonload.py ~138) walks the "
-                   "value with no cycle check once orjson.dumps refuses it. Fix: on orjson's recursion error (or a "
-                   "container met again on the walk's path) answer DDLC-E007-style 'nested too deeply / holds a "
-                   "cycle' instead of walking")
+# round 8 review, older than round 8: a mapping that holds itself (a library caller's cyclic dict) made
+# ddlc.translate loop for ever in jsonload.text_error's walk; each container is now walked once, and the tree
+# check reports the cycle (DDLC-E003, an object expanded more than the server would).
 def test_cyclic_mapping_fails_fast() -> None:
     import subprocess
     import sys
@@ -292,3 +286,16 @@ def test_cyclic_mapping_fails_fast() -> None:
         subprocess.run([sys.executable, "-c", code], timeout=5, check=False, cwd=ROOT)
     except subprocess.TimeoutExpired:
         pytest.fail("ddlc.translate of a cyclic mapping did not end in 5 s")
+
+
+def test_cyclic_and_shared_mappings_get_one_clear_error() -> None:
+    d: dict = {"fmt": "%{a}s %{b}s", "a": None, "b": None}
+    d["a"] = d
+    d["b"] = d
+    with pytest.raises(ddlc.DdlcError) as e:
+        ddlc.translate(d, "postgres")
+    assert e.value.code == "DDLC-E003"
+    bad = {"fmt": "X %{a}s", "a": "ok\x00"}  # one object shared: its NUL reported where it is first met
+    with pytest.raises(ddlc.DdlcError) as e:
+        ddlc.translate({"fmt": "%{a}s %{b}s", "a": [bad], "b": bad}, "postgres")
+    assert e.value.code == "DDLC-E006" and "$.a[0].a" in str(e.value)

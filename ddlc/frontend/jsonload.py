@@ -134,13 +134,18 @@ def text_error(value: Any) -> DdlcError | None:
     except (orjson.JSONEncodeError, TypeError):
         pass
     stack: list[tuple[Any, Path]] = [(value, ())]
+    met: set[int] = set()  # the containers walked: each once (a library caller's value may share or hold itself)
     while stack:
         v, path = stack.pop()
         if isinstance(v, str):
             problem = _text_problem(v)
             if problem:
                 return _text_err(problem, "string", v, path)
-        elif isinstance(v, Mapping):
+            continue
+        if id(v) in met:  # (met again: its strings were read where it was first met; a cycle ends here and
+            continue      # is reported by the tree check, as an object nested too deeply or repeated)
+        met.add(id(v))
+        if isinstance(v, Mapping):
             items = list(v.items())
             for k, _ in items:
                 problem = isinstance(k, str) and _text_problem(k)
