@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ddlc.frontend.sql.identity import parse_identity
+from fixture_strings import json_strings
 from ddlc.frontend.sql.index import parse_definition
 from ddlc.frontend.sql.lexer import Cursor, ScanError, ScanFail, Tok, token_at
 from ddlc.ir.drop import IdentityKind
@@ -46,21 +47,7 @@ def _same_as_former(s: str, positions: list[int]) -> None:
 
 
 def _strings() -> list[str]:
-    out: set[str] = set()
-    for f in sorted(glob.glob(str(ROOT / "fixtures" / "**" / "*.json"), recursive=True)):
-        try:
-            stack = [orjson.loads(Path(f).read_bytes())]
-        except orjson.JSONDecodeError:
-            continue
-        while stack:
-            v = stack.pop()
-            if isinstance(v, dict):
-                stack.extend(v.values())
-            elif isinstance(v, list):
-                stack.extend(v)
-            elif isinstance(v, str) and 0 < len(v) <= 4000:
-                out.add(v)
-    return sorted(out)
+    return sorted(json_strings())
 
 
 def test_peek_as_former_at_every_position_of_every_fixture_string() -> None:

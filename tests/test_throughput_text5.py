@@ -24,6 +24,7 @@ from ddlc.frontend import statement_kind as SK
 from ddlc.frontend.sql.lexer import Lexed
 from ddlc.frontend.tddl_text import text_kind
 from ddlc.frontend.text import read_tddl
+from fixture_strings import json_strings
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -44,20 +45,7 @@ def _former_kind(text: str) -> str:
 
 
 def _strings() -> list[str]:
-    out: set[str] = set()
-    for f in sorted(glob.glob(str(ROOT / "fixtures" / "**" / "*.json"), recursive=True)):
-        try:
-            stack = [orjson.loads(Path(f).read_bytes())]
-        except orjson.JSONDecodeError:
-            continue
-        while stack:
-            v = stack.pop()
-            if isinstance(v, dict):
-                stack.extend(v.values())
-            elif isinstance(v, list):
-                stack.extend(v)
-            elif isinstance(v, str) and 0 < len(v) <= 4000:
-                out.add(v)
+    out = json_strings()
     for f in sorted(glob.glob(str(ROOT / "fixtures" / "cases" / "*" / "*" / "expected.gaussdb.sql"))):
         out.update(line for line in Path(f).read_text().splitlines() if line.strip())
     return sorted(out)
