@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import field
+from types import MappingProxyType
 from typing import Any
 
 from ..records import record
@@ -117,13 +118,65 @@ class ViewState:
 
 
 class Views:
-    """The views a stream's history holds, keyed by (schema, name), and how statements change them."""
+    """The views a stream's history holds, keyed by (schema, name), and how statements change them.
 
-    __slots__ = ("views", "counter")
+    Beside the views it keeps an index: each relation (table or view) -> the views whose query reads it (the
+    relations of their ``reads``). A DROP, a rename or a change of a column visits the views that read what
+    it names, not every view the history holds: the work per statement does not grow with the stream.
+    ``views`` is read-only from outside (a mapping proxy); :meth:`put` and the ``views`` setter change it and
+    keep the index."""
+
+    __slots__ = ("_views", "counter", "_readers")
 
     def __init__(self) -> None:
-        self.views: dict[Key, ViewState] = {}
+        self._views: dict[Key, ViewState] = {}
         self.counter = 0
+        self._readers: dict[Key, set[Key]] = {}  # relation -> the keys of the views that read it
+
+    @property
+    def views(self) -> MappingProxyType[Key, ViewState]:
+        return MappingProxyType(self._views)
+
+    @views.setter
+    def views(self, views: dict[Key, ViewState]) -> None:
+        self._views = {}
+        self._readers = {}
+        for v in views.values():
+            self.put(v)
+
+    def put(self, v: ViewState) -> None:
+        """Hold ``v`` under its key (replacing a view of that key)."""
+        old = self._views.get(v.key)
+        if old is not None:
+            self._unindex(old)
+        self._views[v.key] = v
+        self._index(v)
+
+    def _index(self, v: ViewState) -> None:
+        key, readers = v.key, self._readers
+        for k, _ in v.reads:
+            s = readers.get(k)
+            if s is None:
+                readers[k] = {key}
+            else:
+                s.add(key)
+
+    def _unindex(self, v: ViewState) -> None:
+        key, readers = v.key, self._readers
+        for k, _ in v.reads:
+            s = readers.get(k)
+            if s is not None:
+                s.discard(key)
+                if not s:
+                    del readers[k]
+
+    def _reading(self, relation: Key) -> list[ViewState]:
+        """The views whose query reads ``relation``."""
+        keys = self._readers.get(relation)
+        if not keys:
+            return []
+        views = self._views
+        return [views[k] for k in keys]
 
     def next_order(self) -> int:
         self.counter += 1
@@ -134,12 +187,12 @@ class Views:
         """The views that read ``column`` of ``relation`` (any column when None), and every view that reads
         one of those, in dependency order: each after the views it reads, otherwise in creation order.
         Drop them in the reverse order."""
-        found: dict[Key, ViewState] = {v.key: v for v in self.views.values() if v.reads_column(relation, column)}
+        found: dict[Key, ViewState] = {v.key: v for v in self._reading(relation) if v.reads_column(relation, column)}
         todo = list(found)
         while todo:
             k = todo.pop()
-            for v in self.views.values():
-                if v.key not in found and k in v.relations:
+            for v in self._reading(k):
+                if v.key not in found:
                     found[v.key] = v
                     todo.append(v.key)
         return self.in_order(found.values())
@@ -171,51 +224,55 @@ class Views:
             c = copy.copy(v)
             c.column_comments, c.grants, c.options = dict(v.column_comments), list(v.grants), dict(v.options)
             c.pending = list(v.pending)
-            out.views[c.key] = c
+            out.put(c)
         out.counter = self.counter
         return out
 
     def renamed_column(self, relation: Key, old: str, new: str) -> list[ViewState]:
         """These views, in dependency order, after column ``old`` of ``relation`` became ``new``."""
         self.column_moved(relation, old, new)
-        return self.in_order(self.views.values())
+        return self.in_order(self._views.values())
 
     # -- changes --
     def create(self, stmt: Any) -> None:
         key = (stmt.identity.schema, stmt.identity.name)
         node = replace(stmt, or_replace=False, layout=None)
-        v = self.views.get(key)
+        v = self._views.get(key)
         if v is None:
-            self.views[key] = ViewState(node, columns_read(node), order=self.next_order())
+            self.put(ViewState(node, columns_read(node), order=self.next_order()))
         else:  # CREATE OR REPLACE keeps the comments, owner, grants and options
+            self._unindex(v)
             v.stored, v.reads, v.order = node, columns_read(node), self.next_order()
             v.pending.clear()
+            self._index(v)
 
     def drop(self, key: Key) -> None:
         """A view and the views that read it (CASCADE, or the drop would have failed)."""
-        if self.views.pop(key, None) is None:
+        v = self._views.pop(key, None)
+        if v is None:
             return
-        for v in [v for v in self.views.values() if key in v.relations]:
-            self.drop(v.key)
+        self._unindex(v)
+        for w in self._reading(key):
+            self.drop(w.key)
 
     def drop_reading(self, relation: Key, column: str | None = None) -> None:
         """The views that read ``column`` of ``relation`` (any) go, with theirs: a dropped table or column."""
-        for v in [v for v in self.views.values() if v.reads_column(relation, column)]:
+        for v in [v for v in self._reading(relation) if v.reads_column(relation, column)]:
             self.drop(v.key)
 
     def moved(self, old: Key, new: Key) -> None:
         """Relation ``old`` (a table or a view) is now ``new``."""
         if old == new:
             return
-        v = self.views.pop(old, None)
+        v = self._views.get(old)
         if v is not None:
+            self._unindex(v)
+            del self._views[old]
             ident = QualifiedName(new[1], new[0], origin=v.stored.identity.origin)
             v.stored = replace(v.stored, identity=ident)
             v.grants = [replace(g, relations=(ident,)) for g in v.grants]
-            self.views[new] = v
-        for w in self.views.values():
-            if old not in w.relations:
-                continue
+            self.put(v)
+        for w in self._reading(old):
             refs = tuple(QualifiedName(new[1], new[0], origin=r.origin) if (r.schema, r.name) == old else r
                          for r in w.stored.references)
             w.stored = replace(w.stored, references=refs)
@@ -226,10 +283,12 @@ class Views:
                     w.pending.pop()
             else:
                 w.pending.append(("relation", old, new))
+            self._unindex(w)
             w.reads = tuple((new if k == old else k, c) for k, c in w.reads)
+            self._index(w)
 
     def schema_moved(self, old: str, new: str) -> None:
-        for v in list(self.views.values()):
+        for v in list(self._views.values()):
             node = v.stored
             v.pending.append(("schema", old, new))  # relations, and functions and types it names
             refs = tuple(replace(r, schema=new) if r.schema == old else r for r in node.references)
@@ -238,19 +297,19 @@ class Views:
             v.reads = tuple(((new, k[1]) if k[0] == old else k, c) for k, c in v.reads)
             if ident is not node.identity:
                 v.grants = [replace(g, relations=(ident,)) for g in v.grants]
-        self.views = {v.key: v for v in self.views.values()}
+        self.views = {v.key: v for v in self._views.values()}  # (the index made again)
 
     def column_moved(self, relation: Key, old: str, new: str) -> None:
         """Column ``old`` of ``relation`` (a table, or a view's output column) is now ``new``."""
         if old == new:
             return
-        own = self.views.get(relation)
+        own = self._views.get(relation)
         if own is not None:  # ALTER VIEW ... RENAME COLUMN
             own.pending.append(("output", old, new))
             if old in own.column_comments:
                 own.column_comments[new] = own.column_comments.pop(old)
-        for v in self.views.values():
-            if v is own or relation not in v.relations:
+        for v in self._reading(relation):
+            if v is own:
                 continue
             v.pending.append(("column", relation, old, new))
             v.reads = tuple((k, new if k == relation and c == old else c) for k, c in v.reads)
@@ -415,7 +474,7 @@ def views_from_json(items: Any, make_query: Any) -> Views:
                                   tuple(g.get("objects", ())), bool(g.get("all_in_schema")),
                                   tuple(g.get("grantees", ())), bool(g.get("grant_option")), bool(g.get("cascade")),
                                   bool(g.get("pg_grammar", True))))
-        vs.views[v.key] = v
+        vs.put(v)
     return vs
 
 

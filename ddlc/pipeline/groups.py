@@ -318,7 +318,7 @@ def merge_catalogs(loaded: Any, parts: Iterable[tuple[frozenset[str], dict[str, 
     out.relations = {k: relations[k] for k in sorted(relations, key=_sort_key)}
     for k in sorted(views, key=_sort_key):  # (a view's dependencies order it among the others: in_order)
         views[k].order = out.views.next_order()
-        out.views.views[k] = views[k]
+        out.views.put(views[k])
     return out
 
 
