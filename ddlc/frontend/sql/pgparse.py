@@ -8,6 +8,7 @@ it first). pglast is imported lazily (start-up time).
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -100,7 +101,7 @@ class Recent:
     fragments never reads them again. ``seen``: how many texts are remembered as met (texts only). Safe to
     share between threads as ``functools.lru_cache`` is: a race costs a parse, never a wrong answer."""
 
-    __slots__ = ("fn", "_recent", "_kept", "_seen", "_limits", "_keep", "_drop", "__wrapped__", "__name__")
+    __slots__ = ("fn", "_recent", "_kept", "_seen", "_limits", "_keep", "_drop", "_lock", "__wrapped__", "__name__")
 
     def __init__(self, fn: Callable[[str], Any], recent: int, kept: int, seen: int,
                  keep: Callable[[Any], None] | None = None, drop: Callable[[Any], None] | None = None) -> None:
@@ -113,6 +114,7 @@ class Recent:
         self._seen: set[str] = set()  # the texts met (all forgotten when full: a repeat may be parsed once more)
         self._limits = (recent, kept, seen)
         self._keep, self._drop = keep, drop  # told of each result kept past the window, and of its leaving
+        self._lock = threading.Lock()  # held while a result is kept or let go (a repeated text: rare)
 
     def __call__(self, text: str) -> Any:
         kept = self._kept
@@ -130,17 +132,16 @@ class Recent:
         recent, most, remembered = self._limits
         seen = self._seen
         if text in seen:  # met before, out of the window since: a repeated text
-            if len(kept) >= most:
-                try:
+            with self._lock:  # (kept and the keep/drop registrations change together: no thread sees half)
+                mine = kept.setdefault(text, out)
+                if mine is not out:  # another thread kept its parse of the text first: that one is the answer
+                    return mine
+                if len(kept) > most:
                     old = kept.popitem(last=False)[1]
-                except KeyError:  # (emptied by another thread meanwhile)
-                    pass
-                else:
                     if self._drop is not None:
                         self._drop(old)
-            kept[text] = out
-            if self._keep is not None:
-                self._keep(out)
+                if self._keep is not None:
+                    self._keep(out)
             return out
         if len(seen) >= remembered:
             seen.clear()
@@ -156,11 +157,12 @@ class Recent:
 
     def cache_clear(self) -> None:
         """Forget every result and every text met."""
-        if self._drop is not None:
-            for out in self._kept.values():
-                self._drop(out)
+        with self._lock:
+            if self._drop is not None:
+                for out in self._kept.values():
+                    self._drop(out)
+            self._kept.clear()
         self._recent.clear()
-        self._kept.clear()
         self._seen.clear()
 
 
