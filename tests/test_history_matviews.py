@@ -37,3 +37,15 @@ def test_the_server_refuses_what_the_warning_names(pg_db):
             cur.execute(r.sql)
         with pytest.raises(psycopg.errors.FeatureNotSupported, match="materialized view"):
             cur.execute(out[3].sql)
+
+
+def _codes(log):
+    return [[d.code for d in r.diagnostics] for r in ddlc.translate_many([json.dumps(d) for d in log], target="postgres")]
+
+
+def test_a_qualified_read_marks_that_table_only():
+    base = [{"TDDL": "CREATE SCHEMA s;"}, {"TDDL": "CREATE SCHEMA r;"}, {"TDDL": "CREATE TABLE s.t (a int);"},
+            {"TDDL": "CREATE TABLE r.t (a int);"}]
+    alter = [{"TDDL": f"ALTER TABLE {q}.t ALTER COLUMN a SET DATA TYPE pg_catalog.int8;"} for q in ("r", "s")]
+    qualified = _codes(base + [{"TDDL": "CREATE MATERIALIZED VIEW s.mv AS SELECT t.a FROM s.t;"}] + alter)
+    assert qualified[-2:] == [[], ["DDLC-W713"]]  # r.t: no view reads it; s.t: the matview does

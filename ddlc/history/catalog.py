@@ -123,8 +123,13 @@ class Catalog:
         for ref in refs:
             if ref.kind.value != "relation":
                 continue
-            for key, r in self.relations.items():
-                if key[1] == ref.name and (ref.schema is None or key[0] == ref.schema):
+            if ref.schema is not None:  # (one relation: looked up, not searched for among all of them)
+                r = self.relations.get((ref.schema, ref.name))
+                if r is not None:
+                    r.created = False
+                continue
+            for key, r in self.relations.items():  # an unqualified name: that name in any schema
+                if key[1] == ref.name:
                     r.created = False
 
     def _views_unknown(self, stmt: Any) -> None:
