@@ -3,8 +3,10 @@ read, ``pgparse.Recent`` under a lock, and a materialized view's qualified reads
 
 The views index is checked against the scanning code of 17a82a6 itself (its ``ddlc/history/views.py`` read
 from git and run beside the new one on the same recorded statements; and a git export of 17a82a6 run in a
-subprocess over the same streams, every statement's translation and the state file compared). The tests
-marked ``xfail(strict=True)`` are what the review found broken: each says whether 17a82a6 behaves the same."""
+subprocess over the same streams, every statement's translation and the state file compared). Three tests are
+what the review found broken, fixed since: a CREATE OR REPLACE whose reads cannot be worked out leaves its
+view in the index (17a82a6 did too); a ``Recent`` that keeps nothing registers nothing; ``cache_clear`` beside
+another thread's hit (17a82a6 raised "OrderedDict mutated during iteration" too)."""
 
 from __future__ import annotations
 
@@ -311,9 +313,6 @@ def test_translations_and_state_files_are_those_of_17a82a6(before_tree):
 
 
 # ---- 3. what the review found in views.py ---------------------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason="Views.create unindexes a replaced view before columns_read: when that "
-                                       "raises (Catalog.record catches it), the view stays held but out of the "
-                                       "index; 17a82a6 left it as it was (the tuple assignment never ran)")
 def test_a_replace_that_fails_leaves_the_view_indexed(monkeypatch):
     s = Session(["postgres"], Options.of())
     lines = [*HEAD, "CREATE VIEW s.v1 AS SELECT x.a FROM s.t x;", "CREATE OR REPLACE VIEW s.v1 AS SELECT x.b FROM s.t x;"]
@@ -420,9 +419,6 @@ def test_parse_statements_under_threads_registers_what_it_keeps():
     assert sqltree._LASTING == {}
 
 
-@pytest.mark.xfail(strict=True, reason="kept=0: the new code pops the text it has just kept (drop), then "
-                                       "registers it (keep): a result registered for ever, one more each repeat. "
-                                       "17a82a6 kept one result past the bound but registered only what it kept")
 def test_a_cache_that_keeps_nothing_registers_nothing():
     registered, keep, drop = _registry()
     cache = pgparse.Recent(lambda t: [t], recent=1, kept=0, seen=16, keep=keep, drop=drop)
@@ -431,10 +427,6 @@ def test_a_cache_that_keeps_nothing_registers_nothing():
     assert {id(v) for v in cache._kept.values()} == set(registered)
 
 
-@pytest.mark.xfail(strict=True, reason="cache_clear holds the lock, but a hit moves its text to the end of the "
-                                       "kept OrderedDict without it: a hit during cache_clear's loop over the "
-                                       "kept results raises 'OrderedDict mutated during iteration' and leaves "
-                                       "them kept, some already dropped. The same in 17a82a6 (no lock at all)")
 def test_cache_clear_beside_a_hit():
     registered, keep, drop = _registry()
     cache = pgparse.Recent(lambda t: [t], recent=1, kept=8, seen=64, keep=keep, drop=drop)

@@ -241,8 +241,9 @@ class Views:
         if v is None:
             self.put(ViewState(node, columns_read(node), order=self.next_order()))
         else:  # CREATE OR REPLACE keeps the comments, owner, grants and options
+            reads = columns_read(node)  # (first: when it fails, the view stays as it was, in the index too)
             self._unindex(v)
-            v.stored, v.reads, v.order = node, columns_read(node), self.next_order()
+            v.stored, v.reads, v.order = node, reads, self.next_order()
             v.pending.clear()
             self._index(v)
 

@@ -132,7 +132,10 @@ class Recent:
         recent, most, remembered = self._limits
         seen = self._seen
         if text in seen:  # met before, out of the window since: a repeated text
+            if most <= 0:  # (a cache that keeps nothing past its window)
+                return out
             with self._lock:  # (kept and the keep/drop registrations change together: no thread sees half)
+                kept = self._kept  # (cache_clear may have put a new one in place)
                 mine = kept.setdefault(text, out)
                 if mine is not out:  # another thread kept its parse of the text first: that one is the answer
                     return mine
@@ -157,13 +160,13 @@ class Recent:
 
     def cache_clear(self) -> None:
         """Forget every result and every text met."""
-        with self._lock:
+        with self._lock:  # (a new mapping in its place: a hit moving its text in the old one changes nothing here)
+            kept, self._kept = self._kept, OrderedDict()
+            self._recent.clear()
+            self._seen.clear()  # (a text asked for from now on is a new one: never kept while this runs)
             if self._drop is not None:
-                for out in self._kept.values():
+                for out in kept.values():
                     self._drop(out)
-            self._kept.clear()
-        self._recent.clear()
-        self._seen.clear()
 
 
 def recent(recent: int, kept: int, seen: int, keep: Callable[[Any], None] | None = None,
