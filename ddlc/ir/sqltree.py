@@ -275,16 +275,22 @@ def copied_with(node: Any, changes: Mapping[str, Any]) -> Any:
 _UNSET = object()
 
 
-def replaced(tree: Any, fn: Callable[[Any, Any], Any], kinds: Collection[type] | None = None) -> Any:
+def replaced(tree: Any, fn: Callable[[Any, Any], Any], kinds: Collection[type] | None = None,
+             gather: tuple[type, list[Any]] | None = None) -> Any:
     """``tree`` (a pglast node or a tuple of them) rebuilt bottom-up: ``fn(original, node)`` is called for every
     node, ``original`` as the tree has it and ``node`` the same with its changed children (itself when none
     changed); it returns ``node`` or what takes its place. Only the nodes on a path to a change are copied
     (:func:`copied_with`): ``tree`` is never modified, and an unchanged tree is returned itself. ``kinds``: the
     node classes ``fn`` is called for, when it returns ``node`` for any other (a call less per node; and a node
-    without children of another class, a name's ``String`` or a number, is not visited at all)."""
+    without children of another class, a name's ``String`` or a number, is not visited at all).
+
+    ``gather``: ``(cls, found)``, a class that holds nodes (never a leaf) and a list, to which every node of
+    class ``cls`` in the result is added (as many times as the result holds it, in no set order): what a walk
+    of the result would find, without that second walk (issue 26: a view's types, read after its rewrite)."""
     known = _REVERSED
     # (with kinds) the classes met so far whose nodes hold no node and are not of kinds: never visited
     skip = frozenset() if kinds is None else _LEAVES.difference(kinds)
+    want, found = gather if gather is not None else (None, None)
 
     def walk(tree: Any) -> Any:
         cls = type(tree)
@@ -307,6 +313,7 @@ def replaced(tree: Any, fn: Callable[[Any, Any], Any], kinds: Collection[type] |
             slots = _reversed_slots(cls)
         if slots is None:
             return tree
+        mark = len(found) if found is not None else 0
         changes = None
         for name in slots:
             v = getattr(tree, name, None)
@@ -317,7 +324,14 @@ def replaced(tree: Any, fn: Callable[[Any, Any], Any], kinds: Collection[type] |
                         changes = {}
                     changes[name] = nv
         node = tree if changes is None else copied_with(tree, changes)
-        return fn(tree, node) if kinds is None or cls in kinds else node
+        out = fn(tree, node) if kinds is None or cls in kinds else node
+        if found is not None:
+            if out is not node:  # what takes its place holds what it holds: the nodes gathered below it go
+                del found[mark:]
+                found.extend(n for n in nodes(out) if type(n) is want)
+            elif cls is want:
+                found.append(node)
+        return out
 
     return walk(tree)
 

@@ -87,10 +87,13 @@ def _tree(e: Expr) -> Any:
     return e.tree
 
 
-def rewrite_tree(node: Any, emit: Any, origin: Any, text: str = "") -> tuple[Any, bool]:
+def rewrite_tree(node: Any, emit: Any, origin: Any, text: str = "",
+                 gather: tuple[type, list[Any]] | None = None) -> tuple[Any, bool]:
     """The GaussDB functions of a pglast tree rewritten: (tree, changed). The tree given is never modified
     (it belongs to the IR): a changed tree is a copy. ``text`` is the fragment's text (it tells a column
-    quoted as ``"sysdate"`` from the keyword)."""
+    quoted as ``"sysdate"`` from the keyword). ``gather``: ``(cls, found)``, the nodes of class ``cls`` of a
+    changed tree added to ``found`` by the same walk (:func:`~ddlc.ir.sqltree.replaced`); nothing added to it
+    when unchanged."""
     found = calls(node, text)
     unknown = [c.label for c, v in found if v == UNKNOWN]
     if unknown:  # the drop_unsupported rules remove these first: never emitted
@@ -110,7 +113,7 @@ def rewrite_tree(node: Any, emit: Any, origin: Any, text: str = "") -> tuple[Any
         return built_trusted(rw.build, node)  # (the builders give final types: pglast's check skipped)
 
     # only the path to each rewritten call is copied; call_of makes a call of no other node class
-    tree = replaced(node, one, (ast.FuncCall, ast.ColumnRef))
+    tree = replaced(node, one, (ast.FuncCall, ast.ColumnRef), gather)
     exact = sorted({rw.gauss for rw in done if rw.exact})
     close = sorted({f"{rw.gauss} -> {rw.postgres} ({rw.note})" for rw in done if not rw.exact})
     if exact:

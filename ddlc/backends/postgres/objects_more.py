@@ -42,11 +42,12 @@ from ...ir.index import CreateIndex, IndexKey, PartitionScope
 from ...ir.names import TypeName
 from ...ir.rules import Rule
 from ...ir.sequence import AlterSequence, CreateSequence, Persistence, SeqClause, SeqOption
-from ...ir.sqltree import built_trusted, copied_with, index, nodes, replaced
+from ...ir.sqltree import built_trusted, copied_with, index, replaced
 from ...ir.view import CreateView
 from ..writer import pg_deparse, pg_deparse_typed
 from .context import Emit, emits
-from .exprs import query_tree, rewrite_tree, wants_rewrite
+from .exprs import query_tree, rewrite_tree
+from .functions import REWRITE, UNKNOWN, calls
 from ..once import printed_once
 from .types import TYPE_MAP, type_node
 from ... import lazyre
@@ -555,15 +556,19 @@ def view_query(n: CreateView, e: Emit) -> str:
 
 def _view_query(n: CreateView, e: Emit, tree: Any) -> str:
     assert tree is not None  # a query that does not parse, or uses GaussDB-only constructs: refused by rules
-    changed = False
-    if wants_rewrite(n.query.text):  # GaussDB-only functions: the rewrites of other SQL text
-        tree, changed = rewrite_tree(tree, e, n.query.origin, n.query.text)
-    if not changed and not _may_map_types(n.query.text):
-        return pg_deparse(tree)
     from pglast import ast
 
-    # (the IR's tree: its index, shared; a rewritten copy: one walk, nothing kept)
-    found = [n for n in nodes(tree) if type(n) is ast.TypeName] if changed else index(tree).of(ast.TypeName)
+    text = n.query.text
+    # the calls' verdicts, worked out once per tree (the rules read them first): a rewrite, or an unknown call
+    # rewrite_tree reports, is what a test of the text (wants_rewrite) only said may be there
+    if any(v == REWRITE or v == UNKNOWN for _, v in calls(tree, text)):  # GaussDB-only functions
+        found: Any = []
+        tree, changed = rewrite_tree(tree, e, n.query.origin, text, (ast.TypeName, found))
+    else:
+        changed = False
+    if not changed:  # (the IR's tree: its index, shared, holds its types: no test of the text first)
+        found = index(tree).of(ast.TypeName)
+    # (a rewritten copy: its types gathered by the rewrite's own walk, nothing kept)
     wanted = [node.names[-1].sval for node in found if _mapped_type(node) is not None]
     if not wanted:
         return pg_deparse(tree)
