@@ -525,10 +525,8 @@ _MAPPED_WORDS: Any = None
 
 
 def _may_map_types(text: str) -> bool:
-    """Whether a view query's text may name a type :func:`view_query` maps (a cheap test before its tree is
-    walked): a type's name in a parse is a word of the text (any case, quoted or not), or spelled in a
-    Unicode-escaped identifier (``U&"..."``); PostgreSQL's grammar makes none of the mapped names from its own
-    keywords (those give ``int4``, ``bpchar``, ``varchar``... which map to themselves)."""
+    """Whether a view query's text may name a type :func:`view_query` maps (kept for the tests of that: a type's
+    name is a word of the text, any case, quoted or not, or in a ``U&"..."`` identifier, never a keyword's)."""
     global _MAPPED_WORDS
     if _MAPPED_WORDS is None:
         words = sorted((k for k, v in TYPE_MAP.items() if v[2] is not None), key=len, reverse=True)
@@ -558,17 +556,14 @@ def _view_query(n: CreateView, e: Emit, tree: Any) -> str:
     assert tree is not None  # a query that does not parse, or uses GaussDB-only constructs: refused by rules
     from pglast import ast
 
-    text = n.query.text
-    # the calls' verdicts, worked out once per tree (the rules read them first): a rewrite, or an unknown call
-    # rewrite_tree reports, is what a test of the text (wants_rewrite) only said may be there
+    found: Any = []
+    text, changed = n.query.text, False
+    # the calls' verdicts, worked out once per tree for the rules, say what a test of the text (wants_rewrite)
+    # only said may be there; a rewritten copy's types are gathered by the rewrite's own walk (no second one)
     if any(v == REWRITE or v == UNKNOWN for _, v in calls(tree, text)):  # GaussDB-only functions
-        found: Any = []
         tree, changed = rewrite_tree(tree, e, n.query.origin, text, (ast.TypeName, found))
-    else:
-        changed = False
-    if not changed:  # (the IR's tree: its index, shared, holds its types: no test of the text first)
+    if not changed:  # the IR's tree: its index (shared) holds its types, no test of the text first
         found = index(tree).of(ast.TypeName)
-    # (a rewritten copy: its types gathered by the rewrite's own walk, nothing kept)
     wanted = [node.names[-1].sval for node in found if _mapped_type(node) is not None]
     if not wanted:
         return pg_deparse(tree)
