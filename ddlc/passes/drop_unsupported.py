@@ -26,7 +26,44 @@ from ..ir import base as _base
 from ..ir.base import Node, field_names, replace
 from ..ir.reach import Reach, child_classes
 from ..ir.rules import Rule
+from ..ir.rules import _always  # (Rule's default predicate: always true)
 from ..ir.statement import Opaque, OpaqueReason
+
+
+class _Rules(tuple):
+    """The rules of one class, in order, with :attr:`first`: a function made for them once, ``first(node,
+    stack)``, the index of the first rule that applies to ``node`` under the enclosing nodes ``stack`` (its
+    ``applies``, then its ``within``), -1 when none does. Most nodes meet no rule: the walk asks ``first``,
+    one call in which each predicate is a local name, instead of looping over the rules' fields in Python."""
+
+    first: Any
+
+    def __new__(cls, rules: tuple[Rule, ...]) -> _Rules:
+        out = super().__new__(cls, rules)
+        out.first = _first_of(rules) if rules else None
+        return out
+
+
+def _first_of(rules: tuple[Rule, ...]) -> Any:
+    """``first`` of ``rules`` (all of one class). A predicate may say, by its attribute ``needs`` (field names),
+    that it is false whenever one of those fields of the node is false (None, False, empty): ``first`` tests the
+    fields before calling it, most columns having no DEFAULT, COLLATE, ON UPDATE or AUTO_INCREMENT."""
+    env: dict[str, Any] = {}
+    lines = ["def first(node, stack):"]
+    fields = set(field_names(rules[0].node)) if rules else set()
+    for i, r in enumerate(rules):
+        env[f"a{i}"] = r.applies
+        needs = getattr(r.applies, "needs", ())
+        cond = "True" if r.applies is _always else f"a{i}(node)"  # (a rule decided by its ``within`` alone)
+        if needs and all(f in fields and f.isidentifier() for f in needs):
+            cond = " and ".join((*(f"node.{f}" for f in needs), cond))
+        if r.within is not None:
+            env[f"w{i}"] = r.within
+            cond += f" and w{i}(node, tuple(stack))"  # (a new tuple per ask, as the walk gave it)
+        lines.append(f"    if {cond}:\n        return {i}")
+    lines.append("    return -1")
+    exec(compile("\n".join(lines), "<drop_unsupported rules>", "exec"), env)
+    return env["first"]
 
 
 class _Plan(Reach):
@@ -42,6 +79,7 @@ class _Plan(Reach):
         by_class: dict[type, tuple[Rule, ...]] = {}
         for r in (*(r for r in rules if not r.last), *(r for r in rules if r.last)):
             by_class[r.node] = (*by_class.get(r.node, ()), r)
+        by_class = {cls: _Rules(rs) for cls, rs in by_class.items()}
         super().__init__(by_class)
         self.by_class = by_class
         self.steps: dict[type, tuple[tuple[str, ...], tuple[Rule, ...]] | None] = {}
@@ -57,11 +95,13 @@ class _Plan(Reach):
         (not a node class, or none reachable), else (its fields worth visiting, its rules)."""
         out = None
         if issubclass(cls, Node) and self.enters(cls):
-            out = (self.fields(cls), self.by_class.get(cls, ()))
+            out = (self.fields(cls), self.by_class.get(cls, _NO_RULES))
         self.steps[cls] = out
         return out
 
 
+_NO_RULES = _Rules(())
+_UNSEEN: Any = object()  # (a class the plan has no step for yet)
 _child_classes = child_classes  # (its former name)
 
 
@@ -88,20 +128,25 @@ def drop_unsupported(stmt, ctx):
     rules = ctx.rules
     if not rules:
         return stmt, []
-    plan = _plan(rules).current()
-    first = plan.steps.get(type(stmt), 0)
-    if first == 0:
+    hit = _PLANS.get(id(rules))  # (_plan(rules).current(), without their calls when the plan is made and current)
+    plan = hit[1] if hit is not None and hit[0] is rules else _plan(rules)
+    if plan._generation != _base.generation:
+        plan.current()
+    first = plan.steps.get(type(stmt), _UNSEEN)
+    if first is _UNSEEN:
         first = plan.step(type(stmt))
     if first is None:  # no rule's class can be in it
         return stmt, []
     if not first[0]:  # nothing below it to visit: when none of its own rules applies, nothing changes
-        for rule in first[1]:  # (the walk asks them again: rules decide from the node alone, as pure functions)
-            if rule.applies(stmt) and (rule.within is None or rule.within(stmt, ())):
-                break
-        else:
+        screen = first[1].first
+        at = -1 if screen is None else screen(stmt, ())
+        if at < 0:
             return stmt, []
-    walk = _Walk(ctx, plan)
-    out = walk.visit(stmt)
+        walk = _Walk(ctx, plan)
+        out = walk.apply(stmt, first[1], stmt, False, at)
+    else:
+        walk = _Walk(ctx, plan)
+        out = walk.visit(stmt)
     if type(out) is _Dropped:
         out = Opaque("", kind="dropped", reason=OpaqueReason.UNPARSED, origin=stmt.origin)
     return out, walk.diags
@@ -146,12 +191,15 @@ class _Walk:
         if ctx.on_unsupported == "error" and d.severity.value == "warning":
             raise DdlcError(refusal_message(message, code), code=E_UNSUPPORTED, path=path, document=ctx.document)
 
-    def apply(self, node: Any, rules: tuple[Rule, ...], original: Any, marked: bool) -> Any:
+    def apply(self, node: Any, rules: tuple[Rule, ...], original: Any, marked: bool, at: int) -> Any:
         """``node`` after its rules; ``original``: the node as its parent (``stack[-1]``) holds it;
-        ``marked``: ``node`` holds the markers of dropped children."""
+        ``marked``: ``node`` holds the markers of dropped children; ``at``: the first rule that applies to
+        ``node`` (``rules.first``'s answer: the rules before it do not)."""
         stack = self.stack
-        for rule in rules:
-            if not rule.applies(node) or (rule.within is not None and not rule.within(node, tuple(stack))):
+        for k in range(at, len(rules)):
+            rule = rules[k]
+            if k != at and (not rule.applies(node)
+                            or (rule.within is not None and not rule.within(node, tuple(stack)))):
                 continue
             if rule.path is not None:
                 path = rule.path(node)
@@ -182,14 +230,16 @@ class _Walk:
         return node
 
     def visit(self, node: Any) -> Any:
-        """``node`` after the rules of it and of what is below it (its step known to be one to take)."""
+        """``node`` after the rules of it and of what is below it (its step known to be one to take). A child
+        with nothing below it to visit is judged here, by its rules' ``first``, without a visit of its own:
+        most are columns, options, constraints... that no rule meets."""
         original = node
         steps = self.steps
         names, rules = steps.get(type(node)) or self.plan.step(type(node))
         marked = False  # a child was dropped: its marker sits in this node
+        stack = self.stack
         if names:
             changes: dict[str, Any] | None = None
-            stack = self.stack
             stack.append(node)
             for name in names:
                 v = getattr(node, name)
@@ -200,23 +250,31 @@ class _Walk:
                     items: list[Any] | None = None
                     for i, x in enumerate(v):
                         tx = type(x)
-                        go = steps.get(tx, 0)
-                        if go == 0:
+                        go = steps.get(tx, _UNSEEN)
+                        if go is _UNSEEN:
                             go = self.plan.step(tx)
-                        if go is not None:
+                        if go is None:
+                            continue
+                        if go[0]:
                             nx = self.visit(x)
-                            if nx is not x:
-                                if items is None:
-                                    items = list(v)
-                                items[i] = nx
-                                marked = marked or type(nx) is _Dropped
+                        else:  # (a leaf: what its visit would do, its rules alone)
+                            first = go[1].first
+                            at = -1 if first is None else first(x, stack)
+                            if at < 0:
+                                continue
+                            nx = self.apply(x, go[1], x, False, at)
+                        if nx is not x:
+                            if items is None:
+                                items = list(v)
+                            items[i] = nx
+                            marked = marked or type(nx) is _Dropped
                     if items is not None:
                         if changes is None:
                             changes = {}
                         changes[name] = tuple(items)
                     continue
-                go = steps.get(t, 0)
-                if go == 0:
+                go = steps.get(t, _UNSEEN)
+                if go is _UNSEEN:
                     go = self.plan.step(t)
                 if go is not None:
                     nv = self.visit(v)
@@ -228,10 +286,13 @@ class _Walk:
             stack.pop()
             if changes is not None:
                 node = replace(node, **changes)
-        if rules:  # (the rules see the markers of dropped children, as before their removal)
-            node = self.apply(node, rules, original, marked)
-            if type(node) is _Dropped:
-                return node
+        first = rules.first
+        if first is not None:  # (the rules see the markers of dropped children, as before their removal)
+            at = first(node, stack)
+            if at >= 0:
+                node = self.apply(node, rules, original, marked, at)
+                if type(node) is _Dropped:
+                    return node
         if marked:
             node = _without_markers(node)
         return node

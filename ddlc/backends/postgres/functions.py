@@ -322,6 +322,9 @@ def _default_unknown(n: Any) -> bool:
     return bool(unknown_calls(n.default))
 
 
+_default_unknown.needs = ("default",)  # type: ignore[attr-defined]  # (false without a default: drop_unsupported tests it first)
+
+
 def _unparsed(e: Expr | None) -> bool:
     s = None if e is None else e.sql
     return s is not None and s.node is None
@@ -341,6 +344,9 @@ def has_unparsed(n: Node) -> bool:
 
 def _default_unparsed(n: Any) -> bool:
     return _unparsed(n.default)
+
+
+_default_unparsed.needs = ("default",)  # type: ignore[attr-defined]
 
 
 _UNPARSED_DEFAULT = "column default is not PostgreSQL grammar; default dropped"

@@ -252,7 +252,8 @@ def option_ok(o: WithOption) -> bool:
 
 def _table_option_dropped(o: WithOption) -> bool:
     """``is_table_option(o) and not option_ok(o)`` (the rule of DDLC-W610), each test made once."""
-    if not is_table_option(o):
+    origin = o.origin
+    if len(origin) < 2 or origin[-2] != "with":  # (is_table_option's test, without its call)
         return False
     label = o.label.lower()
     if o.namespace is None:
@@ -285,8 +286,39 @@ def is_informational(c: TableConstraint) -> bool:
     return c.informational
 
 
+# The column rules' predicates, with the fields without which each is false (``needs``): the drop_unsupported
+# pass tests those fields first, most columns having no COLLATE, ON UPDATE or AUTO_INCREMENT.
+def _collation_dropped(n: ColumnDef) -> bool:
+    return n.collation is not None and not collation_ok(n.collation)
+
+
+def _has_on_update(n: ColumnDef) -> bool:
+    return n.on_update is not None
+
+
+def _identity_dropped(c: ColumnDef) -> bool:
+    return c.auto_increment and not _identity_type(c)
+
+
+_collation_dropped.needs = ("collation",)  # type: ignore[attr-defined]
+_has_on_update.needs = ("on_update",)  # type: ignore[attr-defined]
+_identity_dropped.needs = ("auto_increment",)  # type: ignore[attr-defined]
+is_informational.needs = ("informational",)  # type: ignore[attr-defined]
+
+
 def _bad_index_options(c: TableConstraint) -> tuple[WithOption, ...]:
     return tuple(o for o in c.parsed.index_options if not option_ok(o)) if c.parsed is not None else ()
+
+
+def _has_bad_index_options(c: TableConstraint) -> bool:
+    """``bool(_bad_index_options(c))``, without a tuple (most constraints have no index option)."""
+    p = c.parsed
+    if p is None or not p.index_options:
+        return False
+    for o in p.index_options:
+        if not option_ok(o):
+            return True
+    return False
 
 
 def _drop_index_options(c: TableConstraint) -> TableConstraint:
@@ -311,6 +343,11 @@ def _index_tablespace(c: TableConstraint) -> str | None:
     return c.tablespace or (c.parsed.index_tablespace if c.parsed is not None else None)
 
 
+def _has_index_tablespace(c: TableConstraint) -> bool:
+    """``_index_tablespace(c) is not None``, without its call."""
+    return (c.tablespace or (c.parsed.index_tablespace if c.parsed is not None else None)) is not None
+
+
 UNSUPPORTED: tuple[Rule, ...] = (
     Rule(CreateTable, W_GLOBAL_TEMP, "GLOBAL TEMPORARY table created as an ordinary table",
          applies=lambda n: n.persistence is Persistence.GLOBAL_TEMPORARY,
@@ -326,11 +363,10 @@ UNSUPPORTED: tuple[Rule, ...] = (
     Rule(ColumnDef, W_LEDGER_HASH, "ledger hash column dropped", applies=is_ledger_column),
     Rule(ColumnDef, W_NO_TYPE, "column without a type dropped", applies=lambda n: n.type is None),
     Rule(ColumnDef, W_COLLATION, lambda n: f"collation {n.collation.dotted()} of {n.name} dropped (PostgreSQL has no such collation)",
-         applies=lambda n: n.collation is not None and not collation_ok(n.collation), field="collation"),
-    Rule(ColumnDef, W_ON_UPDATE, "ON UPDATE dropped", applies=lambda n: n.on_update is not None,
-         field="on_update"),
+         applies=_collation_dropped, field="collation"),
+    Rule(ColumnDef, W_ON_UPDATE, "ON UPDATE dropped", applies=_has_on_update, field="on_update"),
     Rule(ColumnDef, W_IDENTITY_TYPE, lambda c: f"AUTO_INCREMENT on {c.name} (type {c.type.name if c.type else '?'}) "
-         "dropped", applies=lambda c: c.auto_increment and not _identity_type(c),
+         "dropped", applies=_identity_dropped,
          within=lambda c, enclosing: bool(enclosing) and isinstance(enclosing[-1], CreateTable),
          rewrite=lambda c: replace(c, auto_increment=False), last=True),
     # The three rules that rewrite a constraint's ``parsed`` (index options, index tablespace, DESC) keep a
@@ -338,7 +374,7 @@ UNSUPPORTED: tuple[Rule, ...] = (
     # the clause never leaves the constraint's GaussDB text and no difference can show it.
     Rule(TableConstraint, W_OPTION, lambda n: "index option " + ", ".join(_option_text(o) for o in _bad_index_options(n))
          + " dropped (not a PostgreSQL index parameter)",
-         applies=lambda n: bool(_bad_index_options(n)), rewrite=_drop_index_options,
+         applies=_has_bad_index_options, rewrite=_drop_index_options,
          text=lambda n: ", ".join(_option_text(o) for o in _bad_index_options(n))),
     Rule(TableConstraint, W_INFORMATIONAL, "informational constraint dropped", applies=is_informational),
     Rule(TableConstraint, W_CONSTRAINT_UNPARSED, "constraint PostgreSQL cannot take dropped",
@@ -346,7 +382,7 @@ UNSUPPORTED: tuple[Rule, ...] = (
     Rule(TableConstraint, W_DISABLED_CHECK, "disabled CHECK constraint dropped",
          applies=lambda n: n.parsed is not None and n.parsed.disabled),
     Rule(TableConstraint, W_INDEX_TABLESPACE, "constraint index tablespace dropped",  # (text: see above)
-         applies=lambda n: _index_tablespace(n) is not None, rewrite=_clear_index_tablespace,
+         applies=_has_index_tablespace, rewrite=_clear_index_tablespace,
          text=lambda n: f"USING INDEX TABLESPACE {_index_tablespace(n)}"),
     Rule(TableConstraint, W_DESC_KEY, "ASC/DESC of key columns dropped",  # (text: see above)
          applies=lambda n: n.parsed is not None and bool(n.parsed.descending),
@@ -372,8 +408,9 @@ def column_sql(c: ColumnDef, e: Emit, identity: str | None = None) -> str:
     toks = [pg_ident(c.name)]
     if c.type is not None:
         toks.append(e.type(c.type))
-    if c.collation is not None and not is_default_collation(c.collation):
-        toks += ("COLLATE", e.qname(c.collation))
+    q = c.collation
+    if q is not None and not (q.name == "default" and q.schema in (None, "pg_catalog")):  # (is_default_collation)
+        toks += ("COLLATE", e.qname(q))
     toks.append(identity)
     if c.default is not None:
         text = e.expr(c.default)
@@ -384,7 +421,7 @@ def column_sql(c: ColumnDef, e: Emit, identity: str | None = None) -> str:
         if c.generated_kind is GeneratedKind.PERSISTED:
             e.diag(I_PERSISTED, f"column {c.name}: PERSISTED written as STORED", c.origin)
         toks.append("GENERATED ALWAYS AS (" + e.expr(c.generated) + ") STORED")
-    return joined([t for t in toks if t])
+    return joined(list(filter(None, toks)))  # (the empty tokens left out)
 
 
 _A_EXPR_ONLY = frozenset({"BoolExpr", "NullTest", "BooleanTest", "CollateClause"})
@@ -462,7 +499,9 @@ def _storage(n: CreateTable, e: Emit) -> str:
     dropped: list[str] = []
     first = None  # the path of the first default option's array
     for o in n.with_options:
-        if is_default_option(o):
+        origin = o.origin  # (is_default_option's tests, without its calls: a table has a few options)
+        if (len(origin) >= 2 and origin[-2] == "with" and o.namespace is None
+                and (o.label.lower(), (o.value or "").lower()) in DEFAULT_OPTIONS):
             if first is None:
                 first = o.origin[:-1]
             dropped.append(_option_text(o))
@@ -492,15 +531,16 @@ def create_table(n: CreateTable, e: Emit) -> list[str]:
     w.kw("TABLE")
     if n.if_not_exists:
         w.kw("IF", "NOT", "EXISTS")
-    w.raw(e.qname(n.identity))
-    e.own(("TABLE",), e.qname(n.identity))
+    qname = e.qname(n.identity)  # (a pure function of the name: written once for the table's three uses)
+    w.raw(qname)
+    e.own(("TABLE",), qname)
     if n.of_type is not None:
         w.kw("OF").raw(e.type(n.of_type))
     else:
         items: list[str] = []
         for el in n.elements:
             if isinstance(el, ColumnDef):
-                items.append(column_sql(el, e, _identity(n, el, e)))
+                items.append(column_sql(el, e, _identity(n, el, e) if el.auto_increment else None))
             else:
                 sql = constraint_sql(el, e, layout)
                 if sql is not None:
@@ -529,7 +569,7 @@ def create_table(n: CreateTable, e: Emit) -> list[str]:
     if n.comments:
         c = n.comments[0]
         e.diag(I_TABLE_COMMENT, "table COMMENT written as COMMENT ON TABLE", c.origin)
-        out.append(e.w().kw("COMMENT", "ON", "TABLE").raw(e.qname(n.identity)).kw("IS").lit(c.comment).text())
+        out.append(e.w().kw("COMMENT", "ON", "TABLE").raw(qname).kw("IS").lit(c.comment).text())
     return out
 
 

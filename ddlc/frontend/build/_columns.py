@@ -52,8 +52,8 @@ def read_column(o: Obj) -> ColumnDef:
         generated = g.expr("generation_expr")
         if "PERSISTED" in g.fmt:
             kind = _PERSISTED
-    v = d.get("on_update")
-    on_update = (v or None) if v.__class__ is str else o.opt_str("on_update")
+    v = d.get("on_update")  # (one spelling: absent or null is what opt_str reads as None)
+    on_update = (v or None) if v.__class__ is str else None if v is None else o.opt_str("on_update")
     v = d.get("name")
     name = v if v.__class__ is str else o.str("name")
     v = d.get("auto_increment", _ABSENT)

@@ -118,6 +118,7 @@ COLUMN_SLOTS: Slots = {
     "collate": ("D", False), "auto_increment": ("s", False), "default": ("s", False),
     "on_update": ("s", False), "not_null": ("s", False), "generated_column": ("s", False),
 }
+_COLUMN_SLOTS_ID = id(COLUMN_SLOTS)  # (check_slots's key for it)
 _CONSTRAINT_SLOTS: Slots = {"name": ("I", False), "definition": ("s", False), "tblspc": ("s", False)}
 _OPTION_SLOTS: Slots = {"label": ("s", False), "value": ("Ls", False)}
 _LABEL_SLOTS: Slots = {"label": ("I", False), "schema": ("I", False)}
@@ -185,7 +186,12 @@ def read_elements(o: Obj, key: str) -> tuple[Element, ...]:
         if t == "constraint" or (t is None and "definition" in e):
             out.append(read_constraint(el))
         elif t == "column" or t is None:
-            out.append(read_column_element(el))
+            # read_column_element's check_slots, without its calls when the fmt's verdict is known and good
+            fmt = e.get("fmt")
+            hit = _CHECKED.get((fmt, _COLUMN_SLOTS_ID)) if fmt.__class__ is str else None
+            if hit is None or hit[0] is not COLUMN_SLOTS or hit[1].__class__ is str:
+                check_slots(el, COLUMN_SLOTS)
+            out.append(read_column(el))
         else:
             raise Unmodelled(f"table element of type {t!r} not modelled", el.at("type"))
     return tuple(out)

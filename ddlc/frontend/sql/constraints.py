@@ -301,7 +301,9 @@ def _sval(item: Any) -> str:
 
 
 def _svals(seq: Any) -> tuple[str, ...]:
-    return tuple(_sval(s) for s in seq or ())
+    if not seq:  # (most lists a constraint may have are absent: no generator made for them)
+        return ()
+    return tuple(_sval(s) for s in seq)
 
 
 def _json_option(d: Any, origin: Path) -> WithOption:
@@ -361,7 +363,8 @@ def _json_info(c: dict[str, Any], kind: ConstraintKind, body: str, origin: Path,
         if check_text is None:
             return None
         check = make_expr(check_text, origin)
-    options = tuple(_json_option(d, origin) for d in c.get("options") or ())
+    options = c.get("options")
+    options = tuple(_json_option(d, origin) for d in options) if options else ()
     return ConstraintInfo(
         kind,
         columns=columns,
