@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
+from types import FunctionType
 from typing import Any
 
 import orjson
@@ -45,31 +46,86 @@ def _install() -> bool:
     and the trees are the same (tests/test_pgparse_trusted.py compares them over every fragment of the
     fixtures). Only the thread inside :func:`parse_sql` skips the check; every other construction of a
     pglast node, in ddlc or in the program using it, is checked as before. Not done for a pglast release
-    that was not compared."""
+    that was not compared. The hook also gives each class whose node a trusted thread makes an ``__init__``
+    of its own that skips the hook too (:func:`_adopt`)."""
     global _FAST
-    if _FAST is None:
-        import pglast
-        from pglast import ast
+    with _LOCK:  # (two threads parsing first at once: the hook installed once, never one over the other)
+        if _FAST is None:
+            import pglast
+            from pglast import ast
 
-        checked = ast.Node.__setattr__
-        release = str(pglast.__version__).lstrip("v")
-        if not any(release == r or release.startswith(r + ".") for r in _CHECKED_RELEASES):  # not 8.80
-            _FAST = False
-        elif getattr(checked, "ddlc_trusted", False):
-            _FAST = True
-        else:
-            put, state = object.__setattr__, _TRUSTED
+            checked = ast.Node.__setattr__
+            release = str(pglast.__version__).lstrip("v")
+            if not any(release == r or release.startswith(r + ".") for r in _CHECKED_RELEASES):  # not 8.80
+                _FAST = False
+            elif getattr(checked, "ddlc_trusted", False):
+                _FAST = True
+            else:
+                from .pglast_inits_generated import TEMPLATES  # (here: never imported under _adopt's lock)
 
-            def __setattr__(self: Any, name: str, value: Any) -> None:
-                if state.on:
-                    put(self, name, value)
-                else:
-                    checked(self, name, value)
+                _TEMPLATES.update(TEMPLATES)
+                put, state, adopted, adopt = object.__setattr__, _TRUSTED, _ADOPTED, _adopt
 
-            __setattr__.ddlc_trusted = True  # type: ignore[attr-defined]
-            ast.Node.__setattr__ = __setattr__  # type: ignore[method-assign]
-            _FAST = True
+                def __setattr__(self: Any, name: str, value: Any) -> None:
+                    if state.on:
+                        put(self, name, value)
+                        if type(self) not in adopted:  # (the first trusted node of its class: the slow way)
+                            adopt(type(self))
+                    else:
+                        checked(self, name, value)
+
+                __setattr__.ddlc_trusted = True  # type: ignore[attr-defined]
+                ast.Node.__setattr__ = __setattr__  # type: ignore[method-assign]
+                _FAST = True
     return _FAST
+
+
+_LOCK = threading.Lock()
+_ADOPTED: set[type] = set()  # the pglast classes :func:`_adopt` looked at (given a new __init__ or not)
+_TEMPLATES: dict[int, Any] = {}  # :mod:`.pglast_inits_generated`'s, by size (imported with the hook)
+
+
+def _adopt(cls: type) -> None:
+    """Give the pglast node class ``cls`` an ``__init__`` that sets its attributes through their slots'
+    descriptors when the thread is trusted (issue 26): the parser calls each class with all its attributes,
+    and the class's own ``__init__`` assigns them one by one through ``Node.__setattr__``, a Python call each
+    even when trusted (the hook of :func:`_install`; a parse of a view's query: ~40 % fewer instructions).
+    When the thread is not trusted it calls the class's own ``__init__`` with the same arguments: every other
+    construction (by keyword, from loose values, from a ``{'@': ...}`` dict) is checked as before, and its
+    parameters are the class's own. A trusted construction is given final values (the parser's, the
+    backends' builders'); a ``{'@': ...}`` dict, which the class's own ``__init__`` reads as a serialized
+    node, is never one (checking for it: +0.4-0.8 % instructions on the view family, for nothing).
+
+    Done for each class when a trusted thread first makes one of its nodes, from the template of its size
+    (:mod:`.pglast_inits_generated`, made with the class's parameter names by ``code.replace``: nothing is
+    compiled at run time), so that a run that parses little pays for the few classes it meets (~40k
+    instructions each; all 260 at the first parse, from a generated function per class, cost a one-view
+    ``ddlc translate`` +4 % instructions). Only for a class whose ``__init__`` takes exactly its slots, in
+    order, each defaulting to None: every class of the compared releases but ``ValUnion``."""
+    with _LOCK:
+        if cls in _ADOPTED:
+            return
+        own = vars(cls)
+        init, slots = own.get("__init__"), own.get("__slots__")
+        code = getattr(init, "__code__", None)
+        if code is not None and isinstance(slots, dict) and not getattr(init, "ddlc_trusted", False):
+            names = tuple(slots)
+            template = _TEMPLATES.get(len(names))
+            if (template is not None and code.co_argcount == len(names) + 1 and not code.co_kwonlyargcount
+                    and not code.co_flags & 0x0C  # (CO_VARARGS | CO_VARKEYWORDS: inspect is not imported for it)
+                    and code.co_varnames[1:len(names) + 1] == names and init.__defaults__ == (None,) * len(names)):
+                glob = {"_T": _TRUSTED, "_o": init}
+                for i, name in enumerate(names):
+                    glob[f"_s{i}"] = own[name].__set__
+                made = template.__code__.replace(  # (the class's parameter names: a call by keyword binds as before)
+                    co_varnames=code.co_varnames[:len(names) + 1] + template.__code__.co_varnames[len(names) + 1:],
+                    co_name="__init__", co_qualname=init.__qualname__)  # ("RangeVar.__init__() got an unexpected...")
+                new = FunctionType(made, glob, "__init__", init.__defaults__)
+                new.__qualname__ = init.__qualname__
+                new.__wrapped__ = init  # type: ignore[attr-defined]
+                new.ddlc_trusted = True  # type: ignore[attr-defined]
+                cls.__init__ = new  # type: ignore[misc]
+        _ADOPTED.add(cls)
 
 
 def parse_sql(text: str) -> tuple[Any, ...]:
