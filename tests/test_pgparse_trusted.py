@@ -5,6 +5,7 @@ every SQL fragment of the fixtures, and every other construction of a pglast nod
 from __future__ import annotations
 
 import collections
+import functools
 import glob
 import threading
 from pathlib import Path
@@ -19,6 +20,7 @@ from ddlc.frontend.sql import pgparse
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@functools.cache  # (once per process: a second run would meet fewer texts, ddlc's other caches warm)
 def _texts() -> list[str]:
     """Every text ddlc hands to pglast while translating the fixtures to every target, and the fixtures'
     SQL files whole."""

@@ -14,6 +14,8 @@ Each is checked against its former predicate on every node the rule judges in th
 
 from __future__ import annotations
 
+import importlib
+
 import sys
 from pathlib import Path
 from typing import Any
@@ -88,6 +90,11 @@ def _met(code: str) -> list[Any]:
                 return f(n)
             return applies
 
+        drop_unsupported = importlib.import_module("ddlc.passes.drop_unsupported")  # (the module, not the pass)
+
+        # (the walk asks a class's rules through a function made once per rules table, holding each ``applies``:
+        # made again with the spies in, and again without them after)
+        drop_unsupported._PLANS.clear()
         try:
             for r, f in zip(rules, real):
                 object.__setattr__(r, "applies", spy(r, f))
@@ -96,6 +103,7 @@ def _met(code: str) -> list[Any]:
         finally:
             for r, f in zip(rules, real):
                 object.__setattr__(r, "applies", f)
+            drop_unsupported._PLANS.clear()
         _MET.update({code: list(nodes.values()) for code, nodes in met.items()})
     return _MET.get(code, [])
 

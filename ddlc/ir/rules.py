@@ -29,7 +29,8 @@ from .statement import Statement
 Ancestors = tuple[Node, ...]  # the nodes enclosing a node: the statement first, the node's parent last
 
 
-def _always(n: Any) -> bool:
+def always(n: Any) -> bool:
+    """A rule's default predicate: every node of its class."""
     return True
 
 
@@ -39,7 +40,7 @@ class Rule:
     code: str
     # the diagnostic's message: fixed, or made from the node (``lambda n: f"DROP {n.objtype.value} ..."``)
     message: str | Callable[[Any], str]
-    applies: Callable[[Any], bool] = _always
+    applies: Callable[[Any], bool] = always
     # How to remove: a field set to its "absent" value, or None = drop the node itself (it must
     # sit in a tuple, e.g. a column or a constraint) or, for a statement, replace it.
     field: str | None = None

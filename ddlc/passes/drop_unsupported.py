@@ -26,7 +26,7 @@ from ..ir import base as _base
 from ..ir.base import Node, field_names, replace
 from ..ir.reach import Reach, child_classes
 from ..ir.rules import Rule
-from ..ir.rules import _always  # (Rule's default predicate: always true)
+from ..ir.rules import always  # (Rule's default predicate: always true)
 from ..ir.statement import Opaque, OpaqueReason
 
 
@@ -54,7 +54,7 @@ def _first_of(rules: tuple[Rule, ...]) -> Any:
     for i, r in enumerate(rules):
         env[f"a{i}"] = r.applies
         needs = getattr(r.applies, "needs", ())
-        cond = "True" if r.applies is _always else f"a{i}(node)"  # (a rule decided by its ``within`` alone)
+        cond = "True" if r.applies is always else f"a{i}(node)"  # (a rule decided by its ``within`` alone)
         if needs and all(f in fields and f.isidentifier() for f in needs):
             cond = " and ".join((*(f"node.{f}" for f in needs), cond))
         if r.within is not None:
