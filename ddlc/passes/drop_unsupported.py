@@ -40,8 +40,20 @@ class _Rules(tuple):
 
     def __new__(cls, rules: tuple[Rule, ...]) -> _Rules:
         out = super().__new__(cls, rules)
-        out.first = _first_of(rules) if rules else None
+        out.first = _first_later(out) if rules else None
         return out
+
+
+def _first_later(rules: _Rules) -> Any:
+    """A ``first`` that makes the real one at its first call and puts it in its place: a plan holds the rules of
+    every class the target has rules for, and a run meets few of them (a short run, ``ddlc check`` of one file,
+    would otherwise compile ~130 functions it never calls)."""
+
+    def first(node: Any, stack: Any) -> int:
+        made = rules.first = _first_of(tuple(rules))
+        return made(node, stack)
+
+    return first
 
 
 def _first_of(rules: tuple[Rule, ...]) -> Any:
@@ -50,7 +62,9 @@ def _first_of(rules: tuple[Rule, ...]) -> Any:
     fields before calling it, most columns having no DEFAULT, COLLATE, ON UPDATE or AUTO_INCREMENT."""
     env: dict[str, Any] = {}
     lines = ["def first(node, stack):"]
-    fields = set(field_names(rules[0].node)) if rules else set()
+    node_cls = rules[0].node if rules else None
+    # (every field of the class: ``node.f`` reads any of them; not ``field_names``, which resolves type hints)
+    fields = set(getattr(node_cls, "__struct_fields__", None) or getattr(node_cls, "__dataclass_fields__", ()))
     for i, r in enumerate(rules):
         env[f"a{i}"] = r.applies
         needs = getattr(r.applies, "needs", ())
