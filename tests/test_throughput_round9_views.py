@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import collections
 from types import SimpleNamespace
 
@@ -107,11 +109,42 @@ def test_view_query_as_before_on_forms(text: str) -> None:
     assert _same(text)
 
 
+def _fixture_queries() -> set[str]:
+    """The query text of every statement with one (CREATE VIEW, CREATE TABLE AS...) the frontend reads from the
+    fixtures: made here, whatever ran before in this process."""
+    import glob
+
+    from ddlc.api import Options
+    from ddlc.compiler import front
+    from ddlc.frontend.documents import read_documents
+
+    opts, out = Options.of(), set()
+    root = Path(__file__).resolve().parents[1] / "fixtures"
+    for f in sorted(glob.glob(str(root / "**" / "*.json"), recursive=True) + glob.glob(str(root / "**" / "*.jsonl"),
+                                                                                       recursive=True)):
+        try:
+            docs = list(read_documents(Path(f).read_bytes()))
+        except Exception:  # noqa: BLE001 - not a document file
+            continue
+        for d in docs:
+            try:
+                q = getattr(front(d, opts).stmt, "query", None)
+            except Exception:  # noqa: BLE001 - an error case
+                continue
+            if isinstance(getattr(q, "text", None), str):
+                out.add(q.text)
+    return out
+
+
 def test_view_query_as_before_on_every_fixture_query() -> None:
     from test_pgparse_trusted import _texts  # (every text ddlc hands to pglast translating the fixtures)
 
-    n = sum(_same(t) for t in _texts())
-    assert n > 25
+    # (_texts() sees only the parses no cache of the process answered first: with xdist, what ran before in the
+    # worker decides how many; the fixtures' queries read by the frontend here are there in any case, 18 of them)
+    fixed = _fixture_queries()
+    assert sum(_same(t) for t in sorted(fixed)) >= 18
+    for t in sorted(set(_texts()) - fixed):  # (the other texts ddlc parsed: each compared by _same's asserts)
+        _same(t)
 
 
 _CALLS = st.sampled_from(["nvl({}, 1)", "decode({}, 1, 'a', 'b')", "coalesce({}, 2)", "upper({})", "{}",
