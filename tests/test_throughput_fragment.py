@@ -3,10 +3,8 @@ parentheses only) gives what the lexer's tokens give, for every text (hypothesis
 
 from __future__ import annotations
 
-import glob
 from pathlib import Path
 
-import orjson
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -45,17 +43,9 @@ def test_parentheses_in_order():
 
 
 def test_fixture_strings():
-    texts = set()
-    for f in glob.glob(str(ROOT / "fixtures" / "cases" / "**" / "input.json"), recursive=True):
-        stack = [orjson.loads(Path(f).read_bytes())]
-        while stack:
-            v = stack.pop()
-            if isinstance(v, dict):
-                stack.extend(v.values())
-            elif isinstance(v, list):
-                stack.extend(v)
-            elif isinstance(v, str):
-                texts.add(v)
+    from fixture_strings import json_strings  # (every string of the fixtures' JSON: the cases' inputs and more)
+
+    texts = json_strings(max_len=1 << 20)
     assert len(texts) > 500
     for t in texts:
         _both(t)
