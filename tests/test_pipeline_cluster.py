@@ -24,13 +24,12 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 from ddlc.pipeline.run import run
-from engines.spark_cluster import SPARK_SUBMIT, SparkCluster, spark_env
+from engines.spark_cluster import SPARK_SUBMIT, SparkCluster, get_json, spark_env
 from test_pipeline import LOGS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -125,8 +124,7 @@ class Monitor:
                 self.url = m.group(1)
 
     def _get(self, path: str):
-        with urllib.request.urlopen(f"{self.url}/api/v1/applications{path}", timeout=5) as r:
-            return json.loads(r.read())
+        return get_json(f"{self.url}/api/v1/applications{path}")
 
     def _watch(self) -> None:
         app = None

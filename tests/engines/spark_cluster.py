@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -29,9 +30,34 @@ SPARK_SUBMIT = SPARK_HOME / "bin" / "spark-submit"
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return free_ports(1)[0]
+
+
+def free_ports(n: int) -> list[int]:
+    """``n`` distinct ports free now (every socket is held until all are chosen, so none repeats)."""
+    socks = [socket.socket() for _ in range(n)]
+    try:
+        for s in socks:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in socks]
+    finally:
+        for s in socks:
+            s.close()
+
+
+# Loopback only, and never through a proxy: an ``http_proxy`` in the environment (CI machines have one)
+# would answer for 127.0.0.1 with a page of its own.
+_DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+def get_json(url: str, timeout: float = 5) -> Any:
+    """The JSON a Spark UI serves at ``url``; ``ValueError`` naming the URL when the answer is not JSON."""
+    with _DIRECT.open(url, timeout=timeout) as r:
+        body = r.read()
+    try:
+        return json.loads(body)
+    except ValueError:
+        raise ValueError(f"{url} answered with something that is not JSON: {body[:200]!r}") from None
 
 
 def spark_env(**extra: str) -> dict[str, str]:
@@ -50,7 +76,7 @@ class SparkCluster:
     def __init__(self, workers: int = 2, cores: int = 1, memory: str = "1g", conf: dict[str, str] | None = None):
         self.n, self.cores, self.memory = workers, cores, memory
         self.dir = Path(tempfile.mkdtemp(prefix="ddlc-cluster-"))
-        self.port, self.ui = free_port(), free_port()
+        self.port, self.ui, *self._worker_uis = free_ports(2 + workers)
         self.url = f"spark://127.0.0.1:{self.port}"
         self.master: subprocess.Popen | None = None
         self.workers: list[subprocess.Popen] = []
@@ -81,28 +107,44 @@ class SparkCluster:
         work.mkdir()
         p = self._start(f"worker-{i}", ["org.apache.spark.deploy.worker.Worker", "--host", "127.0.0.1",
                                         "--cores", str(self.cores), "--memory", self.memory,
-                                        "--work-dir", str(work), "--webui-port", str(free_port()), self.url])
+                                        "--work-dir", str(work), "--webui-port",
+                                        str(self._worker_uis[i] if i < len(self._worker_uis) else free_port()),
+                                        self.url])
         self.workers.append(p)
         return p
 
+    _UI_BOUND = re.compile(rb"Successfully started service 'MasterUI' on port (\d+)")
+
+    def ui_port(self) -> int | None:
+        """The port the master's web UI is bound to, as its log says (Spark takes the next port when the one
+        asked for is taken), or None before it has bound."""
+        try:
+            m = self._UI_BOUND.search((self.dir / "master.log").read_bytes())
+        except OSError:
+            return None
+        return int(m.group(1)) if m else None
+
     def state(self) -> dict[str, Any]:
-        with urllib.request.urlopen(f"http://127.0.0.1:{self.ui}/json/", timeout=5) as r:
-            return json.loads(r.read())
+        port = self.ui_port()
+        if port is None:
+            raise OSError("the master's web UI has not bound yet")
+        return get_json(f"http://127.0.0.1:{port}/json/")
 
     def wait_workers(self, n: int, timeout: float = 90) -> None:
         end = time.monotonic() + timeout
+        last: Exception | None = None
         while True:
             try:
                 alive = [w for w in self.state()["workers"] if w["state"] == "ALIVE"]
                 if len(alive) >= n:
                     return
-            except OSError:
-                pass
+            except (OSError, ValueError, KeyError) as e:
+                last = e
             for p in [self.master, *self.workers]:
                 if p is not None and p.poll() is not None:
                     raise RuntimeError(f"a Spark daemon exited ({p.args[1]}): {self.logs()}")
             if time.monotonic() > end:
-                raise RuntimeError(f"the cluster did not come up in {timeout} s: {self.logs()}")
+                raise RuntimeError(f"the cluster did not come up in {timeout} s (last answer: {last!r}): {self.logs()}")
             time.sleep(0.3)
 
     def logs(self) -> str:
