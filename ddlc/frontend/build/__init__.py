@@ -147,7 +147,13 @@ def build(tree: Mapping[str, Any], *, document: str | None = None,
     if _lazy.check_tree is None or not _loaded:
         _lazy.load()
         load_families()
-    entry = _entry_of(tree)
+    fmt = tree.get("fmt") if tree.__class__ is dict else None
+    if fmt.__class__ is str:  # (the common tree: _entry_of's answer without its frames)
+        entry = _BY_FMT.get(fmt)
+        if entry is None:
+            entry = _fmt_entry(fmt)
+    else:
+        entry = _entry_of(tree)
     found = _lazy.check_both(tree, entry[1] if entry is not None else None, document) if expansion else None
     return _built(tree, document, found, entry)
 
@@ -183,7 +189,24 @@ def _built(tree: Mapping[str, Any], document: str | None, found: Any,
     """:func:`build`, the slot check's findings ``found`` (:mod:`ddlc.frontend.treecheck`) used when the tree
     was built as the shape they were found for (``entry``: :func:`_entry_of` the tree, when known)."""
     used: list[Builder] = []
-    stmt, diags = _build(tree, document, used, entry)
+    if entry is not None and entry[0] is not None and entry[2] is not _ASK and not entry[2][1]:
+        # the common tree (a builder for its fmt, no key its statement's forms lack) built here, as _build builds
+        # it, without _build's frame; anything but a statement goes on in _build from what the builder did
+        fn = entry[0]
+        ctx = BuildContext(document)
+        try:
+            stmt = fn(Obj(tree, (), ctx))
+        except DdlcError as e:
+            ran: Any = (ctx, None, e)
+        else:
+            ran = None if stmt is not None and not isinstance(stmt, Opaque) else (ctx, stmt, None)
+        if ran is None:
+            used.append(fn)
+            diags = ctx.diagnostics
+        else:  # (outside the except clause: what _build raises has no context it had not before)
+            stmt, diags = _build(tree, document, used, entry, ran)
+    else:
+        stmt, diags = _build(tree, document, used, entry)
     shape_name = _NAMES.get(used[-1]) if used else _recognised_shape(tree)
     if found is not None and found.shape == shape_name:
         if found.error is not None:
@@ -213,8 +236,12 @@ def _recognised_shape(tree: Mapping[str, Any]) -> str | None:
 
 
 def _build(tree: Mapping[str, Any], document: str | None, used: list[Builder],
-           entry: tuple[Builder | None, str | None, Any] | None = None) -> tuple[Statement, list[Diagnostic]]:
-    ctx = BuildContext(document)
+           entry: tuple[Builder | None, str | None, Any] | None = None,
+           ran: tuple[BuildContext, Statement | None, DdlcError | None] | None = None,
+           ) -> tuple[Statement, list[Diagnostic]]:
+    """The tree built by its fmt's builder (``ran``: what that builder already gave, :func:`_built`: its
+    context, its statement or its error), else read as the form of another version, else kept as text."""
+    ctx = BuildContext(document) if ran is None else ran[0]
     fmt = tree.get("fmt")
     if not isinstance(fmt, str):
         return _fallback_text(tree, ctx)
@@ -226,10 +253,13 @@ def _build(tree: Mapping[str, Any], document: str | None, used: list[Builder],
     failed: DdlcError | None = None
     if fn is not None:
         used.append(fn)
-        try:
-            stmt = fn(Obj(tree, (), ctx))
-        except DdlcError as e:  # the form as given does not build: the known form may
-            failed = e
+        if ran is not None:
+            stmt, failed = ran[1], ran[2]
+        else:
+            try:
+                stmt = fn(Obj(tree, (), ctx))
+            except DdlcError as e:  # the form as given does not build: the known form may
+                failed = e
         if stmt is not None and not isinstance(stmt, Opaque):
             if unknown:  # built, but a key would be lost
                 ctx = BuildContext(document)
