@@ -85,7 +85,7 @@ class ParsedSql:
     A pickle keeps it unresolved (the function is pickled by its name).
     """
 
-    __slots__ = ("form", "_node", "_refs", "_verbatim", "_later")
+    __slots__ = ("form", "_node", "_refs", "_verbatim", "_later", "_refs_later")
 
     form: str
 
@@ -95,27 +95,35 @@ class ParsedSql:
         _set(self, "_refs", refs)
         _set(self, "_verbatim", verbatim)
         _set(self, "_later", None)
+        _set(self, "_refs_later", None)
 
     @classmethod
-    def later(cls, form: str, text: str,
-              load: Callable[[str], tuple[Any, tuple[NameRef, ...] | None, bool]]) -> ParsedSql:
+    def later(cls, form: str, text: str, load: Callable[[str], Any],
+              refs: Callable[[str], tuple[NameRef, ...] | None] | None = None) -> ParsedSql:
         """A parsed form whose ``(node, refs, verbatim)`` is ``load(text)``, called on first use (``load``: a
-        pure function of the text, defined at module level)."""
+        pure function of the text, defined at module level). With ``refs`` (such a function too), ``load``
+        gives ``(node, verbatim)`` and the references are ``refs(text)``, worked out when first read: a
+        target prints every fragment from its tree, but only a pass that may rename a schema in it reads
+        its references (issue 26)."""
         out = cls.__new__(cls)
         _set(out, "form", form)
-        _set(out, "_later", (load, text))
+        _set(out, "_later", (load, text, refs))
+        _set(out, "_refs_later", None if refs is None else (refs, text))
         return out
 
     def resolve(self) -> None:
-        """Work the values out now (nothing when they are already)."""
+        """Work the tree out now (nothing when it is already; the references may still wait)."""
         if self._later is not None:
             self._resolve()
 
     def _resolve(self) -> None:
-        load, text = self._later
-        node, refs, verbatim = load(text)
+        load, text, refs = self._later
+        if refs is None:
+            node, refs, verbatim = load(text)
+            _set(self, "_refs", refs)
+        else:
+            node, verbatim = load(text)
         _set(self, "_node", node)
-        _set(self, "_refs", refs)
         _set(self, "_verbatim", verbatim)
         _set(self, "_later", None)
 
@@ -127,7 +135,11 @@ class ParsedSql:
 
     @property
     def refs(self) -> tuple[NameRef, ...] | None:
-        if self._later is not None:
+        later = self._refs_later
+        if later is not None:  # (no tree needed: a target that prints the text may never make one)
+            _set(self, "_refs", later[0](later[1]))
+            _set(self, "_refs_later", None)
+        elif self._later is not None:
             self._resolve()
         return self._refs
 
@@ -159,8 +171,9 @@ class ParsedSql:
 
     def __reduce__(self) -> Any:
         if self._later is not None:
-            return ParsedSql.later, (self.form, self._later[1], self._later[0])
-        return ParsedSql, (self.form, self._node, self._refs, self._verbatim)
+            load, text, refs = self._later
+            return ParsedSql.later, (self.form, text, load, refs)
+        return ParsedSql, (self.form, self._node, self.refs, self._verbatim)
 
 
 _set = object.__setattr__

@@ -25,11 +25,12 @@ from ...diagnostics import Severity, register
 from ...errors import Path
 from ...ir.names import Expr, ParsedSql, QualifiedName
 from ...ir.table import ConstraintInfo, ConstraintKind, FkAction, FkMatch, OptionValueKind, WithOption
-from .expr import expr_parts, make_expr
+from .expr import expr_parts, expr_tree, make_expr
 from .lexer import BLANK, closing_paren, split_commas
 from .fragment import check_fragment, has_comment
 from .pgparse import parse_json, parse_statements, pglast_ast
 from .pgwords import requote
+from .refs import name_refs
 
 N_CONSTRAINT_UNPARSED = register(
     "DDLC-N101", Severity.NOTE, "Constraint text not parsed",
@@ -111,7 +112,7 @@ def make_definition(text: str, origin: Path = ()) -> Expr:
     (read when a pass first asks for it) a plain key list gives without PostgreSQL's grammar
     (:func:`definition_parts`)."""
     check_fragment(text, origin, "expression")
-    return Expr(text, origin=origin, sql=ParsedSql.later("expr", text, definition_parts))
+    return Expr(text, origin=origin, sql=ParsedSql.later("expr", text, definition_tree, definition_refs))
 
 
 def definition_parts(text: str) -> tuple[Any, Any, bool]:
@@ -120,6 +121,20 @@ def definition_parts(text: str) -> tuple[Any, Any, bool]:
     if _key_list_json(text.strip(BLANK)) is not None:
         return None, (), not requote(text)[1] and not has_comment(text)
     return expr_parts(text)
+
+
+def definition_tree(text: str) -> tuple[Any, bool]:
+    """``(tree, verbatim)`` of :func:`definition_parts` (its references: :func:`definition_refs`, when read)."""
+    if _key_list_json(text.strip(BLANK)) is not None:
+        return None, not requote(text)[1] and not has_comment(text)
+    return expr_tree(text)
+
+
+def definition_refs(text: str) -> tuple[Any, ...] | None:
+    """The references of :func:`definition_parts`."""
+    if _key_list_json(text.strip(BLANK)) is not None:
+        return ()
+    return name_refs(text)
 
 
 def split_informational(text: str) -> tuple[str, bool, bool]:

@@ -70,14 +70,14 @@ def make_expr(text: str, origin: Path = ()) -> Expr:
     fragment: :mod:`.fragment`). The fragment is checked now; PostgreSQL's grammar reads it when a pass
     or a target first asks for its tree or its references (:meth:`ParsedSql.later`)."""
     check_fragment(text, origin, "expression")
-    return Expr(text, origin=origin, sql=ParsedSql.later("expr", text, expr_parts))
+    return Expr(text, origin=origin, sql=ParsedSql.later("expr", text, expr_tree, name_refs))
 
 
 def make_query(text: str, origin: Path = ()) -> Expr:
     """An :class:`Expr` of a query, with its parsed form (``DDLC-E011`` when it is not one fragment), read
     when first asked for, as :func:`make_expr`'s."""
     check_fragment(text, origin, "query", query=True)
-    return Expr(text, origin=origin, sql=ParsedSql.later("query", text, query_parts))
+    return Expr(text, origin=origin, sql=ParsedSql.later("query", text, query_tree, name_refs))
 
 
 def expr_parts(text: str) -> tuple[Any, Any, bool]:
@@ -88,6 +88,17 @@ def expr_parts(text: str) -> tuple[Any, Any, bool]:
 def query_parts(text: str) -> tuple[Any, Any, bool]:
     """``(tree, references, verbatim)`` of the query ``text``."""
     return parse_query(text), name_refs(text), _verbatim(text)
+
+
+def expr_tree(text: str) -> tuple[Any, bool]:
+    """``(tree, verbatim)`` of the scalar expression ``text`` (a :class:`ParsedSql`'s values whose references
+    :func:`~.refs.name_refs` works out when they are read)."""
+    return parse_expr(text), _verbatim(text)
+
+
+def query_tree(text: str) -> tuple[Any, bool]:
+    """``(tree, verbatim)`` of the query ``text``."""
+    return parse_query(text), _verbatim(text)
 
 
 def _verbatim(text: str) -> bool:

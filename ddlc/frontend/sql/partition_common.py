@@ -25,10 +25,11 @@ from ...ir.partition import (
     PartitionStrategy,
     truncate_identifier,
 )
-from .expr import expr_parts, make_expr
+from .expr import expr_parts, expr_tree, make_expr
 from .fragment import check_fragment
 from .partition_tokens import common_clause
 from .pgparse import pglast_ast
+from .refs import name_refs
 
 __all__ = ["COLUMN", "bound_value", "column_parts", "common_spec", "key_expr"]
 
@@ -41,7 +42,7 @@ def key_expr(text: str, origin: Path) -> Expr:
     if COLUMN.match(text) is None:
         return make_expr(text, origin)
     check_fragment(text, origin, "expression")
-    return Expr(text, origin=origin, sql=ParsedSql.later("expr", text, column_parts))
+    return Expr(text, origin=origin, sql=ParsedSql.later("expr", text, column_tree, column_refs))
 
 
 def column_parts(text: str) -> tuple[Any, Any, bool]:
@@ -51,6 +52,21 @@ def column_parts(text: str) -> tuple[Any, Any, bool]:
         return expr_parts(text)
     ast = pglast_ast()
     return ast.ColumnRef(fields=(ast.String(sval=text),), location=7), (), True
+
+
+def column_tree(text: str) -> tuple[Any, bool]:
+    """``(tree, verbatim)`` of :func:`column_parts` (its references: :func:`column_refs`, when read)."""
+    if COLUMN.match(text) is None or text in _keywords():
+        return expr_tree(text)
+    ast = pglast_ast()
+    return ast.ColumnRef(fields=(ast.String(sval=text),), location=7), True
+
+
+def column_refs(text: str) -> tuple[Any, ...] | None:
+    """The references of :func:`column_parts`."""
+    if COLUMN.match(text) is None or text in _keywords():
+        return name_refs(text)
+    return ()
 
 
 @lru_cache(maxsize=1)
