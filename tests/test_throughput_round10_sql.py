@@ -76,6 +76,18 @@ def test_lazy_refs_generated(pieces: list[str], maker: int) -> None:
     _same(form, old, tree, refs, "".join(pieces))
 
 
+def test_copy_keeps_references_unread() -> None:
+    """A copy (or pickle) of a fragment whose tree was read and whose references were not leaves them unread: a
+    copy of a statement reads no text."""
+    import copy
+
+    p = ParsedSql.later("query", "SELECT a FROM s.t", expr.query_tree, name_refs)
+    assert p.node is not None
+    for back in (copy.deepcopy(p), pickle.loads(pickle.dumps(p))):
+        assert back._refs_later is not None
+        assert back.refs == name_refs("SELECT a FROM s.t") and back == p
+
+
 def test_old_protocol_kept() -> None:
     """A ParsedSql made with one function (a pickle of an earlier release) still reads as it did."""
     p = ParsedSql.later("expr", "s.f(a) + 1", expr.expr_parts)
