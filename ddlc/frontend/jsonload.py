@@ -1,6 +1,6 @@
-"""JSON loading for the readers: orjson first, exact numbers when a float would lose digits, and the
-input errors JSON itself does not have (invalid UTF-8 with its byte offset, ``NaN``), plus the check
-for strings no target can write (NUL, lone surrogates)."""
+"""JSON loading for the readers: one C pass for a document without floats (msgspec), otherwise orjson, exact
+numbers when a float would lose digits, and the input errors JSON itself does not have (invalid UTF-8 with its
+byte offset, ``NaN``), plus the check for strings no target can write (NUL, lone surrogates)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from decimal import Decimal
 from collections.abc import Mapping
 from typing import Any
 
+import msgspec
 import orjson
 
 from .. import lazyre
@@ -47,8 +48,34 @@ def loads(data: bytes) -> Any:
     return _load(data)[0]
 
 
+class _Float(Exception):
+    """A number with a fraction or an exponent, met by the first parse (:func:`_load`)."""
+
+
+def _no_float(text: str) -> Any:
+    raise _Float
+
+
+# A document without a number that has a fraction or an exponent (JDDL trees hold strings, booleans and a few
+# integers) is read by one C pass: msgspec, which stops at the first such number (its float_hook). Without
+# one, the value is orjson's (msgspec's integers are Python ints, as orjson's within 64 bits and as
+# json.loads's beyond, which is where _load_exact takes them) and none of the checks below can tell anything.
+_DECODE = msgspec.json.Decoder(float_hook=_no_float).decode
+
+
 def _load(data: bytes) -> tuple[Any, bool]:
     """``(value, suspect)``: ``suspect`` when a string of it may hold NUL or a lone surrogate."""
+    try:
+        value = _DECODE(data)
+    except Exception:  # noqa: BLE001 - a float, or anything msgspec refuses: orjson's and json's own reading
+        return _load_exact(data)
+    # (msgspec refuses a lone surrogate, as orjson does: only "\u0000" can put a character no target writes)
+    return value, b"\\" in data and b"\\u0000" in data
+
+
+def _load_exact(data: bytes) -> tuple[Any, bool]:
+    """:func:`_load` of a document with a fraction or an exponent, or one the first parse refused: numbers with
+    exact digits where a float would lose them, and the error orjson (or the standard parser) gives."""
     try:
         value = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
