@@ -68,6 +68,8 @@ def quote_name(name: str) -> str:
     """``pglast.stream.maybe_double_quote_name``, except for a name ending in a line break: pglast's simple-name
     pattern ends in ``$``, which matches before a final ``\n``, so it wrote ``"abc\n"`` bare (``abc``: another
     name). Such a name is quoted here."""
+    if name.isascii() and name.islower() and name.isidentifier():  # (writer.pg_ident's cheaper test first)
+        return name if name not in _QUOTED_WORDS else '"' + name + '"'
     if is_simple_name(name) and name[-1:] != "\n" and name not in _QUOTED_WORDS:
         return name
     return '"%s"' % name.replace('"', '""')

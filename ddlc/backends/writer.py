@@ -17,6 +17,11 @@ _SAFE = lazyre.compile(r"[a-z_][a-z0-9_]*\Z")
 
 def pg_ident(name: str) -> str:
     """PostgreSQL's quote_ident: bare only for [a-z_][a-z0-9_]* that is not a non-unreserved keyword."""
+    # The common name first, by three string tests instead of the regex (a third of the cost): for an ASCII
+    # name, isidentifier is [A-Za-z_][A-Za-z0-9_]* and islower "a letter, none upper-case", so together they
+    # are _SAFE's form with a letter in it. A name of only "_" and digits is left to the regex.
+    if name.isascii() and name.islower() and name.isidentifier():
+        return name if name not in FORCED else '"' + name + '"'  # (no quote in it to double)
     if _SAFE.match(name) is not None and name not in FORCED:
         return name
     if not name or "\x00" in name:
@@ -230,7 +235,11 @@ class SqlWriter:
         return self
 
     def ident(self, name: str) -> SqlWriter:
-        self._toks.append(self._ident(name))
+        quote = self._ident
+        if quote is pg_ident and name.isascii() and name.islower() and name.isidentifier() and name not in FORCED:
+            self._toks.append(name)  # (pg_ident's first test inline: no call for the common bare name)
+        else:
+            self._toks.append(quote(name))
         return self
 
     def name(self, *parts: str | None) -> SqlWriter:

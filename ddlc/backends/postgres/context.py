@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...ir.names import Expr, QualifiedName, TypeName
 from ..base import Dialect, EmitBase, emits, line_comment
+from ..pg_keywords import FORCED
 from ..writer import pg_ident, pg_literal
 from .exprs import rewrite_expr
 from .types import map_type
@@ -20,18 +21,26 @@ class Emit(EmitBase):
     DIALECT = DIALECT
 
     # names -------------------------------------------------------------------------------
-    @staticmethod
-    def ident(name: str) -> str:
-        return pg_ident(name)
+    ident = staticmethod(pg_ident)  # (the function itself: no frame of its own per name)
 
     @staticmethod
     def qname(q: QualifiedName) -> str:
         """``schema.name.attr``, each part quoted, the absent ones (None) left out."""
         schema, name, attr = q.schema, q.name, q.attr  # (quoted in this order: the first bad one is the error)
+        # (pg_ident's first test inline: a bare name costs no call; any other goes to pg_ident)
         if schema is not None:
-            out = pg_ident(schema) if name is None else pg_ident(schema) + "." + pg_ident(name)
+            if not (schema.isascii() and schema.islower() and schema.isidentifier()) or schema in FORCED:
+                schema = pg_ident(schema)
+            if name is None:
+                out = schema
+            else:
+                if not (name.isascii() and name.islower() and name.isidentifier()) or name in FORCED:
+                    name = pg_ident(name)
+                out = schema + "." + name
         elif name is not None:
-            out = pg_ident(name)
+            if not (name.isascii() and name.islower() and name.isidentifier()) or name in FORCED:
+                name = pg_ident(name)
+            out = name
         else:
             out = ""
         if attr is not None:

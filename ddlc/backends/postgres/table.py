@@ -46,6 +46,7 @@ from .context import Emit, emits
 from .partitions import RULES as PARTITION_RULES
 from .partitions import W_EXCLUDE_PARTITIONED, W_KEY_WIDENED, Layout, Target, partition_by, partition_statements, plan
 from .types import TYPE_MAP
+from ..pg_keywords import FORCED
 from ..writer import joined, pg_ident, words
 from ... import lazyre
 
@@ -405,7 +406,9 @@ def column_sql(c: ColumnDef, e: Emit, identity: str | None = None) -> str:
     """``name type [COLLATE c] [identity] [DEFAULT e] [NOT NULL] [GENERATED ALWAYS AS (e) STORED]``: its tokens
     spaced by the writer's rule (:func:`~ddlc.backends.writer.words`, which leaves empty ones out as the writer's
     ``raw`` does; ``(e)`` is one token: the rule puts no space inside parentheses)."""
-    toks = [pg_ident(c.name)]
+    name = c.name  # (pg_ident's first test inline: no call for the common bare name)
+    toks = [name if name.isascii() and name.islower() and name.isidentifier() and name not in FORCED
+            else pg_ident(name)]
     if c.type is not None:
         toks.append(e.type(c.type))
     q = c.collation
@@ -486,8 +489,13 @@ def constraint_sql(c: TableConstraint, e: Emit, layout: Layout | None, dropped: 
         body = c.definition.text.strip()
     else:
         body = rebuild_constraint(info, e)
-    if c.name:
-        return words("CONSTRAINT", pg_ident(c.name), body)
+    name = c.name
+    if name:
+        if body and body != "," and body[0] != ")":  # (words' spacing, which puts a space between these three)
+            if not (name.isascii() and name.islower() and name.isidentifier()) or name in FORCED:
+                name = pg_ident(name)  # (pg_ident's first test inline)
+            return "CONSTRAINT " + name + " " + body
+        return words("CONSTRAINT", pg_ident(name), body)
     return body
 
 
