@@ -1,6 +1,6 @@
 """Throughput round 10 (issue 26): the per-document glue and the GaussDB target, old algorithm beside new.
 
-* :func:`ddlc.backends.gaussdb.canonical.canonical` is :func:`ddlc.quoting.canonicalize` on every fixture string,
+* :func:`ddlc.backends.gaussdb._canonical.canonical` is :func:`ddlc.quoting.canonicalize` on every fixture string,
   every fixture tree's expansion and generated texts (quotes of both kinds doubled and left open, blank runs of
   every blank, dollar quotes, comments, controls, non-ASCII blanks).
 * :func:`ddlc.frontend.jsonload._load` (msgspec first, the former reading for a float or anything msgspec
@@ -20,7 +20,7 @@ import orjson
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ddlc.backends.gaussdb.canonical import canonical
+from ddlc.backends.gaussdb._canonical import canonical
 from ddlc.frontend.jsonload import _load, _load_exact, text_error
 from ddlc.quoting import canonicalize
 
@@ -59,13 +59,23 @@ def test_canonical_fixture_texts():
 
 _PIECES = ["a", "b1", "x_y", "(", ")", ",", "'", "''", '"', '""', " ", "  ", "   ", "\t", "\n", "\r\n", "\f", "\v",
            "$", "$$", "$q$", "--", "-", "/*", "*/", "/", "*", "\x1c", "\x1f", "\x00", "\x7f", "\xa0", "\u2003", "é",
-           "e'x'", " '  ' ", ' "  " ', "'it''s'", 'pg_catalog."varchar"', "VALUES ('a  b')"]
+           "e'x'", " '  ' ", ' "  " ', "'it''s'", 'pg_catalog."varchar"', "VALUES ('a  b')", "'\n'", "' \t '",
+           "$body$", "$_x1$", "a$", "$1", "\x01", "\x1b", "x\ny", " \n "]
+_BODY = st.lists(st.sampled_from(_PIECES), max_size=8).map("".join)
+_TAG = st.sampled_from(["$$", "$a$", "$body$", "$_1$", "$1$", "$a"])
 
 
 @settings(max_examples=3000, deadline=None)
 @given(st.lists(st.sampled_from(_PIECES), max_size=24))
 def test_canonical_generated(pieces):
     t = "".join(pieces)
+    assert canonical(t) == canonicalize(t)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_BODY, _TAG, _BODY, _BODY)
+def test_canonical_generated_dollar_quotes(before, tag, body, after):
+    t = before + tag + body + tag + after
     assert canonical(t) == canonicalize(t)
 
 

@@ -24,7 +24,7 @@ from . import (
     alter, alter_columns, alter_partitions, comment, drop, event, followup, index, misc, rename, routine, schema,
     sequence, set_schema, table, trigger, typedef, view,
 )
-from .canonical import canonical
+from ._canonical import canonical
 from .writer import Writer, emits
 
 TARGET = "gaussdb"
