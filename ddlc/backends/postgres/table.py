@@ -47,7 +47,7 @@ from .partitions import RULES as PARTITION_RULES
 from .partitions import W_EXCLUDE_PARTITIONED, W_KEY_WIDENED, Layout, Target, partition_by, partition_statements, plan
 from .types import TYPE_MAP
 from ..pg_keywords import FORCED
-from ..writer import joined, pg_ident, words
+from ..writer import joined, pg_ident, pg_literal, words
 from ... import lazyre
 
 # -- codes: clauses removed by rules ----------------------------------------------------------
@@ -585,14 +585,16 @@ def create_table(n: CreateTable, e: Emit) -> list[str]:
 
 @emits(CreateCompositeType)
 def create_composite_type(n: CreateCompositeType, e: Emit) -> list[str]:
-    w = e.w().kw("CREATE", "TYPE").raw(e.qname(n.identity)).kw("AS")
-    e.own(("TYPE",), e.qname(n.identity))
-    w.open().each(n.attributes, lambda w_, a: w_.raw(column_sql(a, e))).close()
-    return [w.text()]
+    # written at once, as the writer spaces these tokens: a column's text starts with its (quoted) name, never
+    # with "," or ")"
+    qname = e.qname(n.identity)
+    e.own(("TYPE",), qname)
+    return ["CREATE TYPE " + qname + " AS (" + ", ".join([column_sql(a, e) for a in n.attributes]) + ")"]
 
 
 @emits(CreateEnumType)
 def create_enum_type(n: CreateEnumType, e: Emit) -> list[str]:
-    w = e.w().kw("CREATE", "TYPE").raw(e.qname(n.identity)).kw("AS", "ENUM")
-    e.own(("TYPE",), e.qname(n.identity))
-    return [w.open().each(n.labels, lambda w_, s: w_.lit(s)).close().text()]
+    # written at once, as the writer spaces these tokens: a literal starts with a quote or E
+    qname = e.qname(n.identity)
+    e.own(("TYPE",), qname)
+    return ["CREATE TYPE " + qname + " AS ENUM (" + ", ".join([pg_literal(s) for s in n.labels]) + ")"]
