@@ -435,11 +435,15 @@ def _compile_statement(t: _Target, stmt0: Statement, backend: Backend, options: 
         statements: tuple[str, ...] = (s if s[-1:] not in _ENDS else _strip_terminator(s),)
     else:
         statements = tuple([s if s[-1:] not in _ENDS else _strip_terminator(s) for s in written])
-    comments = [_comment(backend, c) for c in out.comments] if out.comments else []
     mode = ctx.on_unsupported
-    if mode == "comment":
-        comments.extend(_comment(backend, f"ddlc {d.code}: not translated: {text}")
-                        for d in diags if (text := dropped_text(d)))
+    if out.comments or mode == "comment":
+        comments = [_comment(backend, c) for c in out.comments]
+        if mode == "comment":
+            comments.extend(_comment(backend, f"ddlc {d.code}: not translated: {text}")
+                            for d in diags if (text := dropped_text(d)))
+        commented: tuple[str, ...] = tuple(comments)
+    else:  # (most documents: no list made)
+        commented = ()
     untranslated = 0
     error = None
     if not statements:
@@ -452,13 +456,19 @@ def _compile_statement(t: _Target, stmt0: Statement, backend: Backend, options: 
                                   path=why.path if why is not None else (), document=document)
     if backend.prettify is not None and options.pretty:
         statements = tuple(backend.prettify(s) for s in statements)
+    if not backend.gsql_blocks:
+        blocks = _NO_BLOCKS
+    elif len(statements) == 1:  # (most statements write one: no generator)
+        blocks = _FIRST if backend.is_block(statements[0]) else _NO_BLOCKS
+    else:
+        blocks = _blocks(backend, statements)
     stmt0 = f.stmt
-    return Result(statements, f.owner, diags, tuple(comments), error, untranslated,
-                  _blocks(backend, statements) if backend.gsql_blocks else _NO_BLOCKS, None, type(stmt0).__name__,
+    return Result(statements, f.owner, diags, commented, error, untranslated, blocks, None, type(stmt0).__name__,
                   (_object_of or _load_object_of())(stmt0))
 
 
 _NO_BLOCKS: frozenset[int] = frozenset()
+_FIRST: frozenset[int] = frozenset((0,))
 
 
 @functools.lru_cache(maxsize=64)

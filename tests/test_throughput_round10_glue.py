@@ -9,6 +9,10 @@
   NUL, invalid UTF-8, byte mutations); where it says a document cannot hold NUL or a lone surrogate, none does.
   (One difference is left: an integer beyond 64 bits in a document nested ~1,000 deep, where the former reading's
   standard parser ran out of stack and kept orjson's float: msgspec keeps the integer.)
+* a result's gsql blocks (``Result.blocks``), worked out without a generator for one statement, are the former
+  ``frozenset(i for i, s in enumerate(statements) if backend.is_block(s))`` on every fixture, three targets, the
+  options that write comments (its comments list, made only when there are comments, is compared by
+  bench/same_outputs.py).
 """
 
 from __future__ import annotations
@@ -181,3 +185,29 @@ def test_load_deep_and_big():
         _check_load(b'{"a":' * n + b"1.50" + b"}" * n)
     _check_load(b'{"fmt":"%{a}s","a":[18446744073709551616, 2.50, 1.5]}')
     _check_load(b'{"fmt":"%{a}s","a":[18446744073709551616]}')
+
+
+# -- compiler: a result's blocks -----------------------------------------------------------------------------
+
+
+def test_blocks_as_before():
+    from ddlc.backends import get_backend
+    from ddlc.compiler import compile_one
+    from ddlc.frontend.documents import as_document
+    from ddlc.history import Catalog
+    from ddlc.options import Options
+
+    n = blocks = 0
+    for target in ("gaussdb", "postgres", "spark"):
+        backend = get_backend(target)
+        for opts in (Options.of(), Options.of(on_unsupported="comment", owners=True)):
+            catalog = Catalog()
+            for i, f in enumerate(CASES):
+                doc = as_document(Path(f).read_bytes(), index=i, source=f"<input {i}>")
+                r = compile_one(doc, backend, opts, catalog)
+                want = (frozenset(k for k, s in enumerate(r.statements) if backend.is_block(s))
+                        if backend.gsql_blocks else frozenset())
+                assert r.blocks == want, f
+                n += 1
+                blocks += bool(r.blocks)
+    assert n > 1000 and blocks > 0
