@@ -93,7 +93,9 @@ def _load_exact(data: bytes) -> tuple[Any, bool]:
     import json
 
     try:
-        return json.loads(data, parse_float=_decimal, parse_constant=_constant), b"\\u" in data
+        # (suspect whatever it holds: the standard parser decodes with surrogatepass, so a lone surrogate may come
+        # from raw bytes, a byte order mark's UTF-8 or UTF-16, as well as from a "\\u" escape)
+        return json.loads(data, parse_float=_decimal, parse_constant=_constant), True
     except _NonFinite as exc:
         raise InputError(f"{exc.args[0]} is not valid JSON (JSON numbers are finite)") from None
     except _OutOfRange as exc:
