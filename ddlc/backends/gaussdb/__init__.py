@@ -17,14 +17,13 @@ from ...diagnostics import Diagnostic, Severity, register
 from ...ir.owners import creates_owned
 from ...ir.statement import Opaque
 from ...jddl.expand import expand
-from ...quoting import quote_ident, quote_literal
+from ...quoting import canonicalize, quote_ident, quote_literal
 from ...ir.misc import CreateTableAs
 from ..base import Backend, Dialect, EmitContext, Emitted, gather, line_comment, table_of
 from . import (
     alter, alter_columns, alter_partitions, comment, drop, event, followup, index, misc, rename, routine, schema,
     sequence, set_schema, table, trigger, typedef, view,
 )
-from ._canonical import canonical
 from .writer import Writer, emits
 
 TARGET = "gaussdb"
@@ -76,7 +75,7 @@ class GaussDBBackend(Backend):
             notes.append(Diagnostic(N_OWNERS, f"--owners: OWNER TO {ctx.owner} not written on the GaussDB target",
                                     stmt.origin, target=TARGET, document=ctx.document))
         if ctx.source is not None:  # no pass changed the statement: the input's own expansion is exact
-            return Emitted([ctx.source if mode == "raw" else canonical(ctx.source)], notes)
+            return Emitted([ctx.source if mode == "raw" else canonicalize(ctx.source)], notes)
         return Emitted([emit(stmt, mode=mode)], notes)
 
 
@@ -86,7 +85,7 @@ def to_jddl(stmt: Node) -> dict[str, Any]:
 
 def emit(stmt: Node, *, mode: str = "canonical") -> str:
     text = expand(to_jddl(stmt))
-    return text if mode == "raw" else canonical(text)
+    return text if mode == "raw" else canonicalize(text)
 
 
 __all__ = ["GaussDBBackend", "Writer", "emit", "emits", "to_jddl"]
