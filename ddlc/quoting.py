@@ -259,10 +259,12 @@ def _ascii_plain(text: str, printable: bool) -> str | None:
     else:
         return _ascii_one_space(text) if printable else _ascii_blanks(text)
     # one kind of quote: each one opens or closes a quoted run (a doubled one closes and opens again), so the
-    # pieces between them are outside, inside, outside...; an even count of pieces is a quote left open
-    parts = text.split(q)
-    if not len(parts) & 1:
+    # pieces between them are outside, inside, outside...; an odd count of quotes is a quote left open
+    if text.count(q) & 1:
         return None
+    if printable and "  " not in text:  # no run anywhere (and no piece made: a text of many quotes stays linear)
+        return text
+    parts = text.split(q)
     inside = q.join(parts[1::2])
     if "  " in inside or not (printable or inside.isprintable()):  # a run inside quotes, kept: found one by one
         return _ascii_mixed(text, printable)
@@ -322,9 +324,9 @@ def _ascii_mixed(text: str, printable: bool) -> str | None:
             break
         out.append(text[k:j])
         pos = j
-        if sq < pos:
+        if 0 <= sq < pos:  # (-1: none left after an earlier find; looking again would make it quadratic)
             sq = text.find("'", pos)
-        if dq < pos:
+        if 0 <= dq < pos:
             dq = text.find('"', pos)
     return "".join(out)
 
