@@ -131,10 +131,9 @@ def _plain(text: str) -> str | None:
     return "".join(parts)
 
 
-def _one_dollar_quote(text: str) -> str | None:
-    """:func:`canonicalize` of a text whose one dollar quote (a function's body) has plain text on each side (no
-    other ``$``, no ``--`` or ``/*``, every quote closed before it): the sides by :func:`_plain`, the body as it
-    is; None for any other text (the scan reads it)."""
+def _dollar_body(text: str) -> tuple[int, int] | None:
+    """Where ``text``'s first dollar quote runs, from its opening tag to the end of its closing one, when the
+    first ``$`` opens one (not inside a name) and it closes; None otherwise."""
     i = text.find("$")
     if i < 0 or (i > 0 and _is_ident_char(text[i - 1])):
         return None
@@ -143,9 +142,17 @@ def _one_dollar_quote(text: str) -> str | None:
         return None
     tag = m.group(0)
     k = text.find(tag, m.end())
-    if k < 0:
+    return None if k < 0 else (i, k + len(tag))
+
+
+def _one_dollar_quote(text: str) -> str | None:
+    """:func:`canonicalize` of a text whose one dollar quote (a function's body) has plain text on each side (no
+    other ``$``, no ``--`` or ``/*``, every quote closed before it): the sides by :func:`_plain`, the body as it
+    is; None for any other text (the scan reads it)."""
+    span = _dollar_body(text)
+    if span is None:
         return None
-    j = k + len(tag)
+    i, j = span
     before, after = text[:i], text[j:]
     if "$" in after or _NOT_PLAIN.search(before) is not None or _NOT_PLAIN.search(after) is not None:
         return None
@@ -334,17 +341,10 @@ def _ascii_mixed(text: str, printable: bool) -> str | None:
 def _ascii_dollar_quote(text: str, printable: bool) -> str | None:
     """As :func:`_one_dollar_quote`: a text whose one dollar quote (a routine's body) has plain text on each
     side, the sides by :func:`_plain` and the body as it is, the ends not trimmed; None for any other text."""
-    i = text.find("$")
-    if i > 0 and (text[i - 1].isalnum() or text[i - 1] in "_$"):  # (inside a name: not a quote)
+    span = _dollar_body(text)
+    if span is None:
         return None
-    m = _DOLLAR_TAG.match(text, i)
-    if m is None:
-        return None
-    tag = m.group(0)
-    k = text.find(tag, m.end())
-    if k < 0:
-        return None
-    j = k + len(tag)
+    i, j = span
     before, after = text[:i], text[j:]
     if "$" in after or "--" in before or "/*" in before or "--" in after or "/*" in after:
         return None
