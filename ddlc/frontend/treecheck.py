@@ -22,6 +22,7 @@ from ..diagnostics import E_DEPTH
 from ..errors import DdlcError, Path
 from ..jddl.expand import MAX_DEPTH, REPEATS, CheckWalk, plain_dotted, plain_type, fmt_specs, parse_fmt
 from ..jddl.keys import CANONICAL
+from ..quoting import quote_ident, quote_literal
 from .slots import BLOCKS, NODES, _Check, _fail, _fmt_info, _GENERIC, _known, _learn, _NO_SLOTS, _TAKEN, quick_of
 from .sql.slotforms import quote_free
 from .treecheck_gen import MAX_ENTRIES, compiled
@@ -236,34 +237,75 @@ def _unwritten(self: _Both, path: Path, why: str) -> bool:
     return False
 
 
+# The interpreters' steps: each specifier's entry with a code for the members the walk reads most, whose
+# common values take a short path (the general path's checks for them, in the same order, as the compiled
+# functions have them): _SIMPLE a plain ``%{name}s``, _DOTTED a single ``%D``, _IDENT a single ``%I``,
+# _LITERAL a single ``%L``, _TYPE a single ``%T``; _GENERAL any other (a parse error included).
+_GENERAL, _SIMPLE, _DOTTED, _IDENT, _LITERAL, _TYPE = range(6)
+_CONV_CODES = {"D": _DOTTED, "I": _IDENT, "L": _LITERAL, "T": _TYPE}
+
+
+def _code(entry: _Entry) -> int:
+    name, sep, conv, simple = entry[0], entry[1], entry[2], entry[9]
+    if name is None or sep is not None or not conv:
+        return _GENERAL
+    return _SIMPLE if simple else _CONV_CODES.get(conv, _GENERAL)
+
+
 def _interpreted(fmt: str, why: str | None, entries: tuple[_Entry, ...], fns: dict[str, Any] | None) -> Any:
     """The function of a plan, reading its entries (as the compiled one does: :mod:`.treecheck_gen`); kept in
     ``fns`` (or None), it counts its meetings and puts the compiled function in its place at the COMPILE_AT-th."""
     counting = fns is not None and len(entries) <= MAX_ENTRIES
-    met = [0]
-    steps = tuple((*e, _fns_of(e[6], False, False), _fns_of(e[7], False, False)) for e in entries)
+    met = 0
+    steps = tuple((_code(e), *e[:9], _fns_of(e[6], False, False), _fns_of(e[7], False, False)) for e in entries)
 
     def run(self: _Both, obj: Mapping[str, Any], path: Path, depth: int, check: bool) -> None:
+        nonlocal met
         if counting:
-            met[0] += 1
-            if met[0] == COMPILE_AT:  # the compiled function in this one's place from the next meeting on
+            met += 1
+            if met == COMPILE_AT:  # the compiled function in this one's place from the next meeting on
                 fns[fmt] = _compiled(fmt, why, entries, False)  # type: ignore[index]
         check = check and depth <= 64 and self.error is None
         if check and why is not None:
             check = _unwritten(self, path, why)
-        string_ok = _STRING_OK
-        for name, sep, conv, slot, inquote, known, child, items, quick, simple, cfns, ifns in steps:
-            if name is None:
-                raise self.fail(sep, path + ("fmt",), fmt)
+        for code, name, sep, conv, slot, inquote, known, child, items, quick, cfns, ifns in steps:
             value = obj.get(name, _MISSING)
-            if simple and type(value) is str:  # the common member: a string %s pastes as it is
-                if check and value:
-                    got = known.get(value)
-                    if got is None:
-                        got = _learn(value, slot, known, quick)
-                    if got[0] is not None or got[1]:
-                        check = self.judged(value, name, slot, got, path + (name,))
-                continue
+            if code == _SIMPLE:  # the common member: a string %s pastes as it is, or an object
+                if type(value) is str:
+                    if check and value:
+                        got = known.get(value)
+                        if got is None:
+                            got = _learn(value, slot, known, quick)
+                        if got is not _TAKEN and (got[0] is not None or got[1]):
+                            check = self.judged(value, name, slot, got, path + (name,))
+                    continue
+                if type(value) is dict:
+                    present = value.get("present", True)
+                    if present is False:
+                        continue
+                    if present is not True:
+                        raise self.fail('element "present" is not of type boolean', path + (name, "present"), fmt)
+                    self.descend(value, child, cfns, path + (name,), depth, check)
+                    check = check and self.error is None
+                    continue
+            elif code == _DOTTED:
+                if type(value) is dict:
+                    if not plain_dotted(value):
+                        self.dotted(value, path + (name,), fmt)
+                    continue
+            elif code == _IDENT or code == _LITERAL:
+                if type(value) is str:
+                    continue
+            elif code == _TYPE:
+                if type(value) is dict:
+                    if check:
+                        check = self.types(value, path + (name,))
+                    if not plain_type(value):
+                        self.typename(value, path + (name,), fmt)
+                    continue
+            elif name is None:
+                raise self.fail(sep, path + ("fmt",), fmt)
+            # the general path
             if value is _MISSING:
                 raise self.fail(f'element "{name}" not found', path + (name,), fmt)
             if check:
@@ -273,7 +315,7 @@ def _interpreted(fmt: str, why: str | None, entries: tuple[_Entry, ...], fns: di
                     check = self.types(value, path + (name,))
             if sep is None:
                 if type(value) is str:
-                    if conv in string_ok:
+                    if conv in _STRING_OK:
                         if check and conv == "s" and value:
                             got = known.get(value)
                             if got is None:
@@ -306,7 +348,7 @@ def _interpreted(fmt: str, why: str | None, entries: tuple[_Entry, ...], fns: di
                 raise self.fail(f'element "{name}" is not a JSON array', path + (name,), fmt)
             vpath = path + (name,)
             for idx, elem in enumerate(value):
-                if type(elem) is str and conv in string_ok:
+                if type(elem) is str and conv in _STRING_OK:
                     if check and conv == "s" and elem:
                         got = known.get(elem)
                         if got is None:
@@ -330,39 +372,78 @@ def _interpreted(fmt: str, why: str | None, entries: tuple[_Entry, ...], fns: di
 
 
 def _interpreted_text(fmt: str, why: str | None, entries: tuple[_Entry, ...], fns: dict[str, Any] | None) -> Any:
-    """:func:`_interpreted` writing the expansion (the entries of a text plan: the fmt's own text included)."""
+    """:func:`_interpreted` writing the expansion (the entries of a text plan: the fmt's own text included, each
+    run of it written with the specifier after it, ``lead``)."""
     counting = fns is not None and len(entries) <= MAX_ENTRIES
-    met = [0]
-    steps = tuple((*e, _fns_of(e[6], False, True), _fns_of(e[7], False, True)) for e in entries)
+    met = 0
+    steps: list[tuple[Any, ...]] = []
+    lead = ""
+    for e in entries:
+        if e[2] == "":  # the fmt's own text
+            lead += e[0]
+            continue
+        steps.append((_code(e), lead, *e[:9], _fns_of(e[6], False, True), _fns_of(e[7], False, True)))
+        lead = ""
+    tail = lead
+    all_steps = tuple(steps)
 
     def run(self: _Both, obj: Mapping[str, Any], path: Path, depth: int, check: bool) -> None:
+        nonlocal met
         if counting:
-            met[0] += 1
-            if met[0] == COMPILE_AT:  # the compiled function in this one's place from the next meeting on
+            met += 1
+            if met == COMPILE_AT:  # the compiled function in this one's place from the next meeting on
                 fns[fmt] = _compiled(fmt, why, entries, True)  # type: ignore[index]
         check = check and depth <= 64 and self.error is None
         if check and why is not None:
             check = _unwritten(self, path, why)
         out = self.out
-        for name, sep, conv, slot, inquote, known, child, items, quick, simple, cfns, ifns in steps:
-            if simple:
-                value = obj.get(name, _MISSING)
-                if type(value) is str:  # the common member: a string %s pastes as it is
+        for code, lead, name, sep, conv, slot, inquote, known, child, items, quick, cfns, ifns in all_steps:
+            if lead:
+                out.append(lead)  # (the text is dropped when the walk raises)
+            value = obj.get(name, _MISSING)
+            if code == _SIMPLE:  # the common member: a string %s pastes as it is, or an object
+                if type(value) is str:
                     out.append(value)
                     if check and value:
                         got = known.get(value)
                         if got is None:
                             got = _learn(value, slot, known, quick)
-                        if got[0] is not None or got[1]:
+                        if got is not _TAKEN and (got[0] is not None or got[1]):
                             check = self.judged(value, name, slot, got, path + (name,))
                     continue
-            elif not conv:
-                if conv is None:
-                    raise self.fail(sep, path + ("fmt",), fmt)
-                out.append(name)  # the fmt's own text
-                continue
-            else:
-                value = obj.get(name, _MISSING)
+                if type(value) is dict:
+                    present = value.get("present", True)
+                    if present is False:
+                        continue
+                    if present is not True:
+                        raise self.fail('element "present" is not of type boolean', path + (name, "present"), fmt)
+                    self.descend(value, child, cfns, path + (name,), depth, check)
+                    check = check and self.error is None
+                    continue
+            elif code == _DOTTED:
+                if type(value) is dict and plain_dotted(value):
+                    out.append(quote_ident(value["schemaname"]) + "." + quote_ident(value["objname"]))
+                    continue
+            elif code == _IDENT:
+                if type(value) is str:
+                    out.append(quote_ident(value))
+                    continue
+            elif code == _LITERAL:
+                if type(value) is str:
+                    out.append(quote_literal(value))
+                    continue
+            elif code == _TYPE:
+                if type(value) is dict:
+                    if check:
+                        check = self.types(value, path + (name,))
+                    if plain_type(value):
+                        out.append(_type_text(value))
+                    else:
+                        out.append(self.typename(value, path + (name,), fmt))
+                    continue
+            elif conv is None:
+                raise self.fail(sep, path + ("fmt",), fmt)
+            # the general path
             if value is _MISSING:
                 raise self.fail(f'element "{name}" not found', path + (name,), fmt)
             if check:
@@ -422,8 +503,20 @@ def _interpreted_text(fmt: str, why: str | None, entries: tuple[_Entry, ...], fn
                         check = check and self.error is None
                         continue
                 self.convert(elem, conv, name, vpath + (idx,), fmt, depth, out)
+        if tail:
+            out.append(tail)
 
     return run
+
+
+def _type_text(v: Mapping[str, Any]) -> str:
+    """:meth:`ddlc.jddl.expand._Expander.typename`'s text of a ``%T`` object :func:`plain_type` passes."""
+    schema = v["schemaname"]
+    text = v["typename"] if schema == "" else quote_ident(schema) + "." + quote_ident(v["typename"])
+    typmod = v.get("typmod")
+    if typmod:
+        text += typmod
+    return text + "[]" if v["typarray"] else text
 
 
 _TOPS: tuple[dict[str | None, Any], dict[str | None, Any]] = ({}, {})  # (check walk, text walk): shape -> _top
