@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from ...diagnostics import Severity, register
 from ...errors import Path
 from ...ir.names import QualifiedName
+from ...ir.sqltree import index
 from ...ir.view import CreateView
+from ..sql.pgparse import pglast_ast
 from . import shape
 from ._read import Obj, read_qname
 from .drop import keyword
@@ -24,6 +27,7 @@ N_VIEW_QUERY = register(
 
 _READS: dict[tuple[int, Path], tuple[Any, tuple[QualifiedName, ...]]] = {}
 _READS_LIMIT = 1024
+_LOCATION = itemgetter(0)  # (a RangeVar's location: the sort key, ties in walk order)
 
 
 def query_references(tree: Any, origin: Path) -> tuple[QualifiedName, ...]:
@@ -42,17 +46,14 @@ def query_references(tree: Any, origin: Path) -> tuple[QualifiedName, ...]:
 
 
 def _query_references(tree: Any, origin: Path) -> tuple[QualifiedName, ...]:
-    from pglast import ast
-
-    from ...ir.sqltree import index
-
+    ast = pglast_ast()  # (no import statement per view: ``from pglast import ast`` runs importlib's Python code)
     idx = index(tree)  # (one walk of the tree, shared with its other readers)
     ctes = {node.ctename for node in idx.of(ast.CommonTableExpr)}
     found = [(node.location if node.location is not None else -1, node.catalogname, node.schemaname, node.relname)
              for node in idx.of(ast.RangeVar)]
     out: list[QualifiedName] = []
     seen: set[tuple[Any, ...]] = set()
-    for _, catalog, schema, rel in sorted(found, key=lambda f: f[0]):
+    for _, catalog, schema, rel in sorted(found, key=_LOCATION):
         if schema is None and rel in ctes:
             continue
         key = (catalog, schema, rel)

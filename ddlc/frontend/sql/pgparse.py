@@ -131,8 +131,7 @@ def _adopt(cls: type) -> None:
 def parse_sql(text: str) -> tuple[Any, ...]:
     """``pglast.parse_sql(text)``, its nodes made without the per-attribute check (:func:`_install`).
     Raises pglast's ``ParseError`` as it does."""
-    import pglast
-
+    pglast = _PGLAST_PACKAGE or _pglast_package()  # (no import statement per parse: ~0.7 µs each)
     if not (_FAST if _FAST is not None else _install()):
         return pglast.parse_sql(text)
     before = _TRUSTED.on
@@ -141,6 +140,18 @@ def parse_sql(text: str) -> tuple[Any, ...]:
         return pglast.parse_sql(text)
     finally:
         _TRUSTED.on = before
+
+
+_PGLAST_PACKAGE: Any = None
+
+
+def _pglast_package() -> Any:
+    """The ``pglast`` package, imported on first use and kept (its ``parse_sql`` still read at each call)."""
+    global _PGLAST_PACKAGE
+    import pglast
+
+    _PGLAST_PACKAGE = pglast
+    return pglast
 
 
 _MISS = object()
