@@ -181,10 +181,31 @@ _LARGE_SEQUENCE, _INDEX = DropObjectType.LARGE_SEQUENCE, DropObjectType.INDEX  #
 # once, not through the enum class per statement)
 
 
+# The common forms below are written at once, as words() spaces their tokens: a quoted name starts with neither
+# "," nor ")" and ends with no "(", and none is empty (an empty name is an error of the quoting); any other form
+# takes the general path.
+_DROP_WORD_OF = {id(k): v for k, v in _DROP_WORDS.items()}  # (an enum member's hash is a Python call: by identity)
+_qname = Emit.qname
+
+
 @emits(Drop)
 def drop(n: Drop, e: Emit) -> list[str]:
-    word = _DROP_WORDS[n.objtype]  # other object types, and identities not read: refused by a rule
+    objtype = n.objtype
+    word = _DROP_WORD_OF.get(id(objtype))
+    if word is None:
+        word = _DROP_WORDS[objtype]  # other object types, and identities not read: refused by a rule
     ident = n.identity
+    if type(ident) is QualifiedName and objtype is not _LARGE_SEQUENCE:
+        head = "DROP " + word
+        if n.concurrently and objtype is _INDEX:
+            head += " CONCURRENTLY"
+        if n.if_exists:
+            head += " IF EXISTS"
+        return [head + " " + _qname(ident) + " CASCADE" if n.cascade else head + " " + _qname(ident)]
+    return _drop(n, e, word, ident)
+
+
+def _drop(n: Drop, e: Emit, word: str, ident: Identity | None) -> list[str]:
     assert ident is not None
     if isinstance(ident, ConstraintIdentity):
         e.diag(I_CONSTRAINT_DROP, f"constraint {ident.name} of {ident.table.dotted()} dropped with ALTER TABLE",
@@ -220,9 +241,14 @@ def comment(n: Comment, e: Emit) -> list[str]:
                       _is(e, n.comment))]
     objtype = _kind(n.objtype)
     word = _COMMENT_WORDS[objtype]  # tablespaces, unknown kinds, identities not read: refused by rules
-    assert n.identity is not None
-    _large(e, objtype, n.origin)
-    word, what = _addressed(word, n.identity, e)
+    ident = n.identity
+    assert ident is not None
+    if objtype == "LARGE SEQUENCE":  # (_large's test: objtype is normalized already)
+        e.diag(I_LARGE_WORD, "LARGE SEQUENCE addressed as SEQUENCE", n.origin)
+    if type(ident) is QualifiedName:  # (written at once: see DROP)
+        text = n.comment
+        return ["COMMENT ON " + word + " " + _qname(ident) + (" IS " + e.literal(text) if text else " IS NULL")]
+    word, what = _addressed(word, ident, e)
     return [words("COMMENT ON", word, what, _is(e, n.comment))]
 
 
@@ -241,8 +267,11 @@ def _alter(e: Emit, word: str, if_exists: bool, name: QualifiedName) -> str:
 def rename_relation(n: RenameRelation, e: Emit) -> list[str]:
     objtype = _kind(n.objtype)
     word = _RELATION_WORDS[objtype]  # other kinds: refused by a rule
-    _large(e, objtype, n.origin)
-    return [words(_alter(e, word, n.if_exists, n.identity), "RENAME TO", e.ident(n.new_name))]
+    if objtype == "LARGE SEQUENCE":  # (_large's test: objtype is normalized already)
+        e.diag(I_LARGE_WORD, "LARGE SEQUENCE addressed as SEQUENCE", n.origin)
+    # (written at once: see DROP)
+    return [("ALTER " + word + " IF EXISTS " if n.if_exists else "ALTER " + word + " ") + _qname(n.identity)
+            + " RENAME TO " + e.ident(n.new_name)]
 
 
 @emits(RenameColumn)
@@ -297,9 +326,13 @@ _SET_SCHEMA_WORDS = {"TABLE": "TABLE", "SEQUENCE": "SEQUENCE", "LARGE SEQUENCE":
 def set_schema(n: SetSchema, e: Emit) -> list[str]:
     objtype = _kind(n.objtype)
     word = _SET_SCHEMA_WORDS[objtype]  # other kinds, identities not read: refused by rules
-    assert isinstance(n.identity, QualifiedName | FunctionSignature)
-    _large(e, objtype, n.origin)
-    word, what = _addressed(word, n.identity, e)
+    ident = n.identity
+    assert isinstance(ident, QualifiedName | FunctionSignature)
+    if objtype == "LARGE SEQUENCE":  # (_large's test: objtype is normalized already)
+        e.diag(I_LARGE_WORD, "LARGE SEQUENCE addressed as SEQUENCE", n.origin)
+    if type(ident) is QualifiedName:  # (written at once: see DROP)
+        return ["ALTER " + word + " " + _qname(ident) + " SET SCHEMA " + e.ident(n.new_schema)]
+    word, what = _addressed(word, ident, e)
     return [words("ALTER", word, what, "SET SCHEMA", e.ident(n.new_schema))]
 
 
