@@ -3,7 +3,11 @@
 carry a code for a plain ``%{name}s``, a single ``%D``, ``%I``, ``%L`` or ``%T``, and the text walk writes the fmt's
 own text with the specifier after it. They are compared here with the interpreters as they were (kept below, from
 4a0c31e) on every fixture tree read as every shape, mutated trees and trees of made-up fmts: the same error (code,
-message, path, fmt), the same text, the same slot-check error and unpastable paths."""
+message, path, fmt), the same text, the same slot-check error and unpastable paths.
+
+User code (a routine text, an inline body) without ``--``, ``/`` or a backslash is read by
+:func:`~ddlc.lexer.token_spans` (:func:`ddlc.frontend.sql.slotforms._code_scan`): compared with the scan as it was
+on every string of the fixture trees and generated texts (the verdict, the tokens, the spans remembered)."""
 
 from __future__ import annotations
 
@@ -293,3 +297,89 @@ def test_types_written_as_the_expander() -> None:
                 if typmod is not None:
                     t["typmod"] = typmod
                 _same({"fmt": "CREATE TABLE t (c %{t}T)", "t": t}, [None, "create_table", "element"])
+
+
+# ---- user code read by token_spans (slotforms._code_scan) -------------------------------------------------
+from ddlc.frontend.sql.fragment import open_line_comment  # noqa: E402
+from ddlc.frontend.sql.lexer import remember_spans, remembered_spans, scan  # noqa: E402
+from ddlc.frontend.sql.slotforms import _code_scan, _spans_problem  # noqa: E402
+
+
+def _old_code_scan(v: str) -> tuple[str | None, list[tuple[str, int, int]]]:
+    """:func:`_code_problem` of ``v``, and (when there is none) its tokens, blanks and comments aside (what
+    ``_tokens`` gives): one scan for both."""
+    known = remembered_spans(v)
+    if known is not None and "--" not in v and "/*" not in v:  # lexed already (the function-text reader)
+        return _spans_problem(v, known)
+    if open_line_comment(v):
+        return "a -- comment that runs to the end of the text (it would swallow what follows it)", []
+    line_start, slash_line = True, False
+    toks: list[tuple[str, int, int]] = []
+    for kind, s, e in scan(v):
+        if kind == "error":
+            return "an unterminated quote, quoted name, dollar quote or comment", toks
+        if kind == "space":
+            if "\n" in v[s:e] or "\r" in v[s:e]:
+                if slash_line:
+                    return "a line holding only /", toks
+                line_start = True
+            continue
+        if kind == "comment":
+            continue
+        toks.append((kind, s, e))
+        tok = v[s:e]
+        if "\\" in tok and kind not in ("string", "qident", "dollar"):  # psql/gsql: a meta-command anywhere
+            return "a backslash outside quotes (psql and gsql run a meta-command from it)", toks
+        slash_line, line_start = line_start and tok == "/", False
+    if slash_line and ("\n" in v or "\r" in v):
+        return "a line holding only /", toks
+    remember_spans(v, toks)  # every token, none unterminated: for the function-text reader of the same text
+    return None, toks
+
+
+def _fresh(v: str) -> str:
+    """A string equal to ``v`` that is another object (the remembered spans are kept by identity)."""
+    return (v + "x")[:-1]
+
+
+def _same_scan(v: str) -> None:
+    one, two = _fresh(v), _fresh(v)
+    remember_spans("", [])
+    want = _old_code_scan(one)
+    kept_old = remembered_spans(one)
+    got = _code_scan(two)
+    kept_new = remembered_spans(two)
+    assert want == got, (v, want, got)
+    assert kept_old == kept_new, (v, kept_old, kept_new)
+
+
+def _strings(v: Any) -> Iterator[str]:
+    if isinstance(v, str):
+        yield v
+    elif isinstance(v, dict):
+        for x in v.values():
+            yield from _strings(x)
+    elif isinstance(v, list):
+        for x in v:
+            yield from _strings(x)
+
+
+def test_code_scan_of_fixture_strings_as_before() -> None:
+    texts = {s for tree in TREES for s in _strings(tree)}
+    assert any("CREATE" in t and "$" in t for t in texts)
+    for v in sorted(texts):
+        _same_scan(v)
+
+
+_CODE = st.lists(st.sampled_from(list("aZ_1 \t\n\r;'\"$/-*().,\\eE") + ["$$", "$a$", "--", "/*", "*/", "CREATE",
+                                                                          "BEGIN", "END", "\u00e9"]),
+                 max_size=24).map("".join)
+# (the texts read by token_spans: no "-", "/" or backslash)
+_PLAIN_CODE = st.lists(st.sampled_from(list("aZ_1 \t\n\r;'\"$*().,eE") + ["$$", "$a$", "CREATE", "\u00e9"]),
+                       max_size=24).map("".join)
+
+
+@settings(max_examples=2000, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.one_of(_CODE, _PLAIN_CODE))
+def test_code_scan_of_generated_texts_as_before(v: str) -> None:
+    _same_scan(v)

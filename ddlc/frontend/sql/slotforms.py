@@ -11,7 +11,7 @@ from typing import Any
 from ... import lazyre
 from ...errors import DdlcError
 from .fragment import comments, fragment_problem, open_line_comment, unquoted
-from .lexer import _CONT, _START, remember_spans, remembered_spans, scan
+from .lexer import _CONT, _START, remember_spans, remembered_spans, scan, token_spans
 
 _NUMBER_FORMS = {
     "integer": r"[+-]?[0-9]+",
@@ -86,6 +86,14 @@ def _code_scan(v: str) -> tuple[str | None, list[tuple[str, int, int]]]:
     known = remembered_spans(v)
     if known is not None and "--" not in v and "/*" not in v:  # lexed already (the function-text reader)
         return _spans_problem(v, known)
+    if "--" not in v and "/" not in v and "\\" not in v:
+        # no comment, no "/" line and no backslash can be in it: an unterminated token is all the scan below can
+        # find (the last one), and its tokens are token_spans' (one regex match a token, blanks taken with it)
+        spans = list(token_spans(v))
+        if spans and spans[-1][0] == "error":
+            return "an unterminated quote, quoted name, dollar quote or comment", spans[:-1]
+        remember_spans(v, spans)
+        return None, spans
     if open_line_comment(v):
         return "a -- comment that runs to the end of the text (it would swallow what follows it)", []
     line_start, slash_line = True, False
