@@ -5,6 +5,15 @@
   enum member's identity (an enum's hash is a Python call). Compared with the former emitters (kept below) over
   every fixture statement and generated ones with hostile names, every object kind and every flag: the same
   statements, diagnostics, owned objects and errors.
+* The view family: ``exprs.rewrite_tree`` rewrites the calls the verdicts (``functions.calls``, worked out once per
+  tree for the rules) say to rewrite, instead of judging every call node again (``call_of``, ``rewrite_for``);
+  ``objects_more._view_query`` works a type's mapping out once per node; ``create_view`` writes its statement at
+  once. The former ``rewrite_tree`` and ``create_view`` are kept below and compared with the new ones on round 9's
+  hand-written view queries, every fixture query, generated queries (the same tree, text, diagnostics and errors)
+  and every fixture CREATE VIEW with generated names and flags; ``_view_query`` is compared with its former self
+  by tests/test_throughput_round9_views.py. The direct printer's shortcuts (``pgdirect``: a two-part name, a
+  column reference, a constant and a target's alias written without the steps' frames) are compared with pglast's
+  printers by tests/test_throughput_print2.py.
 """
 
 from __future__ import annotations
@@ -23,6 +32,7 @@ from ddlc.ir.comment import Comment
 from ddlc.ir.drop import ConstraintIdentity, Drop, DropObjectType, FunctionSignature, PlainName, SchemaName
 from ddlc.ir.names import QualifiedName, TypeName
 from ddlc.ir.rename import RenameRelation, SetSchema
+from ddlc.ir.view import CreateView
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_throughput_passes import STATEMENTS  # noqa: E402
@@ -148,3 +158,153 @@ def test_comment_generated(objtype, identity, text, on_constraint, domain, paren
 def test_rename_and_set_schema_generated(objtype, identity, name, qname, if_exists):
     _both(SetSchema(objtype=objtype, identity_text="x", new_schema=name, identity=identity))
     _both(RenameRelation(objtype=objtype, identity=qname, new_name=name, if_exists=if_exists))
+
+
+# ---- the view family ---------------------------------------------------------------------------------------
+import pglast  # noqa: E402
+import pytest  # noqa: E402
+from pglast import ast  # noqa: E402
+
+from ddlc.backends import once  # noqa: E402
+from ddlc.backends.postgres import exprs as pg_exprs  # noqa: E402
+from ddlc.backends.postgres import objects_more as pg_om  # noqa: E402
+from ddlc.backends.postgres.functions import REWRITE, UNKNOWN, _quoted_bare, call_of, calls, rewrite_for  # noqa: E402
+from ddlc.errors import InternalError  # noqa: E402
+from ddlc.ir.sequence import Persistence  # noqa: E402
+from ddlc.ir.sqltree import built_trusted, nodes, replaced  # noqa: E402
+from test_throughput_round9_views import _CALLS, _FORMS, _TYPES, _fixture_queries  # noqa: E402
+
+
+def _former_rewrite_tree(node, emit, origin, text="", gather=None):
+    """exprs.rewrite_tree as it was at 4a0c31e."""
+    found = calls(node, text)
+    unknown = [c.label for c, v in found if v == UNKNOWN]
+    if unknown:
+        raise InternalError(f"call to {', '.join(unknown)} (not on PostgreSQL) reached the emitter", path=origin)
+    if not any(v == REWRITE for _, v in found):
+        return node, False
+    quoted = _quoted_bare(text) if text else frozenset()
+    done = []
+
+    def one(original, node):
+        c = call_of(original, quoted)
+        rw = rewrite_for(c) if c is not None else None
+        if rw is None:
+            return node
+        done.append(rw)
+        return built_trusted(rw.build, node)
+
+    tree = replaced(node, one, (ast.FuncCall, ast.ColumnRef), gather)
+    exact = sorted({rw.gauss for rw in done if rw.exact})
+    close = sorted({f"{rw.gauss} -> {rw.postgres} ({rw.note})" for rw in done if not rw.exact})
+    if exact:
+        emit.diag(pg_exprs.I_EXPR_REWRITTEN, "rewritten: " + ", ".join(exact), origin)
+    if close:
+        emit.diag(pg_exprs.I_EXPR_CLOSE, "rewritten to a close form: " + "; ".join(close), origin)
+    return tree, True
+
+
+class _Said:
+    def __init__(self):
+        self.said = []
+
+    def diag(self, code, message, path, **more):
+        self.said.append((code, message, path, tuple(sorted(more.items()))))
+
+
+def _rewritten(fn, text, tree):
+    e, found = _Said(), []
+    try:
+        new, changed = fn(tree, e, ("query",), text, (ast.TypeName, found))
+    except InternalError as exc:
+        return ("raised", str(exc)), e.said
+    return (pglast.stream.RawStream()(new), changed, sorted(pglast.stream.RawStream()(t) for t in found),
+            sorted(pglast.stream.RawStream()(t) for t in nodes(new) if type(t) is ast.TypeName)), e.said
+
+
+def _same_rewrite(text: str) -> bool:
+    """The former and the new rewrite_tree on ``text``'s parse (each on its own fresh parse)."""
+    try:
+        stmts = pglast.parse_sql(text)
+    except pglast.parser.ParseError:
+        return False
+    if len(stmts) != 1:
+        return False
+    old = _rewritten(_former_rewrite_tree, text, pglast.parse_sql(text)[0].stmt)
+    tree = stmts[0].stmt
+    before = pglast.stream.RawStream()(tree)
+    assert _rewritten(pg_exprs.rewrite_tree, text, tree) == old, text
+    assert pglast.stream.RawStream()(tree) == before, text  # the IR's tree is never modified
+    return True
+
+
+_MORE = ["SELECT \"sysdate\", sysdate, nvl(\"sysdate\", sysdate) FROM t",
+         "SELECT nvl(sysdate, a), decode(nvl(a, b), 1, to_date(c), d) FROM t",
+         "SELECT pg_catalog.nvl(a, b), s.nvl(a, b), nvl(a) FROM t",
+         "SELECT CAST(nvl(a, 1) AS varchar(3)), nvl(a, 1)::nvarchar2(4) FROM t"]
+
+
+@pytest.mark.parametrize("text", _FORMS + _MORE)
+def test_rewrite_tree_forms(text: str) -> None:
+    assert _same_rewrite(text)
+
+
+def test_rewrite_tree_every_fixture_query() -> None:
+    assert sum(_same_rewrite(t) for t in sorted(_fixture_queries())) >= 18
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_CALLS, _CALLS, _TYPES), min_size=1, max_size=4))
+def test_rewrite_tree_generated(parts) -> None:
+    cols = [outer.format(inner.format("a") + cast) for outer, inner, cast in parts]
+    _same_rewrite("SELECT " + ", ".join(cols) + " FROM t WHERE b > nvl(sysdate, 0)")
+
+
+def _former_create_view(n, e):
+    query = pg_om.view_query(n, e)
+    w = e.w().kw("CREATE")
+    if n.or_replace:
+        w.kw("OR", "REPLACE")
+    if n.persistence is Persistence.TEMPORARY:
+        w.kw("TEMPORARY")
+    e.own(("VIEW",), e.qname(n.identity))
+    return [w.kw("VIEW").raw(e.qname(n.identity)).kw("AS").raw(query).text()]
+
+
+def _view_emitted(fn, n):
+    once._KEPT.clear()
+    return _emitted(fn, n)
+
+
+def _views():
+    """Every fixture CREATE VIEW, and one made of each hand-written query."""
+    from ddlc.frontend.build import build
+
+    out = [n for _label, stmt in STATEMENTS for n in (stmt if isinstance(stmt, tuple | list) else (stmt,))
+           if type(n) is CreateView]
+    for text in _FORMS + _MORE:
+        stmt, _ = build({"fmt": "CREATE %{or_replace}s %{persistence}s VIEW %{identity}D AS %{query}s",
+                         "query": text, "identity": {"objname": "v", "schemaname": "public"}, "or_replace": "",
+                         "persistence": ""}, document="d")
+        if type(stmt) is CreateView:
+            out.append(stmt)
+    return out
+
+
+_VIEWS = _views()
+
+
+def test_create_view_fixtures():
+    views = _VIEWS
+    assert len(views) >= 3 + len(_FORMS)
+    for n in views:
+        assert _view_emitted(pg_om.create_view, n) == _view_emitted(_former_create_view, n)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(0, 1000), _QNAMES, st.booleans(), st.sampled_from(list(Persistence)))
+def test_create_view_generated(i, identity, or_replace, persistence):
+    n = _VIEWS[i % len(_VIEWS)]
+    n = type(n)(**{**{f: getattr(n, f) for f in n.__struct_fields__}, "identity": identity,
+                   "or_replace": or_replace, "persistence": persistence})
+    assert _view_emitted(pg_om.create_view, n) == _view_emitted(_former_create_view, n)

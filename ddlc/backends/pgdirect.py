@@ -47,9 +47,13 @@ def _res_target(o: _Out, node: Any) -> None:
         raise _Unsure("indirection")
     if node.val:
         _node(o, node.val, ast.ResTarget)
-        if node.name:
-            _w(o, " AS ")
-            _name(o, node.name)
+        name = node.name
+        if name:
+            if type(name) is not str:
+                raise _Unsure("name")
+            _w(o, " AS " + quote_name(name))  # (_w(" AS ") and _name at once: " AS " takes no space before it)
+            if not o.lec.isspace():
+                o.pend = True
     else:
         _name(o, node.name)
 
@@ -64,7 +68,8 @@ def _range_var(o: _Out, node: Any) -> None:
     if node.catalogname:
         name = _quoted(node.catalogname) + "." + name
     _w(o, name)
-    _sep(o)
+    if not o.lec.isspace():  # (_sep)
+        o.pend = True
     alias = node.alias
     if alias:
         _w(o, " AS ")
@@ -181,8 +186,8 @@ def _select_stmt(o: _Out, node: Any, in_range_subselect: bool = False) -> None:
     if node.withClause:
         _w(o, "WITH ")
         _node(o, node.withClause, ast.SelectStmt)
-        _sep(o)
-        _sep(o)
+        if not o.lec.isspace():  # (_sep twice: once is the same)
+            o.pend = True
     if node.valuesLists:
         if type(node.valuesLists) is not tuple:
             raise _Unsure("valuesLists")
@@ -195,7 +200,8 @@ def _select_stmt(o: _Out, node: Any, in_range_subselect: bool = False) -> None:
             if first:
                 first = False
             else:
-                _sep(o)
+                if not o.lec.isspace():  # (_sep)
+                    o.pend = True
                 _w(o, ",")
                 _w(o, " ")
                 _w(o, "(")
@@ -206,8 +212,8 @@ def _select_stmt(o: _Out, node: Any, in_range_subselect: bool = False) -> None:
     elif node.op != so.SETOP_NONE and (node.larg or node.rarg):
         if node.larg:
             _maybe_paren_select(o, node.larg)
-        _sep(o)
-        _sep(o)
+        if not o.lec.isspace():  # (_sep twice: once is the same)
+            o.pend = True
         if node.op == so.SETOP_UNION:
             _w(o, "UNION")
         elif node.op == so.SETOP_INTERSECT:
@@ -216,12 +222,13 @@ def _select_stmt(o: _Out, node: Any, in_range_subselect: bool = False) -> None:
             _w(o, "EXCEPT")
         if node.all:
             _w(o, " ALL")
-        _sep(o)
-        _sep(o)
+        if not o.lec.isspace():  # (_sep twice: once is the same)
+            o.pend = True
         if node.rarg:
             _maybe_paren_select(o, node.rarg)
             if node.sortClause or node.limitCount or node.limitOffset or node.lockingClause:
-                _sep(o)
+                if not o.lec.isspace():  # (_sep)
+                    o.pend = True
     else:
         _w(o, "SELECT")
         if node.distinctClause:
@@ -237,33 +244,40 @@ def _select_stmt(o: _Out, node: Any, in_range_subselect: bool = False) -> None:
         if node.intoClause:
             raise _Unsure("intoClause")
         if node.fromClause:
-            _sep(o)
+            if not o.lec.isspace():  # (_sep)
+                o.pend = True
             _w(o, "FROM ")
             _list(o, node.fromClause, ast.SelectStmt)
         if node.whereClause:
-            _sep(o)
+            if not o.lec.isspace():  # (_sep)
+                o.pend = True
             _w(o, "WHERE ")
             _node(o, node.whereClause, ast.SelectStmt)
         if node.groupClause:
-            _sep(o)
+            if not o.lec.isspace():  # (_sep)
+                o.pend = True
             _w(o, "GROUP BY ")
             if node.groupDistinct:
                 _w(o, "DISTINCT ")
             _list(o, node.groupClause, ast.SelectStmt)
         if node.havingClause:
-            _sep(o)
+            if not o.lec.isspace():  # (_sep)
+                o.pend = True
             _w(o, "HAVING ")
             _node(o, node.havingClause, ast.SelectStmt)
         if node.windowClause:
-            _sep(o)
+            if not o.lec.isspace():  # (_sep)
+                o.pend = True
             _w(o, "WINDOW ")
             _list(o, node.windowClause, ast.SelectStmt)
     if node.sortClause:
-        _sep(o)
+        if not o.lec.isspace():  # (_sep)
+            o.pend = True
         _w(o, "ORDER BY ")
         _list(o, node.sortClause, ast.SelectStmt)
     if node.limitCount:
-        _sep(o)
+        if not o.lec.isspace():  # (_sep)
+            o.pend = True
         option = node.limitOption
         if option == enums.LimitOption.LIMIT_OPTION_COUNT:
             _w(o, "LIMIT ")
@@ -279,7 +293,8 @@ def _select_stmt(o: _Out, node: Any, in_range_subselect: bool = False) -> None:
         if option == enums.LimitOption.LIMIT_OPTION_WITH_TIES:
             _w(o, " ROWS WITH TIES ")
     if node.limitOffset:
-        _sep(o)
+        if not o.lec.isspace():  # (_sep)
+            o.pend = True
         _w(o, "OFFSET ")
         _node(o, node.limitOffset, ast.SelectStmt)
     if node.lockingClause:

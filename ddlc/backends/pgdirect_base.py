@@ -14,7 +14,7 @@ from pglast.precedence import ExprPrec, expr_precedence, is_b_expr_rule
 from pglast.printers import NODE_PRINTERS
 from pglast.stream import RawStream
 
-from .pgprint import quote_name
+from .pgprint import _QUOTED_WORDS, quote_name
 
 _SPECIAL = frozenset("""_*+/-"'=<>$@""")  # OutputStream.maybe_write_space's special characters
 
@@ -157,6 +157,16 @@ def _dotted(items: tuple, symbol: bool = False) -> str:
     last written.)"""
     if type(items) is not tuple:  # (a string: pglast's print_name quotes it whole, ``""`` for an empty one)
         raise _Unsure("name")
+    if len(items) == 2 and not symbol:  # (the common ``a.b``: the loop's steps at once, quote_name's test inline)
+        a, b = items
+        if type(a) is ast.String and type(b) is ast.String:
+            a, b = a.sval, b.sval
+            if type(a) is str and type(b) is str:
+                if not (a.isascii() and a.islower() and a.isidentifier()) or a in _QUOTED_WORDS:
+                    a = quote_name(a)
+                if not (b.isascii() and b.islower() and b.isidentifier()) or b in _QUOTED_WORDS:
+                    b = quote_name(b)
+                return a + "." + b
     parts = []
     last = len(items) - 1
     for i, item in enumerate(items):

@@ -13,8 +13,9 @@ from pglast.precedence import ExprPrec, subquery_operator_precedence
 from pglast.printers import dml
 from pglast.stream import SQL_SYNTAX_SPECIAL_FUNCTIONS
 
-from .pgdirect_base import (_A_EXPR, _B_EXPR, _K, _b_expr, _items, _list, _name, _node, _operand, _Out, _paren_node,
-                            _prec, _sep, _sw, _swrites, _symbol, _Unsure, _w, _writes, _dotted)
+from .pgdirect_base import (_A_EXPR, _B_EXPR, _K, _SPECIAL, _b_expr, _items, _list, _name, _node, _operand, _Out,
+                            _paren_node, _prec, _sep, _sw, _swrites, _symbol, _Unsure, _w, _writes, _dotted)
+from .pgprint import quote_name
 
 _BOOL = enums.BoolExprType
 
@@ -45,11 +46,22 @@ def _a_const(o: _Out, node: Any) -> None:
     val = node.val
     cls = type(val)
     if cls is ast.String and type(val.sval) is str:  # (_string and _integer at once: the caller separates)
-        _w(o, o.literal(val.sval))
+        s = o.literal(val.sval)
     elif cls is ast.Integer and type(val.ival) is int:
-        _w(o, str(val.ival))
+        s = str(val.ival)
     else:
         _node(o, val, ast.A_Const)
+        return
+    if o.pend:  # (_w(o, s) inline: s is never empty)
+        o.pend = False
+        if s != " ":
+            lec = o.lec
+            if lec != "(" and not lec.isspace():
+                c = s[0]
+                if c.isalnum() or c in _SPECIAL:
+                    o.parts.append(" ")
+    o.parts.append(s)
+    o.lec = s[-1]
 
 
 def _integer(o: _Out, node: Any) -> None:
@@ -76,7 +88,26 @@ def _boolean(o: _Out, node: Any) -> None:
 
 
 def _column_ref(o: _Out, node: Any) -> None:
-    _name(o, node.fields, True)
+    fields = node.fields  # (_name(o, fields, True) with _w's and _sep's steps inline: the commonest node)
+    if type(fields) is tuple:
+        s = _dotted(fields)
+    elif type(fields) is str:
+        s = quote_name(fields)
+    else:
+        raise _Unsure("name")
+    if s:
+        if o.pend:
+            o.pend = False
+            if s != " ":
+                lec = o.lec
+                if lec != "(" and not lec.isspace():
+                    c = s[0]
+                    if c.isalnum() or c in _SPECIAL:
+                        o.parts.append(" ")
+        o.parts.append(s)
+        o.lec = s[-1]
+    if not o.lec.isspace():
+        o.pend = True
 
 
 def _a_star(o: _Out, node: Any) -> None:
@@ -91,7 +122,7 @@ def _type_cast(o: _Out, node: Any) -> None:
     if type(node.arg) is ast.A_Const:
         if type(tn) is not ast.TypeName:
             raise _Unsure("typeName")
-        if ".".join(n.sval for n in tn.names) == "pg_catalog.bpchar" and tn.typmods is None:
+        if _type_dotted(tn.names) == "pg_catalog.bpchar" and tn.typmods is None:
             _w(o, "char ")
             _node(o, node.arg, ast.TypeCast)
             return
@@ -104,10 +135,24 @@ def _type_cast(o: _Out, node: Any) -> None:
     _w(o, ")")
 
 
+def _type_dotted(names: Any) -> str:
+    """``".".join(n.sval for n in names)``, a one- or two-part name of strings without the generator's frame."""
+    if type(names) is tuple:
+        if len(names) == 1:
+            a = names[0].sval
+            if type(a) is str:
+                return a
+        elif len(names) == 2:
+            a, b = names[0].sval, names[1].sval
+            if type(a) is str and type(b) is str:
+                return a + "." + b
+    return ".".join(n.sval for n in names)
+
+
 def _type_name(o: _Out, node: Any) -> None:
     if node.setof:
         _writes(o, "SETOF")
-    name = ".".join(n.sval for n in node.names)
+    name = _type_dotted(node.names)
     suffix = ""
     if name in _SYSTEM_TYPES:
         prefix, suffix = _SYSTEM_TYPES[name]

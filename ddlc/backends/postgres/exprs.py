@@ -19,7 +19,7 @@ from ...errors import InternalError
 from ...ir.names import Expr
 from ...ir.sqltree import built_trusted, replaced
 from ..writer import pg_deparse, pg_pastable
-from .functions import REWRITE, UNKNOWN, _quoted_bare, calls, call_of, rewrite_for
+from .functions import REWRITE, UNKNOWN, calls, rewrite_for
 from .rewrites import REWRITES, _ast
 from ... import lazyre
 
@@ -94,28 +94,39 @@ def rewrite_tree(node: Any, emit: Any, origin: Any, text: str = "",
     quoted as ``"sysdate"`` from the keyword). ``gather``: ``(cls, found)``, the nodes of class ``cls`` of a
     changed tree added to ``found`` by the same walk (:func:`~ddlc.ir.sqltree.replaced`); nothing added to it
     when unchanged."""
-    found = calls(node, text)
-    unknown = [c.label for c, v in found if v == UNKNOWN]
+    rewritten: dict[int, Any] = {}  # id of a call's node -> the call, for the calls the verdicts rewrite
+    unknown = []
+    for c, v in calls(node, text):  # (the verdicts the rules worked out, judged on the calls as written)
+        if v == REWRITE:
+            rewritten[id(c.node)] = c
+        elif v == UNKNOWN:
+            unknown.append(c.label)
     if unknown:  # the drop_unsupported rules remove these first: never emitted
         raise InternalError(f"call to {', '.join(unknown)} (not on PostgreSQL) reached the emitter", path=origin)
-    if not any(v == REWRITE for _, v in found):
+    if not rewritten:
         return node, False
     ast = _ast()
-    quoted = _quoted_bare(text) if text else frozenset()
     done: list[Any] = []
 
-    def one(original: Any, node: Any) -> Any:  # judged on the call as written, as the rules judged it
-        c = call_of(original, quoted)
-        rw = rewrite_for(c) if c is not None else None
+    def one(original: Any, node: Any) -> Any:  # a call the verdicts rewrite (no call made again of any other node)
+        c = rewritten.get(id(original))
+        if c is None:
+            return node
+        rw = rewrite_for(c)
         if rw is None:
             return node
         done.append(rw)
         return built_trusted(rw.build, node)  # (the builders give final types: pglast's check skipped)
 
-    # only the path to each rewritten call is copied; call_of makes a call of no other node class
+    # only the path to each rewritten call is copied; calls are of no other node class
     tree = replaced(node, one, (ast.FuncCall, ast.ColumnRef), gather)
-    exact = sorted({rw.gauss for rw in done if rw.exact})
-    close = sorted({f"{rw.gauss} -> {rw.postgres} ({rw.note})" for rw in done if not rw.exact})
+    exact_set, close_set = set(), set()
+    for rw in done:  # (one loop, no comprehension's frame)
+        if rw.exact:
+            exact_set.add(rw.gauss)
+        else:
+            close_set.add(f"{rw.gauss} -> {rw.postgres} ({rw.note})")
+    exact, close = sorted(exact_set), sorted(close_set)
     if exact:
         emit.diag(I_EXPR_REWRITTEN, "rewritten: " + ", ".join(exact), origin)
     if close:

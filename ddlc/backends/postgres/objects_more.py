@@ -44,10 +44,11 @@ from ...ir.rules import Rule
 from ...ir.sequence import AlterSequence, CreateSequence, Persistence, SeqClause, SeqOption
 from ...ir.sqltree import built_trusted, copied_with, index, replaced
 from ...ir.view import CreateView
-from ..writer import pg_deparse, pg_deparse_typed
+from ..writer import pg_deparse, pg_deparse_typed, words
 from .context import Emit, emits
 from .exprs import query_tree, rewrite_tree
 from .functions import REWRITE, UNKNOWN, calls
+from .rewrites import _ast
 from ..once import printed_once
 from .types import TYPE_MAP, type_node
 from ... import lazyre
@@ -536,13 +537,12 @@ def _may_map_types(text: str) -> bool:
 
 def _mapped_type(node: Any) -> tuple[str, bool] | None:
     """(PostgreSQL spelling, typmods kept) of a pglast ``TypeName`` whose GaussDB type a view's query maps."""
-    names = [s.sval for s in node.names or ()]
-    if not names or (len(names) == 2 and names[0] != "pg_catalog") or len(names) > 2:
-        return None
-    entry = TYPE_MAP.get(names[-1])
-    if entry is None or entry[2] is None:
-        return None
-    return entry[0], entry[1]
+    names = node.names or ()
+    if len(names) == 1 or (len(names) == 2 and names[0].sval == "pg_catalog"):
+        entry = TYPE_MAP.get(names[-1].sval)
+        if entry is not None and entry[2] is not None:
+            return entry[0], entry[1]
+    return None
 
 
 def view_query(n: CreateView, e: Emit) -> str:
@@ -554,47 +554,46 @@ def view_query(n: CreateView, e: Emit) -> str:
 
 def _view_query(n: CreateView, e: Emit, tree: Any) -> str:
     assert tree is not None  # a query that does not parse, or uses GaussDB-only constructs: refused by rules
-    from pglast import ast
-
-    found: Any = []
-    text, changed = n.query.text, False
-    # the calls' verdicts, worked out once per tree for the rules, say what a test of the text (wants_rewrite)
-    # only said may be there; a rewritten copy's types are gathered by the rewrite's own walk (no second one)
+    ast, found, text, changed = _ast(), [], n.query.text, False  # (pglast.ast kept: no import statement per view)
+    # the calls' verdicts (worked out once per tree for the rules) say whether to rewrite; a rewritten copy's
+    # types are gathered by the rewrite's own walk (no second one)
     if any(v == REWRITE or v == UNKNOWN for _, v in calls(tree, text)):  # GaussDB-only functions
         tree, changed = rewrite_tree(tree, e, n.query.origin, text, (ast.TypeName, found))
     if not changed:  # the IR's tree: its index (shared) holds its types, no test of the text first
         found = index(tree).of(ast.TypeName)
-    wanted = [node.names[-1].sval for node in found if _mapped_type(node) is not None]
-    if not wanted:
+    entries = [(node, entry) for node in found if (entry := _mapped_type(node)) is not None]  # (once per node)
+    if not entries:
         return pg_deparse(tree)
 
-    def mapped(original: Any, node: Any) -> Any:  # a TypeName with the mapped type, in a copy
-        entry = _mapped_type(original) if type(original) is ast.TypeName else None
-        if entry is None:
-            return node
+    def copy(node: Any, entry: tuple[str, bool]) -> Any:  # a TypeName with the mapped type, in a copy (mapped:
         spelling, keep = entry
         new = built_trusted(type_node, spelling)  # (final types: pglast's check skipped)
         return copied_with(node, {slot: getattr(new, slot) for slot in type(new).__slots__
                                   if slot not in ("arrayBounds", "location") and not (slot == "typmods" and keep)})
 
-    # each mapped TypeName by its copy (which holds no TypeName it replaces: its names and typmods are the
-    # mapped type's, or its own typmods, printed through the same map); the IR's tree is never modified, and
-    # a tree with the paths to the types copied is made only for pglast's printers
-    types = {id(node): mapped(node, node) for node in found if _mapped_type(node) is not None}
-    e.diag(I_VIEW_TYPES, "type(s) mapped: " + ", ".join(sorted(set(wanted))), n.query.origin)
+    def mapped(original: Any, node: Any) -> Any:  # for the copy pglast's printers print)
+        entry = _mapped_type(original) if type(original) is ast.TypeName else None
+        return node if entry is None else copy(node, entry)
+
+    # each mapped TypeName by its copy (holding no TypeName it replaces: the mapped type's names and typmods, or
+    # its own typmods); the IR's tree is never modified, a copy with the types is made only for pglast's printers
+    types = {id(node): copy(node, entry) for node, entry in entries}
+    e.diag(I_VIEW_TYPES, "type(s) mapped: " + ", ".join(sorted({node.names[-1].sval for node, _ in entries})),
+           n.query.origin)
     return pg_deparse_typed(tree, types, lambda: replaced(tree, mapped, (ast.TypeName,)))
 
 
 @emits(CreateView)
 def create_view(n: CreateView, e: Emit) -> list[str]:
     query = view_query(n, e)
-    w = e.w().kw("CREATE")
-    if n.or_replace:
-        w.kw("OR", "REPLACE")
-    if n.persistence is Persistence.TEMPORARY:
-        w.kw("TEMPORARY")
-    e.own(("VIEW",), e.qname(n.identity))
-    return [w.kw("VIEW").raw(e.qname(n.identity)).kw("AS").raw(query).text()]
+    qname = e.qname(n.identity)
+    e.own(("VIEW",), qname)
+    temporary = n.persistence is Persistence.TEMPORARY
+    if query and query[0] != ")" and query != ",":  # (written at once, as the writer spaces these tokens)
+        head = "CREATE OR REPLACE " if n.or_replace else "CREATE "
+        return [(head + "TEMPORARY VIEW " if temporary else head + "VIEW ") + qname + " AS " + query]
+    return [words("CREATE", "OR REPLACE" if n.or_replace else None, "TEMPORARY" if temporary else None, "VIEW", qname,
+                  "AS", query)]
 
 
 __all__ = ["UNSUPPORTED", "INDEX_RELOPTIONS", "PG_OPCLASSES", "index_options", "target_method", "view_query"]
