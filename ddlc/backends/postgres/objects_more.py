@@ -48,6 +48,7 @@ from ..writer import pg_deparse, pg_deparse_typed, words
 from .context import Emit, emits
 from .exprs import query_tree, rewrite_tree
 from .functions import REWRITE, UNKNOWN, calls
+from .indexes import _method_name, index_statement
 from .rewrites import _ast
 from ..once import printed_once
 from .types import TYPE_MAP, type_node
@@ -382,36 +383,6 @@ UNSUPPORTED = (
 
 
 # ---- CREATE INDEX -----------------------------------------------------------------------------
-def _key(w: Any, k: IndexKey, e: Emit) -> None:
-    if k.column is not None:
-        w.ident(k.column)
-    else:
-        assert k.expression is not None
-        w.raw(e.expr(k.expression))
-    if k.collation is not None:
-        w.kw("COLLATE").raw(e.qname(k.collation))
-    if k.opclass is not None:
-        w.raw(e.qname(k.opclass))
-    if k.ordering is not None:
-        w.kw(k.ordering.value)
-    if k.nulls is not None:
-        w.kw("NULLS", k.nulls.value)
-
-
-def _option_value(v: str) -> str:
-    from ..writer import pg_option_value
-
-    return pg_option_value(v)
-
-
-def _method_name(method: str) -> str:
-    """The access method's name from its spelling as the server wrote it (a word, or a quoted name)."""
-    m = method.strip()
-    if len(m) > 1 and m[0] == m[-1] == '"':
-        return m[1:-1].replace('""', '"')
-    return m.lower()
-
-
 @emits(CreateIndex)
 def create_index(n: CreateIndex, e: Emit) -> list[str]:
     assert n.keys  # a definition not read: refused by a rule
@@ -435,24 +406,8 @@ def create_index(n: CreateIndex, e: Emit) -> list[str]:
         e.diag(W_CONCURRENTLY, _CONCURRENTLY, n.origin)
     elif concurrently:
         e.diag(I_CONCURRENTLY_KEPT, f"CONCURRENTLY kept: {n.table.dotted()} not known to be partitioned", n.origin)
-    w = e.w().kw("CREATE")
-    if unique:
-        w.kw("UNIQUE")
-    w.kw("INDEX")
-    if concurrently:
-        w.kw("CONCURRENTLY")
-    w.ident(n.name).kw("ON").raw(e.qname(n.table))
-    w.kw("USING").ident(method if method in INDEX_RELOPTIONS else _method_name(n.method))  # a name, quoted
-    w.open().each(n.keys, lambda w_, k: _key(w_, k, e)).close()
-    if n.include:
-        w.kw("INCLUDE").open().each(n.include, lambda w_, c: w_.ident(c)).close()
-    opts = index_options(n.options)
-    if opts:
-        # the server's k=v form (no spaces): one token of a quoted name and a value
-        w.kw("WITH").open().each(opts, lambda w_, kv: w_.raw(e.ident(kv[0]) + "=" + _option_value(kv[1]))).close()
-    if n.where is not None:
-        w.kw("WHERE").raw(e.expr(n.where))
-    return [w.text()]
+    using = method if method in INDEX_RELOPTIONS else _method_name(n.method)
+    return [index_statement(n, e, unique, concurrently, using, index_options(n.options))]
 
 
 # ---- sequences --------------------------------------------------------------------------------
