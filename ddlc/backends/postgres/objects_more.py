@@ -44,7 +44,7 @@ from ...ir.rules import Rule
 from ...ir.sequence import AlterSequence, CreateSequence, Persistence, SeqClause, SeqOption
 from ...ir.sqltree import built_trusted, copied_with, index, replaced
 from ...ir.view import CreateView
-from ..writer import pg_deparse, pg_deparse_typed, words
+from ..writer import joined, pg_deparse, pg_deparse_typed, words
 from .context import Emit, emits
 from .exprs import query_tree, rewrite_tree
 from .functions import REWRITE, UNKNOWN, calls
@@ -414,20 +414,32 @@ def create_index(n: CreateIndex, e: Emit) -> list[str]:
 _WORDS = {SeqClause.CACHE: ("CACHE",), SeqClause.INCREMENT: ("INCREMENT", "BY"),
           SeqClause.MINVALUE: ("MINVALUE",), SeqClause.MAXVALUE: ("MAXVALUE",),
           SeqClause.START: ("START", "WITH"), SeqClause.RESTART: ("RESTART",)}
+_WORDS_OF = {id(k): v for k, v in _WORDS.items()}
 
 
-def _option(w: Any, o: SeqOption, e: Emit) -> None:
+def _option(toks: list[str], o: SeqOption, e: Emit) -> None:
+    """The option's tokens added to ``toks`` (a writer's token list, spaced by ``joined``: no writer's calls)."""
     c = o.clause
-    if c in _WORDS:
+    words_ = _WORDS_OF.get(id(c))  # (an enum member's hash is a Python call: looked up by identity)
+    if words_ is None and type(c) is not SeqClause:
+        words_ = _WORDS.get(c)
+    if words_ is not None:
         assert o.value is not None
-        w.kw(*_WORDS[c]).raw(str(int(o.value)))
+        toks += words_
+        toks.append(str(int(o.value)))
     elif c is SeqClause.CYCLE:
-        w.kw(*(("NO", "CYCLE") if o.no else ("CYCLE",)))
+        toks += ("NO", "CYCLE") if o.no else ("CYCLE",)
     elif c is SeqClause.OWNED:
-        w.kw("OWNED", "BY").raw(e.qname(o.owner) if o.owner is not None else "NONE")
+        toks += ("OWNED", "BY", e.qname(o.owner) if o.owner is not None else "NONE")
     elif c is SeqClause.AS:
         assert o.type is not None
-        w.kw("AS").raw(e.type(TypeName(o.type.name, o.type.schema, origin=o.type.origin)))
+        toks.append("AS")
+        spelling = e.type(TypeName(o.type.name, o.type.schema, origin=o.type.origin))
+        if spelling:  # (as the writer's raw)
+            toks.append(spelling)
+
+
+_START, _RESTART, _AS = SeqClause.START, SeqClause.RESTART, SeqClause.AS
 
 
 def _kept(n: CreateSequence | AlterSequence, e: Emit) -> list[SeqOption]:
@@ -442,26 +454,35 @@ def _kept(n: CreateSequence | AlterSequence, e: Emit) -> list[SeqOption]:
 
 @emits(CreateSequence)
 def create_sequence(n: CreateSequence, e: Emit) -> list[str]:
-    opts = _kept(n, e)
-    start = next((o for o in opts if o.clause is SeqClause.START), None)
-    restart = next((o for o in opts if o.clause is SeqClause.RESTART), None)
-    opts = [o for o in opts if o.clause is not SeqClause.RESTART]
-    opts.sort(key=lambda o: o.clause is not SeqClause.AS)  # AS first (stable otherwise)
-    w = e.w().kw("CREATE")
+    start = restart = None  # the first START and RESTART; the options but RESTART, AS first (in order otherwise)
+    first: list[SeqOption] = []
+    then: list[SeqOption] = []
+    for o in _kept(n, e):
+        c = o.clause
+        if c is _START and start is None:
+            start = o
+        if c is _RESTART:
+            if restart is None:
+                restart = o
+        else:
+            (first if c is _AS else then).append(o)
+    opts = first + then
+    toks = ["CREATE"]
     if n.persistence is Persistence.UNLOGGED:
-        w.kw("UNLOGGED")
+        toks.append("UNLOGGED")
     elif n.persistence in (Persistence.TEMPORARY, Persistence.GLOBAL_TEMPORARY):
-        w.kw("TEMPORARY")
-    w.kw("SEQUENCE").raw(e.qname(n.identity))
-    e.own(("SEQUENCE",), e.qname(n.identity))
+        toks.append("TEMPORARY")
+    qname = e.qname(n.identity)
+    toks += ("SEQUENCE", qname)
+    e.own(("SEQUENCE",), qname)
     for o in opts:
-        _option(w, o, e)
-    out = [w.text()]
+        _option(toks, o, e)
+    out = [joined(toks)]
     if restart is not None and (start is None or int(start.value or 0) != int(restart.value or 0)):
         e.diag(I_RESTART, f"RESTART {restart.value} written as ALTER SEQUENCE ... RESTART", restart.origin)
-        alter = e.w().kw("ALTER", "SEQUENCE").raw(e.qname(n.identity))
+        alter = ["ALTER", "SEQUENCE", qname]
         _option(alter, restart, e)
-        out.append(alter.text())
+        out.append(joined(alter))
     return out
 
 
@@ -470,10 +491,10 @@ def alter_sequence(n: AlterSequence, e: Emit) -> list[str]:
     opts = _kept(n, e)
     if not opts:
         return []
-    w = e.w().kw("ALTER", "SEQUENCE").raw(e.qname(n.identity))
+    toks = ["ALTER", "SEQUENCE", e.qname(n.identity)]
     for o in opts:
-        _option(w, o, e)
-    return [w.text()]
+        _option(toks, o, e)
+    return [joined(toks)]
 
 
 # ---- CREATE VIEW ------------------------------------------------------------------------------
