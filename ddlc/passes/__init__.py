@@ -128,7 +128,9 @@ def run_pipeline(stmt: Statement, ctx: PassContext, start: int = 0, stop: int | 
     if plans is None:
         plans = Plans(ctx)
     diags: list[Diagnostic] = []
-    todo = plans.of(type(stmt))
+    todo = plans.by_class.get(type(stmt)) if plans.generation == _ir_base.generation else None  # (of's fast path)
+    if todo is None:
+        todo = plans.of(type(stmt))
     if start or stop is not None:
         lo, hi, _ = slice(start, stop).indices(len(PIPELINE))
         todo = tuple(i for i in todo if lo <= i < hi)

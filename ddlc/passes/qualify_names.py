@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 import threading
+from operator import attrgetter
 from typing import Any
 
 from ..diagnostics import Diagnostic, Severity, register
@@ -57,16 +58,77 @@ _EXPRS = Reach.shared({Expr})  # the plan whose last answer the PostgreSQL rules
 
 
 def qualify_names(stmt, ctx):
-    fn = _QUALIFY.get(ctx.default_schema)
-    if fn is None:
-        fn = _qualifier(ctx.default_schema)
-    same = _unchanged(stmt, fn.unqualified)
-    if same is not None:  # (the common case: every name qualified, as the server writes them)
-        unparsed = same
+    # (the check inlined: a statement met costs this frame and one _check per node entered; most are unchanged)
+    if _STEPS_GENERATION[0] != _base.generation:
+        _forget()
+    step = _STEPS.get(type(stmt), _UNSEEN)
+    if step is _UNSEEN:
+        step = _step(type(stmt))
+    if step is None:
+        return stmt, []
+    found: list[tuple[Any, Any, str]] = []
+    unparsed: list[Any] = []
+    # _check(stmt, step, True, found, unparsed), its loop written out here: most statements are a node or two, and
+    # a call costs as much as the loop
+    complete: bool | None = step[4]
+    steps = _STEPS
+    alsos = step[3]
+    i = -1
+    for v in (step[1](stmt),) if step[6] else step[1](stmt):  # (attrgetter of one name gives the value itself)
+        i += 1
+        if v is None:
+            continue
+        if type(v) is QualifiedName:  # (the most common value: no tuple of one made for it)
+            if v.schema is None:
+                complete = None
+                break
+            continue
+        for x in (v if type(v) is tuple else (v,)):
+            tx = type(x)
+            if tx is QualifiedName:
+                if x.schema is None:
+                    complete = None
+                    break
+                continue
+            if tx is Expr:
+                if alsos[i]:
+                    found.append((x, stmt, step[2][i]))
+                if _MAY_REFERENCE.search(x.text):  # (as fn does)
+                    s = x.sql
+                    refs = None if s is None else s.refs
+                    if refs is None:
+                        unparsed.append(x)
+                    elif _unqualified_ref(refs, s):
+                        complete = None
+                        break
+                continue
+            go = steps.get(tx, _UNSEEN)
+            if go is _UNSEEN:
+                if tx is tuple:
+                    complete = None  # (the rebuilding walk does not enter it, Reach.found does)
+                    break
+                go = _step(tx)
+            if go is None:
+                continue
+            below = _check(x, go, alsos[i], found, unparsed)
+            if below is None or (go[0] and synced(x) is not x):
+                complete = None
+                break
+            if not below:
+                complete = False
+        if complete is None:
+            break
+    if complete is not None:  # (the common case: every name qualified, as the server writes them)
+        if complete and step[5]:
+            found.reverse()
+            _EXPRS._last = (stmt, tuple(found))  # (_EXPRS.remember, inline; _forget made it current)
         if not unparsed:
             return stmt, []
         return stmt, [Diagnostic(N_UNPARSED_REF, "SQL text not parsed; references inside it left as written",
                                  e.origin, document=ctx.document, pass_name="qualify_names") for e in unparsed]
+    fn = _QUALIFY.get(ctx.default_schema)
+    if fn is None:
+        fn = _qualifier(ctx.default_schema)
     _UNPARSED.found = None  # (a walk that raised may have left some)
     out = transform(stmt, fn, NOT_USER_OBJECTS, _REACH)
     unparsed = _UNPARSED.found
@@ -86,12 +148,20 @@ qualify_names.may_change = _may_change  # type: ignore[attr-defined]
 
 
 # per class met: None (not entered: nothing fn changes can be at or below it), or (what fn does at it: 0 nothing,
-# 1 a QualifiedName, 2 a FunctionArg or BoundValue, 3 an Expr; the fields to visit, each with whether _EXPRS's
-# walk visits it too; whether that walk visits no other field of it)
-_Step = tuple[int, tuple[tuple[str, bool], ...], bool]
+# 1 a QualifiedName, 2 a FunctionArg or BoundValue, 3 an Expr; the fields to visit, read in one call (an attrgetter:
+# a tuple of their values), their names, and whether _EXPRS's walk visits each too; whether that walk visits no
+# other field of it; whether that walk enters the class at all; whether there is one field (its value, no tuple))
+_Step = tuple[int, Any, tuple[str, ...], tuple[bool, ...], bool, bool, bool]
 _STEPS: dict[type, _Step | None] = {}
 _STEPS_GENERATION = [-1]
 _KINDS = {QualifiedName: 1, FunctionArg: 2, BoundValue: 2, Expr: 3}
+_UNSEEN: Any = object()  # (a class with no step yet)
+
+
+def _forget() -> None:
+    _STEPS.clear()
+    _STEPS_GENERATION[0] = _base.generation
+    _EXPRS.current()  # (its answers worked out again too: the steps read them)
 
 
 def _step(cls: type) -> _Step | None:
@@ -101,51 +171,54 @@ def _step(cls: type) -> _Step | None:
         return None
     exprs = _EXPRS.current()
     ours = reach.fields(cls)
-    theirs = exprs.fields(cls) if exprs.enters(cls) else ()
-    out = _STEPS[cls] = (_KINDS.get(cls, 0) if cls in reach.targets else 0, tuple((f, f in theirs) for f in ours),
-                         all(f in ours for f in theirs))
+    entered = exprs.enters(cls)
+    theirs = exprs.fields(cls) if entered else ()
+    get = attrgetter(*ours) if ours else _no_fields  # (a class entered as a target alone may have none to visit)
+    out = _STEPS[cls] = (_KINDS.get(cls, 0) if cls in reach.targets else 0, get, ours,
+                         tuple(f in theirs for f in ours), all(f in ours for f in theirs), entered, len(ours) == 1)
     return out
 
 
-def _unchanged(stmt: Any, unqualified: Any) -> list[Any] | None:
-    """None when the walk would change ``stmt`` (or may: a tuple inside a tuple); else the fragments that do not
-    parse, in the walk's order, and ``stmt``'s fragments kept as :data:`_EXPRS`'s last answer
-    (:meth:`~ddlc.ir.reach.Reach.found`: the same nodes, held by the same nodes and fields; that walk takes a node's
-    fields and a tuple's items from the last, so its order is the reverse of this one's). A check without
-    rebuilding: ``fn`` returns every node as it is exactly when no name is unqualified, no text twin is out of
-    step and no fragment's references are unqualified (a fragment that does not parse is kept as it is, with its
-    note)."""
+def _no_fields(n: Any) -> tuple[()]:
+    return ()
+
+
+def _unchanged(stmt: Any, unqualified: Any = None) -> list[Any] | None:
+    """None when the walk would change ``stmt`` (or may); else the fragments that do not parse, in the walk's order
+    (what :func:`qualify_names` works out first; ``unqualified``: not read, the default schema is never None)."""
     if _STEPS_GENERATION[0] != _base.generation:
-        _STEPS.clear()
-        _STEPS_GENERATION[0] = _base.generation
-    step = _STEPS.get(type(stmt), 0)
-    if step == 0:
+        _forget()
+    step = _STEPS.get(type(stmt), _UNSEEN)
+    if step is _UNSEEN:
         step = _step(type(stmt))
     if step is None:
         return []
-    found: list[tuple[Any, Any, str]] = []
     unparsed: list[Any] = []
-    complete = _check(stmt, step, True, found, unparsed, unqualified)
-    if complete is None:
-        return None
-    exprs = _EXPRS.current()
-    if complete and exprs.enters(type(stmt)):
-        found.reverse()
-        exprs.remember(stmt, tuple(found))
-    return unparsed
+    return None if _check(stmt, step, True, [], unparsed) is None else unparsed
 
 
-def _check(cur: Any, step: _Step, theirs: bool, found: list[Any], unparsed: list[Any], unqualified: Any) -> bool | None:
-    """:func:`_unchanged` below ``cur`` (its step given; ``theirs``: :data:`_EXPRS`'s walk reaches it): None when
-    something changes, else whether ``found`` holds every fragment that walk finds below ``cur``. The leaves
-    (names, fragments) are judged where they are held."""
-    complete = step[2] or not theirs
+def _check(cur: Any, step: _Step, theirs: bool, found: list[Any], unparsed: list[Any]) -> bool | None:
+    """Whether the walk would change nothing at or below ``cur`` (its step given; ``theirs``: :data:`_EXPRS`'s walk
+    reaches it): None when something changes, else whether ``found`` holds every fragment that walk finds below
+    ``cur`` (the same nodes, held by the same nodes and fields; that walk takes a node's fields and a tuple's items
+    from the last, so its order is the reverse of this one's), and the fragments that do not parse added to
+    ``unparsed`` in the walk's order. The leaves (names, fragments) are judged where they are held. ``fn`` returns
+    every node as it is exactly when no name is unqualified, no text twin is out of step and no fragment's
+    references are unqualified (a fragment that does not parse is kept as it is, with its note): a reference is
+    rewritten when its schema is absent and its place in the text known (:meth:`~ddlc.ir.names.Expr.renamed_text`
+    with a default schema)."""
+    complete = step[4] or not theirs
     steps = _STEPS
-    for f, also in step[1]:
-        v = getattr(cur, f)
+    alsos = step[3]
+    i = -1
+    for v in (step[1](cur),) if step[6] else step[1](cur):  # (attrgetter of one name gives the value itself)
+        i += 1
         if v is None:
             continue
-        also = also and theirs
+        if type(v) is QualifiedName:  # (the most common value: no tuple of one made for it)
+            if v.schema is None:
+                return None
+            continue
         for x in (v if type(v) is tuple else (v,)):
             tx = type(x)
             if tx is QualifiedName:
@@ -153,27 +226,42 @@ def _check(cur: Any, step: _Step, theirs: bool, found: list[Any], unparsed: list
                     return None
                 continue
             if tx is Expr:
-                if also:
-                    found.append((x, cur, f))
+                if theirs and alsos[i]:
+                    found.append((x, cur, step[2][i]))
                 if _MAY_REFERENCE.search(x.text):  # (as fn does)
-                    new = x.renamed_text(unqualified)
-                    if new is None:
+                    s = x.sql
+                    refs = None if s is None else s.refs
+                    if refs is None:
                         unparsed.append(x)
-                    elif new is not x.text:
+                    elif _unqualified_ref(refs, s):
                         return None
                 continue
-            go = steps.get(tx, 0)
-            if go == 0:
+            go = steps.get(tx, _UNSEEN)
+            if go is _UNSEEN:
                 if tx is tuple:
                     return None  # (the rebuilding walk does not enter it, Reach.found does)
                 go = _step(tx)
             if go is None:
                 continue
-            below = _check(x, go, also, found, unparsed, unqualified)
+            below = _check(x, go, theirs and alsos[i], found, unparsed)
             if below is None or (go[0] and synced(x) is not x):
                 return None
-            complete = complete and below
+            if not below:
+                complete = False
     return complete
+
+
+def _unqualified_ref(refs: Any, sql: Any) -> bool:
+    """Whether ``fn`` rewrites a fragment with these references (``sql``: its parsed form): one has no schema and a
+    known place in the text (what :meth:`~ddlc.ir.names.Expr.renamed_text` edits, given a default schema). The tree
+    is made now, as ``renamed_text`` makes it (it reads the references twice): a target that prints the text may
+    still print a fragment from its tree (GaussDB's SELECT INTO), and no emitter parses
+    (tests/test_emit_parses_nothing.py)."""
+    sql.resolve()
+    for r in refs:
+        if r.schema is None and r.start >= 0:
+            return True
+    return False
 
 
 _QUALIFY: dict[str, Any] = {}  # default schema -> the walk's function (made once per schema)
