@@ -53,7 +53,10 @@ def ident_is_bare(name: str) -> bool:
 
 
 def quote_ident(name: str) -> str:
-    if _SAFE.match(name) is not None and name not in (_FORCED or _load_forced()):
+    # (an ASCII identifier with a lower-case letter and no capital is what _SAFE matches: three C tests decide
+    # the common name without the regex; anything else, "_" or "_1" included, is the regex's to judge)
+    if ((name.islower() and name.isascii() and name.isidentifier()) or _SAFE.match(name) is not None) \
+            and name not in (_FORCED or _load_forced()):
         return name
     return '"' + name.replace('"', '""') + '"'
 
