@@ -247,7 +247,9 @@ _CONV_CODES = {"D": _DOTTED, "I": _IDENT, "L": _LITERAL, "T": _TYPE}
 
 def _code(entry: _Entry) -> int:
     name, sep, conv, simple = entry[0], entry[1], entry[2], entry[9]
-    if name is None or sep is not None or not conv:
+    if name is None or sep is not None or not conv or entry[4]:
+        # (a specifier between the fmt's own quotes takes the general path: only it records a value holding a
+        # quote or a backslash as unpastable, which the GaussDB target must refuse; found by review)
         return _GENERAL
     return _SIMPLE if simple else _CONV_CODES.get(conv, _GENERAL)
 
