@@ -15,7 +15,7 @@ from ...history import working_copy
 from ...ir.alter import AlterObjType, AlterRelation, RelOption
 from ...ir.alter_columns import ResetColumnOptions, SetColumnOptions
 from ...ir.base import Node, replace
-from ..writer import SqlWriter, pg_option_value
+from ..writer import SqlWriter, joined, pg_ident, pg_literal, pg_option_value
 from .context import Emit
 from .table import HEAP_OPTIONS as TABLE_OPTIONS, TOAST_OPTIONS
 
@@ -210,55 +210,93 @@ def handles(*classes: type) -> Callable[[Handler], Handler]:
     return deco
 
 
+_UNREAD: Any = object()  # a lazy slot not yet read from the history
+
+
 class Alter:
     """The statements of one ALTER: clauses are grouped into ``ALTER <kind> [ONLY] name ...`` until a
-    subcommand needs a statement of its own."""
+    subcommand needs a statement of its own.
 
-    __slots__ = ("n", "e", "out", "clauses", "state", "identity_column", "objword", "handlers")
+    A clause or statement is handed in as its text (written by the handler from its tokens, spaced as
+    :func:`~ddlc.backends.writer.joined` spaces them) or as a writer. The history's table state (a working
+    copy) and identity column are read when a handler first asks: most ALTERs need neither, and the history
+    does not change while a statement is written."""
+
+    __slots__ = ("n", "e", "out", "clauses", "_state", "_identity", "_table", "objword", "handlers")
 
     def __init__(self, n: AlterRelation, e: Emit, handlers: Mapping[type, Handler]) -> None:
         self.n, self.e, self.handlers = n, e, handlers
         self.out: list[str] = []
         self.clauses: list[str] = []
-        cat = e.catalog
-        self.state = working_copy(cat.table(n.identity)) if cat is not None else None
-        self.identity_column = cat.identity_column(n.identity) if cat is not None else None
+        self._state = self._identity = _UNREAD
+        self._table: str | None = None
         self.objword = _OBJWORD[n.objtype]
 
     @property
+    def state(self) -> Any:
+        """The history's state of the table (a working copy the partition handlers change), or None."""
+        st = self._state
+        if st is _UNREAD:
+            cat = self.e.catalog
+            st = self._state = working_copy(cat.table(self.n.identity)) if cat is not None else None
+        return st
+
+    @property
+    def identity_column(self) -> str | None:
+        """The table's identity (AUTO_INCREMENT) column as the history and this statement's earlier
+        subcommands leave it."""
+        c = self._identity
+        if c is _UNREAD:
+            cat = self.e.catalog
+            c = self._identity = cat.identity_column(self.n.identity) if cat is not None else None
+        return c
+
+    @identity_column.setter
+    def identity_column(self, column: str | None) -> None:
+        self._identity = column
+
+    @property
     def table(self) -> str:
-        return self.e.qname(self.n.identity)
+        """The relation's quoted name (worked out once: every statement of the ALTER names it)."""
+        t = self._table
+        if t is None:
+            t = self._table = self.e.qname(self.n.identity)
+        return t
 
     def w(self) -> SqlWriter:
         """A writer for a clause or statement of this ALTER (PostgreSQL's quoting)."""
         return self.e.w()
 
-    def head(self, only: bool | None = None) -> SqlWriter:
-        """``ALTER <kind> [IF EXISTS] [ONLY] name`` as a writer, to be continued."""
-        only = self.n.only if only is None else only
-        w = self.e.w().kw("ALTER", self.objword)
+    def _head(self) -> list[str]:
+        """The tokens of ``ALTER <kind> [IF EXISTS] [ONLY] name`` (the name left out when it is empty, as the
+        writer's ``raw`` leaves it)."""
+        toks = ["ALTER", self.objword]
         if self.n.if_exists:  # (a rule removed it where PostgreSQL has none: ALTER TYPE)
-            w.kw("IF", "EXISTS")
-        if only:
-            w.kw("ONLY")
-        return w.raw(self.table)
+            toks += ("IF", "EXISTS")
+        if self.n.only:
+            toks.append("ONLY")
+        table = self.table
+        if table:
+            toks.append(table)
+        return toks
 
-    def clause(self, w: SqlWriter) -> None:
-        """A subcommand of the grouped ``ALTER <kind> name ...`` statement (rendered now)."""
-        self.clauses.append(w.text())
+    def clause(self, w: SqlWriter | str) -> None:
+        """A subcommand of the grouped ``ALTER <kind> name ...`` statement (its text, or a writer rendered now)."""
+        self.clauses.append(w if type(w) is str else w.text())
 
-    def statement(self, w: SqlWriter) -> None:
-        """A statement of its own, after the clauses gathered so far."""
+    def statement(self, w: SqlWriter | str) -> None:
+        """A statement of its own (its text, or a writer), after the clauses gathered so far."""
         self.flush()
-        text = w.text()
+        text = w if type(w) is str else w.text()
         if self.n.if_exists:
             self.e.diag(W_IF_EXISTS, f"IF EXISTS: {' '.join(text.split()[:2])} ... is a statement of its own and "
                         "runs even when the relation does not exist", self.n.origin)
         self.out.append(text)
 
     def flush(self) -> None:
-        if self.clauses:
-            self.out.append(self.head().each(self.clauses, SqlWriter.raw).text())
+        clauses = self.clauses
+        if clauses:
+            self.out.append(grouped(self._head(), clauses))
             self.clauses = []
 
     def dropped(self, sub: Node) -> dict[str, Any]:
@@ -267,16 +305,39 @@ class Alter:
         return {"dropped_node": replace(self.n, subcommands=(sub,))}
 
     def run(self) -> list[str]:
+        handlers = self.handlers
         for sub in self.n.subcommands:
-            try:
-                fn = self.handlers[type(sub)]
-            except KeyError:
+            fn = handlers.get(type(sub))
+            if fn is None:
                 from ...errors import InternalError
 
-                raise InternalError(f"postgres: no ALTER handler for {type(sub).__name__}", path=sub.origin) from None
+                raise InternalError(f"postgres: no ALTER handler for {type(sub).__name__}", path=sub.origin)
             fn(sub, self)
-        self.flush()
+        if self.clauses:
+            self.flush()
         return self.out
+
+
+def grouped(head: list[str], clauses: list[str]) -> str:
+    """``head`` (tokens that cannot meet the spacing rule: words and a quoted name) followed by the clauses
+    separated by commas, spaced as the writer spaces the tokens ``*head, c1, ",", c2, ...`` (an empty clause
+    left out). A clause that is empty, is a comma or starts with ``)`` is spaced by :func:`joined` itself;
+    any other gets one space before it and none before its comma."""
+    for c in clauses:
+        if not c or c[0] == ")" or c == ",":
+            toks = list(head)
+            for i, c in enumerate(clauses):
+                if i:
+                    toks.append(",")
+                if c:
+                    toks.append(c)
+            return joined(toks)
+    return " ".join(head) + " " + ", ".join(clauses)
+
+
+def col(column: str, words: str) -> str:
+    """``ALTER COLUMN c <words>`` (``words`` one text of keywords, spaced)."""
+    return "ALTER COLUMN " + pg_ident(column) + " " + words
 
 
 # ---- storage parameters -------------------------------------------------------------------
@@ -307,11 +368,14 @@ def _valid_for(kind: AlterObjType | None, o: RelOption) -> bool:
 
 
 def option_sql(o: RelOption, e: Emit, with_value: bool) -> str:
-    w = e.w().name(o.namespace or None, o.name.lower())  # [namespace.]name
+    """``[namespace.]name [= value]`` (the name's parts quoted in that order, then the value)."""
+    ns = o.namespace or None
+    name = (pg_ident(ns) + "." if ns is not None else "") + pg_ident(o.name.lower())
     if not with_value or o.value is None:
-        return w.text()
-    w.kw("=")
-    return (w.lit(o.value) if o.quoted else w.raw(pg_option_value(o.value))).text()
+        return name
+    # (a quoted name or literal starts with a quote, a bare one with a letter: no token here meets the
+    # writer's spacing rule)
+    return name + " = " + (pg_literal(o.value) if o.quoted else pg_option_value(o.value))
 
 
 def valid_here(o: RelOption, enclosing: tuple[Node, ...]) -> bool:
@@ -327,6 +391,7 @@ def options_list(opts: tuple[RelOption, ...], e: Emit, with_value: bool) -> str 
     """``(a = 1, b)``; None when no option is left (those PostgreSQL does not take here were removed by
     rules: W_RELOPTION)."""
     kept = [option_sql(o, e, with_value) for o in opts]
-    return e.w().paren_list(kept, SqlWriter.raw).text() if kept else None
+    # (each option starts with a name, never empty: inside the parentheses the writer's rule gives ", ")
+    return "(" + ", ".join(kept) + ")" if kept else None
 
 

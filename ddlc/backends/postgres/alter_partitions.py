@@ -40,7 +40,7 @@ from ...ir.alter_partitions import (
 from ...history import PartitionState, TableState, apply_partition_change, lower_bound, remaining_values
 from ...ir.partition import clip_bytes
 from ...ir.rules import Rule
-from ..writer import SqlWriter
+from ..writer import joined, pg_ident, words
 from .alter_base import (
     I_PARTITION_NOOP, I_PARTITION_SEQUENCE, I_VALIDATION, W_DROP_GAP, W_HASH_PARTITION, W_NO_HISTORY,
     W_PARTITION_FORM, W_TABLESPACE, Alter, handles,
@@ -52,7 +52,7 @@ from .partitions import (
 
 # ---- names -----------------------------------------------------------------------------------
 def _qualified(a: Alter, schema: str | None, name: str) -> str:
-    return a.e.w().name(schema, name).text()
+    return (pg_ident(schema) + "." if schema is not None else "") + pg_ident(name)
 
 
 def _home(a: Alter, p: PartitionState | None) -> tuple[str | None, str]:
@@ -89,6 +89,18 @@ def leaf_tables(a: Alter) -> list[str]:
     for p in a.state.partitions if a.state is not None else ():
         out.extend(table_of(a, s.name, s) for s in p.subpartitions or (p,))
     return out
+
+
+def _commas(items: Any) -> list[str]:
+    """The tokens of a comma-separated list as the writer's ``each`` makes them (an empty item left out, as
+    its ``raw`` leaves it; the comma kept)."""
+    toks: list[str] = []
+    for i, item in enumerate(items):
+        if i:
+            toks.append(",")
+        if item:
+            toks.append(item)
+    return toks
 
 
 # ---- bounds ----------------------------------------------------------------------------------
@@ -176,15 +188,15 @@ def _done(a: Alter, sub: Any, what: str) -> None:
         apply_partition_change(a.state, with_parsed_bounds(sub), (a.n.identity.schema, a.n.identity.name))
 
 
-def _alter(a: Alter, table: str) -> SqlWriter:
-    """``ALTER TABLE <table>`` (an already-quoted name), to be continued."""
-    return a.w().kw("ALTER", "TABLE").raw(table)
+def _alter(table: str, *rest: str) -> str:
+    """``ALTER TABLE <table> <rest>`` (an already-quoted name, then words and quoted texts)."""
+    return words("ALTER TABLE", table, *rest)
 
 
 def _create(a: Alter, table: str, parent: str, bound: str, partition_by: str | None = None) -> None:
-    w = a.w().kw("CREATE", "TABLE").raw(table).kw("PARTITION", "OF").raw(parent).raw(bound)
     a.e.own(("TABLE",), table)
-    a.statement(w.kw("PARTITION", "BY").raw(partition_by) if partition_by else w)
+    a.statement(words("CREATE TABLE", table, "PARTITION OF", parent, bound,
+                      *(("PARTITION BY", partition_by) if partition_by else ())))
 
 
 # ---- ADD -------------------------------------------------------------------------------------
@@ -225,7 +237,7 @@ def _add_partition(n: AddPartition, a: Alter) -> None:
     table = table_of(a, n.name, PartitionState(n.name))
     by = None
     if st is not None and st.sub_strategy is not None:
-        by = a.w().kw(st.sub_strategy).paren_list(st.sub_key, SqlWriter.ident).text()
+        by = joined([st.sub_strategy, "(", *_commas(pg_ident(k) for k in st.sub_key), ")"])
     _create(a, table, a.table, bound, by)
     if by is not None:
         scratch = TableState(st.strategy, st.key, sub_strategy=st.sub_strategy, sub_key=st.sub_key)  # type: ignore[union-attr]
@@ -266,21 +278,21 @@ def _drop_partition(n: DropPartition, a: Alter) -> None:
         found = st.find_sub(n.name) if st is not None and n.name is not None else None
         if found is None:
             if n.name is not None and st is None:
-                a.statement(a.w().kw("DROP", "TABLE").raw(table_of(a, n.name)))
+                a.statement(words("DROP TABLE", table_of(a, n.name)))
                 _done(a, n, f"DROP SUBPARTITION {n.name} written as DROP TABLE")
                 return
             _missing(a, n, f"DROP SUBPARTITION {n.name or 'FOR (' + ', '.join(n.for_values) + ')'} is not known "
                            "from the stream's history")
             return
         p, s = found
-        a.statement(a.w().kw("DROP", "TABLE").raw(table_of(a, s.name, s)))
+        a.statement(words("DROP TABLE", table_of(a, s.name, s)))
         _widen(a, n, p.subpartitions, s, len(st.sub_key), table_of(a, p.name, p), st.sub_strategy)  # type: ignore[union-attr]
         _done(a, n, f"DROP SUBPARTITION {s.name} written as DROP TABLE")
         return
     p = _resolve(a, n, n.name, n.for_values)
     if p is None:
         return
-    a.statement(a.w().kw("DROP", "TABLE").raw(table_of(a, p.name, p)))
+    a.statement(words("DROP TABLE", table_of(a, p.name, p)))
     if st is None:
         a.e.diag(W_DROP_GAP, f"DROP PARTITION {p.name}: if the table is range-partitioned, the next partition does "
                              "not take over the dropped range (no history)", n.origin)
@@ -304,28 +316,28 @@ def _widen(a: Alter, n: Any, parts: list[PartitionState], dropped: PartitionStat
     if bound == "DEFAULT":
         return  # the DEFAULT partition takes the dropped range by itself
     t = table_of(a, nxt.name, nxt)
-    a.statement(_alter(a, parent).kw("DETACH", "PARTITION").raw(t))
-    a.statement(_alter(a, parent).kw("ATTACH", "PARTITION").raw(t).raw(bound))
+    a.statement(_alter(parent, "DETACH PARTITION", t))
+    a.statement(_alter(parent, "ATTACH PARTITION", t, bound))
 
 
 @handles(TruncatePartition)
 def _truncate_partition(n: TruncatePartition, a: Alter) -> None:
     p = _resolve(a, n, n.name, n.for_values)
     if p is not None:
-        a.statement(a.w().kw("TRUNCATE").raw(table_of(a, p.name, p)))
+        a.statement(words("TRUNCATE", table_of(a, p.name, p)))
         _done(a, n, f"TRUNCATE PARTITION {p.name} written as TRUNCATE")
 
 
 @handles(TruncateSubpartition)
 def _truncate_subpartition(n: TruncateSubpartition, a: Alter) -> None:
     assert n.name is not None  # FOR (values): removed by a rule
-    a.statement(a.w().kw("TRUNCATE").raw(table_of(a, n.name)))
+    a.statement(words("TRUNCATE", table_of(a, n.name)))
     _done(a, n, f"TRUNCATE SUBPARTITION {n.name} written as TRUNCATE")
 
 
 @handles(AnalyzePartitions)
 def _analyze(n: AnalyzePartitions, a: Alter) -> None:
-    a.statement(a.w().kw("ANALYZE").each((table_of(a, p) for p in n.partitions), SqlWriter.raw))
+    a.statement(joined(["ANALYZE", *_commas(table_of(a, p) for p in n.partitions)]))
     _done(a, n, "ANALYZE PARTITION written as ANALYZE of the partitions' tables")
 
 
@@ -350,16 +362,17 @@ def _exchange(n: ExchangePartition, a: Alter) -> None:
     part = _qualified(a, schema, part_bare)
     tmp_bare, tmp = _tmp(a, schema, part_bare)
     other_schema = n.table.schema if n.table.schema is not None else schema
-    a.statement(_alter(a, a.table).kw("DETACH", "PARTITION").raw(part))
-    a.statement(_alter(a, part).kw("RENAME", "TO").ident(tmp_bare))
+    a.statement(_alter(a.table, "DETACH PARTITION", part))
+    a.statement(_alter(part, "RENAME TO", pg_ident(tmp_bare)))
     if other_schema != schema:
-        a.statement(_alter(a, e.qname(n.table)).kw("SET", "SCHEMA").ident(schema or "public"))
-    a.statement(_alter(a, _qualified(a, schema, n.table.name)).kw("RENAME", "TO").ident(part_bare))
-    a.statement(_alter(a, a.table).kw("ATTACH", "PARTITION").raw(part).raw(bound))
+        other = e.qname(n.table)
+        a.statement(_alter(other, "SET SCHEMA", pg_ident(schema or "public")))
+    a.statement(_alter(_qualified(a, schema, n.table.name), "RENAME TO", pg_ident(part_bare)))
+    a.statement(_alter(a.table, "ATTACH PARTITION", part, bound))
     if other_schema != schema:
-        a.statement(_alter(a, tmp).kw("SET", "SCHEMA").ident(other_schema or "public"))
+        a.statement(_alter(tmp, "SET SCHEMA", pg_ident(other_schema or "public")))
         tmp = _qualified(a, other_schema, tmp_bare)
-    a.statement(_alter(a, tmp).kw("RENAME", "TO").ident(n.table.name))
+    a.statement(_alter(tmp, "RENAME TO", pg_ident(n.table.name)))
     if n.without_validation:
         e.diag(I_VALIDATION, "WITHOUT VALIDATION: PostgreSQL checks the rows on ATTACH", n.origin)
     _done(a, n, f"EXCHANGE PARTITION {p.name} written as DETACH / rename / ATTACH")
@@ -376,20 +389,19 @@ def _rebuild(a: Alter, parent: str, olds: list[PartitionState], news: list[tuple
         home_schema = _home(a, p)[0]
         bare = bare_table(a, p.name, p)
         q = _qualified(a, home_schema, bare)
-        a.statement(_alter(a, parent).kw("DETACH", "PARTITION").raw(q))
+        a.statement(_alter(parent, "DETACH PARTITION", q))
         if home_schema == schema and any(bare == b for b, _ in new_tables):  # a new part reuses the name
             tmp_bare, q_tmp = _tmp(a, home_schema, bare)
-            a.statement(_alter(a, q).kw("RENAME", "TO").ident(tmp_bare))
+            a.statement(_alter(q, "RENAME TO", pg_ident(tmp_bare)))
             q = q_tmp
         sources.append(q)
     for bare, bound in new_tables:
         _create(a, _qualified(a, schema, bare), parent, bound)
     target = parent if into is None else _qualified(a, schema, bare_table(a, into))
     for q in sources:
-        w = a.w().kw("INSERT", "INTO").raw(target).kw("OVERRIDING", "SYSTEM", "VALUE")
-        a.statement(w.kw("SELECT", "*", "FROM").raw(q))
+        a.statement(words("INSERT INTO", target, "OVERRIDING SYSTEM VALUE SELECT * FROM", q))
     for q in sources:
-        a.statement(a.w().kw("DROP", "TABLE").raw(q))
+        a.statement(words("DROP TABLE", q))
 
 
 @handles(SplitPartition)
