@@ -166,9 +166,7 @@ def translate_many(docs: Iterable[Any] | str | bytes, target: Target = DEFAULT_T
     docs = _as_path(docs)
     if not isinstance(docs, str | bytes | Iterable | _Path):
         raise TypeError(f"docs must be an iterable of documents, one str/bytes or a path, not {type(docs).__name__}")
-    from .session import Session
-
-    session = Session([backend], opts, state)  # (a state that cannot be used is refused now: StateError)
+    session = (_Session or _load_session())([backend], opts, state)  # (a state that cannot be used is refused now: StateError)
     return _translate_many(docs, session)
 
 
@@ -196,12 +194,38 @@ def _options(options: Options | None, given: dict[str, Any]) -> Options:
     """The run's options: ``options=`` with the keyword arguments the caller set (those that differ from
     their defaults, target options included) put over it, or the keywords alone. Checked either way."""
     if options is None:
+        if _all_defaults(given):  # (the commonest call: the one Options of the defaults, checked once)
+            return _DEFAULTS[0] or _default_options(given)
         return Options.of(**given)
     if not isinstance(options, Options):
         raise TypeError(f"options must be an Options (Options.of(...)), not {type(options).__name__}")
     defaults = translate.__kwdefaults__ or {}
     changed = {k: v for k, v in given.items() if k not in defaults or v != defaults[k]}
     return options.merged(**changed) if changed else options
+
+
+# Options are frozen and checked when made: the keywords' defaults give the same Options at every call. Kept once,
+# the run's per-target tables keyed on the Options (the passes' plans, the target's settings: ddlc.compiler._target)
+# are made once too, not at every translate/translate_many call.
+_DEFAULTS: list[Options | None] = [None]
+
+
+def _all_defaults(given: dict[str, Any]) -> bool:
+    """Whether every option keyword ``given`` holds is its default object itself (identity: a value equal to a
+    default but of another type, ``1`` for ``True``, is checked by ``Options.of`` as given)."""
+    defaults = _KWDEFAULTS
+    for k, v in given.items():
+        if defaults.get(k, _MISSING) is not v:
+            return False
+    return True
+
+
+def _default_options(given: dict[str, Any]) -> Options:
+    _DEFAULTS[0] = made = Options.of(**given)
+    return made
+
+
+_MISSING: Any = object()
 
 
 def _given(args: dict[str, Any]) -> dict[str, Any]:
@@ -212,6 +236,9 @@ def _given(args: dict[str, Any]) -> dict[str, Any]:
     if out.get("white_table_list") is None:
         out.pop("white_table_list", None)
     return out
+
+
+_KWDEFAULTS: dict[str, Any] = {k: v for k, v in (translate_many.__kwdefaults__ or {}).items() if k not in _NOT_OPTIONS}
 
 
 class _Path(str):
@@ -260,6 +287,17 @@ def _translate_many(docs: Iterable[Any] | str | bytes, session: Any) -> Iterator
             yield Translation(doc.index, doc.label, name, r.statements, r.owner, r.diagnostics, r.error, doc.source,
                               doc.line, r.comments, r.untranslated, r.blocks, r.filtered, False, r.kind, r.object)
     session.close(stream)
+
+
+_Session: Any = None  # ddlc.session.Session, imported at the first translate_many (not at start-up), then kept
+
+
+def _load_session() -> Any:
+    global _Session
+    from .session import Session
+
+    _Session = Session
+    return Session
 
 
 def _read_each(docs: Iterable[Any]) -> Iterator[Document]:

@@ -32,6 +32,21 @@ def _load_compile_many() -> Any:
     return compile_many
 
 
+# What a session calls, imported at the first session (not at start-up), then kept: an import statement runs
+# importlib's Python code at every call (a translate_many call makes a session).
+_DEPS: Any = None
+
+
+def _load_deps() -> Any:
+    global _DEPS
+    from .backends import get_backend
+    from .compiler import Result, _compile, _target, compile_one, failure
+    from .history import Catalog
+
+    _DEPS = (get_backend, Catalog, Result, _compile, _target, compile_one, failure)
+    return _DEPS
+
+
 class Session:
     """``Session(targets, options, state=PATH)``: translate documents for every target in turn.
 
@@ -42,9 +57,7 @@ class Session:
 
     def __init__(self, targets: Sequence[Any], options: Options, state: Any = None,
                  catalogs: Sequence[Any] | None = None) -> None:
-        from .backends import get_backend
-        from .history import Catalog
-
+        get_backend, Catalog = (_DEPS or _load_deps())[:2]
         self.backends = [get_backend(t) if isinstance(t, str) else t for t in targets]
         self.options = options
         self.history: Any = None
@@ -106,8 +119,7 @@ class Session:
         :class:`~ddlc.compiler.Result`, or None when the state had already seen it (what
         :func:`ddlc.translate_many` asks of a one-target session, made once for the run: no list per
         document, the target's constants looked up once)."""
-        from .compiler import Result, _compile, _target, compile_one, failure
-
+        Result, _compile, _target, compile_one, failure = (_DEPS or _load_deps())[2:]
         backend, options, catalog, history = self.backends[0], self.options, self.catalogs[0], self.history
         t = _target(options, backend)
         if history is None:
