@@ -1,4 +1,4 @@
-"""Round 12 of issue 26, the PostgreSQL ALTER emitters (ddlc/backends/postgres/alter*.py).
+"""Round 12 of issue 26, the PostgreSQL ALTER and routine emitters (ddlc/backends/postgres/alter*.py, routines.py).
 
 * ALTER TABLE / INDEX / TYPE ... and its follow-ups are written without the writer object: each handler hands
   :class:`~ddlc.backends.postgres.alter_base.Alter` its clause or statement as a text made from the same
@@ -8,8 +8,13 @@
   comma or starts with ``)``); the table's history state and identity column are read when a handler first
   asks; a statement whose subcommands change no column's type does not ask ``around_type_change``.
 
+* CREATE TRIGGER (``routines.create_trigger``) is written at once, its tokens joined by spaces: each is a keyword,
+  a quoted name, a literal, ``WHEN (condition)`` or ``f(args)``, none of which meets the writer's spacing rule; an
+  enum member's word is looked up by the member's identity.
+
 The former modules (as they were at da28a32, read from git and kept below as their functions) are compared
-with the new ones on every ALTER the fixture cases, the history tests' streams and generated statements emit:
+with the new ones on every ALTER, CREATE TRIGGER, CREATE FUNCTION and ALTER FUNCTION the fixture cases, the
+routine and ALTER tests' rows, the history tests' streams and generated statements emit:
 the same statements, diagnostics, comments, owned objects and errors, with the history as it is when the
 statement is written; and on those statements with hostile names, literals and option values.
 """
@@ -18,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import enum
 import json
 import subprocess
 import sys
@@ -30,16 +36,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ddlc.backends import writer
-from ddlc.backends.postgres import PostgresBackend, alter, alter_base, alter_columns, alter_partitions
+from ddlc.backends.postgres import PostgresBackend, alter, alter_base, alter_columns, alter_partitions, routines
 from ddlc.backends.postgres.context import Emit
 from ddlc.backends.writer import SqlWriter, joined
 from ddlc.history import Catalog
 from ddlc.ir.alter import AlterRelation, RelOption
 from ddlc.ir.followup import AlterTableFollowup, BackfillUpdate
-from ddlc.ir.names import QualifiedName
+from ddlc.ir.names import Expr, QualifiedName
+from ddlc.ir.routine import AlterFunction, CreateFunction
+from ddlc.ir.trigger import CreateTrigger
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import test_postgres_alter as tpa  # noqa: E402
+import test_postgres_routines as tpr  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 FORMER_COMMIT = "da28a32"
@@ -94,8 +103,17 @@ def _build_former() -> dict[str, Any] | None:
                 sub[cls] = ns[name]
     rel = spaces[alter]
     rel["SUB"] = sub
+    found = _former(routines, {"SqlWriter": SqlWriter})
+    assert found is not None
+    rt = found[0]
     return {"base": base, "sub": sub, "alter_relation": rel["alter_relation"],
-            "backfill_update": rel["backfill_update"]}
+            "backfill_update": rel["backfill_update"], "routines": rt,
+            "pairs": {AlterRelation: (rel["alter_relation"], alter.alter_relation),
+                      AlterTableFollowup: (rel["alter_relation"], alter.alter_relation),
+                      BackfillUpdate: (rel["backfill_update"], alter.backfill_update),
+                      CreateTrigger: (rt["create_trigger"], routines.create_trigger),
+                      CreateFunction: (rt["create_function"], routines.create_function),
+                      AlterFunction: (rt["alter_function"], routines.alter_function)}}
 
 
 FORMER = _build_former()
@@ -122,9 +140,7 @@ def _outcome(fn: Any, n: Any, ctx: Any, catalog: Any) -> tuple:
 
 def _pair(n: Any) -> tuple[Any, Any]:
     assert FORMER is not None
-    if isinstance(n, BackfillUpdate):
-        return FORMER["backfill_update"], alter.backfill_update
-    return FORMER["alter_relation"], alter.alter_relation
+    return FORMER["pairs"][type(n)]
 
 
 def _compare(n: Any, ctx: Any, catalog: Any) -> tuple:
@@ -136,7 +152,7 @@ def _compare(n: Any, ctx: Any, catalog: Any) -> tuple:
     return got
 
 
-_KINDS = (AlterRelation, AlterTableFollowup, BackfillUpdate)
+_KINDS = (AlterRelation, AlterTableFollowup, BackfillUpdate, CreateTrigger, CreateFunction, AlterFunction)
 RECORDED: list[tuple[Any, Any, Any]] = []  # (statement, context, a copy of the history as it was)
 MISMATCHES: list[str] = []
 
@@ -174,6 +190,9 @@ def _streams() -> list[list[dict]]:
         [alter_(A.drop_partition("p2"), A.truncate_partition("p1"), table="r")],
     ]
     streams += [[row[1]] for row in tpa.ROWS]
+    streams += [[row[1]] for row in tpr.ROWS]
+    streams += [[tpr.trigger(events=("INSERT", "DELETE"), args=("a", "it's", "x\\y"), for_each="STATEMENT",
+                             time="BEFORE")]]
     return streams
 
 
@@ -200,8 +219,10 @@ def test_every_fixture_alter_as_before(recorded):
     assert not MISMATCHES, MISMATCHES[:3]
     kinds = {type(s) for s, _, _ in recorded}
     assert kinds == set(_KINDS)
-    handled = {type(x) for s, _, _ in recorded if not isinstance(s, BackfillUpdate) for x in s.subcommands}
+    handled = {type(x) for s, _, _ in recorded if isinstance(s, AlterRelation) for x in s.subcommands}
     assert len(recorded) > 80 and len(handled) > 40, (len(recorded), len(handled))
+    counts = {k: sum(type(s) is k for s, _, _ in recorded) for k in _KINDS}
+    assert min(counts.values()) >= 3, counts
 
 
 def test_the_type_changing_classes_have_no_subclass():
@@ -225,25 +246,29 @@ _HOSTILE = st.one_of(
     st.text(alphabet=st.sampled_from("aZ_0 '\"\\$-/*(),;\né"), max_size=8),
 )
 
-_NAME_FIELDS = ("column", "old_column", "name", "index", "owner", "trigger", "rule", "comment", "partition", "into",
-                "value", "namespace", "subpartition")
+_NAME_FIELDS = frozenset({
+    "column", "old_column", "name", "index", "owner", "trigger", "rule", "comment", "partition", "into", "value",
+    "namespace", "subpartition", "language", "body", "probin", "type", "parallel", "cost", "rows", "body_tag"})
+_NAME_TUPLES = frozenset({"partitions", "columns", "args"})
 
 
 def _mutated(node: Any, values: Any) -> Any:
-    """``node`` with every string field the emitters quote or write replaced by the next hostile value."""
+    """``node`` with every string field the emitters quote or write (in it and the nodes it holds) replaced by the
+    next hostile value."""
     changes = {}
     for field in getattr(node, "__struct_fields__", ()):
         v = getattr(node, field)
-        if field in _NAME_FIELDS and isinstance(v, str):
+        if isinstance(v, str) and field in _NAME_FIELDS and not isinstance(v, enum.Enum):
             changes[field] = next(values)
         elif isinstance(v, QualifiedName):
             changes[field] = msgspec.structs.replace(v, schema=v.schema and next(values), name=next(values))
-        elif isinstance(v, tuple) and v and all(isinstance(x, RelOption) for x in v):
+        elif isinstance(v, tuple) and v and all(isinstance(x, str) for x in v):
+            if field in _NAME_TUPLES:
+                changes[field] = tuple(next(values) for _ in v)
+        elif isinstance(v, tuple) and v and all(hasattr(x, "__struct_fields__") for x in v):
             changes[field] = tuple(_mutated(x, values) for x in v)
-        elif isinstance(v, tuple) and v and all(isinstance(x, str) for x in v) and field in ("partitions", "columns"):
-            changes[field] = tuple(next(values) for _ in v)
-        elif isinstance(v, tuple) and v and hasattr(v[0], "__struct_fields__") and field == "subcommands":
-            changes[field] = tuple(_mutated(x, values) for x in v)
+        elif hasattr(v, "__struct_fields__") and not isinstance(v, Expr):
+            changes[field] = _mutated(v, values)
     return msgspec.structs.replace(node, **changes) if changes else node
 
 
@@ -300,3 +325,4 @@ def test_set_default_spacing(column, expr):
 
 def test_joined_is_the_writers():
     assert writer.joined is joined
+

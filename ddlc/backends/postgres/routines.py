@@ -40,8 +40,8 @@ from ...ir.routine import (
     AlterFunction, ArgMode, CreateFunction, FunctionAction, FunctionActionKind, FunctionArg, FunctionStyle, NullInput,
     RoutineKind, Security, Volatility,
 )
-from ...ir.trigger import CreateTrigger
-from ..writer import SqlWriter, pg_ident
+from ...ir.trigger import CreateTrigger, TriggerEventKind, TriggerLevel, TriggerTiming
+from ..writer import SqlWriter, pg_ident, pg_literal
 from .context import Emit, emits
 from .types import QUIET, TYPE_MAP
 from ... import lazyre
@@ -476,32 +476,44 @@ def alter_function(n: AlterFunction, e: Emit) -> list[str]:
 
 
 # ---- CREATE TRIGGER ----------------------------------------------------------------------------------
+# an enum member's word by its identity (an enum's ``value`` and hash are Python calls)
+_WORD = {id(m): m.value for kind in (TriggerTiming, TriggerEventKind, TriggerLevel) for m in kind}
+
+
 @emits(CreateTrigger)
 def create_trigger(n: CreateTrigger, e: Emit) -> list[str]:
+    """Written at once: every token is a keyword, a quoted name, a literal or ``WHEN (condition)``, none of which
+    meets the writer's spacing rule (a name starts and ends with a letter, a digit, ``_`` or a quote; inside
+    parentheses the rule puts no space after ``(`` nor before ``)``); names quoted, the condition written and the
+    arguments quoted in the writer's order."""
     assert n.function is not None and n.body is None  # the rules dropped the others
-    w = e.w().kw("CREATE")
-    if n.constraint:
-        w.kw("CONSTRAINT")
-    w.kw("TRIGGER").ident(n.name).kw(n.timing.value)
+    toks = ["CREATE CONSTRAINT TRIGGER" if n.constraint else "CREATE TRIGGER", pg_ident(n.name), _WORD[id(n.timing)]]
     for i, ev in enumerate(n.events):
         if i:
-            w.kw("OR")
-        w.kw(ev.kind.value)
+            toks.append("OR")
+        toks.append(_WORD[id(ev.kind)])
         if ev.columns:
-            w.kw("OF").each(ev.columns, SqlWriter.ident)
-    w.kw("ON").raw(e.qname(n.relation))
+            toks.append("OF " + ", ".join([pg_ident(c) for c in ev.columns]))
+    toks.append("ON")
+    relation = e.qname(n.relation)
+    if relation:
+        toks.append(relation)
     if n.from_table is not None:
-        w.kw("FROM").raw(e.qname(n.from_table))
+        toks.append("FROM")
+        source = e.qname(n.from_table)
+        if source:
+            toks.append(source)
     if n.constraint_attrs is not None:
         ca = n.constraint_attrs
-        w.kw("DEFERRABLE" if ca.deferrable else "NOT DEFERRABLE", "INITIALLY",
-             "DEFERRED" if ca.initially_deferred else "IMMEDIATE")
-    w.kw("FOR", "EACH", n.for_each.value)
+        toks += ("DEFERRABLE" if ca.deferrable else "NOT DEFERRABLE", "INITIALLY",
+                 "DEFERRED" if ca.initially_deferred else "IMMEDIATE")
+    toks += ("FOR EACH", _WORD[id(n.for_each)])
     if n.when is not None:
-        w.kw("WHEN").open().raw(e.expr(n.when)).close()
+        toks.append("WHEN (" + e.expr(n.when) + ")")
     f = n.function
-    w.kw("EXECUTE", "FUNCTION").raw(e.qname(f.name) + e.w().paren_list(f.args, SqlWriter.lit).text())
-    return [w.text()]
+    name = e.qname(f.name)
+    toks += ("EXECUTE FUNCTION", name + "(" + ", ".join([pg_literal(a) for a in f.args]) + ")")
+    return [" ".join(toks)]
 
 
 __all__ = ["UNSUPPORTED", "type_text", "signature", "guc"]
