@@ -164,10 +164,26 @@ def _plain_name(parts: list[str], origin: Path) -> Identity | None:
     return PlainName(parts[0], origin=origin) if len(parts) == 1 else None
 
 
-# the kinds that are names joined by dots -> the identity of their names (None: not as many as the kind has)
+# the kinds that are names joined by dots -> the identity of their names (None: not as many as the kind has); by
+# the member's id (hashing a str enum member is a Python call: Enum.__hash__), with the member to compare
 _PARTS = {IdentityKind.RELATION: _relation, IdentityKind.TYPE: _relation, IdentityKind.COLUMN: _column,
           IdentityKind.SCHEMA: _schema, IdentityKind.NAME: _plain_name}
+_PARTS_BY_ID = {id(kind): (kind, fn) for kind, fn in _PARTS.items()}
 _FUNCTION, _TRIGGER, _CONSTRAINT = IdentityKind.FUNCTION, IdentityKind.TRIGGER, IdentityKind.CONSTRAINT
+
+
+def _plain_names(text: str) -> list[str] | None:
+    """The names of an ASCII ``text`` made of names joined by dots, each a bare word ``isidentifier`` takes or a
+    quoted name without a quote or a dot inside (its quotes taken off): what :data:`_NAMES` and :func:`_names`
+    give for it, without their patterns; None for any other text (read by them)."""
+    parts = text.split(".")
+    for i, part in enumerate(parts):
+        if not part.isidentifier():
+            if len(part) > 2 and part[0] == '"' and part[-1] == '"' and '"' not in part[1:-1]:
+                parts[i] = part[1:-1]
+            else:
+                return None
+    return parts
 
 
 def parse_identity(kind: IdentityKind, text: str, origin: Path = ()) -> Identity | None:
@@ -175,9 +191,11 @@ def parse_identity(kind: IdentityKind, text: str, origin: Path = ()) -> Identity
 
     Names, and names ``on`` names, are read by patterns that take exactly the texts the lexer's reading
     (:func:`lexed_identity`) takes; a function's signature, and a trigger or constraint identity the pattern
-    does not take, by the lexer."""
-    of_parts = _PARTS.get(kind)
-    if of_parts is not None:
+    does not take, by the lexer. The common ASCII texts are read by ``str`` methods first (:func:`_plain_names`,
+    :func:`_plain_on`, :func:`_plain_signature`: the same answers, tests/test_throughput_round12_front.py)."""
+    hit = _PARTS_BY_ID.get(id(kind))
+    if hit is not None and hit[0] is kind:
+        of_parts = hit[1]
         if text.isascii():  # bare ASCII names separated by dots (public.orders): each is one word token
             parts = text.split(".")
             for part in parts:
@@ -185,21 +203,113 @@ def parse_identity(kind: IdentityKind, text: str, origin: Path = ()) -> Identity
                     break
             else:
                 return of_parts(parts, origin)
+            parts = _plain_names(text)  # (a quoted name among them: "Sales")
+            if parts is not None:
+                return of_parts(parts, origin)
         if _NAMES.match(text) is None:
             return None
         return of_parts(_names(text), origin)
     if kind is _FUNCTION:
-        sig = _signature(text, origin)
+        sig = _plain_signature(text, origin) if text.isascii() else None
+        if sig is None:
+            sig = _signature(text, origin)
         if sig is not None:
             return sig
     elif kind is _TRIGGER or kind is _CONSTRAINT:
-        m = _ON.match(text)
-        if m is not None:
-            left, table = _names(m.group(1)), _qn(_names(m.group(2)), origin)
+        on = _plain_on(text) if text.isascii() else None
+        if on is None:
+            m = _ON.match(text)
+            if m is not None:
+                on = _names(m.group(1)), _names(m.group(2))
+        if on is not None:
+            left, table = on[0], _qn(on[1], origin)
             if kind is _TRIGGER:
                 return TriggerIdentity(left[0], table, origin=origin) if len(left) == 1 else None
             return ConstraintIdentity(left[-1], table, left[0] if len(left) == 2 else None, origin=origin)
     return lexed_identity(kind, text, origin)
+
+
+def _plain_on(text: str) -> tuple[list[str], list[str]] | None:
+    """The names either side of ``" on "`` of an ASCII text :data:`_ON` takes, one or two :func:`_plain_names`
+    each side; None for any other text (read by the pattern)."""
+    sides = text.split(" on ")
+    if len(sides) != 2:
+        return None
+    left, right = _plain_names(sides[0]), _plain_names(sides[1])
+    if left is None or right is None or len(left) > 2 or len(right) > 2:
+        return None
+    return left, right
+
+
+def _plain_signature(text: str, origin: Path) -> FunctionSignature | None:
+    """:func:`_signature` of an ASCII text of the common form, read by ``str`` methods: one or two
+    :func:`_plain_names` before ``(``, and arguments each ``words``, ``words(typmod) words``,
+    ``name.name(typmod)`` or ``"name"(typmod)`` (the typmod and the words after it optional), then ``[]``
+    optionally, separated by ``,`` and spaces; or ``*``. None for any other text (read by the patterns): it
+    never says a text is not a signature."""
+    if not text.endswith(")") or "$" in text or not text.isprintable():
+        return None  # (printable ASCII: the space is the only blank; a bare name with $ goes to the patterns)
+    at = text.find("(")
+    if at < 0:
+        return None
+    head = _plain_names(text[:at])
+    if head is None or len(head) > 2:
+        return None
+    inner = text[at + 1:-1]
+    rest = inner.strip(" ")
+    if not rest:
+        return FunctionSignature(_qn(head, origin), (), False, origin=origin)
+    if rest == "*":
+        return FunctionSignature(_qn(head, origin), (), True, origin=origin)
+    pieces = inner.split(",")
+    args: list[TypeName] = []
+    i, n = 0, len(pieces)
+    while i < n:
+        arg = pieces[i]
+        i += 1
+        while "(" in arg and ")" not in arg and i < n:  # a typmod's own commas: (10,2)
+            arg += "," + pieces[i]
+            i += 1
+        arg = arg.strip(" ")
+        array = arg.endswith("[]")
+        if array:
+            arg = arg[:-2]
+        if not arg:
+            return None
+        open_at = arg.find("(")
+        if open_at < 0:
+            word, mod, after = arg, "", ""
+        else:
+            close_at = arg.find(")")
+            if close_at < open_at or arg.count("(") != 1 or arg.count(")") != 1:
+                return None
+            word, mod, after = arg[:open_at], arg[open_at:close_at + 1], arg[close_at + 1:]
+            for digits in mod[1:-1].split(","):
+                if not digits.isdigit():
+                    return None
+        if not word or word.endswith(" "):
+            return None
+        if word[0] == '"' or "." in word:  # "name"(typmod) or name.name(typmod): nothing after the typmod
+            names = _plain_names(word)
+            if names is None or after or (len(names) != 2 and not (len(names) == 1 and word[0] == '"')):
+                return None
+            if len(names) == 2:
+                args.append(TypeName(names[1], names[0], mod, array, origin=origin))
+            else:
+                args.append(TypeName(names[0], None, mod, array, origin=origin))
+            continue
+        if not word.isidentifier():  # (words: character varying)
+            for part in word.split(" "):
+                if not part.isidentifier():
+                    return None
+        if after:
+            if after[0] != " ":
+                return None
+            for part in after[1:].split(" "):
+                if not part.isidentifier():
+                    return None
+        args.append(TypeName(word, "", mod + after, array, origin=origin))
+    return FunctionSignature(_qn(head, origin), tuple(args), False, origin=origin)
 
 
 def _signature(text: str, origin: Path) -> FunctionSignature | None:
