@@ -53,7 +53,33 @@ def check_tddl_statement(text: str, what: Callable[[str], str], block_kinds: fro
     if plain_statement(text):
         return
     kind = text_kind(text)
-    check_statement(text, what(kind), block=kind in block_kinds, document=document)
+    block = kind in block_kinds
+    if block and _plain_block(text):
+        return
+    check_statement(text, what(kind), block=block, document=document)
+
+
+_BLANKS = " \t\n\r\f\v"  # the lexer's blanks (its "space" tokens)
+
+
+def _plain_block(text: str) -> bool:
+    """Whether ``text`` is surely one statement for ``statement_problem(text, block=True)``, seen without its
+    tokens (issue 26: an Oracle-style body or a package is lexed twice there, ~250k instructions each for a
+    short one). True only when the text has no quote, ``$``, backslash or ``/*``: then its tokens are
+    blanks, ``--`` comments (each ending at a line break or at the end), words, numbers, marks and operators,
+    none unterminated, no string and no backslash. What the block check refuses among those is then seen
+    from the characters: no ``/`` but maybe the text's last character (nothing follows a ``/`` line then),
+    its first token not a ``;`` nor a comment, at least one token, and no ``--`` on its last line (a comment
+    running to the end). False: the lexer decides (``check_statement``), as before."""
+    if "'" in text or '"' in text or "$" in text or "\\" in text or "/*" in text:
+        return False
+    body = text.rstrip(_BLANKS)
+    if "/" in (body[:-1] if body[-1:] == "/" else body):
+        return False
+    head = text.lstrip(_BLANKS)
+    if not head or head[0] == ";" or head[:2] == "--":
+        return False
+    return "--" not in text[max(text.rfind("\n"), text.rfind("\r")) + 1:]
 
 
 # the statement kinds (statement_kind) whose text can be read as each of these classes: only the recovery's

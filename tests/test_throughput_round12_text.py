@@ -1,0 +1,135 @@
+"""Issue 26, round 12 (text): the TDDL text's readers on the GaussDB target, each replaced reading kept beside
+the new one.
+
+* ``check_tddl_statement`` passes a block text (an Oracle-style body, a package) that ``_plain_block`` proves
+  one statement without lexing it: ``_plain_block`` is never True for a text ``statement_problem(text,
+  block=True)`` refuses (every fixture string, hostile generated texts: quotes, backslashes, ``$$``, ``--``,
+  ``/*``, ``/`` lines, ``;``, line breaks, non-ASCII, empty), and the check raises or not as the former check
+  did, with the same message.
+"""
+
+from __future__ import annotations
+
+import glob
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ddlc.errors import DdlcError
+from ddlc.frontend import statement_kind as SK
+from ddlc.frontend import tddl_text as TT
+from ddlc.frontend.sql.fragment import check_statement, plain_statement, statement_problem
+from fixture_strings import json_strings
+
+ROOT = Path(__file__).resolve().parents[1]
+_SETTINGS = settings(max_examples=5000, deadline=None)
+
+
+def _former_check(text: str, block_kinds: frozenset[str]) -> str | None:
+    """check_tddl_statement as it was: the message it raised, or None."""
+    if plain_statement(text):
+        return None
+    kind = TT.text_kind(text)
+    try:
+        check_statement(text, f"the text of {kind}", block=kind in block_kinds)
+    except DdlcError as e:
+        return str(e)
+    return None
+
+
+def _check(text: str, block_kinds: frozenset[str]) -> str | None:
+    try:
+        TT.check_tddl_statement(text, lambda kind: f"the text of {kind}", block_kinds)
+    except DdlcError as e:
+        return str(e)
+    return None
+
+
+def _strings() -> list[str]:
+    out = json_strings()
+    for f in sorted(glob.glob(str(ROOT / "fixtures" / "cases" / "*" / "*" / "expected.gaussdb.sql"))):
+        out.update(line for line in Path(f).read_text().splitlines() if line.strip())
+    return sorted(out)
+
+
+_CODE_KINDS = frozenset({"CREATE FUNCTION", "CREATE PROCEDURE", "CREATE PACKAGE", "CREATE PACKAGE BODY",
+                         "CREATE TRIGGER", "DO", "BEGIN", "DECLARE"})
+
+
+# ---- the block check seen from the characters ---------------------------------------------------------------
+_BLOCK_PIECES = [
+    "BEGIN", "END", "x", "é", "公有", " ", "  ", "\t", "\n", "\r", "\r\n", "\f", "\v", "\xa0", ";", "/", "//", "*/",
+    "/*", "*", "-", "--", "--c", "'", "''", '"', "$", "$$", "$a$", "\\", "(", ")", ":=", "1", "+", "<", "e'", "E'",
+]
+_BLOCK_TEXTS = st.lists(st.sampled_from(_BLOCK_PIECES), max_size=20).map("".join)
+
+
+def _assert_sound(text: str) -> None:
+    if TT._plain_block(text):
+        assert statement_problem(text, block=True) is None, text
+
+
+def test_plain_block_sound_on_fixture_strings() -> None:
+    strings = _strings()
+    proven = 0
+    for s in strings:
+        for t in (s, s + "\n /", s + " --c", "--c\n" + s, ";" + s, s + "\n/\nx"):
+            _assert_sound(t)
+            proven += TT._plain_block(t)
+    assert proven > 100
+
+
+@_SETTINGS
+@given(_BLOCK_TEXTS, st.sampled_from(["", "CREATE PROCEDURE p AS BEGIN ", "CREATE PACKAGE p IS ", " ", "\n", ";"]),
+       st.sampled_from(["", ";", "\n/", " \n /", "/", "\n/\n", "--x", "\n--x", "/;"]))
+def test_plain_block_sound_generated(text: str, head: str, tail: str) -> None:
+    _assert_sound(head + text + tail)
+    _assert_sound(text)
+
+
+@_SETTINGS
+@given(_BLOCK_TEXTS, st.sampled_from(["CREATE OR REPLACE PROCEDURE public.p(a int) AS BEGIN ",
+                                      "CREATE OR REPLACE PACKAGE public.k AUTHID CURRENT_USER IS ", "GRANT ", ""]),
+       st.sampled_from(["", ";", " END;", "\n/", "\n /", "--x"]))
+def test_check_as_former(text: str, head: str, tail: str) -> None:
+    t = head + text + tail
+    SK._LAST = None
+    want = _former_check(t, _CODE_KINDS)
+    SK._LAST = None
+    assert _check(t, _CODE_KINDS) == want, t
+
+
+def test_check_as_former_on_fixture_strings() -> None:
+    for s in _strings():
+        for t in (s, "CREATE OR REPLACE PROCEDURE p AS BEGIN " + s + " END;\n/"):
+            SK._LAST = None
+            want = _former_check(t, _CODE_KINDS)
+            SK._LAST = None
+            assert _check(t, _CODE_KINDS) == want, t
+
+
+@pytest.mark.parametrize("text", [
+    "CREATE OR REPLACE PACKAGE public.ldp_pkg1 AUTHID CURRENT_USER IS var1 int:=1; --公有变量\n var2 int:=2;\n"
+    " PROCEDURE testpro1(var3 int); --公有存储过程,可以被外部调用\nEND ldp_pkg1; \n /",
+    "CREATE OR REPLACE PROCEDURE public.p_clean(days integer) AS BEGIN DELETE FROM public.t_log WHERE a < days; END;",
+])
+def test_corpus_block_texts_proven(text: str) -> None:
+    assert TT._plain_block(text)
+    assert statement_problem(text, block=True) is None
+
+
+@pytest.mark.parametrize("text", [
+    "CREATE PROCEDURE p AS BEGIN x; END;\n/\nDROP TABLE t;",  # more after the / line
+    "CREATE PROCEDURE p AS BEGIN x; END; --runs to the end",
+    "CREATE PROCEDURE p AS BEGIN x; END; \\! rm -rf /",
+    "CREATE PROCEDURE p AS BEGIN x := 'open; END;",
+    "CREATE PROCEDURE p AS BEGIN /* open; END;",
+    "; CREATE PROCEDURE p AS BEGIN x; END;",
+    "  \n ",
+    "",
+])
+def test_refused_block_texts_not_proven(text: str) -> None:
+    assert not TT._plain_block(text)
+    assert statement_problem(text, block=True) is not None
