@@ -11,6 +11,9 @@
 * CREATE TRIGGER (``routines.create_trigger``) is written at once, its tokens joined by spaces: each is a keyword,
   a quoted name, a literal, ``WHEN (condition)`` or ``f(args)``, none of which meets the writer's spacing rule; an
   enum member's word is looked up by the member's identity.
+* CREATE FUNCTION / PROCEDURE and ALTER FUNCTION / PROCEDURE (``routines``) put the writer's tokens in a list
+  spaced by ``joined``; an argument list is ``"(" + ", ".join(...) + ")"`` (``routines._paren``: ``joined`` itself
+  when an item is empty, a comma or starts with ``)``); an action is its text.
 
 The former modules (as they were at da28a32, read from git and kept below as their functions) are compared
 with the new ones on every ALTER, CREATE TRIGGER, CREATE FUNCTION and ALTER FUNCTION the fixture cases, the
@@ -326,3 +329,8 @@ def test_set_default_spacing(column, expr):
 def test_joined_is_the_writers():
     assert writer.joined is joined
 
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(_CLAUSE, max_size=5))
+def test_paren_spaced_as_the_writer(items):
+    assert routines._paren(items) == SqlWriter().paren_list(items, SqlWriter.raw).text()

@@ -41,7 +41,7 @@ from ...ir.routine import (
     RoutineKind, Security, Volatility,
 )
 from ...ir.trigger import CreateTrigger, TriggerEventKind, TriggerLevel, TriggerTiming
-from ..writer import SqlWriter, pg_ident, pg_literal
+from ..writer import joined, pg_ident, pg_literal, words
 from .context import Emit, emits
 from .types import QUIET, TYPE_MAP
 from ... import lazyre
@@ -242,15 +242,38 @@ def guc(name: str) -> str:
 
 
 def _arg(a: FunctionArg, e: Emit, with_default: bool = True, with_name: bool = True, typ: str | None = None) -> str:
-    w = e.w()
+    toks = []
     if a.mode is not None:
-        w.kw(a.mode.value)
+        toks.append(_WORD[id(a.mode)])
     if a.name is not None and with_name:
-        w.ident(a.name)
-    w.raw(typ if typ is not None else type_text(a.type, e, a.origin))
+        toks.append(pg_ident(a.name))
+    t = typ if typ is not None else type_text(a.type, e, a.origin)
+    if t:
+        toks.append(t)
     if a.default is not None and with_default:
-        w.kw("DEFAULT").raw(e.expr(_default(a)))
-    return w.text()
+        toks.append("DEFAULT")
+        d = e.expr(_default(a))
+        if d:
+            toks.append(d)
+    return joined(toks)
+
+
+def _paren(items: Any) -> str:
+    """``(a, b)``: the items (texts) as the writer's ``paren_list`` spaces them, an empty one left out. Inside
+    the parentheses the rule puts a space after each comma only, unless the item after it is a comma or starts
+    with ``)``; such lists (and those with an empty item) are spaced by :func:`joined` itself."""
+    items = list(items)
+    for i, t in enumerate(items):
+        if not t or (i and (t[0] == ")" or t == ",")):
+            toks = ["("]
+            for j, u in enumerate(items):
+                if j:
+                    toks.append(",")
+                if u:
+                    toks.append(u)
+            toks.append(")")
+            return joined(toks)
+    return "(" + ", ".join(items) + ")"
 
 
 def _name(n: CreateFunction, e: Emit) -> str:
@@ -343,29 +366,36 @@ def _default(a: FunctionArg) -> Expr:
 # ---- CREATE FUNCTION / PROCEDURE ----------------------------------------------------------------------
 @emits(CreateFunction)
 def create_function(n: CreateFunction, e: Emit) -> list[str]:
+    """The header's tokens in a list spaced by :func:`joined` (the writer's tokens, without its calls)."""
     o = n.options
-    w = e.w().kw("CREATE")
+    toks = ["CREATE"]
     if n.or_replace:
-        w.kw("OR", "REPLACE")
-    w.kw("PROCEDURE" if n.is_procedure else "FUNCTION")
+        toks += ("OR", "REPLACE")
+    toks.append("PROCEDURE" if n.is_procedure else "FUNCTION")
     types = [type_text(a.type, e, a.origin) for a in n.arguments]
-    returns: str | None = None
     table: list[str] = []
-    args = e.w().paren_list((_arg(a, e, typ=t) for a, t in zip(n.arguments, types, strict=True)), SqlWriter.raw)
-    w.raw(_name(n, e) + args.text())  # name(args): one token, no space
+    args = _paren([_arg(a, e, typ=t) for a, t in zip(n.arguments, types, strict=True)])
+    toks.append(_name(n, e) + args)  # name(args): one token, no space
     if n.returns is not None and not n.is_procedure:
         r = n.returns
         if r.table:
             table = [type_text(a.type, e, a.origin) for a in r.table]
-            w.kw("RETURNS", "TABLE").paren_list((_arg(a, e, with_default=False, typ=t)
-                                                 for a, t in zip(r.table, table, strict=True)), SqlWriter.raw)
+            toks += ("RETURNS", "TABLE", "(")
+            for i, (a, t) in enumerate(zip(r.table, table, strict=True)):
+                if i:
+                    toks.append(",")
+                text = _arg(a, e, with_default=False, typ=t)
+                if text:
+                    toks.append(text)
+            toks.append(")")
         else:
-            w.kw("RETURNS")
+            toks.append("RETURNS")
             if r.setof:
-                w.kw("SETOF")
+                toks.append("SETOF")
             returns = type_text(r.type, e, r.origin)
-            w.raw(returns)
-    w.kw("LANGUAGE").ident(n.language or "")
+            if returns:
+                toks.append(returns)
+    toks += ("LANGUAGE", pg_ident(n.language or ""))
     dropped = []
     if o.fenced is False:
         dropped.append("NOT FENCED")
@@ -378,41 +408,43 @@ def create_function(n: CreateFunction, e: Emit) -> list[str]:
                     if (v := getattr(o, f)) is not None and (v is not False or f == "leakproof")]
     else:
         if o.window:
-            w.kw("WINDOW")
+            toks.append("WINDOW")
         if o.volatility is not None:
-            w.kw(o.volatility.value.upper())
+            toks.append(_UPPER[id(o.volatility)])
         if o.null_input is not None:
-            w.raw(o.null_input.value)
+            toks.append(_WORD[id(o.null_input)])  # (a word: never empty)
         if o.leakproof is not None:
-            w.kw("LEAKPROOF" if o.leakproof else "NOT LEAKPROOF")
+            toks.append("LEAKPROOF" if o.leakproof else "NOT LEAKPROOF")
         if o.parallel is not None:
-            w.kw("PARALLEL", o.parallel.upper())
+            toks += ("PARALLEL", o.parallel.upper())
         if o.cost is not None:
-            w.kw("COST", o.cost)
+            toks += ("COST", o.cost)
         if o.rows is not None:
-            w.kw("ROWS", o.rows)
+            toks += ("ROWS", o.rows)
     if o.security is not None:
-        w.raw(_security(o.security, e, n.origin))
+        toks.append(_security(o.security, e, n.origin))
     if dropped:
         e.diag(I_NO_MEANING, "dropped (no meaning in PostgreSQL): " + ", ".join(dropped), n.origin)
     for s in n.set_options:
-        w.kw("SET").raw(guc(s.name))
+        toks += ("SET", guc(s.name))
         if s.value is None:
-            w.kw("FROM", "CURRENT")
+            toks += ("FROM", "CURRENT")
         else:
-            w.kw("TO").raw(s.value)
-    w.kw("AS")
+            toks.append("TO")
+            if s.value:
+                toks.append(s.value)
+    toks.append("AS")
     if n.probin is not None:
-        w.lit(n.probin).comma().lit(n.body)
+        toks += (pg_literal(n.probin), ",", pg_literal(n.body))
     else:
-        w.raw(_dollar(n.body, n.body_tag))
-    out = [w.text()]  # (a header that would not parse as PostgreSQL was refused by a rule: W_UNPARSED)
-    sig = e.w().paren_list((_arg(a, e, with_default=False, with_name=False, typ=t)
-                            for a, t in zip(n.arguments, types, strict=True)), SqlWriter.raw).text()
+        toks.append(_dollar(n.body, n.body_tag))
+    out = [joined(toks)]  # (a header that would not parse as PostgreSQL was refused by a rule: W_UNPARSED)
+    sig = _paren([_arg(a, e, with_default=False, with_name=False, typ=t) for a, t in zip(n.arguments, types,
+                                                                                      strict=True)])
     kind = "PROCEDURE" if n.is_procedure else "FUNCTION"
     e.own((kind,), _name(n, e) + sig)
     if o.comment is not None:
-        out.append(e.w().kw("COMMENT", "ON", kind).raw(_name(n, e) + sig).kw("IS").lit(o.comment).text())
+        out.append(words("COMMENT", "ON", kind, _name(n, e) + sig, "IS", pg_literal(o.comment)))
         e.diag(I_COMMENT, "COMMENT option written as COMMENT ON " + kind, n.origin)
     return out
 
@@ -428,30 +460,33 @@ def _action(a: FunctionAction, e: Emit) -> str | None:
     k = a.kind
     if k is FunctionActionKind.VOLATILITY:
         assert a.volatility is not None
-        return a.volatility.value.upper()
+        return _UPPER[id(a.volatility)]
     if k is FunctionActionKind.NULL_INPUT:
         assert a.null_input is not None
-        return a.null_input.value
+        return _WORD[id(a.null_input)]
     if k is FunctionActionKind.SECURITY:
         assert a.security is not None
         return _security(a.security, e, a.origin)
     if k is FunctionActionKind.LEAKPROOF:
         return "LEAKPROOF" if a.on else "NOT LEAKPROOF"
+    # (a number's text, a quoted name and a literal never meet the writer's spacing rule)
     if k is FunctionActionKind.COST:
-        return None if a.number is None else e.w().kw("COST", _number(a.number)).text()
+        return None if a.number is None else "COST " + _number(a.number)
     if k is FunctionActionKind.ROWS:  # ROWS 0 prints nothing on the server either
-        return None if a.number is None else e.w().kw("ROWS", _number(a.number)).text()
+        return None if a.number is None else "ROWS " + _number(a.number)
     if k is FunctionActionKind.SET:
-        w = e.w().kw("SET").raw(guc(a.name or "")).kw("TO")
-        return (w.raw(a.value or "") if a.list_form else w.lit(a.value or "")).text()
+        name = guc(a.name or "")
+        if a.list_form:
+            return words("SET", name, "TO", a.value or "")
+        return "SET " + name + " TO " + pg_literal(a.value or "")
     if k is FunctionActionKind.SET_FROM_CURRENT:
-        return e.w().kw("SET").raw(guc(a.name or "")).kw("FROM", "CURRENT").text()
+        return "SET " + guc(a.name or "") + " FROM CURRENT"
     if k is FunctionActionKind.RESET:
-        return e.w().kw("RESET").raw(guc(a.name or "")).text()
+        return "RESET " + guc(a.name or "")
     if k is FunctionActionKind.RESET_ALL:
         return "RESET ALL"
     if k is FunctionActionKind.PARALLEL:
-        return e.w().kw("PARALLEL").raw((a.value or "").upper()).text()
+        return words("PARALLEL", (a.value or "").upper())
     raise AssertionError(k)
 
 
@@ -459,7 +494,7 @@ def signature(name: Any, arguments: tuple[TypeName, ...] | None, e: Emit) -> str
     """``schema.name(type, ...)``; without a list when ``arguments`` is None."""
     text = e.qname(name)
     if arguments is not None:
-        text += e.w().paren_list((e.type(t) for t in arguments), SqlWriter.raw).text()  # name(args): no space
+        text += _paren([e.type(t) for t in arguments])  # name(args): no space
     return text
 
 
@@ -469,15 +504,14 @@ def alter_function(n: AlterFunction, e: Emit) -> list[str]:
     if not actions:
         return []
     sig = n.signature
-    w = e.w().kw("ALTER", n.kind.value).raw(signature(sig.name, sig.arguments, e))
-    for action in actions:
-        w.raw(action)
-    return [w.text()]
+    return [joined(["ALTER", _WORD[id(n.kind)], *filter(None, (signature(sig.name, sig.arguments, e), *actions))])]
 
 
 # ---- CREATE TRIGGER ----------------------------------------------------------------------------------
 # an enum member's word by its identity (an enum's ``value`` and hash are Python calls)
-_WORD = {id(m): m.value for kind in (TriggerTiming, TriggerEventKind, TriggerLevel) for m in kind}
+_WORD = {id(m): m.value for kind in (TriggerTiming, TriggerEventKind, TriggerLevel, RoutineKind, NullInput, ArgMode)
+         for m in kind}
+_UPPER = {id(m): m.value.upper() for m in Volatility}
 
 
 @emits(CreateTrigger)
