@@ -1,6 +1,10 @@
 """Issue 26, round 12 (text): the TDDL text's readers on the GaussDB target, each replaced reading kept beside
 the new one.
 
+* ``text_kind`` reads a text's first pieces and where its simple start ends by one match (``_START_PIECES``:
+  its first ``_PIECES`` pieces as groups) instead of ``_SIMPLE_START`` then ``findall`` over all its first 160
+  characters: the same kind as the former reading, on every fixture string and by hypothesis (pieces, blanks,
+  numbers, ``=`` runs, texts cut anywhere near the 160th character);
 * ``check_tddl_statement`` passes a block text (an Oracle-style body, a package) that ``_plain_block`` proves
   one statement without lexing it: ``_plain_block`` is never True for a text ``statement_problem(text,
   block=True)`` refuses (every fixture string, hostile generated texts: quotes, backslashes, ``$$``, ``--``,
@@ -25,6 +29,20 @@ from fixture_strings import json_strings
 
 ROOT = Path(__file__).resolve().parents[1]
 _SETTINGS = settings(max_examples=5000, deadline=None)
+
+
+def _former_text_kind(text: str) -> str:
+    """text_kind as it was (round 11): every piece of the first 160 characters' simple start by findall."""
+    end = TT._SIMPLE_START.match(text, 0, TT._HEAD_CHARS).end()
+    pieces = TT._SIMPLE_PIECE.findall(text, 0, end)
+    for p in pieces[:TT._HEAD + 1]:
+        if p[0] in TT._DIGITS:
+            return SK.statement_kind(text)
+    if end < len(text) and pieces and text[end - 1] not in " \t\n\r\f\v":
+        pieces.pop()
+    if len(pieces) >= TT._HEAD or end == len(text):
+        return SK._kind(" ".join(pieces[:TT._HEAD]).upper())
+    return SK.statement_kind(text)
 
 
 def _former_check(text: str, block_kinds: frozenset[str]) -> str | None:
@@ -56,6 +74,52 @@ def _strings() -> list[str]:
 
 _CODE_KINDS = frozenset({"CREATE FUNCTION", "CREATE PROCEDURE", "CREATE PACKAGE", "CREATE PACKAGE BODY",
                          "CREATE TRIGGER", "DO", "BEGIN", "DECLARE"})
+
+
+def test_fixture_strings_kind_as_former() -> None:
+    strings = _strings()
+    assert len(strings) > 500
+    for s in strings:
+        for t in (s, "CREATE OR REPLACE PACKAGE " + s, s + " " * 150 + "x"):
+            SK._LAST = None
+            want = _former_text_kind(t)
+            SK._LAST = None
+            assert TT.text_kind(t) == want, t
+
+
+_PIECES = [
+    "CREATE ", "create ", "OR ", "REPLACE ", "FUNCTION ", "PROCEDURE ", "PACKAGE ", "BODY ", "DEFINER ", "= ", "==",
+    "=", "u", "MATERIALIZED ", "VIEW ", "TABLE ", "TEMP ", "SELECT ", "GRANT ", "x", "a1", "_", "1", "1e5", ".5", "$",
+    "'", '"', "--", "/*", "(", ")", ",", ".", ";", "[", "]", " ", "  ", "\t", "\n", "\r", "\f", "\v", "\xa0", "é",
+    "+", "-", ":", "\\",
+]
+_TEXTS = st.lists(st.sampled_from(_PIECES), max_size=24).map("".join)
+
+
+@_SETTINGS
+@given(_TEXTS, st.integers(0, 170), st.sampled_from(["", "x", " x", "(", "'", "1", "é"]))
+def test_generated_kind_as_former(text: str, pad: int, tail: str) -> None:
+    for t in (text, "CREATE " + " " * pad + text, "CREATE OR REPLACE " + text + tail,
+              ("a " * (pad // 2)) + text + tail):
+        SK._LAST = None
+        want = _former_text_kind(t)
+        SK._LAST = None
+        assert TT.text_kind(t) == want, t
+
+
+def test_start_pieces_are_findall_s() -> None:
+    """The one match's groups are findall's first pieces of the simple start, None after the last one, and it
+    ends where the simple start does."""
+    for text in ("", " ", "a", "a b", " CREATE  TABLE\tt(a int,b)", "= == === a=b", "1 2 3 4 5 6 7 8 9 10 11",
+                 "a.b.c[1];x", "\n\r\f\v a", "CREATE TABLE t AS SELECT 'x'", "a b c d e f g h i j k l m n", "é a",
+                 "a$b c", "a " * 100, "ab" * 100, "CREATE FUNCTION f() RETURNS int AS $$ x $$"):
+        m = TT._START_PIECES.match(text, 0, TT._HEAD_CHARS)
+        end = TT._SIMPLE_START.match(text, 0, TT._HEAD_CHARS).end()
+        assert m.end() == end, text
+        want = TT._SIMPLE_PIECE.findall(text, 0, end)[:TT._PIECES]
+        got = m.groups()
+        assert got[:len(want)] == tuple(want), text
+        assert all(g is None for g in got[len(want):]), text
 
 
 # ---- the block check seen from the characters ---------------------------------------------------------------

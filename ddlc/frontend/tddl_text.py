@@ -22,6 +22,17 @@ _HEAD_CHARS = 160  # where text_kind looks for them
 _DIGITS = frozenset("0123456789")
 
 
+# text_kind reads the first _HEAD + 1 pieces (a number among them sends the text to the lexer) and whether
+# there are more than that (then the last piece, maybe cut short, is none of the first _HEAD): _HEAD + 2
+_PIECES = _HEAD + 2
+# one match for both: the first _PIECES pieces as groups (None after the last one: the simple start holds
+# pieces and blanks only, so a piece follows each blank run but at its end), then the rest of the simple start
+# (the match ends where _SIMPLE_START's does). ~17k instructions a CREATE text where the two took ~50k
+# (findall read every piece of the 160 characters: issue 26)
+_START_PIECES = lazyre.compile(r"(?:[ \t\n\r\f\v]*+([A-Za-z0-9_]++|=++|[(),;.\[\]])?)" * _PIECES
+                               + r"[A-Za-z0-9_ \t\n\r\f\v(),;.\[\]=]*+")
+
+
 def text_kind(text: str, lexed: Lexed | None = None) -> str:
     """:func:`statement_kind` of ``text``, from its first characters when its first tokens are ASCII words and
     single punctuation marks between blanks (their pieces, as the lexer cuts them: a word ends at a blank or a
@@ -31,8 +42,12 @@ def text_kind(text: str, lexed: Lexed | None = None) -> str:
     got = known_kind(text)
     if got is not None:
         return got
-    end = _SIMPLE_START.match(text, 0, _HEAD_CHARS).end()  # type: ignore[union-attr]
-    pieces = _SIMPLE_PIECE.findall(text, 0, end)
+    m = _START_PIECES.match(text, 0, _HEAD_CHARS)
+    end = m.end()  # type: ignore[union-attr]  # (_SIMPLE_START.match(text, 0, _HEAD_CHARS).end())
+    found = m.groups()  # type: ignore[union-attr]
+    # all the pieces (_SIMPLE_PIECE.findall(text, 0, end)), or the first _PIECES of more: then the last one
+    # popped below is none of the first _HEAD + 1 either way
+    pieces = list(found[:found.index(None)]) if found[-1] is None else list(found)
     for p in pieces[:_HEAD + 1]:
         if p[0] in _DIGITS:  # a number: "1.5", ".5", "1e5" are one token each
             return statement_kind(text if lexed is None else lexed)
