@@ -4,89 +4,117 @@ of a constraint's index.
 ``table.constraint_sql`` writes a constraint element as the server's text when the frontend's SQL layer
 found it to be PostgreSQL syntax as written and no rule changed its parsed form (``verbatim``); otherwise
 :func:`rebuild_constraint` writes it from the parsed :class:`ConstraintInfo`. Nothing here parses SQL.
+
+Each text is a token list spaced by :func:`~ddlc.backends.writer.joined` (the writer's rule, without a writer
+object: issue 26); a parenthesized list of names or options is one token ``(a, b)``, which that rule spaces as it
+spaces its parts (no name or option text is empty, is ``,``, starts with ``)`` or ends with ``(``).
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from ...ir.table import ConstraintInfo, ConstraintKind, FkAction, FkMatch, OptionValueKind, WithOption
-from ..writer import SqlWriter, pg_option_value
+from ..pg_keywords import FORCED
+from ..writer import joined, pg_ident, pg_literal, pg_option_value
 from .context import Emit
 
+_LITERAL = OptionValueKind.LITERAL
+_NONE = OptionValueKind.NONE
+
+
 def option_sql(o: WithOption, e: Emit) -> str:
-    w = e.w().name(o.namespace, o.label)  # namespace.label; no namespace: label
-    if o.value_kind is OptionValueKind.NONE or o.value is None:
-        return w.text()
-    w.kw("=")
-    return (w.lit(o.value) if o.value_kind is OptionValueKind.LITERAL else w.raw(pg_option_value(o.value))).text()
+    """``namespace.label = value`` (``label`` alone without a value), quoted by the dialect's functions, in the
+    writer's order (the namespace, the label, the value: the first bad one is the error)."""
+    label = o.label
+    if o.namespace is not None:
+        label = pg_ident(o.namespace) + "." + pg_ident(label)
+    elif not (label.isascii() and label.islower() and label.isidentifier()) or label in FORCED:
+        label = pg_ident(label)  # (pg_ident's first test inline)
+    if o.value_kind is _NONE or o.value is None:
+        return label
+    return label + " = " + (pg_literal(o.value) if o.value_kind is _LITERAL else pg_option_value(o.value))
 
 
 def options_sql(e: Emit, opts: tuple[WithOption, ...]) -> str:
-    return e.w().kw("WITH").paren_list((option_sql(o, e) for o in opts), SqlWriter.raw).text()
+    return "WITH (" + ", ".join([option_sql(o, e) for o in opts]) + ")"
+
+
+_PLAIN_ELEMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*")
 
 
 def _element(e: Emit, text: str) -> str:
-    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$]*", text):
+    if _PLAIN_ELEMENT.fullmatch(text):
         return e.ident(text)
-    return e.w().open().raw(text).close().text()  # an expression element, as parsed
+    return "(" + text + ")"  # an expression element, as parsed (the writer's "(", text, ")")
 
 
 def _operator(e: Emit, op: str) -> str:
-    return "OPERATOR" + e.w().open().raw(op).close().text() if "." in op else op  # OPERATOR(s.op): no space
+    return "OPERATOR(" + op + ")" if "." in op else op  # OPERATOR(s.op): no space
 
 
 _ACTION_SQL = {FkAction.RESTRICT: ("RESTRICT",), FkAction.CASCADE: ("CASCADE",),
                FkAction.SET_NULL: ("SET", "NULL"), FkAction.SET_DEFAULT: ("SET", "DEFAULT")}
+_CHECK, _PRIMARY_KEY, _UNIQUE, _FOREIGN_KEY = (ConstraintKind.CHECK, ConstraintKind.PRIMARY_KEY, ConstraintKind.UNIQUE,
+                                              ConstraintKind.FOREIGN_KEY)
+_SIMPLE, _NO_ACTION = FkMatch.SIMPLE, FkAction.NO_ACTION
 
 
-def _exclusion_element(e: Emit, w: SqlWriter, item: Any) -> None:
-    column, op = item
-    w.raw(_element(e, column)).kw("WITH").raw(_operator(e, op))
+def _names(names: tuple[str, ...]) -> str:
+    """``(a, b)``: the names quoted (the writer's ``paren_list`` of ``ident``)."""
+    return "(" + ", ".join([n if n.isascii() and n.islower() and n.isidentifier() and n not in FORCED
+                            else pg_ident(n) for n in names]) + ")"
 
 
 def rebuild_constraint(info: ConstraintInfo, e: Emit) -> str:
     """The definition written from its parsed form (PostgreSQL syntax)."""
     k = info.kind
-    w = e.w()
-    if k is ConstraintKind.CHECK:
-        w.kw("CHECK").open()
-        (w.raw(e.expr(info.check)) if info.check is not None else w.kw("true")).close()
-    elif k in (ConstraintKind.PRIMARY_KEY, ConstraintKind.UNIQUE):
-        w.kw(*(("PRIMARY", "KEY") if k is ConstraintKind.PRIMARY_KEY else ("UNIQUE",)))
-        w.paren_list(info.columns, SqlWriter.ident)
-    elif k is ConstraintKind.FOREIGN_KEY:
-        w.kw("FOREIGN", "KEY").paren_list(info.columns, SqlWriter.ident)
-        w.kw("REFERENCES").raw(e.qname(info.references))
+    if k is _CHECK:
+        text = e.expr(info.check) if info.check is not None else "true"
+        toks = ["CHECK", "(", text, ")"] if text else ["CHECK", "(", ")"]  # (the writer's raw leaves "" out)
+    elif k is _PRIMARY_KEY:
+        toks = ["PRIMARY", "KEY", _names(info.columns)]
+    elif k is _UNIQUE:
+        toks = ["UNIQUE", _names(info.columns)]
+    elif k is _FOREIGN_KEY:
+        toks = ["FOREIGN", "KEY", _names(info.columns), "REFERENCES"]
+        ref = e.qname(info.references)
+        if ref:
+            toks.append(ref)
         if info.ref_columns:
-            w.paren_list(info.ref_columns, SqlWriter.ident)
-        if info.match is not FkMatch.SIMPLE:
-            w.kw("MATCH", info.match.value.upper())
-        if info.on_update is not FkAction.NO_ACTION:
-            w.kw("ON", "UPDATE", *_ACTION_SQL[info.on_update])
-        if info.on_delete is not FkAction.NO_ACTION:
-            w.kw("ON", "DELETE", *_ACTION_SQL[info.on_delete])
+            toks.append(_names(info.ref_columns))
+        if info.match is not _SIMPLE:
+            toks += ("MATCH", info.match.value.upper())
+        if info.on_update is not _NO_ACTION:
+            toks += ("ON", "UPDATE", *_ACTION_SQL[info.on_update])
+        if info.on_delete is not _NO_ACTION:
+            toks += ("ON", "DELETE", *_ACTION_SQL[info.on_delete])
     else:  # EXCLUSION
-        w.kw("EXCLUDE")
+        toks = ["EXCLUDE"]
         if info.access_method:
-            w.kw("USING").ident(info.access_method)
-        w.paren_list(zip(info.columns, info.exclusion_operators, strict=False),
-                     lambda w_, item: _exclusion_element(e, w_, item))
+            toks += ("USING", pg_ident(info.access_method))
+        items = []
+        for column, op in zip(info.columns, info.exclusion_operators, strict=False):
+            items += (",", _element(e, column), "WITH")
+            op = _operator(e, op)
+            if op:  # (the writer's raw leaves "" out)
+                items.append(op)
+        toks += ("(", *items[1:], ")")
     if info.include:
-        w.kw("INCLUDE").paren_list(info.include, SqlWriter.ident)
+        toks += ("INCLUDE", _names(info.include))
     if info.index_options:
-        w.raw(options_sql(e, info.index_options))
+        toks.append(options_sql(e, info.index_options))
     if info.index_tablespace:
-        w.kw("USING", "INDEX", "TABLESPACE").ident(info.index_tablespace)
+        toks += ("USING", "INDEX", "TABLESPACE", pg_ident(info.index_tablespace))
     if info.where is not None:
-        w.kw("WHERE").open().raw(e.expr(info.where)).close()
+        text = e.expr(info.where)
+        toks += ("WHERE", "(", text, ")") if text else ("WHERE", "(", ")")
     if info.deferrable:
-        w.kw("DEFERRABLE")
+        toks.append("DEFERRABLE")
     if info.initially_deferred:
-        w.kw("INITIALLY", "DEFERRED")
+        toks += ("INITIALLY", "DEFERRED")
     if info.not_valid:
-        w.kw("NOT", "VALID")
+        toks += ("NOT", "VALID")
     if info.no_inherit:
-        w.kw("NO", "INHERIT")
-    return w.text()
+        toks += ("NO", "INHERIT")
+    return joined(toks)

@@ -48,7 +48,8 @@ from ...ir.partition import (
 from ...ir.base import replace
 from ...ir.rules import Rule
 from ...ir.table import ConstraintKind, CreateTable, TableConstraint
-from ..writer import SqlWriter, words
+from ..pg_keywords import FORCED
+from ..writer import joined, pg_ident, pg_literal
 from ... import lazyre
 
 W_INTERVAL = register(
@@ -175,7 +176,7 @@ def plan(n: CreateTable, e: Any) -> Layout | None:
 
 def multi_column_list(spec: PartitionSpec) -> bool:
     """LIST partitioning on several columns (or a bound that is a tuple): PostgreSQL has no such form."""
-    if spec.strategy is PartitionStrategy.LIST and len(spec.key) > 1:
+    if spec.strategy is _LIST and len(spec.key) > 1:
         return True
     for p in spec.partitions:  # (plain loops: no tuple of every partition made, no generator per table)
         if _tuple_bound(p.bound):
@@ -191,7 +192,7 @@ def _tuple_bound(bound: Any) -> bool:
     if type(bound) is not ListValues and not isinstance(bound, ListValues):
         return False
     for v in bound.values:
-        if isinstance(v, BoundValue) and v.kind is BoundKind.TUPLE:
+        if isinstance(v, BoundValue) and v.kind is _TUPLE:
             return True
     return False
 
@@ -207,45 +208,57 @@ def partitioned_layout(n: CreateTable) -> Layout | None:
 
 
 def layout_of(spec: PartitionSpec) -> Layout:
-    keys = list(zip(spec.key, spec.key_text or spec.key, strict=False))
-    keys += list(zip(spec.sub_key, spec.sub_key_text or spec.sub_key, strict=False))
-    exprs = any(is_expression_key(k, t) for k, t in keys)
-    cols = tuple(dict.fromkeys(k for k, t in keys if not is_expression_key(k, t)))
-    return Layout(spec, cols, exprs)
+    # each key judged once (the key columns in order, a repeated one once: dict.fromkeys's order)
+    cols: dict[str, None] = {}
+    exprs = False
+    match = _PLAIN_KEY.match
+    for k, t in (*zip(spec.key, spec.key_text or spec.key, strict=False),
+                 *zip(spec.sub_key, spec.sub_key_text or spec.sub_key, strict=False)):
+        if match(t or k):
+            cols[k] = None
+        else:
+            exprs = True
+    return Layout(spec, tuple(cols), exprs)
 
 
 def partition_by(strategy: PartitionStrategy, key: tuple[str, ...], key_text: tuple[str, ...],
                  key_exprs: tuple[Expr, ...], e: Any, origin: Any) -> str:
     """``PARTITION BY RANGE (a, (expr))``; expression keys written from their parsed form."""
+    # written at once, as the writer spaces these tokens: an item is a quoted name or "(expr)"
     items = []
+    match = _PLAIN_KEY.match
     for i, k in enumerate(key):
         text = key_text[i] if i < len(key_text) else k
-        if is_expression_key(k, text):
+        if not match(text or k):  # (is_expression_key)
             if i >= len(key_exprs):
                 raise InternalError(f"partition key {text!r} reached the emitter unparsed", path=origin)
-            items.append(e.w().open().raw(e.expr(key_exprs[i])).close().text())
+            items.append("(" + e.expr(key_exprs[i]) + ")")
+        elif k.isascii() and k.islower() and k.isidentifier() and k not in FORCED:
+            items.append(k)  # (pg_ident's first test inline)
         else:
-            items.append(e.ident(k))
-    return e.w().kw("PARTITION", "BY", strategy.value).paren_list(items, SqlWriter.raw).text()
+            items.append(pg_ident(k))
+    return "PARTITION BY " + strategy.value + " (" + ", ".join(items) + ")"
 
 
 # -- bounds ---------------------------------------------------------------------------------
 
 def bound_value(v: BoundValue, e: Any) -> str:
     """One bound value as PostgreSQL text (literals re-quoted for standard_conforming_strings)."""
-    k = v.kind
-    if k is BoundKind.NUMBER:
-        return v.text
-    if k is BoundKind.STRING:
+    k = v.kind  # (the members read from module names: an enum class's attribute is a Python call in 3.11)
+    if k is _STRING:
         return e.literal(v.value if v.value is not None else "")
-    if k is BoundKind.MAXVALUE:
+    if k is _NUMBER:
+        return v.text
+    if k is _MAXVALUE:
         return "MAXVALUE"
-    if k is BoundKind.NULL:
+    if k is _NULL:
         return "NULL"
-    if k is BoundKind.TYPED and v.value is not None:
+    if k is _TYPED and v.value is not None:
         if v.type_name == "date":  # A-mode DATE is timestamp(0): let the key type read the text
-            return e.w().lit(v.value).text()
-        return e.w().raw(v.type_name or "").lit(v.value).raw(v.qualifier or "").text()  # type 'text' [qualifier]
+            return pg_literal(v.value)
+        # type 'text' [qualifier]: the writer's tokens (raw leaves "" out), spaced by its rule
+        literal = pg_literal(v.value)
+        return joined([t for t in (v.type_name, literal, v.qualifier) if t])
     if v.expr is None:  # every expression bound is parsed by the frontend's SQL layer
         raise InternalError(f"partition bound {v.text!r} reached the emitter unparsed", path=v.origin)
     return e.expr(v.expr)
@@ -254,8 +267,12 @@ def bound_value(v: BoundValue, e: Any) -> str:
 def _listed(values: Any) -> str:
     """``(v, ...)`` of rendered bound values, as ``SqlWriter().paren_list(values, SqlWriter.raw)`` writes it: an
     empty value left out (its comma kept), no space before a comma or a value starting with ``)``."""
-    values = list(values)
-    if all(v and v != "," and v[0] != ")" for v in values):  # (the common case: bound_value's)
+    if type(values) is not list:
+        values = list(values)
+    for v in values:  # (the common case, bound_value's, first)
+        if not v or v == "," or v[0] == ")":
+            break
+    else:
         return "(" + ", ".join(values) + ")"
     out = "("
     for i, v in enumerate(values):
@@ -278,12 +295,15 @@ def list_bound(e: Any, values: Any) -> str:
 
 
 def hash_bound(e: Any, modulus: int, remainder: int) -> str:
-    w = e.w().kw("FOR", "VALUES", "WITH").open().kw("MODULUS", str(modulus)).comma()
-    return w.kw("REMAINDER", str(remainder)).close().text()
+    # the writer's tokens FOR VALUES WITH ( MODULUS n , REMAINDER i ), as its rule spaces them (a number's text is
+    # not empty, not "," and starts with no ")")
+    return "FOR VALUES WITH (MODULUS " + str(modulus) + ", REMAINDER " + str(remainder) + ")"
 
 
 def _tuple(values: tuple[BoundValue, ...], ncols: int, e: Any) -> list[str]:
-    out = [bound_value(v, e) for v in values]
+    out = []
+    for v in values:  # (a loop, not a comprehension: no frame of its own)
+        out.append(bound_value(v, e))
     if "MAXVALUE" in out:  # (MAXVALUE, 5) bounds the same rows as (MAXVALUE, MAXVALUE)
         first = out.index("MAXVALUE")
         out = out[:first] + ["MAXVALUE"] * (len(out) - first)
@@ -301,35 +321,47 @@ class _Level:
 def _bounds(parts: tuple[Partition, ...], level: _Level, e: Any, path: Any) -> list[str]:
     """``FOR VALUES ...`` / ``DEFAULT`` for each partition of one level."""
     out: list[str] = []
-    if level.strategy is PartitionStrategy.HASH:
+    strategy = level.strategy
+    if strategy is _HASH:
         n = len(parts)
         if "hash" not in level.reported:
             e.diag(W_HASH, f"hash partitions written as MODULUS {n}; row placement differs from GaussDB", path)
             level.reported.add("hash")
         return [hash_bound(e, n, i) for i in range(n)]
-    if level.strategy is PartitionStrategy.LIST:
+    if strategy is _LIST:
         for p in parts:
             b = p.bound
-            if isinstance(b, ListValues) and b.is_default:
+            if isinstance(b, ListValues) and len(b.values) == 1 and b.values[0].kind is _DEFAULT:  # (is_default)
                 out.append("DEFAULT")
             else:
-                vals = b.values if isinstance(b, ListValues) else ()
-                out.append(list_bound(e, (bound_value(v, e) for v in vals)))
+                vals = []
+                if isinstance(b, ListValues):
+                    for v in b.values:
+                        vals.append(bound_value(v, e))
+                out.append("FOR VALUES IN " + _listed(vals))  # (list_bound)
         return out
-    lower = ["MINVALUE"] * level.ncols
+    lower = "(" + ", ".join(["MINVALUE"] * level.ncols) + ")"  # (_listed of the MINVALUEs)
     if level.ncols > 1 and "nulls" not in level.reported:
         e.diag(W_NULL_KEYS, "range key on several columns: NULL keys are routed differently", path)
         level.reported.add("nulls")
+    last = len(parts) - 1
     for i, p in enumerate(parts):
         upper = _tuple(p.bound.values if isinstance(p.bound, LessThan) else (), level.ncols, e)
-        if i == len(parts) - 1 and upper and upper[0] == "MAXVALUE" and not level.interval:
+        if i == last and upper and upper[0] == "MAXVALUE" and not level.interval:
             e.diag(I_MAXVALUE_DEFAULT, f"partition {p.name} (LESS THAN MAXVALUE) written as the DEFAULT partition",
                    path)
             out.append("DEFAULT")
-        else:
-            out.append(range_bound(e, lower, upper))
-        lower = upper
+            break  # (the last)
+        text = _listed(upper)  # (range_bound, the previous upper bound's text the lower one)
+        out.append("FOR VALUES FROM " + lower + " TO " + text)
+        lower = text
     return out
+
+
+_HASH, _LIST = PartitionStrategy.HASH, PartitionStrategy.LIST
+_STRING, _NUMBER, _MAXVALUE, _NULL, _TYPED, _TUPLE, _DEFAULT = (
+    BoundKind.STRING, BoundKind.NUMBER, BoundKind.MAXVALUE, BoundKind.NULL, BoundKind.TYPED, BoundKind.TUPLE,
+    BoundKind.DEFAULT)
 
 
 # -- statements -----------------------------------------------------------------------------
@@ -365,26 +397,37 @@ def partition_statements(layout: Layout, t: Target, e: Any, n: CreateTable) -> l
     sub = _Level(spec.sub_strategy, len(spec.sub_key)) if spec.sub_strategy is not None else None
     out: list[str] = []
 
+    root_ = t.root
+
     def name_of(p: Partition) -> str:
-        name = partition_table_name(t.root, p.name)
-        if name != f"{t.root}_{p.name}":
+        full = root_ + "_" + p.name
+        if len(full) <= NAMEDATALEN_1 and full.isascii():  # (partition_table_name's answer: the name as it is)
+            return full
+        name = partition_table_name(root_, p.name)
+        if name != full:
             e.diag(I_LONG_NAME, f"partition {p.name} is table {name}", path)
         return name
 
-    # each statement written straight from its tokens (writer.words: the writer's spacing, names quoted by
-    # the dialect's function; the table's schema and name were written, so quoted, before these)
+    # each statement written straight from its words, joined by spaces: the writer's spacing, since no word is
+    # empty, is ",", starts with ")" or ends with "(" (a bound is DEFAULT or FOR VALUES ... (...), a name quoted
+    # by the dialect's function; the table's schema and name were written, so quoted, before these)
     ident = e.ident
     schema = "" if t.schema is None else ident(t.schema) + "."
-    branch = "TEMPORARY" if t.temporary else None
-    leaf = "TEMPORARY" if t.temporary else "UNLOGGED" if t.unlogged_leaves else None
-    if_not_exists = "IF NOT EXISTS" if t.if_not_exists else None
+    if_not_exists = "IF NOT EXISTS " if t.if_not_exists else ""
+    head_branch = ("CREATE TEMPORARY TABLE " if t.temporary else "CREATE TABLE ") + if_not_exists
+    head_leaf = ("CREATE TEMPORARY TABLE " if t.temporary else "CREATE UNLOGGED TABLE " if t.unlogged_leaves
+                 else "CREATE TABLE ") + if_not_exists
+    tail_leaf = " " + t.leaf_with if t.leaf_with else ""
+    own = e.own
 
     def emit(parent: str, p: Partition, bound: str, sub_by: str | None) -> str:
         """The statement of partition ``p`` of the table ``parent`` (quoted, with its schema); its name so."""
         name = schema + ident(name_of(p))
-        out.append(words("CREATE", leaf if sub_by is None else branch, "TABLE", if_not_exists, name, "PARTITION OF",
-                         parent, bound, t.leaf_with if sub_by is None else sub_by))
-        e.own(("TABLE",), name)
+        if sub_by is None:
+            out.append(head_leaf + name + " PARTITION OF " + parent + " " + bound + tail_leaf)
+        else:
+            out.append(head_branch + name + " PARTITION OF " + parent + " " + bound + " " + sub_by)
+        own(("TABLE",), name)
         return name
 
     root = schema + ident(t.root)
@@ -418,11 +461,14 @@ def _in_layout(c: TableConstraint, enclosing: tuple[Any, ...], what: str) -> boo
     if c.parsed is None or not isinstance(table, CreateTable) or table.partition is None:
         return False
     if what == "key":  # (the constraint's kind first: the layout is worked out only for a key)
-        if c.parsed.kind not in (ConstraintKind.PRIMARY_KEY, ConstraintKind.UNIQUE):
+        if c.parsed.kind not in _KEYS:
             return False
         layout = partitioned_layout(table)
         return layout is not None and layout.expression_keys
-    return c.parsed.kind is ConstraintKind.EXCLUSION and partitioned_layout(table) is not None
+    return c.parsed.kind is _EXCLUSION and partitioned_layout(table) is not None
+
+
+_KEYS, _EXCLUSION = (ConstraintKind.PRIMARY_KEY, ConstraintKind.UNIQUE), ConstraintKind.EXCLUSION
 
 
 def _unpartitioned(n: CreateTable) -> bool:

@@ -33,7 +33,7 @@ from typing import Any
 
 from ...diagnostics import Severity, register
 from ...ir.base import replace
-from ...ir.columns import ColumnDef, GeneratedKind
+from ...ir.columns import ColumnDef
 from ...ir.names import QualifiedName
 from ...ir.partition import Partition, PartitionSpec
 from ...ir.rules import Rule
@@ -45,6 +45,7 @@ from .constraints import options_sql, rebuild_constraint
 from .context import Emit, emits
 from .partitions import RULES as PARTITION_RULES
 from .partitions import W_EXCLUDE_PARTITIONED, W_KEY_WIDENED, Layout, Target, partition_by, partition_statements, plan
+from .table_columns import I_PERSISTED, _not_b_expr, column_sql  # noqa: F401 (column_sql's home; the names kept here)
 from .types import TYPE_MAP
 from ..pg_keywords import FORCED
 from ..writer import joined, pg_ident, pg_literal, words
@@ -201,11 +202,6 @@ I_ROW_MOVEMENT = register(
     "ENABLE ROW MOVEMENT asks for. (A clause without ROW MOVEMENT, which GaussDB's deparser prints when "
     "row movement is disabled, is not reported.)",
 )
-I_PERSISTED = register(
-    "DDLC-I618", Severity.INFO, "PERSISTED generated column written as STORED",
-    "The D-compatibility form AS (expr) PERSISTED is PostgreSQL's GENERATED ALWAYS AS (expr) STORED.",
-)
-
 I_NO_INHERIT = register(
     "DDLC-I619", Severity.INFO, "NO INHERIT dropped from a CHECK of a partitioned table",
     "PostgreSQL refuses NO INHERIT constraints on partitioned tables; GaussDB partitions are not "
@@ -278,9 +274,10 @@ def collation_ok(q: QualifiedName) -> bool:
 
 def _option_text(o: WithOption) -> str:
     label = o.label if o.namespace is None else f"{o.namespace}.{o.label}"
-    if o.value_kind is OptionValueKind.NONE or o.value is None:
+    kind = o.value_kind  # (the members read from module names: an enum class's attribute is a Python call in 3.11)
+    if kind is _NONE or o.value is None:
         return label
-    return f"{label} = '{o.value}'" if o.value_kind is OptionValueKind.LITERAL else f"{label} = {o.value}"
+    return f"{label} = '{o.value}'" if kind is _LITERAL else f"{label} = {o.value}"
 
 
 def is_informational(c: TableConstraint) -> bool:
@@ -351,13 +348,13 @@ def _has_index_tablespace(c: TableConstraint) -> bool:
 
 UNSUPPORTED: tuple[Rule, ...] = (
     Rule(CreateTable, W_GLOBAL_TEMP, "GLOBAL TEMPORARY table created as an ordinary table",
-         applies=lambda n: n.persistence is Persistence.GLOBAL_TEMPORARY,
+         applies=lambda n: n.persistence is _GLOBAL_TEMPORARY,
          rewrite=lambda n: replace(n, persistence=Persistence.PERMANENT, on_commit=None, layout=None)),
     Rule(CreateTable, W_DISTRIBUTE, "DISTRIBUTE BY dropped (a PostgreSQL table is not distributed)",
          applies=lambda n: n.distribute_by is not None, field="distribute_by"),
     Rule(CreateTable, W_TABLESPACE, "table tablespace dropped", applies=lambda n: n.tablespace is not None,
          field="tablespace"),
-    Rule(CreateTable, W_COMPRESS, "COMPRESS dropped", applies=lambda n: n.compression is Compression.COMPRESS,
+    Rule(CreateTable, W_COMPRESS, "COMPRESS dropped", applies=lambda n: n.compression is _COMPRESS,
          field="compression"),
     Rule(WithOption, W_OPTION, lambda n: f"storage option {_option_text(n)} dropped (not a PostgreSQL storage parameter)",
          applies=_table_option_dropped),
@@ -402,57 +399,11 @@ UNSUPPORTED: tuple[Rule, ...] = (
 
 # -- columns ---------------------------------------------------------------------------------
 
-def column_sql(c: ColumnDef, e: Emit, identity: str | None = None) -> str:
-    """``name type [COLLATE c] [identity] [DEFAULT e] [NOT NULL] [GENERATED ALWAYS AS (e) STORED]``: its tokens
-    spaced by the writer's rule (:func:`~ddlc.backends.writer.words`, which leaves empty ones out as the writer's
-    ``raw`` does; ``(e)`` is one token: the rule puts no space inside parentheses)."""
-    name = c.name  # (pg_ident's first test inline: no call for the common bare name)
-    toks = [name if name.isascii() and name.islower() and name.isidentifier() and name not in FORCED
-            else pg_ident(name)]
-    if c.type is not None:
-        toks.append(e.type(c.type))
-    q = c.collation
-    if q is not None and not (q.name == "default" and q.schema in (None, "pg_catalog")):  # (is_default_collation)
-        toks += ("COLLATE", e.qname(q))
-    toks.append(identity)
-    if c.default is not None:
-        text = e.expr(c.default)
-        toks += ("DEFAULT", f"({text})" if _not_b_expr(c.default.tree) else text)
-    if c.not_null:
-        toks += ("NOT", "NULL")
-    if c.generated is not None:
-        if c.generated_kind is GeneratedKind.PERSISTED:
-            e.diag(I_PERSISTED, f"column {c.name}: PERSISTED written as STORED", c.origin)
-        toks.append("GENERATED ALWAYS AS (" + e.expr(c.generated) + ") STORED")
-    return joined(list(filter(None, toks)))  # (the empty tokens left out)
-
-
-_A_EXPR_ONLY = frozenset({"BoolExpr", "NullTest", "BooleanTest", "CollateClause"})
-
-
-def _not_b_expr(node: object) -> bool:
-    """Whether a column DEFAULT's parsed expression is one PostgreSQL reads there only in parentheses (the
-    DEFAULT of a column definition is a ``b_expr``: no top-level NOT, AND/OR, IS [NOT] NULL, IN, LIKE,
-    BETWEEN, ANY/ALL, COLLATE). The server writes such defaults in parentheses; a forged one without them
-    would make the statement fail."""
-    name = type(node).__name__
-    if name in _A_EXPR_ONLY:
-        return True
-    if name == "A_Expr":
-        return getattr(getattr(node, "kind", None), "name", "") not in ("AEXPR_OP", "AEXPR_DISTINCT",
-                                                                          "AEXPR_NOT_DISTINCT", "AEXPR_NULLIF")
-    if name == "SubLink":
-        return getattr(getattr(node, "subLinkType", None), "name", "") in ("ANY_SUBLINK", "ALL_SUBLINK")
-    return False
-
-
 def _identity(n: CreateTable, c: ColumnDef, e: Emit) -> str | None:
     if not c.auto_increment:  # (other types than integers lost AUTO_INCREMENT to a rule: W_IDENTITY_TYPE)
         return None
-    w = e.w().kw("GENERATED", "BY", "DEFAULT", "AS", "IDENTITY")
-    if n.autoinc_start is not None:
-        w.open().kw("START", "WITH", str(n.autoinc_start)).close()
-    clause = w.text()
+    clause = ("GENERATED BY DEFAULT AS IDENTITY" if n.autoinc_start is None  # (the writer's tokens, spaced by joined)
+              else joined(["GENERATED", "BY", "DEFAULT", "AS", "IDENTITY", "(", "START", "WITH", n.autoinc_start, ")"]))
     e.diag(I_IDENTITY, f"AUTO_INCREMENT column {c.name} written as {clause}", c.origin)
     return clause
 
@@ -468,7 +419,7 @@ def constraint_sql(c: TableConstraint, e: Emit, layout: Layout | None, dropped: 
     assert info is not None  # unparsed constraints were dropped by a rule
     as_written = c.verbatim  # PostgreSQL syntax as written, and no rule changed the parsed form
     if layout is not None:
-        if info.kind in (ConstraintKind.PRIMARY_KEY, ConstraintKind.UNIQUE):
+        if info.kind in _KEYS:
             if layout.expression_keys:
                 e.diag(W_KEY_WIDENED, f"constraint {c.name}: a partition key is an expression; dropped", c.origin,
                        **(dropped or {}))
@@ -478,14 +429,14 @@ def constraint_sql(c: TableConstraint, e: Emit, layout: Layout | None, dropped: 
                 e.diag(W_KEY_WIDENED, f"constraint {c.name}: partition key columns {', '.join(missing)} appended",
                        c.origin)
                 info, as_written = replace(info, columns=info.columns + missing), False
-        elif info.kind is ConstraintKind.EXCLUSION:
+        elif info.kind is _EXCLUSION:
             e.diag(W_EXCLUDE_PARTITIONED, f"exclusion constraint {c.name} of a partitioned table dropped", c.origin,
                    **(dropped or {}))
             return None
-        elif info.kind is ConstraintKind.CHECK and info.no_inherit:
+        elif info.kind is _CHECK and info.no_inherit:
             e.diag(I_NO_INHERIT, f"constraint {c.name}: NO INHERIT dropped (partitioned table)", c.origin)
             info = replace(info, no_inherit=False)
-    if as_written and info.kind is not ConstraintKind.CHECK:
+    if as_written and info.kind is not _CHECK:
         body = c.definition.text.strip()
     else:
         body = rebuild_constraint(info, e)
@@ -515,7 +466,7 @@ def _storage(n: CreateTable, e: Emit) -> str:
             dropped.append(_option_text(o))
         else:
             kept.append(o)
-    if n.compression is Compression.NOCOMPRESS:
+    if n.compression is _NOCOMPRESS:
         dropped.append("NOCOMPRESS")
     if dropped:
         e.diag(I_DEFAULT_OPTIONS, "GaussDB defaults dropped: " + ", ".join(dropped),
@@ -525,60 +476,84 @@ def _storage(n: CreateTable, e: Emit) -> str:
 
 @emits(CreateTable)
 def create_table(n: CreateTable, e: Emit) -> list[str]:
+    # the statement's tokens, spaced by joined (the writer's rule, without a writer object: issue 26)
     layout = plan(n, e)
     with_sql = _storage(n, e)
-    temporary = n.persistence is Persistence.TEMPORARY
-    unlogged = n.persistence is Persistence.UNLOGGED
-    w = e.w().kw("CREATE")
+    persistence = n.persistence
+    temporary = persistence is _TEMPORARY
+    unlogged = persistence is _UNLOGGED
     if temporary:
-        w.kw("TEMPORARY")
+        toks = ["CREATE", "TEMPORARY", "TABLE"]
     elif unlogged and layout is None:
-        w.kw("UNLOGGED")
-    elif unlogged:
-        e.diag(I_UNLOGGED_LEAVES, "UNLOGGED partitioned table: the partitions are created UNLOGGED", n.origin)
-    w.kw("TABLE")
+        toks = ["CREATE", "UNLOGGED", "TABLE"]
+    else:
+        if unlogged:
+            e.diag(I_UNLOGGED_LEAVES, "UNLOGGED partitioned table: the partitions are created UNLOGGED", n.origin)
+        toks = ["CREATE", "TABLE"]
     if n.if_not_exists:
-        w.kw("IF", "NOT", "EXISTS")
+        toks += ("IF", "NOT", "EXISTS")
     qname = e.qname(n.identity)  # (a pure function of the name: written once for the table's three uses)
-    w.raw(qname)
+    if qname:  # (the writer's raw leaves "" out)
+        toks.append(qname)
     e.own(("TABLE",), qname)
     if n.of_type is not None:
-        w.kw("OF").raw(e.type(n.of_type))
+        toks.append("OF")
+        text = e.type(n.of_type)
+        if text:
+            toks.append(text)
     else:
         items: list[str] = []
+        plain = True  # no item the writer's rule spaces otherwise than ", " (a column's text starts with its name)
         for el in n.elements:
-            if isinstance(el, ColumnDef):
+            if type(el) is ColumnDef or isinstance(el, ColumnDef):
                 items.append(column_sql(el, e, _identity(n, el, e) if el.auto_increment else None))
             else:
                 sql = constraint_sql(el, e, layout)
                 if sql is not None:
                     items.append(sql)
-        if all(s and s[0] != ")" and s != "," for s in items):  # (what the writer's rule spaces as ", ")
-            w.raw("(" + ", ".join(items) + ")")
+                    if not sql or sql[0] == ")" or sql == ",":
+                        plain = False
+        if plain:
+            toks.append("(" + ", ".join(items) + ")")
         else:
-            w.open().each(items, lambda w_, s: w_.raw(s)).close()
+            toks.append("(")
+            for i, s in enumerate(items):
+                if i:
+                    toks.append(",")
+                if s:
+                    toks.append(s)
+            toks.append(")")
     if n.inherits:
-        w.kw("INHERITS").open().each(n.inherits, lambda w_, q: w_.raw(e.qname(q))).close()
+        toks += ("INHERITS", "(" + ", ".join([q for q in map(e.qname, n.inherits) if q]) + ")")
     if layout is not None:
         spec = layout.spec
-        w.raw(partition_by(spec.strategy, spec.key, spec.key_text, spec.key_exprs, e, spec.origin))
+        toks.append(partition_by(spec.strategy, spec.key, spec.key_text, spec.key_exprs, e, spec.origin))
         if spec.row_movement:
             e.diag(I_ROW_MOVEMENT, "ENABLE ROW MOVEMENT dropped (PostgreSQL always moves rows)", spec.origin)
         if with_sql:
             e.diag(I_OPTIONS_TO_LEAVES, "storage options of a partitioned table set on its partitions", n.origin)
     elif with_sql:
-        w.raw(with_sql)
+        toks.append(with_sql)
     if n.on_commit is not None and temporary:
-        w.kw("ON", "COMMIT").raw(n.on_commit.value)
-    out = [w.text()]
+        toks += ("ON", "COMMIT")
+        if n.on_commit.value:
+            toks.append(n.on_commit.value)
+    out = [joined(toks)]
     if layout is not None:
         target = Target(n.identity.schema, n.identity.name, temporary, unlogged, n.if_not_exists, with_sql)
         out += partition_statements(layout, target, e, n)
     if n.comments:
         c = n.comments[0]
         e.diag(I_TABLE_COMMENT, "table COMMENT written as COMMENT ON TABLE", c.origin)
-        out.append(e.w().kw("COMMENT", "ON", "TABLE").raw(qname).kw("IS").lit(c.comment).text())
+        out.append(words("COMMENT ON TABLE", qname, "IS", pg_literal(c.comment)))
     return out
+
+
+# enum members read from module names (an enum class's attribute is a Python call in 3.11)
+_TEMPORARY, _UNLOGGED, _GLOBAL_TEMPORARY = Persistence.TEMPORARY, Persistence.UNLOGGED, Persistence.GLOBAL_TEMPORARY
+_COMPRESS, _NOCOMPRESS = Compression.COMPRESS, Compression.NOCOMPRESS
+_KEYS, _EXCLUSION, _CHECK = (ConstraintKind.PRIMARY_KEY, ConstraintKind.UNIQUE), ConstraintKind.EXCLUSION, ConstraintKind.CHECK
+_NONE, _LITERAL = OptionValueKind.NONE, OptionValueKind.LITERAL
 
 
 # -- CREATE TYPE -----------------------------------------------------------------------------
