@@ -26,6 +26,8 @@ from .frontend.documents import Document
 from .frontend.sql.fragment import check_statement
 from .ir.alter import AlterRelation, OpaqueSubcommand
 from .ir.names import Expr
+from . import passes as _passes
+from .ir import base as _ir_base
 from .passes import SHARED, PassContext, Plans, run_pipeline
 from .ir.reach import Reach
 from .ir.statement import Opaque, OpaqueReason, Statement
@@ -116,7 +118,7 @@ def normalize(stmt: Statement, backend: type[Backend] | Backend, options: Option
 def _normalize(t: _Target, stmt: Statement, backend: Any, document: str | None, catalog: Any,
                shared: dict[int, Any] | None) -> tuple[Statement, list[Diagnostic]]:
     plans = t.plans
-    ctx = msgspec.structs.replace(t.ctx, document=document, catalog=catalog)
+    ctx = _replace(t.ctx, document=document, catalog=catalog)
     if shared is None:
         out, diags = run_pipeline(stmt, ctx, plans=plans)
     else:
@@ -132,6 +134,7 @@ def _normalize(t: _Target, stmt: Statement, backend: Any, document: str | None, 
 
 
 _UNSET: Any = object()
+_replace = msgspec.structs.replace
 
 
 class _Target:
@@ -341,7 +344,7 @@ def _compile(doc: Document, backend: Backend, options: Options, catalog: Any, bu
             f = front(doc, options, source=backend.passes_source_text)
         if not backend.passes_source_text and isinstance(f.stmt, Opaque):
             f = _read_back(f, doc.label)
-    if backend.passes_source_text:
+    if backend.passes_source_text and isinstance(f.stmt, _AS_WRITTEN):  # (its test first: most are neither)
         _one_statement_as_written(f, doc.label)
     role = f.owner
     if role is None:
@@ -380,6 +383,9 @@ def _tddl_what(kind: str | None) -> str:
     return f"the TDDL text of {kind or 'a statement'} {_AS_IT_CAME}"
 
 
+_AS_WRITTEN = (Opaque, AlterRelation)  # the statements _one_statement_as_written reads texts of
+
+
 def _one_statement_as_written(f: Front, document: str) -> None:
     """The text of a tree of no known shape (its expansion; the Opaque's own, canonical, text too) is
     exactly one statement as ddlc's lexer reads it, and the text of a subcommand of no known shape one
@@ -414,7 +420,32 @@ def _compile_statement(t: _Target, stmt0: Statement, backend: Backend, options: 
                        document: str | None, fronted: Front | None, role: str | None,
                        shared: dict[int, Any] | None) -> Result:
     f = fronted if fronted is not None else Front(stmt0, (), None)
-    stmt, more = _normalize(t, stmt0, backend, document, catalog, shared)
+    if shared is None:  # _normalize written out here (one frame a document less; run_pipeline's loop in this one)
+        plans = t.plans
+        pctx = _replace(t.ctx, document=document, catalog=catalog)
+        todo = plans.by_class.get(type(stmt0)) if plans.generation == _ir_base.generation else None
+        if todo is None:
+            todo = plans.of(type(stmt0))
+        more: list[Diagnostic] = []
+        stmt = stmt0
+        pipeline = _passes.PIPELINE
+        for i in todo:
+            cls = type(stmt)
+            stmt, said = pipeline[i](stmt, pctx)
+            if said:
+                more.extend(said)
+            if type(stmt) is not cls:  # the passes after this one as planned for its class
+                stmt, said = run_pipeline(stmt, pctx, i + 1, None, plans)
+                more.extend(said)
+                break
+        if not backend.passes_source_text:
+            reach = _EXPRS.current()
+            cls = type(stmt)
+            enters = reach.enter.get(cls)  # (parse_pending's first test: most classes can hold no fragment)
+            if enters if enters is not None else reach.enters(cls):
+                parse_pending(stmt)
+    else:
+        stmt, more = _normalize(t, stmt0, backend, document, catalog, shared)
     owner = None
     if options.owners and role is not None:
         from .passes.map_roles import map_role
@@ -428,7 +459,11 @@ def _compile_statement(t: _Target, stmt0: Statement, backend: Backend, options: 
     out = backend.emit(stmt, ctx)
     if catalog is not None:
         catalog.record(stmt)  # every target sees the same history
-    diags = (*f.diagnostics, *more, *out.diagnostics)
+    found = f.diagnostics
+    if more or out.diagnostics or type(found) is not tuple:
+        diags = (*found, *more, *out.diagnostics)
+    else:  # (most documents: nothing said after the frontend)
+        diags = found
     written = out.statements
     if len(written) == 1:  # (most statements write one: no comprehension)
         s = written[0]

@@ -35,6 +35,7 @@ from ..diagnostics import E_INPUT, E_JSON, E_SHAPE
 from ..errors import DdlcError
 from .jsonload import InputError, loads, text_error
 from .jsonload import load as _load
+from .jsonload import _DECODE, _load_exact  # (load's two routes: as_document takes the first without a frame)
 from .jsonload import NOT_ONE, Broken, whole_value
 from .streams_io import ByteSource
 from .txns import Position, TxnMark, Txns
@@ -471,15 +472,20 @@ def as_document(doc: Any, *, index: int = 0, source: str = "<input>") -> Documen
     if cls is bytes or cls is str or cls is bytearray:  # (no such object is a Document or a Mapping)
         data = doc.encode("utf-8", "surrogatepass") if cls is str else doc if cls is bytes else bytes(doc)
         if data.startswith(b"{"):  # the common case, one JSON object: what read_source would give
+            # (_load written out: its first pass here, without its frame; anything else by its other route)
             try:
-                value, suspect = _load(data)
-            except orjson.JSONDecodeError:
-                pass
+                value = _DECODE(data)
+            except Exception:  # noqa: BLE001 - a float, or anything msgspec refuses
+                try:
+                    value, suspect = _load_exact(data)
+                except orjson.JSONDecodeError:
+                    value = None
             else:
-                if type(value) is dict and not suspect and "fmt" in value:  # classify's first case, at once
-                    return Document(index, source, source, 1, value)
-                if isinstance(value, dict):
-                    return classify(value, index=index, source=source, label=source, check=suspect)
+                suspect = b"\\" in data and b"\\u0000" in data
+            if type(value) is dict and not suspect and "fmt" in value:  # classify's first case, at once
+                return Document(index, source, source, 1, value)
+            if isinstance(value, dict):
+                return classify(value, index=index, source=source, label=source, check=suspect)
         return _read_one(data, index, source)
     if isinstance(doc, Document):
         return doc
