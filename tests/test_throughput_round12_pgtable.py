@@ -37,8 +37,8 @@ from ddlc.ir.columns import ColumnDef, GeneratedKind
 from ddlc.ir.names import QualifiedName, TypeName
 from ddlc.ir.partition import BoundKind, BoundValue, LessThan, ListValues, Partition, PartitionStrategy
 from ddlc.ir.table import (
-    Compression, ConstraintInfo, ConstraintKind, CreateTable, FkAction, FkMatch, OptionValueKind, Persistence,
-    TableConstraint, WithOption,
+    Compression, ConstraintInfo, ConstraintKind, CreateTable, FkAction, FkMatch, OnCommit, OnCommitAction,
+    OptionValueKind, Persistence, TableConstraint, WithOption,
 )
 from ddlc.ir.typedef import CreateCompositeType
 from ddlc.records import record
@@ -655,3 +655,26 @@ def test_hostile_columns(name, type_, collation, not_null, identity):
     c = ColumnDef(name=name, type=type_, collation=collation, not_null=not_null)
     _same(_f_column_sql, pg_table.column_sql, c, identity)
     _same(_f_column_sql, pg_table.column_sql, c, identity)  # (the second time from map_type's memo)
+
+
+_PLAIN_TABLES = [n for n in RECEIVED if isinstance(n, CreateTable)]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.sampled_from(_PLAIN_TABLES), st.lists(_TEXT, min_size=1, max_size=4), st.lists(_TEXT, max_size=3),
+       st.sampled_from([None, "text", *OnCommitAction]), st.sampled_from(list(Persistence)), st.booleans())
+def test_hostile_texts_parents_and_typed_tables(n, texts, parents, action, persistence, typed):
+    """A constraint's text as written (empty, ``)x``, ``,``, ``a ( b``...: the items' general path), parents,
+    ON COMMIT, a typed table."""
+    it = iter(texts * 40)
+    els = []
+    for el in n.elements:
+        if isinstance(el, TableConstraint) and el.parsed is not None:
+            el = replace(el, definition=replace(el.definition, text=next(it)), verbatim=True)
+        els.append(el)
+    m = replace(n, elements=tuple(els), inherits=tuple(QualifiedName(p, next(it)) for p in parents),
+                on_commit=(None if action is None else OnCommit(action=None, text=next(it)) if action == "text"
+                           else OnCommit(action=action)), persistence=persistence)
+    _table(m)
+    if typed:
+        _table(replace(m, elements=(), of_type=TypeName(next(it), next(it), "", False)))
