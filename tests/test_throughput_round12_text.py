@@ -197,3 +197,56 @@ def test_corpus_block_texts_proven(text: str) -> None:
 def test_refused_block_texts_not_proven(text: str) -> None:
     assert not TT._plain_block(text)
     assert statement_problem(text, block=True) is not None
+
+
+# ---- may_read_as without the kind of a CREATE text whose second word rules CREATE TABLE out ---------------------
+def _former_may_read_as(text: str, classes: tuple[type, ...]) -> bool:
+    """may_read_as as it was (round 11): the kind worked out for every text whose first word may start one."""
+    kind = None
+    first = TT._FIRST_WORD.match(text)
+    word = first[1].upper() if first is not None else None
+    for cls in classes:
+        kinds = TT.MADE_FROM.get(cls)
+        if kinds is None:
+            return True
+        if word is not None and word not in TT._MADE_FROM_WORDS[cls]:
+            continue
+        if kind is None:
+            kind = TT.text_kind(text)
+        if kind in kinds:
+            return True
+    return False
+
+
+_CREATE_PIECES = [
+    "CREATE", "create", "Create", "TABLE", "table", "TEMP", "temp", "TEMPORARY", "GLOBAL", "LOCAL", "UNLOGGED",
+    "FUNCTION", "OR", "REPLACE", "MATERIALIZED", "VIEW", "TABLEX", "TABLE_", "TABLE1", "TABLEé", "TABLE$", "T",
+    " ", "  ", "\t", "\n", "\r", "\f", "\v", "\xa0", "(", ")", "'", '"', "--c\n", "/*x*/", "$$", ".", "1", "é", "_",
+    "SELECT", "AS", "t",
+]
+_CREATE_TEXTS = st.lists(st.sampled_from(_CREATE_PIECES), max_size=10).map("".join)
+
+
+def _assert_may_read_as_former(t: str) -> None:
+    from ddlc.ir.misc import CreateTableAs
+
+    SK._LAST = None
+    want = _former_may_read_as(t, (CreateTableAs,))
+    SK._LAST = None
+    assert TT.may_read_as(t, (CreateTableAs,)) == want, t
+    if TT._FIRST_WORD.match(t) and TT._not_create_table(t):
+        SK._LAST = None
+        assert TT.text_kind(t) != "CREATE TABLE", t
+        assert SK.statement_kind(t) != "CREATE TABLE", t
+
+
+@_SETTINGS
+@given(_CREATE_TEXTS, st.sampled_from(["", "CREATE ", "CREATE\n", " CREATE\t", "create "]))
+def test_may_read_as_former_generated(text: str, head: str) -> None:
+    _assert_may_read_as_former(head + text)
+
+
+def test_may_read_as_former_on_fixture_strings() -> None:
+    for s in _strings():
+        for t in (s, "CREATE " + s, "CREATE TABLE " + s, "CREATE OR REPLACE " + s):
+            _assert_may_read_as_former(t)

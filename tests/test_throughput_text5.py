@@ -126,7 +126,8 @@ def test_kind_worked_out_once_on_the_gaussdb_target(monkeypatch: Any) -> None:
         calls.clear()
         got = ddlc.translate(orjson.dumps({"TDDL": text}).decode(), target="gaussdb")
         assert got.statements, got
-        assert len(calls) == 1, (text, calls)
+        # at most once (round 12: a plain CREATE text whose second word rules CREATE TABLE out is not asked)
+        assert len(calls) <= 1, (text, calls)
 
 
 def _former_query_span(text: str) -> Any:
