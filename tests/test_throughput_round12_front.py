@@ -163,3 +163,142 @@ _ARGS = st.lists(st.sampled_from([
 def test_generated_signatures(head: str, args: list[str], sep: str, pad: str) -> None:
     text = f"{head}({pad}{sep.join(args)}{pad})"
     _same(IdentityKind.FUNCTION, text)
+
+
+# -- the builders' common members read at once (routine.sub/exact, Obj.strings, trigger._events) ---------------
+
+from ddlc.errors import DdlcError  # noqa: E402
+from ddlc.frontend.build import _read, routine, trigger  # noqa: E402
+from ddlc.frontend.build._read import BuildContext, Obj, member  # noqa: E402
+from ddlc.frontend.build.routine import Unrecognized  # noqa: E402
+from ddlc.ir.trigger import TriggerEvent, TriggerEventKind  # noqa: E402
+
+
+def _former_exact(o: Obj, key: str, *allowed: str) -> str:
+    raw = o.raw(key)
+    v = "" if isinstance(raw, dict) and raw.get("present", True) is False else o.str(key)
+    if v not in allowed:
+        raise Unrecognized(f"{key} {v!r} is not one of {', '.join(map(repr, allowed))}", o.at(key))
+    return v
+
+
+def _former_sub(o: Obj, key: str, *fmts: str) -> Obj | None:
+    v = o.raw(key)
+    if v == "":
+        return None
+    if not isinstance(v, dict):
+        raise Unrecognized(f"{key} is not an object", o.at(key))
+    if v.get("present", True) is False:
+        return None
+    s = o.obj(key)
+    if s.fmt not in fmts:
+        raise Unrecognized(f"{key} has an unexpected fmt {s.fmt!r}", s.at("fmt"))
+    return s
+
+
+def _former_strings(o: Obj, name: str) -> tuple[str, ...]:
+    out = []
+    for i, e in enumerate(o.items(name)):
+        if not isinstance(e, str):
+            raise o.ctx.error(f'elements of "{name}" must be strings', o.at(name) + (i,))
+        out.append(e)
+    return tuple(out)
+
+
+def _former_events(o: Obj) -> tuple[TriggerEvent, ...]:
+    raw = o.raw("events")
+    if not isinstance(raw, list) or not raw:
+        raise Unrecognized("events is not a non-empty array", o.at("events"))
+    out = []
+    for i, e in enumerate(raw):
+        path = o.at("events") + (i,)
+        if isinstance(e, str):
+            if e not in TriggerEventKind.__members__:
+                raise Unrecognized(f"unknown trigger event {e!r}", path)
+            out.append(TriggerEvent(member(TriggerEventKind, e), origin=path))
+        elif isinstance(e, dict) and e.get("fmt") == "UPDATE OF %{columns:, }I" and e.get("present", True) is True:
+            eo = Obj(e, path, o.ctx)
+            cols = _former_strings(eo, "columns")
+            out.append(TriggerEvent(TriggerEventKind.UPDATE, cols, layout=eo.fmt, origin=path))
+        else:
+            raise Unrecognized("unknown trigger event element", path)
+    return tuple(out)
+
+
+def _outcome(fn: Any, *args: Any) -> Any:
+    try:
+        got = fn(*args)
+    except (DdlcError, Unrecognized) as e:
+        return ("raised", type(e).__name__, str(e), getattr(e, "path", None), getattr(e, "code", None))
+    if isinstance(got, Obj):
+        return ("obj", id(got.d), got.path, id(got.ctx))
+    if isinstance(got, tuple):
+        return ("tuple", [(type(x).__name__, repr(x), msgspec.to_builtins(x) if not isinstance(x, str) else x)
+                          for x in got])
+    return ("value", type(got).__name__, got)
+
+
+class _Str(str):
+    pass
+
+
+_HOSTILE = st.sampled_from(["", " ", "ROW", "STATEMENT", "INSERT", "UPDATE", "DELETE", "TRUNCATE", "insert",
+                            "INSERT ", "CONSTRAINT", "IF NOT EXISTS", "'; DROP TABLE x; --", "$$", "/*", "\\",
+                            "é", "\n", "%{x}s", "WHEN (%{clause}s)", "FROM %{relation}D", "UPDATE OF %{columns:, }I",
+                            "DEFINER =%{definer}s", "%{bodysrc}s", "%{funcname}D ( )", "name", "__class__"])
+_VALUE = st.recursive(
+    st.one_of(_HOSTILE, _HOSTILE.map(_Str), st.none(), st.booleans(), st.integers(-2, 2)),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.dictionaries(st.sampled_from(["fmt", "present", "columns", "clause", "relation", "definer", "x"]),
+                        inner, max_size=4)),
+    max_leaves=8)
+_KEYS = ["time", "for_each", "constraint", "when", "events", "columns", "definer", "from_table", "bodysrc",
+         "function", "args", "funcname", "func_name", "schemaname", "schema_name"]
+
+
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.dictionaries(st.sampled_from(_KEYS), _VALUE, max_size=6), st.sampled_from(_KEYS),
+       st.lists(_HOSTILE, max_size=3))
+def test_accessors_generated(d: dict[str, Any], key: str, allowed: list[str]) -> None:
+    o = Obj(d, ("root", 0), BuildContext("doc"))
+    assert _outcome(routine.exact, o, key, *allowed) == _outcome(_former_exact, o, key, *allowed)
+    assert _outcome(routine.sub, o, key, *allowed) == _outcome(_former_sub, o, key, *allowed)
+    assert _outcome(Obj.strings, o, key) == _outcome(_former_strings, o, key)
+    assert _outcome(trigger._events, o) == _outcome(_former_events, o)
+
+
+def test_accessors_over_corpus_and_fixture_trees() -> None:
+    """Every object of every corpus tree, every member name: the same answers (and errors) as before."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import corpus
+
+    trees = [msgspec.json.decode(line) for _, line in corpus.varied_corpus()]
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    for p in sorted(fixtures.rglob("*.json")):
+        try:
+            trees.append(msgspec.json.decode(p.read_bytes()))
+        except msgspec.DecodeError:
+            continue
+    count = 0
+    for tree in trees:
+        stack = [tree]
+        while stack:
+            v = stack.pop()
+            if isinstance(v, list):
+                stack.extend(v)
+                continue
+            if not isinstance(v, dict):
+                continue
+            stack.extend(v.values())
+            o = Obj(v, ("t",), BuildContext("doc"))
+            fmts = [x.get("fmt") for x in v.values() if isinstance(x, dict) and isinstance(x.get("fmt"), str)]
+            for key in v:
+                words = [x for x in v.values() if isinstance(x, str)][:3]
+                assert _outcome(routine.exact, o, key, *words) == _outcome(_former_exact, o, key, *words)
+                assert _outcome(routine.sub, o, key, *fmts) == _outcome(_former_sub, o, key, *fmts)
+                assert _outcome(Obj.strings, o, key) == _outcome(_former_strings, o, key)
+                count += 1
+            if "events" in v:
+                assert _outcome(trigger._events, o) == _outcome(_former_events, o)
+    assert count > 1000

@@ -162,6 +162,13 @@ class Obj(msgspec.Struct, eq=False, weakref=False):
                 yield e
 
     def strings(self, name: str) -> tuple[str, ...]:
+        v = self.d.get(name)
+        if v.__class__ is list:  # the common case: an array of strings under the spelling asked for
+            for e in v:
+                if e.__class__ is not str:
+                    break
+            else:
+                return tuple(v)
         out = []
         for i, e in enumerate(self.items(name)):
             if not isinstance(e, str):

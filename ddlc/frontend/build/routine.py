@@ -80,7 +80,11 @@ def keep_as_text(kind: str) -> Callable[[Callable[[Obj], Statement]], Callable[[
 
 
 def exact(o: Obj, key: str, *allowed: str) -> str:
-    """A keyword string member that must be one of ``allowed`` (else :class:`Unrecognized`)."""
+    """A keyword string member that must be one of ``allowed`` (else :class:`Unrecognized`). The common
+    member (a string, under the spelling asked for, one of ``allowed``) is read at once; any other as before."""
+    raw = o.d.get(key)
+    if raw.__class__ is str and raw in allowed:
+        return raw
     raw = o.raw(key)
     v = "" if isinstance(raw, dict) and raw.get("present", True) is False else o.str(key)
     if v not in allowed:
@@ -89,7 +93,16 @@ def exact(o: Obj, key: str, *allowed: str) -> str:
 
 
 def sub(o: Obj, key: str, *fmts: str) -> Obj | None:
-    """A nested clause object: None when not present, else its fmt must be one of ``fmts``."""
+    """A nested clause object: None when not present, else its fmt must be one of ``fmts``. The common member
+    (an object under the spelling asked for, not present, or present with one of ``fmts``) is read at once
+    (no accessor calls: ~9k instructions a member); any other as before, with its errors."""
+    v = o.d.get(key)
+    if v.__class__ is dict:
+        if v.get("present", True) is False:
+            return None
+        f = v.get("fmt")
+        if f.__class__ is str and f in fmts:
+            return Obj(v, o.path + (key,), o.ctx)
     v = o.raw(key)
     if v == "":  # an empty slot (the form of another version): not present
         return None

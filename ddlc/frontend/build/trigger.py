@@ -26,6 +26,9 @@ _ATTRS = {
 }
 FUNCTION_FMTS = ("%{funcname}D ( %{args:, }L )", "%{funcname}D ( )")
 _TIMINGS = tuple(t.value for t in TriggerTiming)  # (the enum's values once, not per document)
+# an event word -> its member: the names that are their member's value (what ``in __members__`` and then
+# ``member(TriggerEventKind, e)`` give for them, without the mapping proxy and the call)
+_EVENT_KINDS = {name: m for name, m in TriggerEventKind.__members__.items() if m.value == name}
 
 
 def _events(o: Obj) -> tuple[TriggerEvent, ...]:
@@ -33,8 +36,14 @@ def _events(o: Obj) -> tuple[TriggerEvent, ...]:
     if not isinstance(raw, list) or not raw:
         raise Unrecognized("events is not a non-empty array", o.at("events"))
     out = []
+    base = o.at("events")
     for i, e in enumerate(raw):
-        path = o.at("events") + (i,)
+        path = base + (i,)
+        if e.__class__ is str:  # the common event, its member found by one lookup
+            kind = _EVENT_KINDS.get(e)
+            if kind is not None:
+                out.append(TriggerEvent(kind, origin=path))
+                continue
         if isinstance(e, str):
             if e not in TriggerEventKind.__members__:
                 raise Unrecognized(f"unknown trigger event {e!r}", path)
