@@ -150,6 +150,14 @@ class Index:
         """The nodes of class ``cls`` (exactly), in walk order."""
         by = self._by
         if by is None:
+            by = self.groups()
+        return by.get(cls, ())
+
+    def groups(self) -> dict[type, list[Any]]:
+        """The nodes by class (exactly), each class's in walk order: what :meth:`of` reads (a reader of several
+        classes looks each up without a call). Never modify it."""
+        by = self._by
+        if by is None:
             by = {}
             for n in self.order:  # (every class at once: one pass for all the readers of the tree)
                 same = by.get(type(n))
@@ -158,7 +166,7 @@ class Index:
                 else:
                     same.append(n)
             self._by = by
-        return by.get(cls, ())
+        return by
 
     def among(self, classes: Collection[type]) -> list[Any]:
         """The nodes of the classes ``classes`` (exactly; a set or a short tuple), in walk order."""
