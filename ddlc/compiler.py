@@ -64,9 +64,7 @@ def front(doc: Document, options: Options | None, *, source: bool = True) -> Fro
                 first.message += f" (and {len(problems) - 1} more violation(s); see ddlc validate)"
             raise first
     if doc.tddl is not None:
-        from .frontend.text import read_tddl
-
-        stmt, diags = read_tddl(doc.tddl, document=doc.label)
+        stmt, diags = (_read_tddl or _load_read_tddl())(doc.tddl, document=doc.label)
         return Front(stmt, tuple(diags), None)
     assert doc.tree is not None
     if source:  # the expansion (the server's own errors first, with their paths), the slot check in its walk
@@ -81,9 +79,7 @@ def _via_text(stmt: Opaque, diags: list[Diagnostic], document: str) -> tuple[Sta
     """A tree no builder takes, before it is given up: its expansion read by the text frontend
     (issue 12: trees of other versions), for the targets that translate (the GaussDB target prints
     the expansion as it is). Kept as it was when the text does not read either."""
-    from .frontend.text import read_tddl
-
-    again, more = read_tddl(stmt.text, document=document)
+    again, more = (_read_tddl or _load_read_tddl())(stmt.text, document=document)
     if isinstance(again, Opaque):
         return stmt, diags
     import dataclasses
@@ -355,9 +351,29 @@ def _compile(doc: Document, backend: Backend, options: Options, catalog: Any, bu
 
 
 def _may_read_as(text: str, classes: tuple[type, ...]) -> bool:
-    from .frontend.recover import may_read_as  # (not at start-up)
+    return (_recover or _load_recover()).may_read_as(text, classes)
 
-    return may_read_as(text, classes)
+
+# The frontend's text readers, imported on first use (not at start-up), then kept: an import statement in a
+# function runs importlib's Python code at every call (~11k instructions), once per TDDL document here.
+_read_tddl: Any = None  # ddlc.frontend.text.read_tddl
+_recover: Any = None  # ddlc.frontend.recover
+
+
+def _load_read_tddl() -> Any:
+    global _read_tddl
+    from .frontend.text import read_tddl
+
+    _read_tddl = read_tddl
+    return read_tddl
+
+
+def _load_recover() -> Any:
+    global _recover
+    from .frontend import recover
+
+    _recover = recover
+    return recover
 
 
 # statements whose TDDL text holds user code outside quotes (Oracle-style routine and package bodies,
@@ -374,9 +390,7 @@ def _one_tddl_statement(text: str, document: str) -> None:
     it (DDLC-E011 otherwise; ``frontend.sql.fragment.statement_problem``). In the text of a statement that
     holds user code outside quotes, ``;`` and comments are the user's: only a ``/`` line before the end,
     a meta-command, an unterminated token or a comment running to the end is refused there."""
-    from .frontend.recover import check_tddl_statement
-
-    check_tddl_statement(text, _tddl_what, _CODE_KINDS, document=document)
+    (_recover or _load_recover()).check_tddl_statement(text, _tddl_what, _CODE_KINDS, document=document)
 
 
 def _tddl_what(kind: str | None) -> str:

@@ -20,8 +20,23 @@ _BOUND = ("match", "fullmatch", "search", "sub", "subn", "split", "findall", "fi
 _PLAIN = ("pattern", "flags", "groups", "groupindex")
 
 
-class _LazyPattern:
+class _Pattern:
+    """A pattern compiled: its methods in its own slots, read as any slot is. This class has no
+    ``__getattr__``: a class that has one makes CPython route every attribute read of its objects through
+    a hook (``slot_tp_getattr_hook``) that the interpreter cannot specialize, ~300 instructions a read."""
+
     __slots__ = ("_args", "_rx", *_BOUND, *_PLAIN)
+
+    def __repr__(self) -> str:
+        return f"lazyre.compile({self._args[0]!r})"
+
+
+class _LazyPattern(_Pattern):
+    """A pattern not compiled yet. At its first use it compiles, fills its slots and becomes a
+    :class:`_Pattern` (the same slots: ``__class__`` may be assigned), so that only the first read pays the
+    ``__getattr__`` hook."""
+
+    __slots__ = ()
 
     def __init__(self, pattern: str, flags: int) -> None:
         self._args, self._rx = (pattern, flags), None
@@ -32,10 +47,8 @@ class _LazyPattern:
             rx = self._rx = re.compile(*self._args)
             for attr in _BOUND + _PLAIN:
                 object.__setattr__(self, attr, getattr(rx, attr))
+            object.__setattr__(self, "__class__", _Pattern)
         return getattr(rx, name)
-
-    def __repr__(self) -> str:
-        return f"lazyre.compile({self._args[0]!r})"
 
 
 def compile(pattern: str, flags: int = 0) -> re.Pattern[str]:  # noqa: A001 - re's name, on purpose

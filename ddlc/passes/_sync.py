@@ -14,11 +14,14 @@ from ..ir.base import replace
 from ..ir.partition import BoundKind, BoundValue
 from ..ir.routine import FunctionArg
 
+# (an enum member read once: on Python 3.11 a read through its class goes through the enum metaclass's __getattr__ hook)
+_EXPR = BoundKind.EXPR
+
 
 def synced(node: Any) -> Any:
     t = type(node)
     if t is FunctionArg and node.default_expr is not None and node.default_expr.text != node.default:
         return replace(node, default=node.default_expr.text)
-    if t is BoundValue and node.kind is BoundKind.EXPR and node.expr is not None and node.expr.text != node.text:
+    if t is BoundValue and node.kind is _EXPR and node.expr is not None and node.expr.text != node.text:
         return replace(node, text=node.expr.text)
     return node

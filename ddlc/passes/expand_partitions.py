@@ -47,6 +47,9 @@ from ..ir.partition import (
 )
 from ..values.partition_values import Domain, KeyType, KeyValueError, domain_for, literal
 
+# (an enum member read once: on Python 3.11 a read through its class goes through the enum metaclass's __getattr__ hook)
+_STRING, _NULL, _EXPR, _MAXVALUE = BoundKind.STRING, BoundKind.NULL, BoundKind.EXPR, BoundKind.MAXVALUE
+
 __all__ = ["KeyType", "expand_range_items", "expand_spec", "MAX_PARTITION_NUM", "LEN_PARTITION_PREFIX"]
 
 MAX_PARTITION_NUM = 1048575
@@ -135,7 +138,7 @@ class _Walker:
 
     def cast(self, values: tuple[BoundValue, ...], *, every: bool = False):
         bv = values[0]
-        return MAX if bv.kind is BoundKind.MAXVALUE else self.dom.cast(bv, every=every)
+        return MAX if bv.kind is _MAXVALUE else self.dom.cast(bv, every=every)
 
     def emit(self, name: str, bound, item: Partition, start=None, init_name: str | None = None) -> None:
         self.out.append(_Out(truncate_identifier(name), bound, item, start, init_name))
@@ -400,10 +403,10 @@ def _check_constants(items: Sequence[Partition], compat: str) -> None:
     for item in items:
         for values in _values_of(item):
             for bv in values:
-                empty = compat == "A" and bv.kind is BoundKind.STRING and bv.value == ""
-                if bv.kind is BoundKind.NULL or empty:
+                empty = compat == "A" and bv.kind is _STRING and bv.value == ""
+                if bv.kind is _NULL or empty:
                     raise KeyValueError("Partition key value can not be null", detail=_NULL_DETAIL)
-                if bv.kind is BoundKind.EXPR:
+                if bv.kind is _EXPR:
                     text = bv.text.strip()
                     if text.lower() in _CLOCK_FUNCTIONS:
                         raise KeyValueError(f'ddlc cannot evaluate "{text}": it depends on the current time')

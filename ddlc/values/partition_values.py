@@ -37,6 +37,9 @@ from .pg_datetime_input import date_in, timestamp_in, timestamptz_in
 from .pg_interval import interval_in
 from .. import lazyre
 
+# (enum members read once: on Python 3.11 a read through the class goes through the enum metaclass's __getattr__ hook)
+_NUMBER, _MAXVALUE = BoundKind.NUMBER, BoundKind.MAXVALUE
+
 __all__ = ["KeyType", "KeyValueError", "Domain", "domain_for", "literal"]
 
 
@@ -106,7 +109,7 @@ def numeric_in(text: str, shown: str | None = None) -> Decimal:
 def literal(bv: BoundValue) -> tuple[str, object]:
     """The type the server gives a constant as written: ``int4``/``int8`` (an int), ``numeric``
     (a Decimal), ``unknown`` (a quoted string), ``typed`` (the BoundValue)."""
-    if bv.kind is BoundKind.NUMBER:
+    if bv.kind is _NUMBER:
         text = bv.value or bv.text
         if _INT_RE.fullmatch(text) and _int_digits(text) <= _INT_DIGITS:
             n = int(text)
@@ -185,7 +188,7 @@ class IntDomain(Domain):
         raise KeyValueError(NOT_CONST)
 
     def precheck(self, bv: BoundValue, name: str) -> None:
-        if bv.kind is BoundKind.MAXVALUE:
+        if bv.kind is _MAXVALUE:
             return
         value = self.cast(bv)
         kind, lit = literal(bv)

@@ -59,10 +59,14 @@ from .context import Emit, emits
 from .dependent_views import around_type_change
 from .owners import RESERVED_ROLES, W_RESERVED_ROLE
 
+# (an enum member read once: on Python 3.11 a read through its class goes through the enum metaclass's __getattr__ hook)
+_LARGE_SEQUENCE = AlterObjType.LARGE_SEQUENCE
+
+
 @emits(AlterRelation, AlterTableFollowup)
 @dispatches(lambda: SUB)
 def alter_relation(n: AlterRelation, e: Emit) -> list[str]:
-    if n.objtype is AlterObjType.LARGE_SEQUENCE:
+    if n.objtype is _LARGE_SEQUENCE:
         from .objects import I_LARGE_WORD
 
         e.diag(I_LARGE_WORD, "ALTER LARGE SEQUENCE written as ALTER SEQUENCE", n.origin)

@@ -45,6 +45,9 @@ from .alter_base import (
     W_PRIMARY_KEY_NAME, W_STATISTICS_PERCENT, Alter, col, handles, options_list,
 )
 
+# (an enum member read once: on Python 3.11 a read through its class goes through the enum metaclass's __getattr__ hook)
+_COLUMN, _ATTRIBUTE = ColumnKind.COLUMN, ColumnKind.ATTRIBUTE
+
 _INTEGER = frozenset({"smallint", "integer", "bigint"})
 
 
@@ -76,7 +79,7 @@ def _add_column(n: AddColumn, a: Alter) -> None:
     AUTO_INCREMENT column is an identity column, which PostgreSQL fills for the existing rows."""
     e, c = a.e, n.column
     # (a column's text starts with its quoted name: one space before it, and none of its tokens is empty)
-    if n.kind is ColumnKind.ATTRIBUTE:
+    if n.kind is _ATTRIBUTE:
         text = "ADD ATTRIBUTE " + table.column_sql(c, e)
         a.clause(text + " CASCADE" if n.cascade else text)
         return
@@ -370,7 +373,7 @@ def _added_type(n: AddColumn) -> str:
 
 def _bad_identity(n: AddColumn) -> bool:
     """An added AUTO_INCREMENT column whose type cannot be an identity column's."""
-    return (n.kind is ColumnKind.COLUMN and isinstance(n.column, ColumnDef) and n.column.auto_increment
+    return (n.kind is _COLUMN and isinstance(n.column, ColumnDef) and n.column.auto_increment
             and _added_type(n) not in _INTEGER)
 
 

@@ -131,9 +131,20 @@ I_COMMENT = register(
 _OG_TYPE = lazyre.compile(r'(?:(pg_catalog)\.)?([a-z_][a-z0-9_]*)\s*(\([0-9 ,]*\))?((?:\s*\[\s*\])*)\Z')
 
 
+# Enum members read once, here: on Python 3.11 reading a member through its class (``FunctionStyle.ORACLE``)
+# goes through the enum metaclass's ``__getattr__`` hook (~800 instructions), a module name is one dict read.
+_ORACLE, _PROCEDURE = FunctionStyle.ORACLE, RoutineKind.PROCEDURE
+_A_VOLATILITY, _A_NULL_INPUT, _A_SECURITY = (FunctionActionKind.VOLATILITY, FunctionActionKind.NULL_INPUT,
+                                             FunctionActionKind.SECURITY)
+_A_LEAKPROOF, _A_COST, _A_ROWS, _A_SET = (FunctionActionKind.LEAKPROOF, FunctionActionKind.COST, FunctionActionKind.ROWS,
+                                          FunctionActionKind.SET)
+_A_SET_FROM_CURRENT, _A_RESET, _A_RESET_ALL, _A_PARALLEL = (FunctionActionKind.SET_FROM_CURRENT, FunctionActionKind.RESET,
+                                                            FunctionActionKind.RESET_ALL, FunctionActionKind.PARALLEL)
+
+
 # ---- predicates shared by the rules and the emitters ----------------------------------------------
 def _oracle(n: CreateFunction) -> bool:
-    return n.style is FunctionStyle.ORACLE or not n.language
+    return n.style is _ORACLE or not n.language
 
 
 def _translatable(n: CreateFunction) -> bool:
@@ -208,7 +219,7 @@ UNSUPPORTED = (
          rewrite=lambda n: _opts(n, **{f: getattr(type(n.options)(), f) for f in _proc_extra(n)}),
          text=lambda n: ", ".join(_proc_word(f, getattr(n.options, f)) for f in _proc_extra(n))),
     Rule(AlterFunction, W_PROC_OPTION, "ALTER PROCEDURE action PostgreSQL procedures do not take dropped",
-         applies=lambda n: n.kind is RoutineKind.PROCEDURE and not all(_proc_action_ok(a) for a in n.actions),
+         applies=lambda n: n.kind is _PROCEDURE and not all(_proc_action_ok(a) for a in n.actions),
          rewrite=lambda n: msgspec.structs.replace(n, actions=tuple(a for a in n.actions if _proc_action_ok(a)),
                                                    layout=None)),
     Rule(CreateFunction, W_UNPARSED,
@@ -458,34 +469,34 @@ def _number(v: int | float) -> str:
 
 def _action(a: FunctionAction, e: Emit) -> str | None:
     k = a.kind
-    if k is FunctionActionKind.VOLATILITY:
+    if k is _A_VOLATILITY:
         assert a.volatility is not None
         return _UPPER[id(a.volatility)]
-    if k is FunctionActionKind.NULL_INPUT:
+    if k is _A_NULL_INPUT:
         assert a.null_input is not None
         return _WORD[id(a.null_input)]
-    if k is FunctionActionKind.SECURITY:
+    if k is _A_SECURITY:
         assert a.security is not None
         return _security(a.security, e, a.origin)
-    if k is FunctionActionKind.LEAKPROOF:
+    if k is _A_LEAKPROOF:
         return "LEAKPROOF" if a.on else "NOT LEAKPROOF"
     # (a number's text, a quoted name and a literal never meet the writer's spacing rule)
-    if k is FunctionActionKind.COST:
+    if k is _A_COST:
         return None if a.number is None else "COST " + _number(a.number)
-    if k is FunctionActionKind.ROWS:  # ROWS 0 prints nothing on the server either
+    if k is _A_ROWS:  # ROWS 0 prints nothing on the server either
         return None if a.number is None else "ROWS " + _number(a.number)
-    if k is FunctionActionKind.SET:
+    if k is _A_SET:
         name = guc(a.name or "")
         if a.list_form:
             return words("SET", name, "TO", a.value or "")
         return "SET " + name + " TO " + pg_literal(a.value or "")
-    if k is FunctionActionKind.SET_FROM_CURRENT:
+    if k is _A_SET_FROM_CURRENT:
         return "SET " + guc(a.name or "") + " FROM CURRENT"
-    if k is FunctionActionKind.RESET:
+    if k is _A_RESET:
         return "RESET " + guc(a.name or "")
-    if k is FunctionActionKind.RESET_ALL:
+    if k is _A_RESET_ALL:
         return "RESET ALL"
-    if k is FunctionActionKind.PARALLEL:
+    if k is _A_PARALLEL:
         return words("PARALLEL", (a.value or "").upper())
     raise AssertionError(k)
 

@@ -22,6 +22,8 @@ from .fragment import check_fragment
 from .lexer import Cursor, ScanFail
 
 _KEYWORDS = frozenset({"asc", "desc", "nulls", "collate"})
+# (enum members read once: on Python 3.11 a read through the class goes through the enum metaclass's __getattr__ hook)
+_NONE, _GLOBAL, _LOCAL = PartitionScope.NONE, PartitionScope.GLOBAL, PartitionScope.LOCAL
 
 
 class _P(Cursor):
@@ -139,10 +141,10 @@ class _P(Cursor):
         while self.eat(", "):
             keys.append(self.key())
         include: list[str] = []
-        scope = PartitionScope.NONE
+        scope = _NONE
         if self.at(") GLOBAL INCLUDE (") or self.at(") INCLUDE ("):
             if self.at(") GLOBAL"):
-                scope = PartitionScope.GLOBAL
+                scope = _GLOBAL
                 self.i += len(") GLOBAL")
             else:
                 self.i += 1
@@ -153,10 +155,10 @@ class _P(Cursor):
         self.need(")")
         partitions: tuple[IndexPartition, ...] = ()
         sub = False
-        if scope is PartitionScope.NONE and self.eat("GLOBAL"):
-            scope = PartitionScope.GLOBAL
-        elif scope is PartitionScope.NONE and self.eat(" LOCAL"):
-            scope = PartitionScope.LOCAL
+        if scope is _NONE and self.eat("GLOBAL"):
+            scope = _GLOBAL
+        elif scope is _NONE and self.eat(" LOCAL"):
+            scope = _LOCAL
             if not self.at("("):  # \d-style LOCAL without its list
                 raise self.fail("LOCAL without a partition list")
             partitions, sub = self.local()
@@ -209,7 +211,7 @@ def _simple(text: str, origin: Path) -> IndexDefinition | None:
     if m["more"]:  # the others one after another (", " ends none: each key's longest match is the one the pattern took)
         keys += [_key(k, origin) for k in _KEY_RX.finditer(text, m.start("more"), m.end("more"))]
     include = tuple(_name(i[0]) for i in _ID_RX.finditer(m["include"])) if m["include"] else ()
-    scope = PartitionScope.GLOBAL if m["global_include"] or m["global"] else PartitionScope.NONE
+    scope = _GLOBAL if m["global_include"] or m["global"] else _NONE
     return IndexDefinition(tuple(keys), include, scope, (), False, origin=origin)
 
 
