@@ -233,8 +233,8 @@ def _outcome(fn: Any, *args: Any) -> Any:
     if isinstance(got, Obj):
         return ("obj", id(got.d), got.path, id(got.ctx))
     if isinstance(got, tuple):
-        return ("tuple", [(type(x).__name__, repr(x), msgspec.to_builtins(x) if not isinstance(x, str) else x)
-                          for x in got])
+        return ("tuple", [(type(x).__name__, repr(x), x if isinstance(x, str) else
+                           msgspec.to_builtins(x, enc_hook=lambda v: (type(v).__name__, str(v)))) for x in got])
     return ("value", type(got).__name__, got)
 
 
@@ -302,3 +302,69 @@ def test_accessors_over_corpus_and_fixture_trees() -> None:
             if "events" in v:
                 assert _outcome(trigger._events, o) == _outcome(_former_events, o)
     assert count > 1000
+
+
+# -- a sequence's common option (a clause of a decimal value) read in _options' loop ------------------------------
+
+from ddlc.frontend.build import sequence  # noqa: E402
+
+
+def _former_options(o: Obj) -> Any:
+    raw = o.raw("definition")
+    if not isinstance(raw, list):
+        raise o.ctx.error('element "definition" must be an array', o.at("definition"))
+    out = []
+    base = o.at("definition")
+    for i, e in enumerate(raw):
+        if not isinstance(e, dict):
+            raise o.ctx.error("sequence options must be objects", base + (i,))
+        el = Obj(e, base + (i,), o.ctx)
+        if not el.present and e.get("clause") != "owned":
+            raise o.ctx.error("only the OWNED BY element may be not present", el.path)
+        out.append(sequence._option(el))
+    return tuple(out)
+
+
+_TAG = st.sampled_from([*sequence._TAGS, "CACHE", "", "x"]).map(lambda t: t) | _HOSTILE.map(_Str)
+_NUMBER = st.sampled_from(["1", "-1", "0", "007", "-0", "--1", "-", "", "1.5", "1e3", " 1", "1 ", "+1", "٣", "²",
+                           "1" * 39, "1" * 40, "0" * 50 + "1", "-" + "9" * 39, "-" + "9" * 40, "'; --", "$$"])
+_OPTION = st.fixed_dictionaries(
+    {"fmt": st.sampled_from(["CACHE %{value}s", "START WITH %{value}s", "AS %{identity}D", "%{no}s CYCLE", ""])},
+    optional={"clause": _TAG, "value": st.one_of(_NUMBER, _NUMBER.map(_Str), st.integers(), st.none()),
+              "present": st.one_of(st.booleans(), st.none(), st.just("true")),
+              "no": st.sampled_from(["", "NO", "no"]), "order": st.sampled_from(["ORDER", "NOORDER", "x"]),
+              "identity": st.just({"objname": "int8", "schemaname": "pg_catalog"}),
+              "owner": st.one_of(st.none(), st.just({"objname": "t", "schemaname": "s", "attrname": "c"}))})
+
+
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(_OPTION, _HOSTILE), max_size=5))
+def test_sequence_options_generated(options: list[Any]) -> None:
+    o = Obj({"definition": options}, ("root",), BuildContext("doc"))
+    assert _outcome(sequence._options, o) == _outcome(_former_options, o)
+
+
+def test_sequence_options_corpus_and_fixtures() -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import corpus
+
+    trees = [msgspec.json.decode(line) for _, line in corpus.varied_corpus()]
+    for p in sorted((Path(__file__).resolve().parents[1] / "fixtures").rglob("*.json")):
+        try:
+            trees.append(msgspec.json.decode(p.read_bytes()))
+        except msgspec.DecodeError:
+            continue
+    count = 0
+    for tree in trees:
+        stack = [tree]
+        while stack:
+            v = stack.pop()
+            if isinstance(v, list):
+                stack.extend(v)
+            elif isinstance(v, dict):
+                stack.extend(v.values())
+                if "definition" in v:
+                    o = Obj(v, ("t",), BuildContext("doc"))
+                    assert _outcome(sequence._options, o) == _outcome(_former_options, o)
+                    count += 1
+    assert count > 20

@@ -25,6 +25,8 @@ _TAGS = {
 _VALUED = frozenset({SeqClause.CACHE, SeqClause.INCREMENT, SeqClause.MINVALUE, SeqClause.MAXVALUE,
                      SeqClause.START, SeqClause.RESTART})
 _DECIMAL = lazyre.compile(r"-?[0-9]+\Z")
+# the clauses of a value, by their tags (a str's hash: a SeqClause member's is a Python call, Enum.__hash__)
+_VALUED_TAGS = frozenset(tag for tag, clause in _TAGS.items() if clause in _VALUED)
 _AS = lazyre.compile(r"\s*AS\s")
 
 
@@ -83,6 +85,17 @@ def _options(o: Obj) -> tuple[SeqOption, ...]:
     for i, e in enumerate(raw):
         if not isinstance(e, dict):
             raise o.ctx.error("sequence options must be objects", base + (i,))
+        tag = e.get("clause")
+        if tag.__class__ is str and tag in _VALUED_TAGS and e.get("present", True) is not False:
+            # the common option, read here as _option reads it: a clause of a decimal value
+            value = e.get("value")
+            if value.__class__ is str:
+                digits = value[1:] if value[:1] == "-" else value
+                if digits.isdigit() and digits.isascii() and len(digits.lstrip("0")) <= 39:  # (_DECIMAL's texts)
+                    f = e.get("fmt")
+                    out.append(SeqOption(_TAGS[tag], value, False, None, None, origin=base + (i,),
+                                         layout=f if isinstance(f, str) else ""))
+                    continue
         el = Obj(e, base + (i,), o.ctx)
         if not el.present and e.get("clause") != "owned":
             raise o.ctx.error("only the OWNED BY element may be not present", el.path)
