@@ -316,7 +316,9 @@ def test_every_statement_of_the_fixtures_spaced_as_before(monkeypatch):
     for target in ("postgres", "gaussdb", "spark"):
         for _ in ddlc.translate_many(docs, target=target):
             pass
-    assert len(seen) > 300 and any("(" in t for toks in seen for t in toks)
+    # (round 12 writes ALTER TABLE, CREATE TABLE, triggers and routines without the writer: fewer statements go
+    # through it; their spacing is checked against the writer in tests/test_throughput_round12_pg*.py)
+    assert len(seen) > 200 and any("(" in t for toks in seen for t in toks)
     for toks in seen:
         assert writer.joined(toks) == _former_text(toks)
 

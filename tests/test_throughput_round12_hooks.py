@@ -123,3 +123,41 @@ def test_tddl_documents_through_the_bound_readers():
         got = list(ddlc.translate_many(docs, target=target))
         assert got[0].statements and got[1].statements
         assert got[2].error is not None  # two statements in one TDDL text: refused on both targets
+
+
+def test_more_enum_members_read_once_are_the_members():
+    from pglast import enums
+    from pglast.precedence import ExprPrec
+
+    from ddlc.backends import pgdirect, pgdirect_base, pgdirect_exprs
+    from ddlc.backends.postgres import objects_more
+    from ddlc.ir.index import PartitionScope
+    from ddlc.ir.sequence import SeqClause
+    from ddlc.ir.statement import OpaqueReason
+
+    import importlib
+
+    du = importlib.import_module("ddlc.passes.drop_unsupported")
+    assert du._UNPARSED is OpaqueReason.UNPARSED
+    for name in ("START", "RESTART", "AS", "CYCLE", "OWNED", "ORDER"):
+        assert getattr(objects_more, "_" + name) is SeqClause[name]
+    for name in ("TEMPORARY", "UNLOGGED", "GLOBAL_TEMPORARY"):
+        assert getattr(objects_more, "_" + name) is objects_more.Persistence[name]
+    assert objects_more._GLOBAL is PartitionScope.GLOBAL
+    assert (pgdirect_base._ATOM, pgdirect_base._OP, pgdirect_base._ADD, pgdirect_base._UMINUS) == (
+        ExprPrec.ATOM, ExprPrec.OP, ExprPrec.ADD, ExprPrec.UMINUS)
+    assert pgdirect_base._AEXPR_OP is enums.A_Expr_Kind.AEXPR_OP is pgdirect_exprs._AEXPR_OP
+    assert pgdirect._SETOP_NONE is enums.SetOperation.SETOP_NONE
+
+
+def test_front_enum_members_read_once_are_the_members():
+    from ddlc.frontend import slots
+    from ddlc.frontend.build import table
+    from ddlc.frontend.sql import constraints
+    from ddlc.ir.table import ConstraintKind, FkAction, FkMatch, OptionValueKind
+
+    assert (slots._NUMBER, slots._IDENTIFIER) == (slots.Kind.NUMBER, slots.Kind.IDENTIFIER)
+    assert table._NO_VALUE is OptionValueKind.NONE
+    assert (constraints._EXCLUSION, constraints._PRIMARY_KEY, constraints._UNIQUE, constraints._FOREIGN_KEY) == (
+        ConstraintKind.EXCLUSION, ConstraintKind.PRIMARY_KEY, ConstraintKind.UNIQUE, ConstraintKind.FOREIGN_KEY)
+    assert constraints._SIMPLE is FkMatch.SIMPLE and constraints._NO_ACTION is FkAction.NO_ACTION

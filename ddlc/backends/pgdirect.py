@@ -41,6 +41,8 @@ from .pgprint import quote_name
 from .pgdirect_base import (_K, BY_PARENT, PRINTERS, _list, _name, _names, _node, _Out, _paren_node, _sep, _sw,
                             _swrites, _symbol, _Unsure, _w, _writes)
 
+_SETOP_NONE = enums.SetOperation.SETOP_NONE  # (read once: on Python 3.11 a read through an Enum class goes through a hook)
+
 
 def _res_target(o: _Out, node: Any) -> None:
     if node.indirection:
@@ -178,7 +180,7 @@ def _window_def(o: _Out, node: Any) -> None:
 def _wrapped(node: Any) -> bool:
     """``_select_needs_to_be_wrapped_in_parens``."""
     return bool(node.sortClause or node.limitCount or node.limitOffset or node.lockingClause
-                or node.withClause or node.op != enums.SetOperation.SETOP_NONE)
+                or node.withClause or node.op != _SETOP_NONE)
 
 
 def _select_stmt(o: _Out, node: Any, in_range_subselect: bool = False) -> None:
@@ -209,7 +211,7 @@ def _select_stmt(o: _Out, node: Any, in_range_subselect: bool = False) -> None:
             _w(o, ")")
         if in_range_subselect:
             _w(o, ")")
-    elif node.op != so.SETOP_NONE and (node.larg or node.rarg):
+    elif node.op != _SETOP_NONE and (node.larg or node.rarg):
         if node.larg:
             _maybe_paren_select(o, node.larg)
         if not o.lec.isspace():  # (_sep twice: once is the same)

@@ -216,6 +216,9 @@ _OPP = {"+": ExprPrec.ADD, "-": ExprPrec.ADD, "*": ExprPrec.MUL, "/": ExprPrec.M
         "^": ExprPrec.EXP, "<": ExprPrec.COMPARISON, ">": ExprPrec.COMPARISON, "=": ExprPrec.COMPARISON,
         "<=": ExprPrec.COMPARISON, ">=": ExprPrec.COMPARISON, "<>": ExprPrec.COMPARISON,
         "!=": ExprPrec.COMPARISON}
+# (enum members read once: on Python 3.11 a read through an Enum class goes through a hook, ~800 instructions)
+_ATOM, _OP, _ADD, _UMINUS = ExprPrec.ATOM, ExprPrec.OP, ExprPrec.ADD, ExprPrec.UMINUS
+_AEXPR_OP = _K.AEXPR_OP
 
 
 _ATOMIC = frozenset({ast.A_Const, ast.ColumnRef, ast.TypeCast, ast.FuncCall, ast.CaseExpr, ast.CoalesceExpr,
@@ -227,13 +230,13 @@ def _prec(node: Any) -> int:
     """``expr_precedence`` (pglast's own for what it does not cover)."""
     cls = type(node)
     if cls in _ATOMIC:
-        return ExprPrec.ATOM
-    if cls is ast.A_Expr and node.kind == _K.AEXPR_OP:
+        return _ATOM
+    if cls is ast.A_Expr and node.kind == _AEXPR_OP:
         name = node.name
         op = name[0].sval if type(name) is tuple and len(name) == 1 and type(name[0]) is ast.String else None
-        p = ExprPrec.OP if op is None else _OPP.get(op, ExprPrec.OP)
+        p = _OP if op is None else _OPP.get(op, _OP)
         if node.lexpr is None:
-            return ExprPrec.UMINUS if p == ExprPrec.ADD else ExprPrec.OP
+            return _UMINUS if p == _ADD else _OP
         return p
     return expr_precedence(node, _PROXY)
 

@@ -30,6 +30,7 @@ _INTERVAL_RANGES = dml.interval_ranges
 _SUBQUERY_WORDS = {"~~": "LIKE", "!~~": "NOT LIKE", "~~*": "ILIKE", "!~~*": "NOT ILIKE"}
 
 
+_AEXPR_OP = _K.AEXPR_OP  # (read once: on Python 3.11 a read through an Enum class goes through a hook)
 _BETWEEN = {_K.AEXPR_BETWEEN: "BETWEEN ", _K.AEXPR_BETWEEN_SYM: "BETWEEN SYMMETRIC ",
             _K.AEXPR_NOT_BETWEEN: "", _K.AEXPR_NOT_BETWEEN_SYM: ""}  # ("": the operator's own name)
 
@@ -223,7 +224,7 @@ def _a_expr(o: _Out, node: Any) -> None:
     kind = node.kind
     if type(kind) is not _K:  # (pglast's IntEnumPrinter: a plain int is an error, None or a name another member)
         raise _Unsure("kind")
-    if kind == _K.AEXPR_OP:
+    if kind == _AEXPR_OP:
         prec = _prec(node)
         lexpr = node.lexpr
         if lexpr is not None:

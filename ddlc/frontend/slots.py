@@ -287,6 +287,10 @@ NODES: dict[str, dict[str, Slot]] = {
 }
 
 
+# (enum members read once: on Python 3.11 a read through an Enum class goes through a hook, ~800 instructions)
+_NUMBER, _IDENTIFIER = Kind.NUMBER, Kind.IDENTIFIER
+
+
 @lru_cache(maxsize=16384)
 def verdict(v: str, slot: Slot) -> Verdict:
     """Whether the string ``v`` is in ``slot``'s class: (why not, or None; whether a paste is refused)."""
@@ -294,9 +298,9 @@ def verdict(v: str, slot: Slot) -> Verdict:
         return None, False
     why = "not in its class"
     for kind, form in slot.forms:
-        if kind is Kind.NUMBER:
+        if kind is _NUMBER:
             got: Verdict = (None if NUMBERS[form].match(v) else f"not {DESCRIBED[form]}"), False
-        elif kind is Kind.IDENTIFIER:
+        elif kind is _IDENTIFIER:
             got = identifier_verdict(v, form)
         else:
             got = fragment_verdict(v, form)

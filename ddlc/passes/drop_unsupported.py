@@ -29,6 +29,8 @@ from ..ir.rules import Rule
 from ..ir.rules import always  # (Rule's default predicate: always true)
 from ..ir.statement import Opaque, OpaqueReason
 
+_UNPARSED = OpaqueReason.UNPARSED  # (read once: on Python 3.11 a read through an Enum class goes through a hook)
+
 
 class _Rules(tuple):
     """The rules of one class, in order, with :attr:`first`: a function made for them once, ``first(node,
@@ -138,7 +140,7 @@ def drop_unsupported(stmt, ctx):
         if refusal is not None:
             walk = _Walk(ctx, None)
             walk.report(refusal.code, refusal.message, stmt.origin, stmt, getattr(stmt, "text", None))
-            return Opaque("", kind="dropped", reason=OpaqueReason.UNPARSED, origin=stmt.origin), walk.diags
+            return Opaque("", kind="dropped", reason=_UNPARSED, origin=stmt.origin), walk.diags
     rules = ctx.rules
     if not rules:
         return stmt, []
@@ -162,7 +164,7 @@ def drop_unsupported(stmt, ctx):
         walk = _Walk(ctx, plan)
         out = walk.visit(stmt)
     if type(out) is _Dropped:
-        out = Opaque("", kind="dropped", reason=OpaqueReason.UNPARSED, origin=stmt.origin)
+        out = Opaque("", kind="dropped", reason=_UNPARSED, origin=stmt.origin)
     return out, walk.diags
 
 

@@ -54,6 +54,13 @@ from ..once import printed_once
 from .types import TYPE_MAP, type_node
 from ... import lazyre
 
+# Enum members read once: on Python 3.11 a read through an Enum class goes through the enum metaclass's
+# __getattr__ hook (~800 instructions), a module name is one dict read.
+_START, _RESTART, _AS, _CYCLE, _OWNED, _ORDER = (SeqClause.START, SeqClause.RESTART, SeqClause.AS, SeqClause.CYCLE,
+                                                 SeqClause.OWNED, SeqClause.ORDER)
+_TEMPORARY, _UNLOGGED, _GLOBAL_TEMPORARY = Persistence.TEMPORARY, Persistence.UNLOGGED, Persistence.GLOBAL_TEMPORARY
+_GLOBAL = PartitionScope.GLOBAL
+
 # ---- codes ----------------------------------------------------------------------------------
 I_UBTREE = register(
     "DDLC-I653", Severity.INFO, "ubtree index written as btree",
@@ -264,7 +271,7 @@ def _drop_opclasses(n: CreateIndex) -> CreateIndex:
 def _bits(n: CreateSequence | AlterSequence) -> int:
     """The value range (2**bits) of the sequence's data type when the statement sets it, else bigint."""
     for o in n.options:  # (an option removed by a rule is still a marker here: not a SeqOption)
-        if isinstance(o, SeqOption) and o.clause is SeqClause.AS and o.type is not None:
+        if isinstance(o, SeqOption) and o.clause is _AS and o.type is not None:
             return SEQ_RANGES.get(o.type.name.lower(), 63)
     return 63
 
@@ -354,7 +361,7 @@ UNSUPPORTED = (
          "partitions' indexes itself",
          applies=lambda n: bool(n.partitions), rewrite=lambda n: replace(n, partitions=(), subpartitioned=False)),
     Rule(SeqOption, W_SEQ_TYPE, "sequence data type PostgreSQL does not have removed",
-         applies=lambda o: o.clause is SeqClause.AS and o.type is not None
+         applies=lambda o: o.clause is _AS and o.type is not None
          and (o.type.schema not in (None, "pg_catalog") or o.type.name.lower() not in _SEQ_TYPES)),
     *(r for cls in (CreateSequence, AlterSequence) for r in (
         Rule(cls, W_LARGE, "LARGE SEQUENCE written as a bigint sequence", applies=lambda n: n.large,
@@ -362,10 +369,10 @@ UNSUPPORTED = (
         Rule(cls, W_CLAMPED, "sequence values beyond the data type clamped",
              applies=_any_out_of_range, rewrite=_clamp))),
     Rule(CreateSequence, W_PERSISTENCE, "GLOBAL TEMPORARY sequence created TEMPORARY",
-         applies=lambda n: n.persistence is Persistence.GLOBAL_TEMPORARY,
+         applies=lambda n: n.persistence is _GLOBAL_TEMPORARY,
          field="persistence", absent=Persistence.TEMPORARY),
     Rule(CreateView, W_PERSISTENCE, "view persistence PostgreSQL does not have removed",
-         applies=lambda n: n.persistence in (Persistence.GLOBAL_TEMPORARY, Persistence.UNLOGGED),
+         applies=lambda n: n.persistence in (_GLOBAL_TEMPORARY, _UNLOGGED),
          rewrite=lambda n: replace(n, persistence=Persistence.TEMPORARY if n.persistence is
                                    Persistence.GLOBAL_TEMPORARY else Persistence.PERMANENT)),
     # a LOCAL / GLOBAL definition says the table is partitioned (the history may say so too: create_index)
@@ -390,7 +397,7 @@ def create_index(n: CreateIndex, e: Emit) -> list[str]:
     if n.method.strip().strip('"').lower() == "ubtree":
         e.diag(I_UBTREE, "ubtree index written as btree", n.origin)
     state = e.catalog.table(n.table) if e.catalog is not None else None
-    if n.partition_scope is PartitionScope.GLOBAL:
+    if n.partition_scope is _GLOBAL:
         e.diag(I_GLOBAL, "GLOBAL index written as an index on the partitioned table", n.origin)
     unique = n.unique
     if unique and state is not None:
@@ -427,11 +434,11 @@ def _option(toks: list[str], o: SeqOption, e: Emit) -> None:
         assert o.value is not None
         toks += words_
         toks.append(str(int(o.value)))
-    elif c is SeqClause.CYCLE:
+    elif c is _CYCLE:
         toks += ("NO", "CYCLE") if o.no else ("CYCLE",)
-    elif c is SeqClause.OWNED:
+    elif c is _OWNED:
         toks += ("OWNED", "BY", e.qname(o.owner) if o.owner is not None else "NONE")
-    elif c is SeqClause.AS:
+    elif c is _AS:
         assert o.type is not None
         toks.append("AS")
         spelling = e.type(TypeName(o.type.name, o.type.schema, origin=o.type.origin))
@@ -439,13 +446,12 @@ def _option(toks: list[str], o: SeqOption, e: Emit) -> None:
             toks.append(spelling)
 
 
-_START, _RESTART, _AS = SeqClause.START, SeqClause.RESTART, SeqClause.AS
 
 
 def _kept(n: CreateSequence | AlterSequence, e: Emit) -> list[SeqOption]:
     out = []
     for o in n.options:
-        if o.clause is SeqClause.ORDER:
+        if o.clause is _ORDER:
             e.diag(I_ORDER, ("NOORDER" if o.no else "ORDER") + " dropped", o.origin)
         else:
             out.append(o)
@@ -468,7 +474,7 @@ def create_sequence(n: CreateSequence, e: Emit) -> list[str]:
             (first if c is _AS else then).append(o)
     opts = first + then
     toks = ["CREATE"]
-    if n.persistence is Persistence.UNLOGGED:
+    if n.persistence is _UNLOGGED:
         toks.append("UNLOGGED")
     elif n.persistence in (Persistence.TEMPORARY, Persistence.GLOBAL_TEMPORARY):
         toks.append("TEMPORARY")
@@ -564,7 +570,7 @@ def create_view(n: CreateView, e: Emit) -> list[str]:
     query = view_query(n, e)
     qname = e.qname(n.identity)
     e.own(("VIEW",), qname)
-    temporary = n.persistence is Persistence.TEMPORARY
+    temporary = n.persistence is _TEMPORARY
     if query and query[0] != ")" and query != ",":  # (written at once, as the writer spaces these tokens)
         head = "CREATE OR REPLACE " if n.or_replace else "CREATE "
         return [(head + "TEMPORARY VIEW " if temporary else head + "VIEW ") + qname + " AS " + query]

@@ -215,11 +215,14 @@ def read_with_option(o: Obj) -> WithOption:
         if plan and label.__class__ is str and lab.get("present", True) is not False:
             kind, has_schema = plan
             schema = lab.get("schema") if has_schema else None
-            value = None if kind is OptionValueKind.NONE else d.get("value")
-            if (schema.__class__ is str or not has_schema) and (value.__class__ is str or kind is OptionValueKind.NONE):
+            value = None if kind is _NO_VALUE else d.get("value")
+            if (schema.__class__ is str or not has_schema) and (value.__class__ is str or kind is _NO_VALUE):
                 return WithOption(label, schema, value, kind, layout=fmt, label_layout=lfmt, origin=o.path)
     return _read_with_option(o)
 
+
+# (enum members read once: on Python 3.11 a read through an Enum class goes through a hook, ~800 instructions)
+_NO_VALUE = OptionValueKind.NONE
 
 # (option fmt, label fmt) -> (the kind of the option's value, whether the label names a schema) when both fmts are
 # forms ddlc models, else False: a stream repeats a handful of pairs

@@ -32,6 +32,11 @@ from .pgparse import parse_json, parse_statements, pglast_ast
 from .pgwords import requote
 from .refs import name_refs
 
+# (enum members read once: on Python 3.11 a read through an Enum class goes through a hook, ~800 instructions)
+_EXCLUSION, _PRIMARY_KEY, _UNIQUE, _FOREIGN_KEY = (ConstraintKind.EXCLUSION, ConstraintKind.PRIMARY_KEY,
+                                                ConstraintKind.UNIQUE, ConstraintKind.FOREIGN_KEY)
+_SIMPLE, _NO_ACTION = FkMatch.SIMPLE, FkAction.NO_ACTION
+
 N_CONSTRAINT_UNPARSED = register(
     "DDLC-N101", Severity.NOTE, "Constraint text not parsed",
     "The definition text of a table constraint could not be parsed (GaussDB-only syntax that pglast "
@@ -350,7 +355,7 @@ def _info(c: dict[str, Any], body: str, origin: Path, descending: tuple[int, ...
     kind = _JSON_KINDS.get(c.get("contype"))
     if kind is None:
         return None
-    if kind is not ConstraintKind.EXCLUSION:
+    if kind is not _EXCLUSION:
         try:
             return _json_info(c, kind, body, origin, descending, disabled, informational, optimization)
         except _Unread:
@@ -365,9 +370,9 @@ def _json_info(c: dict[str, Any], kind: ConstraintKind, body: str, origin: Path,
                disabled: bool, informational: bool, optimization: bool) -> ConstraintInfo | None:
     columns: tuple[str, ...] = ()
     check = references = None
-    if kind is ConstraintKind.PRIMARY_KEY or kind is ConstraintKind.UNIQUE:
+    if kind is _PRIMARY_KEY or kind is _UNIQUE:
         columns = _svals(c.get("keys"))
-    elif kind is ConstraintKind.FOREIGN_KEY:
+    elif kind is _FOREIGN_KEY:
         columns = _svals(c.get("fk_attrs"))
         rv = c.get("pktable")
         if rv is None:
@@ -388,9 +393,9 @@ def _json_info(c: dict[str, Any], kind: ConstraintKind, body: str, origin: Path,
         check=check,
         references=references,
         ref_columns=_svals(c.get("pk_attrs")),
-        match=_MATCH.get(c.get("fk_matchtype"), FkMatch.SIMPLE),
-        on_delete=_ACTION.get(c.get("fk_del_action"), FkAction.NO_ACTION),
-        on_update=_ACTION.get(c.get("fk_upd_action"), FkAction.NO_ACTION),
+        match=_MATCH.get(c.get("fk_matchtype"), _SIMPLE),
+        on_delete=_ACTION.get(c.get("fk_del_action"), _NO_ACTION),
+        on_update=_ACTION.get(c.get("fk_upd_action"), _NO_ACTION),
         deferrable=bool(c.get("deferrable")),
         initially_deferred=bool(c.get("initdeferred")),
         not_valid=bool(c.get("skip_validation")),
