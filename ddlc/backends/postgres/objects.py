@@ -45,7 +45,7 @@ from ...ir.rename import (
     RenameType, SetSchema,
 )
 from ...ir.rules import Rule
-from ..writer import SqlWriter, words
+from ..writer import SqlWriter
 from .context import Emit, emits
 from .types import TYPE_MAP
 
@@ -143,13 +143,17 @@ def _addressed(word: str, ident: Identity, e: Emit) -> tuple[str, str]:
 def identity_sql(ident: Identity, e: Emit) -> str:
     if isinstance(ident, QualifiedName):
         return e.qname(ident)
-    if isinstance(ident, SchemaName | PlainName):
+    if isinstance(ident, _NAMES):
         return e.ident(ident.name)
     if isinstance(ident, FunctionSignature):
         return routine(ident, e)[1]
-    if isinstance(ident, TriggerIdentity):
-        return words(e.ident(ident.name), "ON", e.qname(ident.table))
+    if isinstance(ident, TriggerIdentity):  # (words' spacing: a quoted name is never empty, "," or ")...")
+        name = e.ident(ident.name)
+        return name + " ON " + e.qname(ident.table)
     raise TypeError(f"postgres: no identity form for {type(ident).__name__}")
+
+
+_NAMES = (SchemaName, PlainName)  # (a tuple made once: ``A | B`` makes a union object at every test)
 
 
 def _kind(objtype: str) -> str:
@@ -181,9 +185,10 @@ _LARGE_SEQUENCE, _INDEX = DropObjectType.LARGE_SEQUENCE, DropObjectType.INDEX  #
 # once, not through the enum class per statement)
 
 
-# The common forms below are written at once, as words() spaces their tokens: a quoted name starts with neither
-# "," nor ")" and ends with no "(", and none is empty (an empty name is an error of the quoting); any other form
-# takes the general path.
+# The forms below are written at once, as words() spaces their tokens: a quoted name starts with neither
+# "," nor ")" and ends with no "(", and none is empty (an empty name is an error of the quoting); nor does an
+# identity text (identity_sql, routine: a quoted name first, its argument list after it). Each name is quoted
+# in the order words() was handed them, so the first bad name is still the error.
 _DROP_WORD_OF = {id(k): v for k, v in _DROP_WORDS.items()}  # (an enum member's hash is a Python call: by identity)
 _qname = Emit.qname
 
@@ -210,13 +215,19 @@ def _drop(n: Drop, e: Emit, word: str, ident: Identity | None) -> list[str]:
     if isinstance(ident, ConstraintIdentity):
         e.diag(I_CONSTRAINT_DROP, f"constraint {ident.name} of {ident.table.dotted()} dropped with ALTER TABLE",
                n.origin)
-        return [words("ALTER TABLE", e.qname(ident.table), "DROP CONSTRAINT", "IF EXISTS" if n.if_exists else None,
-                      e.ident(ident.name), "CASCADE" if n.cascade else None)]
+        table = e.qname(ident.table)
+        text = ("ALTER TABLE " + table + " DROP CONSTRAINT IF EXISTS " if n.if_exists
+                else "ALTER TABLE " + table + " DROP CONSTRAINT ") + e.ident(ident.name)
+        return [text + " CASCADE" if n.cascade else text]
     if n.objtype is _LARGE_SEQUENCE:
         _large(e, "LARGE SEQUENCE", n.origin)
     word, what = _addressed(word, ident, e)
-    return [words("DROP", word, "CONCURRENTLY" if n.concurrently and n.objtype is _INDEX else None,
-                  "IF EXISTS" if n.if_exists else None, what, "CASCADE" if n.cascade else None)]
+    head = "DROP " + word
+    if n.concurrently and n.objtype is _INDEX:
+        head += " CONCURRENTLY"
+    if n.if_exists:
+        head += " IF EXISTS"
+    return [head + " " + what + " CASCADE" if n.cascade else head + " " + what]
 
 
 # ---- COMMENT ON -------------------------------------------------------------------------------
@@ -237,8 +248,10 @@ def comment(n: Comment, e: Emit) -> list[str]:
     if n.on_constraint:
         assert n.parent is not None  # a parent not read: refused by a rule
         name = n.identity.name if isinstance(n.identity, PlainName) else n.identity_text
-        return [words("COMMENT ON CONSTRAINT", e.ident(name), "ON", "DOMAIN" if n.domain else None, e.qname(n.parent),
-                      _is(e, n.comment))]
+        name = e.ident(name)
+        parent = e.qname(n.parent)
+        return [("COMMENT ON CONSTRAINT " + name + " ON DOMAIN " if n.domain else "COMMENT ON CONSTRAINT " + name
+                 + " ON ") + parent + " " + _is(e, n.comment)]
     objtype = _kind(n.objtype)
     word = _COMMENT_WORDS[objtype]  # tablespaces, unknown kinds, identities not read: refused by rules
     ident = n.identity
@@ -249,7 +262,7 @@ def comment(n: Comment, e: Emit) -> list[str]:
         text = n.comment
         return ["COMMENT ON " + word + " " + _qname(ident) + (" IS " + e.literal(text) if text else " IS NULL")]
     word, what = _addressed(word, ident, e)
-    return [words("COMMENT ON", word, what, _is(e, n.comment))]
+    return ["COMMENT ON " + word + " " + what + " " + _is(e, n.comment)]
 
 
 # ---- RENAME -----------------------------------------------------------------------------------
@@ -259,8 +272,8 @@ _COLUMN_WORDS = {"TABLE": "TABLE", "VIEW": "VIEW"}
 
 
 def _alter(e: Emit, word: str, if_exists: bool, name: QualifiedName) -> str:
-    """``ALTER <word> [IF EXISTS] <name>``: the head of a RENAME or SET SCHEMA."""
-    return words("ALTER", word, "IF EXISTS" if if_exists else None, e.qname(name))
+    """``ALTER <word> [IF EXISTS] <name>``: the head of a RENAME or SET SCHEMA (written at once: see DROP)."""
+    return ("ALTER " + word + " IF EXISTS " if if_exists else "ALTER " + word + " ") + _qname(name)
 
 
 @emits(RenameRelation)
@@ -277,30 +290,36 @@ def rename_relation(n: RenameRelation, e: Emit) -> list[str]:
 @emits(RenameColumn)
 def rename_column(n: RenameColumn, e: Emit) -> list[str]:
     word = _COLUMN_WORDS[_kind(n.objtype)]  # other kinds: refused by a rule
-    return [words(_alter(e, word, n.if_exists, n.identity), "RENAME COLUMN", e.ident(n.column), "TO",
-                  e.ident(n.new_name))]
+    head = _alter(e, word, n.if_exists, n.identity)  # (written at once: see DROP)
+    column = e.ident(n.column)
+    return [head + " RENAME COLUMN " + column + " TO " + e.ident(n.new_name)]
 
 
 @emits(RenameAttribute)
 def rename_attribute(n: RenameAttribute, e: Emit) -> list[str]:
-    return [words(_alter(e, "TYPE", False, n.identity), "RENAME ATTRIBUTE", e.ident(n.attribute), "TO",
-                  e.ident(n.new_name), "CASCADE" if n.cascade else None)]
+    head = "ALTER TYPE " + _qname(n.identity)  # (written at once: see DROP)
+    attribute = e.ident(n.attribute)
+    text = head + " RENAME ATTRIBUTE " + attribute + " TO " + e.ident(n.new_name)
+    return [text + " CASCADE" if n.cascade else text]
 
 
 @emits(RenameConstraint)
 def rename_constraint(n: RenameConstraint, e: Emit) -> list[str]:
-    return [words(_alter(e, "TABLE", False, n.identity), "RENAME CONSTRAINT", e.ident(n.constraint), "TO",
-                  e.ident(n.new_name))]
+    head = "ALTER TABLE " + _qname(n.identity)  # (written at once: see DROP)
+    constraint = e.ident(n.constraint)
+    return [head + " RENAME CONSTRAINT " + constraint + " TO " + e.ident(n.new_name)]
 
 
 @emits(RenameSchema)
 def rename_schema(n: RenameSchema, e: Emit) -> list[str]:
-    return [words("ALTER SCHEMA", e.ident(n.identity), "RENAME TO", e.ident(n.new_name))]
+    name = e.ident(n.identity)  # (written at once: see DROP)
+    return ["ALTER SCHEMA " + name + " RENAME TO " + e.ident(n.new_name)]
 
 
 @emits(RenameType)
 def rename_type(n: RenameType, e: Emit) -> list[str]:
-    return [words(_alter(e, "TYPE", False, n.identity), "RENAME TO", e.ident(n.new_name))]
+    head = "ALTER TYPE " + _qname(n.identity)  # (written at once: see DROP)
+    return [head + " RENAME TO " + e.ident(n.new_name)]
 
 
 @emits(RenameTables)
@@ -310,10 +329,12 @@ def rename_tables(n: RenameTables, e: Emit) -> list[str]:
         old, new = p.old, p.new
         if new.schema is not None and new.schema != old.schema:
             e.diag(I_RENAME_ACROSS, f"{old.dotted()} moved to schema {new.schema} with SET SCHEMA", p.origin)
-            out.append(words(_alter(e, "TABLE", False, old), "SET SCHEMA", e.ident(new.schema)))
+            head = "ALTER TABLE " + _qname(old)  # (written at once: see DROP)
+            out.append(head + " SET SCHEMA " + e.ident(new.schema))
             old = QualifiedName(old.name, new.schema, origin=old.origin)
         if new.name != old.name:
-            out.append(words(_alter(e, "TABLE", False, old), "RENAME TO", e.ident(new.name)))
+            head = "ALTER TABLE " + _qname(old)
+            out.append(head + " RENAME TO " + e.ident(new.name))
     return out
 
 
@@ -333,7 +354,7 @@ def set_schema(n: SetSchema, e: Emit) -> list[str]:
     if type(ident) is QualifiedName:  # (written at once: see DROP)
         return ["ALTER " + word + " " + _qname(ident) + " SET SCHEMA " + e.ident(n.new_schema)]
     word, what = _addressed(word, ident, e)
-    return [words("ALTER", word, what, "SET SCHEMA", e.ident(n.new_schema))]
+    return ["ALTER " + word + " " + what + " SET SCHEMA " + e.ident(n.new_schema)]
 
 
 # ---- what PostgreSQL cannot take (the drop_unsupported pass applies these) --------------------
