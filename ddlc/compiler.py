@@ -338,10 +338,14 @@ def _compile(doc: Document, backend: Backend, options: Options, catalog: Any, bu
         passes = None
         if f is None:
             f = front(doc, options, source=backend.passes_source_text)
-        if not backend.passes_source_text and isinstance(f.stmt, Opaque):
-            f = _read_back(f, doc.label)
-    if backend.passes_source_text and isinstance(f.stmt, _AS_WRITTEN):  # (its test first: most are neither)
-        _one_statement_as_written(f, doc.label)
+        if not backend.passes_source_text:
+            opaque = _OPAQUE.get(type(f.stmt))
+            if opaque if opaque is not None else _classed(_OPAQUE, type(f.stmt), Opaque):
+                f = _read_back(f, doc.label)
+    if backend.passes_source_text:
+        written = _WRITTEN.get(type(f.stmt))
+        if written if written is not None else _classed(_WRITTEN, type(f.stmt), _AS_WRITTEN):
+            _one_statement_as_written(f, doc.label)
     role = f.owner
     if role is None:
         role = doc.meta.get("owner")  # myowner, or a decoding row's owner
@@ -398,6 +402,17 @@ def _tddl_what(kind: str | None) -> str:
 
 
 _AS_WRITTEN = (Opaque, AlterRelation)  # the statements _one_statement_as_written reads texts of
+
+# Whether a statement's class is one of those classes, judged once per class (_compile's tests of every
+# document): on Python 3.11 ``isinstance`` of an object that is not of the class itself against a msgspec Struct
+# class (its metaclass is StructMeta, not ``type``) looks up and calls ``__instancecheck__``, ~750 instructions.
+_OPAQUE: dict[type, bool] = {}
+_WRITTEN: dict[type, bool] = {}
+
+
+def _classed(memo: dict[type, bool], cls: type, of: type | tuple[type, ...]) -> bool:
+    out = memo[cls] = issubclass(cls, of)
+    return out
 
 
 def _one_statement_as_written(f: Front, document: str) -> None:

@@ -157,16 +157,32 @@ def object_of(stmt: Any) -> str | None:
         fields = _FIELDS_OF[cls] = tuple(f for f in _OBJECT_FIELDS if hasattr(cls, f))
     for f in fields:
         v = getattr(stmt, f, None)
-        if isinstance(v, QualifiedName):
+        kind = _KIND_OF.get(type(v))
+        if kind is None:
+            kind = _kind_of(type(v))
+        if kind == 1:
             return f"{v.schema}.{v.name}" if v.schema else v.name
-        if isinstance(v, SchemaName):
+        if kind == 2:
             return v.name
-        if isinstance(v, str) and v and f in ("identity", "name"):
+        if kind == 3 and v and f in ("identity", "name"):
             return v
     rels = relations_of(stmt)
     if rels:
         return f"{rels[0].schema}.{rels[0].name}" if rels[0].schema else rels[0].name
     return None
+
+
+# What object_of reads a field's value as, per class of the value: 1 a QualifiedName, 2 a SchemaName, 3 a str, 0
+# anything else (the isinstance tests in that order, made once per class: on Python 3.11 ``isinstance`` of a value
+# not of the class itself against a msgspec Struct class calls the metaclass's ``__instancecheck__``, ~750
+# instructions, and most fields hold no QualifiedName).
+_KIND_OF: dict[type, int] = {}
+
+
+def _kind_of(cls: type) -> int:
+    kind = _KIND_OF[cls] = (1 if issubclass(cls, QualifiedName) else 2 if issubclass(cls, SchemaName)
+                            else 3 if issubclass(cls, str) else 0)
+    return kind
 
 
 def _listed(q: QualifiedName, white: tuple[tuple[str, str], ...], default_schema: str) -> bool:

@@ -481,7 +481,9 @@ def as_document(doc: Any, *, index: int = 0, source: str = "<input>") -> Documen
                 except orjson.JSONDecodeError:
                     value = None
             else:
-                suspect = b"\\" in data and b"\\u0000" in data
+                # (92, the backslash's byte: a bytes membership test of an int is one memchr; of a bytes
+                # object it first tries the argument as an int, and formats and clears that TypeError)
+                suspect = 92 in data and b"\\u0000" in data
             if type(value) is dict and not suspect and "fmt" in value:  # classify's first case, at once
                 return Document(index, source, source, 1, value)
             if isinstance(value, dict):

@@ -30,6 +30,7 @@ from ..ir.alter_partitions import (
     AddPartition, DropPartition, MergePartitions, ModifyPartitionAddSubpartition, SplitPartition,
     SplitSubpartition,
 )
+from ..ir.partition import LessThan, ListValues
 from .. import lazyre
 
 
@@ -102,14 +103,14 @@ class RelationState:
 def state_of_spec(spec: Any, home: tuple[str | None, str] | None = None) -> TableState:
     """The state of a parsed partition clause. A partition without subpartitions of a subpartitioned
     table gets GaussDB's default subpartition ``<partition>_subpartdefault1``."""
-    from ..ir.partition import LessThan, ListValues
-
     def part(p: Any) -> PartitionState:
         st = PartitionState(p.name, home=home)
-        if isinstance(p.bound, LessThan):
-            st.upper = tuple(v.text for v in p.bound.values)
-        elif isinstance(p.bound, ListValues):
-            st.values = tuple(v.text for v in p.bound.values)
+        b = p.bound
+        t = type(b)  # (the exact classes first: isinstance of another class against a Struct class is dear)
+        if t is LessThan or (t is not ListValues and isinstance(b, LessThan)):
+            st.upper = tuple(v.text for v in b.values)
+        elif t is ListValues or isinstance(b, ListValues):
+            st.values = tuple(v.text for v in b.values)
         st.subpartitions = [part(s) for s in p.subpartitions]
         return st
 
