@@ -22,6 +22,8 @@ from dataclasses import field
 from decimal import Decimal
 from typing import Any, NamedTuple
 
+import orjson
+
 from ...records import record
 from ...errors import Path
 from ...ir.names import QualifiedName
@@ -70,14 +72,17 @@ _CLAUSE_WORDS = frozenset(
 _MULTIWORD_TYPES = frozenset("DOUBLE CHARACTER CHAR NATIONAL NCHAR BIT TIME TIMESTAMP INTERVAL".split())
 _TYPE_CONT = frozenset("PRECISION VARYING WITH WITHOUT CHARACTER CHAR DAY HOUR MINUTE SECOND YEAR MONTH TO".split())
 _UNREAD: Any = object()
+_BATCH = 8  # the tokens _Cursor._read_on reads past the one asked for, at most
+_INOUT = ArgMode.INOUT
 _MODES = {"IN": ArgMode.IN, "OUT": ArgMode.OUT, "INOUT": ArgMode.INOUT, "VARIADIC": ArgMode.VARIADIC}
 
 
 class _Cursor:
     """A position in the text and the token after the blanks there. The text's tokens are read once, from its
-    start and only as far as the reader asks (:func:`~.lexer.token_spans`): each token is known at the end of
-    the token before it (the positions the reader steps to). At any other position (after a ``DEFINER`` user
-    read by pattern...) the token is lexed there, as the scan would cut it from such a boundary."""
+    start and only as far as the reader asks, a few ahead (:func:`~.lexer.token_spans`, :meth:`_read_on`): each
+    token is known at the end of the token before it (the positions the reader steps to). At any other position
+    (after a ``DEFINER`` user read by pattern...) the token is lexed there, as the scan would cut it from such a
+    boundary."""
 
     __slots__ = ("text", "pos", "_next", "_spans", "_last", "_read")
 
@@ -98,31 +103,44 @@ class _Cursor:
         known = self._next
         tok = known.get(pos, _UNREAD)
         if tok is _UNREAD:
-            spans = self._spans
-            while spans is not None and self._last <= pos:  # read on (the token after _last)
-                span = next(spans, None)
-                if span is None:
-                    known[self._last] = None
-                    if self._read is not None:
-                        remember_spans(self.text, self._read)
-                elif span[0] == "error":
-                    known[self._last] = span[1]
-                else:
-                    if self._read is not None:
-                        self._read.append(span)
-                    kind, s, e = span
-                    word = self.text[s:e]
-                    known[self._last] = _tok(_Tok, (kind, word, s, e, keyword(word) if kind == "word" else ""))
-                    self._last = e
-                    continue
-                spans = self._spans = None
-            tok = known.get(pos, _UNREAD)
+            if self._spans is not None and self._last <= pos:
+                self._read_on(pos)
+                tok = known.get(pos, _UNREAD)
             if tok is _UNREAD:  # not a token's end: lexed there
                 p = skip_space(self.text, pos)
                 tok = known[pos] = None if p >= len(self.text) else token_at(self.text, p)
         if tok.__class__ is int:
             raise ScanError(*error_message(self.text, tok))  # type: ignore[arg-type]
         return tok  # type: ignore[return-value]
+
+    def _read_on(self, pos: int) -> None:
+        """Read the spans on past ``pos``, and _BATCH - 1 more (in one frame, not an ``_at`` call a token: issue
+        26); after the last one, the end (None) or where an unterminated token starts."""
+        text, known, read = self.text, self._next, self._read
+        last = self._last
+        more = _BATCH
+        for span in self._spans:  # type: ignore[union-attr]
+            kind, s, e = span
+            if kind == "error":
+                known[last] = s
+                break
+            if read is not None:
+                read.append(span)
+            word = text[s:e]
+            up = "" if kind != "word" else word.upper() if word.isascii() else keyword(word)  # (keyword's)
+            known[last] = _tok(_Tok, (kind, word, s, e, up))
+            last = e
+            if last > pos:
+                more -= 1
+                if not more:
+                    self._last = last
+                    return
+        else:
+            known[last] = None
+            if read is not None:
+                remember_spans(text, read)
+        self._last = last
+        self._spans = None
 
     def read_rest(self) -> None:
         """Read the spans left (a few, after the statement's ``;``), so that the text's other readers get them
@@ -143,7 +161,9 @@ class _Cursor:
         return tok
 
     def take(self) -> Tok:
-        tok = self.peek()
+        tok = self._next.get(self.pos, _UNREAD)  # (the known token without peek's frame; peek reads on)
+        if tok is _UNREAD or tok.__class__ is int:
+            tok = self.peek()
         if tok is None:
             raise FunctionTextError("unexpected end of text", len(self.text))
         self.pos = tok.end
@@ -187,6 +207,15 @@ def _span_text(text: str, toks: list[Tok]) -> str:
     return text[toks[0].start:toks[-1].end] if toks else ""
 
 
+def _mode_at(toks: list[Tok], k: int) -> tuple[ArgMode | None, int]:
+    """The argument mode at ``toks[k]`` (a type must follow it) and the index after it; (None, k) when none."""
+    if k < len(toks) and toks[k].upper in _MODES and k + 1 < len(toks):
+        if toks[k].upper == "IN" and toks[k + 1].upper == "OUT" and k + 2 < len(toks):
+            return _INOUT, k + 2
+        return _MODES[toks[k].upper], k + 1
+    return None, k
+
+
 def _parse_arg(text: str, toks: list[Tok]) -> FunctionArg:
     if not toks:
         raise FunctionTextError("empty argument", 0)
@@ -198,16 +227,7 @@ def _parse_arg(text: str, toks: list[Tok]) -> FunctionArg:
             default = _span_text(text, toks[j + 1:])
             toks = toks[:j]
             break
-    i, mode = 0, None
-
-    def mode_at(k: int) -> tuple[ArgMode | None, int]:
-        if k < len(toks) and toks[k].upper in _MODES and k + 1 < len(toks):
-            if toks[k].upper == "IN" and toks[k + 1].upper == "OUT" and k + 2 < len(toks):
-                return ArgMode.INOUT, k + 2
-            return _MODES[toks[k].upper], k + 1
-        return None, k
-
-    mode, i = mode_at(0)
+    mode, i = _mode_at(toks, 0)
     name = None
     if i + 1 < len(toks) and is_ident(toks[i]) and is_ident(toks[i + 1]):
         multi = toks[i].kind == "word" and toks[i].upper in _MULTIWORD_TYPES and toks[i + 1].upper in _TYPE_CONT
@@ -215,7 +235,7 @@ def _parse_arg(text: str, toks: list[Tok]) -> FunctionArg:
             name = ident_value(toks[i])
             i += 1
             if mode is None:
-                mode, i = mode_at(i)  # Oracle order: name [IN|OUT|IN OUT] type
+                mode, i = _mode_at(toks, i)  # Oracle order: name [IN|OUT|IN OUT] type
     if i >= len(toks):
         raise FunctionTextError("argument without a type", toks[0].start)
     return FunctionArg(_span_text(text, toks[i:]), name, mode, default,
@@ -232,8 +252,14 @@ def _paren_tokens(c: _Cursor) -> list[Tok]:
     """Tokens between the ``(`` just consumed and its matching ``)`` (consumed too)."""
     out: list[Tok] = []
     depth = 1
+    known = c._next
     while True:
-        t = c.take()
+        t = known.get(c.pos, _UNREAD)  # (take's, a known token without its frame)
+        if t is _UNREAD or t.__class__ is int:
+            t = c.peek()
+        if t is None:
+            raise FunctionTextError("unexpected end of text", len(c.text))
+        c.pos = t.end
         if t.kind == "punct" and t.text in "([":
             depth += 1
         elif t.kind == "punct" and t.text in ")]":
@@ -345,8 +371,11 @@ def _parse(text: str, origin: Path) -> tuple[CreateFunction, FunctionTextSpans]:
     def og(start: int) -> None:
         spans.og_only.append((start, c.pos))
 
+    known = c._next
     while True:
-        t = c.peek()
+        t = known.get(c.pos, _UNREAD)  # (peek's, without its frame)
+        if t is _UNREAD or t.__class__ is int:
+            t = c.peek()
         if t is None:
             break
         u, start = t.upper, t.start
@@ -383,7 +412,7 @@ def _parse(text: str, origin: Path) -> tuple[CreateFunction, FunctionTextSpans]:
         elif u == "STRICT":
             c.take()
             opts["null_input"] = NullInput.STRICT
-        elif c.words("CALLED", "ON", "NULL", "INPUT"):
+        elif u == "CALLED" and c.words("CALLED", "ON", "NULL", "INPUT"):
             opts["null_input"] = NullInput.CALLED
         elif u in ("SECURITY", "EXTERNAL"):
             c.words("EXTERNAL")
@@ -394,7 +423,7 @@ def _parse(text: str, origin: Path) -> tuple[CreateFunction, FunctionTextSpans]:
             w = c.need("DEFINER", "CURRENT_USER").upper
             opts["security"] = Security.AUTHID_DEFINER if w == "DEFINER" else Security.AUTHID_CURRENT_USER
             og(start)
-        elif u == "LEAKPROOF" or c.words("NOT", "LEAKPROOF"):
+        elif u == "LEAKPROOF" or (u == "NOT" and c.words("NOT", "LEAKPROOF")):
             if u == "LEAKPROOF":
                 c.take()
             opts["leakproof"] = u == "LEAKPROOF"
@@ -518,17 +547,15 @@ def crosscheck(stmt: CreateFunction, spans: FunctionTextSpans) -> list[str]:
     global _PARSE_JSON
     if stmt.style is not FunctionStyle.POSTGRES:
         return []
-    chars = list(stmt.text)
-    for a, b in spans.og_only:
-        chars[a:b] = " " * (b - a)
+    text = stmt.text
+    for a, b in spans.og_only:  # (each blanked in place: the same length, no offset moves)
+        text = text[:a] + " " * (b - a) + text[b:]
     if _PARSE_JSON is None:
         from pglast.parser import parse_sql_json
 
         _PARSE_JSON = parse_sql_json
     try:
-        import orjson
-
-        parsed = orjson.loads(_PARSE_JSON("".join(chars))).get("stmts", [])
+        parsed = orjson.loads(_PARSE_JSON(text)).get("stmts", [])
     except Exception:  # GaussDB-only syntax left, or a type pglast's grammar lacks
         return []
     if len(parsed) != 1 or "CreateFunctionStmt" not in parsed[0].get("stmt", {}):
