@@ -20,21 +20,19 @@ from typing import Any
 
 from ..diagnostics import E_DEPTH
 from ..errors import DdlcError, Path
-from ..jddl.expand import MAX_DEPTH, REPEATS, CheckWalk, plain_dotted, plain_type, fmt_specs, parse_fmt
+from ..jddl.expand import MAX_DEPTH, REPEATS, CheckWalk, fmt_specs, parse_fmt
 from ..jddl.keys import CANONICAL
-from ..quoting import quote_ident, quote_literal
-from .slots import BLOCKS, NODES, _Check, _fail, _fmt_info, _GENERIC, _known, _learn, _NO_SLOTS, _TAKEN, quick_of
-from .sql.slotforms import quote_free
+from .slots import BLOCKS, NODES, _Check, _fmt_info, _GENERIC, _known, _NO_SLOTS, _TAKEN, quick_of
 from .treecheck_gen import MAX_ENTRIES, compiled
+from .treecheck_steps import _Entry, _MISSING, _STRING_OK, _unwritten, interpreted, interpreted_text
 
-_MISSING: Any = object()
-_STRING_OK = frozenset("sIL")  # the conversions a string passes as it is
+_ = _STRING_OK, _unwritten  # (read from here by tests/test_throughput_round11_check.py)
+
 
 # per (fmt, node, block): the slot check's problem with the fmt and, per specifier of the expansion (its parse
 # errors included, as ``(None, message, ...)``), what both checks need of it: (name, separator, conversion, slot,
 # whether the fmt quotes it, the slot's verdicts, the node of an object, of an array's objects, the slot's
 # quick_of, whether it is a plain ``%{name}s``: a string there is only judged)
-_Entry = tuple[Any, ...]
 _PLANS: dict[tuple[str, str | None, bool], tuple[str | None, tuple[_Entry, ...]]] = {}
 _TEXT_PLANS: dict[tuple[str, str | None, bool], tuple[str | None, tuple[_Entry, ...]]] = {}
 
@@ -230,295 +228,14 @@ class _BothText(_Both):
         self.out: list[str] = []
 
 
-def _unwritten(self: _Both, path: Path, why: str) -> bool:
-    """The slot check's error for an object whose fmt the server does not write (kept): its slots unchecked."""
-    self.error = _fail(f"{'the statement' if not path else 'an object'} is not a form the server writes: {why}",
-                       path + ("fmt",), self.document)
-    return False
-
-
-# The interpreters' steps: each specifier's entry with a code for the members the walk reads most, whose
-# common values take a short path (the general path's checks for them, in the same order, as the compiled
-# functions have them): _SIMPLE a plain ``%{name}s``, _DOTTED a single ``%D``, _IDENT a single ``%I``,
-# _LITERAL a single ``%L``, _TYPE a single ``%T``; _GENERAL any other (a parse error included).
-_GENERAL, _SIMPLE, _DOTTED, _IDENT, _LITERAL, _TYPE = range(6)
-_CONV_CODES = {"D": _DOTTED, "I": _IDENT, "L": _LITERAL, "T": _TYPE}
-
-
-def _code(entry: _Entry) -> int:
-    name, sep, conv, simple = entry[0], entry[1], entry[2], entry[9]
-    if name is None or sep is not None or not conv or entry[4]:
-        # (a specifier between the fmt's own quotes takes the general path: only it records a value holding a
-        # quote or a backslash as unpastable, which the GaussDB target must refuse; found by review)
-        return _GENERAL
-    return _SIMPLE if simple else _CONV_CODES.get(conv, _GENERAL)
-
-
 def _interpreted(fmt: str, why: str | None, entries: tuple[_Entry, ...], fns: dict[str, Any] | None) -> Any:
-    """The function of a plan, reading its entries (as the compiled one does: :mod:`.treecheck_gen`); kept in
-    ``fns`` (or None), it counts its meetings and puts the compiled function in its place at the COMPILE_AT-th."""
-    counting = fns is not None and len(entries) <= MAX_ENTRIES
-    met = 0
-    steps = tuple((_code(e), *e[:9], _fns_of(e[6], False, False), _fns_of(e[7], False, False)) for e in entries)
-
-    def run(self: _Both, obj: Mapping[str, Any], path: Path, depth: int, check: bool) -> None:
-        nonlocal met
-        if counting:
-            met += 1
-            if met == COMPILE_AT:  # the compiled function in this one's place from the next meeting on
-                fns[fmt] = _compiled(fmt, why, entries, False)  # type: ignore[index]
-        check = check and depth <= 64 and self.error is None
-        if check and why is not None:
-            check = _unwritten(self, path, why)
-        for code, name, sep, conv, slot, inquote, known, child, items, quick, cfns, ifns in steps:
-            value = obj.get(name, _MISSING)
-            if code == _SIMPLE:  # the common member: a string %s pastes as it is, or an object
-                if type(value) is str:
-                    if check and value:
-                        got = known.get(value)
-                        if got is None:
-                            got = _learn(value, slot, known, quick)
-                        if got is not _TAKEN and (got[0] is not None or got[1]):
-                            check = self.judged(value, name, slot, got, path + (name,))
-                    continue
-                if type(value) is dict:
-                    present = value.get("present", True)
-                    if present is False:
-                        continue
-                    if present is not True:
-                        raise self.fail('element "present" is not of type boolean', path + (name, "present"), fmt)
-                    self.descend(value, child, cfns, path + (name,), depth, check)
-                    check = check and self.error is None
-                    continue
-            elif code == _DOTTED:
-                if type(value) is dict:
-                    if not plain_dotted(value):
-                        self.dotted(value, path + (name,), fmt)
-                    continue
-            elif code == _IDENT or code == _LITERAL:
-                if type(value) is str:
-                    continue
-            elif code == _TYPE:
-                if type(value) is dict:
-                    if check:
-                        check = self.types(value, path + (name,))
-                    if not plain_type(value):
-                        self.typename(value, path + (name,), fmt)
-                    continue
-            elif name is None:
-                raise self.fail(sep, path + ("fmt",), fmt)
-            # the general path
-            if value is _MISSING:
-                raise self.fail(f'element "{name}" not found', path + (name,), fmt)
-            if check:
-                if inquote and not quote_free(value) and path + (name,) not in self.unpastable:
-                    self.unpastable.append(path + (name,))  # between the fmt's own quotes, unescaped
-                if conv == "T":
-                    check = self.types(value, path + (name,))
-            if sep is None:
-                if type(value) is str:
-                    if conv in _STRING_OK:
-                        if check and conv == "s" and value:
-                            got = known.get(value)
-                            if got is None:
-                                got = _learn(value, slot, known, quick)
-                            if got[0] is not None or got[1]:
-                                check = self.judged(value, name, slot, got, path + (name,))
-                        continue
-                elif type(value) is dict or isinstance(value, dict):
-                    if conv == "s":
-                        present = value.get("present", True)
-                        if present is False:
-                            continue
-                        if present is not True:
-                            raise self.fail('element "present" is not of type boolean', path + (name, "present"),
-                                            fmt)
-                        self.descend(value, child, cfns, path + (name,), depth, check)
-                        check = check and self.error is None
-                        continue
-                    if conv == "D":
-                        if not plain_dotted(value):
-                            self.dotted(value, path + (name,), fmt)
-                        continue
-                    if conv == "T":
-                        if not plain_type(value):
-                            self.typename(value, path + (name,), fmt)
-                        continue
-                self.convert(value, conv, name, path + (name,), fmt, depth, self.out)
-                continue
-            if not isinstance(value, list):
-                raise self.fail(f'element "{name}" is not a JSON array', path + (name,), fmt)
-            vpath = path + (name,)
-            for idx, elem in enumerate(value):
-                if type(elem) is str and conv in _STRING_OK:
-                    if check and conv == "s" and elem:
-                        got = known.get(elem)
-                        if got is None:
-                            got = _learn(elem, slot, known, quick)
-                        if got[0] is not None or got[1]:
-                            check = self.judged(elem, name, slot, got, vpath + (idx,))
-                    continue
-                if isinstance(elem, dict):
-                    present = elem.get("present", True)
-                    if present is False:
-                        continue
-                    if present is not True:
-                        raise self.fail('element "present" is not of type boolean', vpath + (idx, "present"), fmt)
-                    if conv == "s":
-                        self.descend(elem, items, ifns, vpath + (idx,), depth, check)
-                        check = check and self.error is None
-                        continue
-                self.convert(elem, conv, name, vpath + (idx,), fmt, depth, self.out)
-
-    return run
+    """The interpreter of a plan (:func:`.treecheck_steps.interpreted`), compiled at its COMPILE_AT-th meeting."""
+    return interpreted(fmt, why, entries, fns, COMPILE_AT, _compiled, _fns_of)
 
 
 def _interpreted_text(fmt: str, why: str | None, entries: tuple[_Entry, ...], fns: dict[str, Any] | None) -> Any:
-    """:func:`_interpreted` writing the expansion (the entries of a text plan: the fmt's own text included, each
-    run of it written with the specifier after it, ``lead``)."""
-    counting = fns is not None and len(entries) <= MAX_ENTRIES
-    met = 0
-    steps: list[tuple[Any, ...]] = []
-    lead = ""
-    for e in entries:
-        if e[2] == "":  # the fmt's own text
-            lead += e[0]
-            continue
-        steps.append((_code(e), lead, *e[:9], _fns_of(e[6], False, True), _fns_of(e[7], False, True)))
-        lead = ""
-    tail = lead
-    all_steps = tuple(steps)
-
-    def run(self: _Both, obj: Mapping[str, Any], path: Path, depth: int, check: bool) -> None:
-        nonlocal met
-        if counting:
-            met += 1
-            if met == COMPILE_AT:  # the compiled function in this one's place from the next meeting on
-                fns[fmt] = _compiled(fmt, why, entries, True)  # type: ignore[index]
-        check = check and depth <= 64 and self.error is None
-        if check and why is not None:
-            check = _unwritten(self, path, why)
-        out = self.out
-        for code, lead, name, sep, conv, slot, inquote, known, child, items, quick, cfns, ifns in all_steps:
-            if lead:
-                out.append(lead)  # (the text is dropped when the walk raises)
-            value = obj.get(name, _MISSING)
-            if code == _SIMPLE:  # the common member: a string %s pastes as it is, or an object
-                if type(value) is str:
-                    out.append(value)
-                    if check and value:
-                        got = known.get(value)
-                        if got is None:
-                            got = _learn(value, slot, known, quick)
-                        if got is not _TAKEN and (got[0] is not None or got[1]):
-                            check = self.judged(value, name, slot, got, path + (name,))
-                    continue
-                if type(value) is dict:
-                    present = value.get("present", True)
-                    if present is False:
-                        continue
-                    if present is not True:
-                        raise self.fail('element "present" is not of type boolean', path + (name, "present"), fmt)
-                    self.descend(value, child, cfns, path + (name,), depth, check)
-                    check = check and self.error is None
-                    continue
-            elif code == _DOTTED:
-                if type(value) is dict and plain_dotted(value):
-                    out.append(quote_ident(value["schemaname"]) + "." + quote_ident(value["objname"]))
-                    continue
-            elif code == _IDENT:
-                if type(value) is str:
-                    out.append(quote_ident(value))
-                    continue
-            elif code == _LITERAL:
-                if type(value) is str:
-                    out.append(quote_literal(value))
-                    continue
-            elif code == _TYPE:
-                if type(value) is dict:
-                    if check:
-                        check = self.types(value, path + (name,))
-                    if plain_type(value):
-                        out.append(_type_text(value))
-                    else:
-                        out.append(self.typename(value, path + (name,), fmt))
-                    continue
-            elif conv is None:
-                raise self.fail(sep, path + ("fmt",), fmt)
-            # the general path
-            if value is _MISSING:
-                raise self.fail(f'element "{name}" not found', path + (name,), fmt)
-            if check:
-                if inquote and not quote_free(value) and path + (name,) not in self.unpastable:
-                    self.unpastable.append(path + (name,))  # between the fmt's own quotes, unescaped
-                if conv == "T":
-                    check = self.types(value, path + (name,))
-            if sep is None:
-                if conv == "s":
-                    if type(value) is str:
-                        out.append(value)
-                        if check and value:
-                            got = known.get(value)
-                            if got is None:
-                                got = _learn(value, slot, known, quick)
-                            if got[0] is not None or got[1]:
-                                check = self.judged(value, name, slot, got, path + (name,))
-                        continue
-                    if type(value) is dict or isinstance(value, dict):
-                        present = value.get("present", True)
-                        if present is False:
-                            continue
-                        if present is not True:
-                            raise self.fail('element "present" is not of type boolean', path + (name, "present"),
-                                            fmt)
-                        self.descend(value, child, cfns, path + (name,), depth, check)
-                        check = check and self.error is None
-                        continue
-                self.convert(value, conv, name, path + (name,), fmt, depth, out)
-                continue
-            if not isinstance(value, list):
-                raise self.fail(f'element "{name}" is not a JSON array', path + (name,), fmt)
-            vpath = path + (name,)
-            first = True
-            for idx, elem in enumerate(value):
-                if isinstance(elem, dict):
-                    present = elem.get("present", True)
-                    if present is False:
-                        continue
-                    if present is not True:
-                        raise self.fail('element "present" is not of type boolean', vpath + (idx, "present"), fmt)
-                if not first:
-                    out.append(sep)
-                first = False
-                if conv == "s":
-                    if type(elem) is str:
-                        out.append(elem)
-                        if check and elem:
-                            got = known.get(elem)
-                            if got is None:
-                                got = _learn(elem, slot, known, quick)
-                            if got[0] is not None or got[1]:
-                                check = self.judged(elem, name, slot, got, vpath + (idx,))
-                        continue
-                    if isinstance(elem, dict):
-                        self.descend(elem, items, ifns, vpath + (idx,), depth, check)
-                        check = check and self.error is None
-                        continue
-                self.convert(elem, conv, name, vpath + (idx,), fmt, depth, out)
-        if tail:
-            out.append(tail)
-
-    return run
-
-
-def _type_text(v: Mapping[str, Any]) -> str:
-    """:meth:`ddlc.jddl.expand._Expander.typename`'s text of a ``%T`` object :func:`plain_type` passes."""
-    schema = v["schemaname"]
-    text = v["typename"] if schema == "" else quote_ident(schema) + "." + quote_ident(v["typename"])
-    typmod = v.get("typmod")
-    if typmod:
-        text += typmod
-    return text + "[]" if v["typarray"] else text
+    """:func:`_interpreted` writing the expansion (:func:`.treecheck_steps.interpreted_text`)."""
+    return interpreted_text(fmt, why, entries, fns, COMPILE_AT, _compiled, _fns_of)
 
 
 _TOPS: tuple[dict[str | None, Any], dict[str | None, Any]] = ({}, {})  # (check walk, text walk): shape -> _top
@@ -532,40 +249,45 @@ def _top(shape: str | None, text: bool) -> tuple[dict[str, Any], bool, bool]:
     return top
 
 
-def _walk(found: _Both, tree: Mapping[str, Any], shape: str | None, text: bool) -> _Both:
-    """The walk from the top object (as :meth:`_Both.descend`, at depth 0, without its frame)."""
-    found.shape = shape
-    found.error = None
-    found.unpastable = []
-    found.seen = {id(tree): 1}
-    fns, block, checked = _TOPS[text].get(shape) or _top(shape, text)
-    fmt = tree.get("fmt", _MISSING)
+def _first(found: _Both, tree: Mapping[str, Any], fmt: Any, shape: str | None, block: bool, text: bool,
+           fns: dict[str, Any]) -> Any:
+    """The function of the top object's ``fmt`` that ``fns`` does not hold (the expansion's error for a
+    missing ``fmt`` or one that is not a string)."""
     if type(fmt) is not str:
         if fmt is _MISSING:
             raise found.fail('missing element "fmt" in JSON object', (), None)
         if not isinstance(fmt, str):
             raise found.fail('element "fmt" is not of type string', ("fmt",), None)
-    fn = fns.get(fmt)
-    if fn is None:
-        fn = _function(fmt, shape, block, text, fns)
-    fn(found, tree, (), 0, checked and tree.get("present", True) is not False)
-    return found
+    fn = fns.get(fmt)  # (a str subclass)
+    return fn if fn is not None else _function(fmt, shape, block, text, fns)
 
 
 _new = object.__new__
+_CHECK_TOPS, _TEXT_TOPS = _TOPS
 
 
 def check_both(tree: Mapping[str, Any], shape: str | None, document: str | None = None) -> _Both:
     """:func:`ddlc.jddl.expand.check` of ``tree`` (its errors raised) and, in the same walk,
     :func:`ddlc.frontend.slots.check_tree` as the shape ``shape``: its error (``error``) and its unpastable paths
-    (``unpastable``) are in the answer."""
+    (``unpastable``) are in the answer. The walk starts here, as :meth:`_Both.descend` at depth 0 (no frame of
+    its own); a walk called with ``check`` has no error yet (the plans' functions rely on it)."""
     if type(tree) is not dict:
         from ..jddl.expand import check
 
         check(tree, document=document)  # raises on what is not an object
-    found = _new(_Both)  # (no __init__ frame: _walk sets the rest)
+    found = _new(_Both)  # (no __init__ frame)
     found.document = document
-    return _walk(found, tree, shape, False)
+    found.shape = shape
+    found.error = None
+    found.unpastable = []
+    found.seen = {id(tree): 1}
+    fns, block, checked = _CHECK_TOPS.get(shape) or _top(shape, False)
+    fmt = tree.get("fmt", _MISSING)
+    fn = fns.get(fmt) if type(fmt) is str else None
+    if fn is None:
+        fn = _first(found, tree, fmt, shape, block, False, fns)
+    fn(found, tree, (), 0, checked and tree.get("present", True) is not False)
+    return found
 
 
 def expand_both(tree: Mapping[str, Any], shape: str | None, document: str | None = None) -> tuple[str, _Both]:
@@ -577,9 +299,18 @@ def expand_both(tree: Mapping[str, Any], shape: str | None, document: str | None
         expand(tree, document=document)  # raises on what is not an object
     found = _new(_BothText)
     found.document = document
-    found.out = []
-    _walk(found, tree, shape, True)
-    return "".join(found.out), found
+    found.out = out = []
+    found.shape = shape
+    found.error = None
+    found.unpastable = []
+    found.seen = {id(tree): 1}
+    fns, block, checked = _TEXT_TOPS.get(shape) or _top(shape, True)
+    fmt = tree.get("fmt", _MISSING)
+    fn = fns.get(fmt) if type(fmt) is str else None
+    if fn is None:
+        fn = _first(found, tree, fmt, shape, block, True, fns)
+    fn(found, tree, (), 0, checked and tree.get("present", True) is not False)
+    return "".join(out), found
 
 
 __all__ = ["check_both", "expand_both"]
