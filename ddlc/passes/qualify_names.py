@@ -21,6 +21,7 @@ without walking the statement again when no rule changed it.
 
 from __future__ import annotations
 
+import importlib
 import re
 import threading
 from operator import attrgetter
@@ -34,6 +35,7 @@ from ..ir.routine import FunctionArg
 from ._sync import synced
 from ..ir.names import Expr, QualifiedName
 from ..ir.reach import Reach
+from ..ir.sqltree import index
 from .. import lazyre
 
 N_UNPARSED_REF = register(
@@ -95,6 +97,8 @@ def qualify_names(stmt, ctx):
                     found.append((x, stmt, step[2][i]))
                 if _MAY_REFERENCE.search(x.text):  # (as fn does)
                     s = x.sql
+                    if s is not None and s._refs_later is not None and s.form == "query" and _qualified_query(s):
+                        continue  # (its references, worked out, would all have a schema)
                     refs = None if s is None else s.refs
                     if refs is None:
                         unparsed.append(x)
@@ -230,6 +234,8 @@ def _check(cur: Any, step: _Step, theirs: bool, found: list[Any], unparsed: list
                     found.append((x, cur, step[2][i]))
                 if _MAY_REFERENCE.search(x.text):  # (as fn does)
                     s = x.sql
+                    if s is not None and s._refs_later is not None and s.form == "query" and _qualified_query(s):
+                        continue  # (its references, worked out, would all have a schema)
                     refs = None if s is None else s.refs
                     if refs is None:
                         unparsed.append(x)
@@ -262,6 +268,57 @@ def _unqualified_ref(refs: Any, sql: Any) -> bool:
         if r.schema is None and r.start >= 0:
             return True
     return False
+
+
+_SELECT_SPACE = ("SELECT ", "select ")
+_SEQUENCE_CALLS = frozenset({"nextval", "currval", "setval"})
+_QUERY_CLASSES: tuple[type, type, type, type] | None = None  # pglast's RangeVar, FuncCall, String and SelectStmt
+
+
+def _qualified_query(s: Any) -> bool:
+    """Whether the references of a view's query (``s``: its parsed form, the references not worked out yet) would
+    all have a schema, decided from its tree, without working them out (issue 26: the references are a parse of
+    their own, only the tree is needed by the targets). True only when it is sure: the references are worked out
+    by ``frontend.sql.refs.name_refs`` from the text, which reads a text starting with ``SELECT `` as the one
+    query :func:`~ddlc.frontend.sql.expr.parse_query` reads too when the text has no blanks around it nor
+    before a final ``;`` (the same string parsed: the same nodes). A reference without a schema is a
+    ``RangeVar`` without one (a CTE's name too) or the literal of a sequence function's call; a function's and a
+    type's always have one. Anything else (another reader, a tree of another kind, such a node): False, and the
+    references are worked out as before (tests/test_throughput_round13_passes.py compares the two)."""
+    later = s._refs_later
+    refs, text = later
+    if getattr(refs, "__module__", None) != _NAME_REFS[0] or getattr(refs, "__qualname__", None) != _NAME_REFS[1]:
+        return False
+    if not text.startswith(_SELECT_SPACE) or text[-1:].isspace():
+        return False
+    if text.endswith(";") and text[-2:-1].isspace():
+        return False
+    tree = s.node  # (made now, as _unqualified_ref makes it)
+    if tree is None:
+        return False
+    classes = _QUERY_CLASSES or _query_classes()
+    if type(tree) is not classes[3]:
+        return False
+    by = index(tree).groups()
+    for n in by.get(classes[0], ()):
+        if n.schemaname is None:
+            return False
+    string = classes[2]
+    for n in by.get(classes[1], ()):
+        name = n.funcname[-1] if n.funcname else None
+        if type(name) is not string or name.sval in _SEQUENCE_CALLS:
+            return False
+    return True
+
+
+_NAME_REFS = ("ddlc.frontend.sql.refs", "name_refs")  # the reader of a query's references (not imported: a layer up)
+
+
+def _query_classes() -> tuple[type, type, type, type]:
+    global _QUERY_CLASSES
+    ast = importlib.import_module("pglast.ast")  # (once: pglast is imported when a fragment is first parsed)
+    _QUERY_CLASSES = (ast.RangeVar, ast.FuncCall, ast.String, ast.SelectStmt)
+    return _QUERY_CLASSES
 
 
 _QUALIFY: dict[str, Any] = {}  # default schema -> the walk's function (made once per schema)
