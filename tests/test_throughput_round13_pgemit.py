@@ -7,6 +7,11 @@
   ending with "("); the names are quoted in the order ``words`` was handed them, so the first bad one is still
   the error. ``identity_sql`` tests a tuple instead of making ``SchemaName | PlainName`` at every call.
 
+* CREATE SCHEMA (``misc.create_schema``) is written at once (keywords and quoted names, which the writer's rule
+  spaces with single spaces), its name quoted once for the text and the owner; the CREATE SCHEMA and ALTER SCHEMA
+  ... BLOCKCHAIN rules' predicates say by ``needs`` the field without which each is false (the drop_unsupported
+  pass tests it before calling them).
+
 The former emitters (as they were at 3e710de) are kept below and compared with the new ones over every fixture
 statement and generated ones with hostile names (quotes, backslashes, ``$$``, ``--``, ``/*``, newlines,
 non-ASCII, empty), every object kind and every flag: the same statements, diagnostics, owned objects and errors.
@@ -269,3 +274,67 @@ def test_rename_and_set_schema_generated(objtype, identity, name, other, qname, 
 @given(st.lists(st.tuples(_QNAMES, _QNAMES), max_size=3))
 def test_rename_tables_generated(pairs):
     _both(RenameTables(pairs=tuple(RenamePair(old, new) for old, new in pairs)))
+
+
+# ---- CREATE SCHEMA and the schema rules (misc.py) ----------------------------------------------------------
+from ddlc.backends.base import _load_writer  # noqa: E402
+from ddlc.backends.postgres import misc as pg_misc  # noqa: E402
+from ddlc.backends.postgres.owners import RESERVED_ROLES  # noqa: E402
+from ddlc.backends.writer import pg_ident  # noqa: E402
+from ddlc.ir.schema import AlterSchemaBlockchain, CreateSchema  # noqa: E402
+
+
+def _former_create_schema(n, e):
+    w = _load_writer()(e.DIALECT).kw("CREATE", "SCHEMA")
+    if n.if_not_exists:
+        w.kw("IF", "NOT", "EXISTS")
+    if not n.name and n.authorization is None:
+        from ddlc.errors import DdlcError
+
+        raise DdlcError("CREATE SCHEMA without a name and without AUTHORIZATION", code="DDLC-E007",
+                        path=n.origin + ("name",), document=e.ctx.document)
+    if n.name:
+        w.ident(n.name)
+    if n.authorization is not None:
+        return [w.kw("AUTHORIZATION").ident(n.authorization).text()]
+    e.own(("SCHEMA",), pg_ident(n.name))
+    return [w.text()]
+
+
+_PAIRS[CreateSchema] = (_former_create_schema, pg_misc.create_schema)
+
+
+def test_create_schema_fixtures():
+    seen = 0
+    for _label, stmt in STATEMENTS:
+        for n in (stmt if isinstance(stmt, tuple | list) else (stmt,)):
+            if type(n) is CreateSchema:
+                _both(n)
+                seen += 1
+    assert seen >= 1
+
+
+_ROLES = st.one_of(st.none(), _N, st.sampled_from(sorted(RESERVED_ROLES)))
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.one_of(st.none(), _N), st.booleans(), _ROLES, st.booleans())
+def test_create_schema_generated(name, if_not_exists, authorization, blockchain):
+    _both(CreateSchema(name=name, if_not_exists=if_not_exists, authorization=authorization, blockchain=blockchain))
+
+
+def _decided(applies, n):
+    """What the pass decides from a predicate and its ``needs``: false when one of those fields is false."""
+    return bool(all(getattr(n, f) for f in getattr(applies, "needs", ())) and applies(n))
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.one_of(st.none(), _N), _ROLES, st.booleans())
+def test_schema_rules_same(name, authorization, flag):
+    n = CreateSchema(name=name, authorization=authorization, blockchain=flag)
+    assert _decided(pg_misc._reserved_authorization, n) == bool(n.authorization in RESERVED_ROLES)
+    assert _decided(pg_misc._blockchain, n) == bool(n.blockchain)
+    a = AlterSchemaBlockchain(name=name or "s", with_=flag)
+    assert _decided(pg_misc._with_blockchain, a) == bool(a.with_)
+    rules = {r.applies for r in pg_misc.UNSUPPORTED}
+    assert {pg_misc._reserved_authorization, pg_misc._blockchain, pg_misc._with_blockchain} <= rules

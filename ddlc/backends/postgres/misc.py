@@ -203,14 +203,32 @@ def _pg_privs(n: Grant | Any) -> tuple[str, ...]:
 # A rule that removes a clause from a statement GaussDB writes from its own text (ir.misc.TEXT_NODES: CREATE /
 # REFRESH MATERIALIZED VIEW, REINDEX, CREATE DATABASE, GRANT) keeps a hand-written text: the GaussDB text of the
 # statement is the same before and after the rule, so no difference can show the clause.
+def _reserved_authorization(n: CreateSchema) -> bool:
+    return n.authorization in RESERVED_ROLES
+
+
+def _blockchain(n: CreateSchema) -> bool:
+    return n.blockchain
+
+
+def _with_blockchain(n: AlterSchemaBlockchain) -> bool:
+    return n.with_
+
+
+# (the fields without which each is false, tested by the drop_unsupported pass before the call: most schemas have
+# no AUTHORIZATION that is not None and no BLOCKCHAIN; a role name "" is not reserved)
+_reserved_authorization.needs = ("authorization",)  # type: ignore[attr-defined]
+_blockchain.needs = ("blockchain",)  # type: ignore[attr-defined]
+_with_blockchain.needs = ("with_",)  # type: ignore[attr-defined]
+
 UNSUPPORTED = (
     Rule(CreateSchema, W_RESERVED_ROLE, lambda n: f"AUTHORIZATION {n.authorization}: a role name PostgreSQL reserves; "
-         "dropped", applies=lambda n: n.authorization in RESERVED_ROLES,
+         "dropped", applies=_reserved_authorization,
          rewrite=lambda n: msgspec.structs.replace(n, name=n.name or n.authorization, authorization=None, layout=None)),
     Rule(CreateSchema, W_BLOCKCHAIN, "WITH BLOCKCHAIN dropped (no ledger schemas in PostgreSQL)", field="blockchain",
-         absent=False, applies=lambda n: n.blockchain),
+         absent=False, applies=_blockchain),
     Rule(AlterSchemaBlockchain, W_SCHEMA_ALTER, "ALTER SCHEMA ... WITH BLOCKCHAIN: no ledger schemas in PostgreSQL",
-         applies=lambda n: n.with_),
+         applies=_with_blockchain),
     # (a text: the options of a CREATE MATERIALIZED VIEW, a statement written from its text; those of a CREATE
     # TABLE AS alone would not need it)
     Rule(WithOption, W_STORAGE,
@@ -335,20 +353,24 @@ def _relation_head(w: Any, n: Any, e: Emit) -> None:
 # ---- schemas, events, NEWPUB, Opaque --------------------------------------------------------------------
 @emits(CreateSchema)
 def create_schema(n: CreateSchema, e: Emit) -> list[str]:
-    w = e.w().kw("CREATE", "SCHEMA")
-    if n.if_not_exists:
-        w.kw("IF", "NOT", "EXISTS")
+    # written at once, as the writer spaces these tokens: keywords and quoted names (a quoted name is never empty,
+    # never "," nor starting with ")", never ending with "("); the name quoted once, for the text and the owner
+    head = "CREATE SCHEMA IF NOT EXISTS" if n.if_not_exists else "CREATE SCHEMA"
     if not n.name and n.authorization is None:  # the server writes "" only with AUTHORIZATION
         from ...errors import DdlcError
 
         raise DdlcError("CREATE SCHEMA without a name and without AUTHORIZATION", code="DDLC-E007",
                         path=n.origin + ("name",), document=e.ctx.document)
-    if n.name:
-        w.ident(n.name)
+    if not n.name:
+        return [head + " AUTHORIZATION " + pg_ident(n.authorization)]
+    name = pg_ident(n.name)
     if n.authorization is not None:  # the owner the statement names (--no-owner removed it, --role-map mapped it)
-        return [w.kw("AUTHORIZATION").ident(n.authorization).text()]
-    e.own(("SCHEMA",), pg_ident(n.name))
-    return [w.text()]
+        return [head + " " + name + " AUTHORIZATION " + pg_ident(n.authorization)]
+    e.own(_SCHEMA, name)
+    return [head + " " + name]
+
+
+_SCHEMA = ("SCHEMA",)
 
 
 @emits(AlterSchemaBlockchain)
