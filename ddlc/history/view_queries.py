@@ -10,7 +10,7 @@ import copy
 from typing import Any
 
 from ..ir.names import Expr, ParsedSql, rename_schemas
-from ..ir.sqltree import remember
+from ..ir.sqltree import index, remember
 
 Key = tuple[str | None, str]
 ALL = "*"  # a read of every column of a relation
@@ -42,14 +42,24 @@ def columns_read(node: Any) -> tuple[tuple[Key, str], ...]:
     return out
 
 
-def _columns_read(tree: Any, refs: list[Key]) -> tuple[tuple[Key, str], ...]:
+_CLASSES: tuple[type, ...] = ()  # pglast's CommonTableExpr, RangeVar, ColumnRef, A_Star, once imported
+
+
+def _classes() -> tuple[type, ...]:
+    """pglast's classes :func:`_columns_read` reads, imported at its first call and kept (an import statement
+    per call runs importlib's Python code: ~11k instructions each)."""
+    global _CLASSES
     from pglast import ast
 
-    from ..ir.sqltree import index
+    _CLASSES = (ast.CommonTableExpr, ast.RangeVar, ast.ColumnRef, ast.A_Star)
+    return _CLASSES
 
-    idx = index(tree)  # (one walk of the tree, shared with its other readers)
-    ctes = {n.ctename for n in idx.of(ast.CommonTableExpr)}
-    range_vars, column_refs = idx.of(ast.RangeVar), idx.of(ast.ColumnRef)
+
+def _columns_read(tree: Any, refs: list[Key]) -> tuple[tuple[Key, str], ...]:
+    cte, range_var, column_ref, a_star = _CLASSES or _classes()
+    by = index(tree).groups()  # (one walk of the tree, shared with its other readers; its nodes by class, once)
+    ctes = {n.ctename for n in by.get(cte, ())}
+    range_vars, column_refs = by.get(range_var, ()), by.get(column_ref, ())
     names: dict[str, Key] = {}  # alias or bare relation name -> relation
     rels: list[Key] = []
     for n in range_vars:
@@ -61,7 +71,7 @@ def _columns_read(tree: Any, refs: list[Key]) -> tuple[tuple[Key, str], ...]:
     rels = list(dict.fromkeys(rels))
     out: dict[tuple[Key, str], None] = {}
     for n in column_refs:
-        fields = [ALL if isinstance(f, ast.A_Star) else getattr(f, "sval", None) for f in n.fields]
+        fields = [ALL if isinstance(f, a_star) else getattr(f, "sval", None) for f in n.fields]
         if not fields or fields[-1] is None:
             continue
         col = fields[-1]

@@ -8,9 +8,12 @@ slots that can hold nodes (looked up once per pglast class).
 from __future__ import annotations
 
 import threading
+from types import FunctionType
 
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import Any
+
+from .sqltree_kids_generated import TEMPLATES
 
 _SLOTS: dict[type, tuple[str, ...]] = {}
 
@@ -142,9 +145,9 @@ class Index:
 
     __slots__ = ("order", "_by")
 
-    def __init__(self, order: list[Any]) -> None:
+    def __init__(self, order: list[Any], by: dict[type, list[Any]] | None = None) -> None:
         self.order = order
-        self._by: dict[type, list[Any]] | None = None  # the nodes by class, made at the first :meth:`of`
+        self._by = by  # the nodes by class (made by the walk, or at the first :meth:`of`)
 
     def of(self, cls: type) -> Sequence[Any]:
         """The nodes of class ``cls`` (exactly), in walk order."""
@@ -216,6 +219,37 @@ def remember(tree: Any, key: Any, value: Any, window: dict[Any, Any], kept: dict
     store[key] = (tree, value)
 
 
+_KIDS: dict[type, Any] = {}  # per class met: the function pushing a node's children (_NO_KIDS: none); None: no node
+_NO_KIDS: Any = object()
+
+
+def _kids_of(cls: type) -> Any:
+    """The function ``kids(node, push)`` that pushes the children of a node of class ``cls`` as :func:`index`'s walk
+    pushes them (its node slots, last first, those not None), made from the template of its size
+    (:mod:`.sqltree_kids_generated`, with the class's slot names: nothing is compiled at run time); it returns
+    False, having pushed nothing, when a slot is not set. ``_NO_KIDS`` for a class whose nodes hold no node, None
+    for a class that is no pglast node's; a class with more slots than any template gets a loop over them."""
+    slots = _REVERSED.get(cls, _NO_KIDS)
+    if slots is _NO_KIDS:
+        slots = _reversed_slots(cls)
+    if slots is None:
+        out = None
+    elif not slots:
+        out = _NO_KIDS
+    else:
+        template = TEMPLATES.get(len(slots))
+        code = getattr(template, "__code__", None)
+        if code is not None and code.co_names == (*(f"_s{i}" for i in range(len(slots))), "AttributeError"):
+            made = code.replace(co_names=(*slots, "AttributeError"), co_name=f"kids_{cls.__name__}",
+                                co_qualname=f"kids_{cls.__name__}")
+            out = FunctionType(made, template.__globals__, made.co_name)
+        else:  # (more slots than a template has)
+            def out(n: Any, push: Callable[[Any], None]) -> bool:
+                return False
+    _KIDS[cls] = out
+    return out
+
+
 _INDEX: dict[int, tuple[Any, Index]] = {}  # id(tree) -> (the tree, held: its id is not reused; its index)
 _INDEX_LIMIT = WINDOW
 _INDEX_KEPT: dict[int, tuple[Any, Index]] = {}  # the same, for the trees kept beyond a document
@@ -224,16 +258,21 @@ _INDEX_KEPT: dict[int, tuple[Any, Index]] = {}  # the same, for the trees kept b
 def index(tree: Any) -> Index:
     """The :class:`Index` of ``tree`` (a pglast node or a tuple of them): one walk, remembered per tree (the
     trees the SQL layer makes are shared and never modified: the build, the rules, the emitters and the
-    catalog all read the same one). Not for a tree that will still be changed in place."""
+    catalog all read the same one). Not for a tree that will still be changed in place.
+
+    The walk is :func:`nodes`' (the same nodes in the same order), each node's children pushed by its class's
+    function (:func:`_kids_of`), and the nodes grouped by class as they are met (:meth:`Index.groups`: what
+    nearly every reader asks for, without a second pass over them; issue 26)."""
     key = id(tree)
     hit = _INDEX.get(key)
     if hit is None:
         hit = _INDEX_KEPT.get(key)
     if hit is not None and hit[0] is tree:
         return hit[1]
-    known = _REVERSED
+    known = _KIDS
     order: list[Any] = []
-    add = order.append
+    by: dict[type, list[Any]] = {}
+    add, group = order.append, by.get
     stack = [tree]
     pop, push = stack.pop, stack.append
     while stack:
@@ -243,19 +282,25 @@ def index(tree: Any) -> Index:
             stack.extend(reversed(n))
             continue
         try:
-            slots = known[cls]
+            kids = known[cls]
         except KeyError:
-            slots = _reversed_slots(cls)
-        if slots is None:
+            kids = _kids_of(cls)
+        if kids is None:
             if isinstance(n, tuple | list):
                 stack.extend(reversed(n))
             continue
         add(n)
-        for name in slots:
-            v = getattr(n, name, None)
-            if v is not None:
-                push(v)
-    out = Index(order)
+        same = group(cls)
+        if same is None:
+            by[cls] = [n]
+        else:
+            same.append(n)
+        if kids is not _NO_KIDS and not kids(n, push):  # (a slot not set: read with getattr's default)
+            for name in _REVERSED[cls]:
+                v = getattr(n, name, None)
+                if v is not None:
+                    push(v)
+    out = Index(order, by)
     remember(tree, key, out, _INDEX, _INDEX_KEPT, (_INDEX_LIMIT, KEPT))
     return out
 
