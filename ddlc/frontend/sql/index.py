@@ -215,11 +215,107 @@ def _simple(text: str, origin: Path) -> IndexDefinition | None:
     return IndexDefinition(tuple(keys), include, scope, (), False, origin=origin)
 
 
+# Expression keys and a LOCAL list, read without the cursor (issue 26): the cursor reads a key a token at a time
+# (~15 calls a key). In a text of ASCII without a dollar quote, a backslash or a comment, every parenthesis outside
+# strings and quoted names is a token, and a string is a run of ``'...'`` (``''`` inside it ends one and starts the
+# next); an expression key whose parentheses enclose no quoted name then ends at the parenthesis that closes its
+# first one, strings skipped, as the cursor's ``balanced`` finds it. Each key is a column key
+# (:data:`_KEY`) or ``[name[.name...]](...)`` followed by :data:`_KEY`'s options, in the server's layout; the
+# keys, INCLUDE, GLOBAL and a one-line LOCAL list are matched exactly as the cursor's ``at``/``eat``/``need``
+# take them. Anything else (None): the cursor (tests/test_throughput_round13_front.py compares them).
+_EXPR_HEAD = lazyre.compile(rf"(?:{_ID}(?:\.{_ID})*)?\(")
+_OPTIONS = lazyre.compile(rf"(?: COLLATE ({_ID})(?:\.({_ID}))?)?(?: {_NOT_OPTION}({_ID})(?:\.({_ID}))?)?"
+                          rf"(?: (ASC|DESC))?(?: NULLS (FIRST|LAST))?")
+_PARENS = lazyre.compile(r"'[^']*'|['\"()]")  # a string, or a quote that does not close, or a parenthesis
+_INCLUDE = lazyre.compile(rf"(?P<global> GLOBAL)? INCLUDE \((?P<names>{_ID}(?:, {_ID})*)\)")
+_PART = rf"PARTITION ({_ID})(?: TABLESPACE ({_ID}))?"
+_LOCAL_LIST = lazyre.compile(rf" LOCAL\((?:{_PART}(?:, {_PART})*)?\) \Z")
+_PART_RX = lazyre.compile(_PART)
+_UNLEXED = ("$", "\\", "--", "/*")  # what the fast reading leaves to the cursor's tokens
+
+
+def _expression_end(text: str, open_at: int) -> int | None:
+    """The end of the parenthesized group at ``open_at`` (after its ``)``), its strings skipped; None when it is
+    not closed or holds a quoted name or a quote that does not close."""
+    depth = 0
+    for m in _PARENS.finditer(text, open_at):
+        c = text[m.start()]
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return m.end()
+        elif m.end() - m.start() == 1:  # a quoted name, or a string that does not close
+            return None
+    return None
+
+
+def _keyed(text: str, origin: Path) -> IndexDefinition | None:
+    """:meth:`_P.definition` of a text with expression keys or a one-line LOCAL list (see above), or None."""
+    if not text.isascii() or not text.startswith("(") or any(u in text for u in _UNLEXED):
+        return None
+    keys: list[IndexKey] = []
+    i = 1
+    while True:
+        h = _EXPR_HEAD.match(text, i)
+        if h is not None:
+            end = _expression_end(text, h.end() - 1)
+            if end is None:
+                return None
+            expression = make_expr(text[i:end], origin)
+            o = _OPTIONS.match(text, end)
+            c1, c2, o1, o2, order, nulls = o.group(1, 2, 3, 4, 5, 6)  # type: ignore[union-attr]
+            keys.append(IndexKey(None, expression, _qname(c1, c2, origin), _qname(o1, o2, origin),
+                                 SortOrder(order) if order else None, NullsOrder(nulls) if nulls else None,
+                                 origin=origin))
+            i = o.end()  # type: ignore[union-attr]
+        else:
+            k = _KEY_RX.match(text, i)
+            if k is None:
+                return None
+            keys.append(_key(k, origin))
+            i = k.end()
+        if text.startswith(", ", i):
+            i += 2
+        elif text.startswith(")", i):
+            break
+        else:
+            return None
+    include: tuple[str, ...] = ()
+    scope = _NONE
+    inc = _INCLUDE.match(text, i + 1)
+    if inc is not None:
+        include = tuple(_name(n[0]) for n in _ID_RX.finditer(inc["names"]))
+        if inc["global"]:
+            scope = _GLOBAL
+        i = inc.end()
+    else:
+        i += 1  # the keys' ")"
+    partitions: tuple[IndexPartition, ...] = ()
+    if scope is _NONE and text.startswith("GLOBAL", i):
+        scope = _GLOBAL
+        i += 6
+    elif scope is _NONE and text.startswith(" LOCAL", i):
+        loc = _LOCAL_LIST.match(text, i)
+        if loc is None:
+            return None
+        scope = _LOCAL
+        partitions = tuple(IndexPartition(_name(p[1]), _name(p[2]) if p[2] is not None else None, origin=origin)
+                           for p in _PART_RX.finditer(text, i, loc.end()))
+        i = loc.end()
+    if i != len(text):
+        return None
+    return IndexDefinition(tuple(keys), include, scope, partitions, False, origin=origin)
+
+
 def parse_definition(text: str, origin: Path = ()) -> IndexDefinition | str:
     """The parsed ``definition`` (expression keys parsed too), or a message saying where it stops making sense.
     ``DDLC-E011`` when the text is not one fragment (:mod:`.fragment`), whether or not it parses."""
     check_fragment(text, origin, "index definition")
     got = _simple(text, origin)
+    if got is None:
+        got = _keyed(text, origin)
     if got is not None:
         return got
     try:
