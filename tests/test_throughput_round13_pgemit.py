@@ -12,6 +12,10 @@
   ... BLOCKCHAIN rules' predicates say by ``needs`` the field without which each is false (the drop_unsupported
   pass tests it before calling them).
 
+* Hygiene: the writer-spaced parenthesised list written at once had three copies (``routines._paren``,
+  ``partitions._listed``, ``objects._paren_list``); it is one helper, ``writer.paren_items``, compared below with
+  the writer itself (``SqlWriter().paren_list(items, SqlWriter.raw).text()``) over generated items.
+
 The former emitters (as they were at 3e710de) are kept below and compared with the new ones over every fixture
 statement and generated ones with hostile names (quotes, backslashes, ``$$``, ``--``, ``/*``, newlines,
 non-ASCII, empty), every object kind and every flag: the same statements, diagnostics, owned objects and errors.
@@ -338,3 +342,28 @@ def test_schema_rules_same(name, authorization, flag):
     assert _decided(pg_misc._with_blockchain, a) == bool(a.with_)
     rules = {r.applies for r in pg_misc.UNSUPPORTED}
     assert {pg_misc._reserved_authorization, pg_misc._blockchain, pg_misc._with_blockchain} <= rules
+
+
+# ---- writer.paren_items: the one parenthesised list written at once ----------------------------------------
+from ddlc.backends import writer as pg_writer  # noqa: E402
+from ddlc.backends.postgres import partitions as pg_partitions  # noqa: E402
+from ddlc.backends.postgres import routines as pg_routines  # noqa: E402
+from ddlc.backends.writer import SqlWriter  # noqa: E402
+
+_ITEMS = st.one_of(_HOSTILE, st.sampled_from(["", ",", ")", ")x", "(", "a(", "( a", "a )", " ,", "MINVALUE", "'x'",
+                                               "E'a\\b'", "$$x$$", "-- c", "/* c */", "\n", "1", "x, y"]),
+                   st.text(max_size=4))
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(_ITEMS, max_size=6), st.booleans())
+def test_paren_items_is_the_writers(items, as_tuple):
+    want = SqlWriter().paren_list(items, SqlWriter.raw).text()
+    assert pg_writer.paren_items(tuple(items) if as_tuple else list(items)) == want
+    assert pg_writer.paren_items(iter(items)) == want
+
+
+def test_paren_items_one_helper():
+    assert pg_routines._paren is pg_writer.paren_items
+    assert pg_partitions._listed is pg_writer.paren_items
+    assert pg_objects._paren_list is pg_writer.paren_items

@@ -201,6 +201,28 @@ def joined(toks: list[str]) -> str:
     return "".join(out)
 
 
+def paren_items(items: Iterable[str]) -> str:
+    """``(a, b)``: ``SqlWriter().paren_list(items, SqlWriter.raw).text()`` without the writer object (its one
+    implementation, for the emitters that write a list at once). An empty item is left out (its comma kept);
+    the rule puts a space after each comma unless the item after it is empty, a comma or starts with ``)``; no
+    space after ``(`` nor before ``)`` (an item's own text is never looked inside)."""
+    if type(items) is not list:
+        items = list(items)
+    for v in items:  # (the common case first: no item the rule spaces otherwise than ", ")
+        if not v or v == "," or v[0] == ")":
+            break
+    else:
+        return "(" + ", ".join(items) + ")"
+    out = "("
+    for i, v in enumerate(items):
+        if i:
+            out += ","
+            if v and v != "," and v[0] != ")":
+                out += " "
+        out += v
+    return out + ")"
+
+
 def words(*tokens: str | None) -> str:
     """One statement written straight from its tokens (keywords, names and literals already quoted by the
     dialect's functions; None and empty ones left out), spaced as :class:`SqlWriter` spaces them: what an

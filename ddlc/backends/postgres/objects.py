@@ -45,7 +45,7 @@ from ...ir.rename import (
     RenameType, SetSchema,
 )
 from ...ir.rules import Rule
-from ..writer import SqlWriter
+from ..writer import paren_items
 from .context import Emit, emits
 from .types import TYPE_MAP
 
@@ -124,13 +124,7 @@ def routine(f: FunctionSignature, e: Emit) -> tuple[str, str]:
     return "ROUTINE", e.qname(f.name) + _paren_list([arg_type(t, e) for t in f.args])
 
 
-def _paren_list(args: list[str]) -> str:
-    """``(a, b)``: the writer's ``paren_list`` of ``args`` as raw tokens, joined at once when its spacing rule
-    has nothing to decide (no empty item, none starting with ``)`` or ``,``); through the writer otherwise."""
-    for a in args:
-        if not a or a[0] in "),":
-            return SqlWriter().paren_list(args, SqlWriter.raw).text()
-    return "(" + ", ".join(args) + ")"
+_paren_list = paren_items  # (``(a, b)``: the writer's paren_list of ``args`` as raw tokens)
 
 
 def _addressed(word: str, ident: Identity, e: Emit) -> tuple[str, str]:

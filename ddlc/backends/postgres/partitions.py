@@ -49,7 +49,7 @@ from ...ir.base import replace
 from ...ir.rules import Rule
 from ...ir.table import ConstraintKind, CreateTable, TableConstraint
 from ..pg_keywords import FORCED
-from ..writer import joined, pg_ident, pg_literal
+from ..writer import joined, paren_items, pg_ident, pg_literal
 from ... import lazyre
 
 W_INTERVAL = register(
@@ -264,24 +264,7 @@ def bound_value(v: BoundValue, e: Any) -> str:
     return e.expr(v.expr)
 
 
-def _listed(values: Any) -> str:
-    """``(v, ...)`` of rendered bound values, as ``SqlWriter().paren_list(values, SqlWriter.raw)`` writes it: an
-    empty value left out (its comma kept), no space before a comma or a value starting with ``)``."""
-    if type(values) is not list:
-        values = list(values)
-    for v in values:  # (the common case, bound_value's, first)
-        if not v or v == "," or v[0] == ")":
-            break
-    else:
-        return "(" + ", ".join(values) + ")"
-    out = "("
-    for i, v in enumerate(values):
-        if i:
-            out += ","
-            if v and v != "," and v[0] != ")":
-                out += " "
-        out += v
-    return out + ")"
+_listed = paren_items  # (``(v, ...)`` of rendered bound values, as the writer's paren_list of raw tokens)
 
 
 def range_bound(e: Any, lower: Any, upper: Any) -> str:

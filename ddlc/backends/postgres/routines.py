@@ -41,7 +41,7 @@ from ...ir.routine import (
     RoutineKind, Security, Volatility,
 )
 from ...ir.trigger import CreateTrigger, TriggerEventKind, TriggerLevel, TriggerTiming
-from ..writer import joined, pg_ident, pg_literal, words
+from ..writer import joined, paren_items, pg_ident, pg_literal, words
 from .context import Emit, emits
 from .types import QUIET, TYPE_MAP
 from ... import lazyre
@@ -269,22 +269,7 @@ def _arg(a: FunctionArg, e: Emit, with_default: bool = True, with_name: bool = T
     return joined(toks)
 
 
-def _paren(items: Any) -> str:
-    """``(a, b)``: the items (texts) as the writer's ``paren_list`` spaces them, an empty one left out. Inside
-    the parentheses the rule puts a space after each comma only, unless the item after it is a comma or starts
-    with ``)``; such lists (and those with an empty item) are spaced by :func:`joined` itself."""
-    items = list(items)
-    for i, t in enumerate(items):
-        if not t or (i and (t[0] == ")" or t == ",")):
-            toks = ["("]
-            for j, u in enumerate(items):
-                if j:
-                    toks.append(",")
-                if u:
-                    toks.append(u)
-            toks.append(")")
-            return joined(toks)
-    return "(" + ", ".join(items) + ")"
+_paren = paren_items  # (``(a, b)``: the items (texts) as the writer's paren_list of raw tokens spaces them)
 
 
 def _name(n: CreateFunction, e: Emit) -> str:
