@@ -73,6 +73,16 @@ def build_create_trigger(o: Obj) -> Statement:
         if words not in _ATTRS:
             raise Unrecognized(f"unknown constraint attributes {list(words)!r}", o.at("constraint_attrs"))
         attrs = _ATTRS[words]
+    constraint = exact(o, "constraint", "", "CONSTRAINT") == "CONSTRAINT"
+    timing = member(TriggerTiming, exact(o, "time", *_TIMINGS))
+    level = member(TriggerLevel, exact(o, "for_each", "ROW", "STATEMENT"))
+    # the two forms of the grammar (PostgreSQL's and openGauss's alike): only a constraint trigger has a FROM
+    # table and constraint attributes, and it is AFTER ... FOR EACH ROW; a tree mixing them is no statement the
+    # server writes, and neither target could run its text
+    if not constraint and (frm is not None or attrs is not None):
+        raise Unrecognized("FROM and constraint attributes without CONSTRAINT", o.at("constraint"))
+    if constraint and (timing is not TriggerTiming.AFTER or level is not TriggerLevel.ROW):
+        raise Unrecognized("a CONSTRAINT TRIGGER that is not AFTER ... FOR EACH ROW", o.at("constraint"))
     function = None
     if m.group("function"):
         fo = sub(o, "function", *FUNCTION_FMTS)
@@ -82,12 +92,12 @@ def build_create_trigger(o: Obj) -> Statement:
         function = TriggerFunction(fo.qname("funcname"), args, layout=fo.fmt, origin=fo.path)
     return CreateTrigger(
         o.str("name"),
-        member(TriggerTiming, exact(o, "time", *_TIMINGS)),
+        timing,
         _events(o),
         o.qname("relation"),
-        for_each=member(TriggerLevel, exact(o, "for_each", "ROW", "STATEMENT")),
+        for_each=level,
         definer=None if d is None else d.str("definer"),
-        constraint=exact(o, "constraint", "", "CONSTRAINT") == "CONSTRAINT",
+        constraint=constraint,
         if_not_exists=exact(o, "if_not_exists", "", "IF NOT EXISTS") == "IF NOT EXISTS",
         from_table=None if frm is None else frm.qname("relation"),
         constraint_attrs=attrs,
