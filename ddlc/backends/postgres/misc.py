@@ -46,8 +46,11 @@ from ...ir.rules import Refusal, Rule
 from ...ir.schema import AlterSchemaBlockchain, AlterSchemaCharset, CreateSchema
 from ...ir.statement import Opaque
 from ...ir.table import OptionValueKind
-from ..writer import SqlWriter, pg_ident, pg_literal, pg_option_string, pg_option_value
+from ...ir.sqltree import copied_with
+from ..writer import SqlWriter, pg_deparse, pg_ident, pg_literal, pg_option_string, pg_option_value, pg_pastable
 from .context import Emit, emits
+from .exprs import query_tree, rewrite_tree, wants_rewrite
+from .rewrites import REWRITES
 from .owners import RESERVED_ROLES, W_RESERVED_ROLE
 from .routines import signature
 from .table import DEFAULT_OPTIONS, HEAP_OPTIONS, TOAST_OPTIONS
@@ -264,8 +267,6 @@ def _ctas_name(n: CreateTableAs) -> str:
 
 
 def _no_query(n: CreateTableAs | CreateMatView) -> bool:
-    from .exprs import query_tree
-
     return query_tree(n.query) is None
 
 
@@ -313,20 +314,39 @@ def _query(q: Expr, e: Emit, *, drop_into: bool = False) -> str:
     """A query for PostgreSQL from its parsed form: its own text when nothing changes, else re-printed with
     GaussDB-only functions rewritten (and, ``drop_into``, without SELECT's INTO clause). A query with no
     parsed form (it does not parse with PostgreSQL's grammar) was refused by a rule (W_NOT_PG)."""
-    from ..writer import pg_deparse, pg_pastable
-    from .exprs import query_tree, rewrite_tree, wants_rewrite
-
     tree = query_tree(q)
     assert tree is not None
     changed = False
-    if wants_rewrite(q.text):
+    if _wants_rewrite(q.text):
         tree, changed = rewrite_tree(tree, e, q.origin, q.text)
     if drop_into:
-        from ...ir.sqltree import copied_with
-
         return pg_deparse(copied_with(tree, {"intoClause": None}))  # (the IR's tree is never modified)
     verbatim = q.sql is not None and q.sql.verbatim  # PostgreSQL's grammar read the text as it is, no comment
     return q.text if not changed and verbatim and pg_pastable(q.text) else pg_deparse(tree)
+
+
+_NAMES = tuple(sorted(REWRITES))  # (exprs' pattern's words: \b(?:name|...)\b|u&, case-insensitive)
+_WORD = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")  # an ASCII \w once lowered
+
+
+def _wants_rewrite(text: str) -> bool:
+    """``exprs.wants_rewrite(text)``: for an ASCII text, its pattern's answer found by ``str.find`` on the
+    lowered text, each word's boundaries tested as ``\b`` tests them (the pattern, case-insensitive, with ~30
+    alternatives tried at every position, cost ~100k instructions a query: issue 26); any other by the pattern."""
+    if not text.isascii():  # (re.I folds a few non-ASCII letters to ASCII ones: K, the long s)
+        return wants_rewrite(text)
+    low = text.lower()
+    if "u&" in low:
+        return True
+    end = len(low)
+    for name in _NAMES:
+        i = low.find(name)
+        while i >= 0:
+            j = i + len(name)
+            if (i == 0 or low[i - 1] not in _WORD) and (j == end or low[j] not in _WORD):
+                return True
+            i = low.find(name, i + 1)
+    return False
 
 
 def _with(options: tuple[WithOption, ...], e: Emit, origin: Any) -> str:
