@@ -266,6 +266,21 @@ def _as_path(docs: Any) -> Any:
 
 def _translate_many(docs: Iterable[Any] | str | bytes, session: Any) -> Iterator[Translation]:
     stream = None
+    direct = None if isinstance(docs, str | bytes) else session.direct()
+    if direct is not None:  # the commonest run: documents one by one, one target, no state (_read_each and
+        # Session.first_target's function written out here: two frames a document less)
+        compile_, failure, result, backend, options, catalog, t = direct
+        name = backend.name
+        for i, item in enumerate(docs):
+            doc = as_document(item, index=i, source=f"<input {i}>")
+            try:
+                r = compile_(doc, backend, options, catalog, None, t)
+            except Exception as exc:  # noqa: BLE001 - captured as data; the run goes on
+                r = result(error=failure(exc, doc.label))
+            yield Translation(doc.index, doc.label, name, r.statements, r.owner, r.diagnostics, r.error, doc.source,
+                              doc.line, r.comments, r.untranslated, r.blocks, r.filtered, False, r.kind, r.object)
+        session.close(None)
+        return
     if isinstance(docs, _Path):
         from .frontend.documents import read_inputs
 

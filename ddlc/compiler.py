@@ -23,8 +23,7 @@ from .diagnostics import E_INTERNAL, E_NOT_TRANSLATED, I_TDDL, I_VIA_TEXT, W_TDD
 from .errors import DdlcError
 from .frontend.build import build, build_source
 from .frontend.documents import Document
-from .frontend.sql.fragment import check_statement
-from .ir.alter import AlterRelation, OpaqueSubcommand
+from .ir.alter import AlterRelation
 from .ir.names import Expr
 from . import passes as _passes
 from .ir import base as _ir_base
@@ -32,6 +31,8 @@ from .passes import SHARED, PassContext, Plans, run_pipeline
 from .ir.reach import Reach
 from .ir.statement import Opaque, OpaqueReason, Statement
 from .jddl.expand import owner_of
+from .compiler_checks import may_read_as as _may_read_as, one_statement_as_written as _one_statement_as_written
+from .compiler_checks import one_tddl_statement as _one_tddl_statement
 
 if TYPE_CHECKING:
     from .options import Options
@@ -139,7 +140,8 @@ class _Target:
     only read its mappings) and the passes planned per statement class with it (:class:`~ddlc.passes.Plans`);
     what every document's emit context and result take from the run."""
 
-    __slots__ = ("options", "kind", "rules", "refused", "ctx", "plans", "filtering", "settings")
+    __slots__ = ("options", "kind", "rules", "refused", "ctx", "plans", "filtering", "settings", "validate", "owners",
+                 "on_unsupported", "pretty")
 
     def __init__(self, options: Options, backend: Any) -> None:
         self.options, self.kind, self.rules, self.refused = options, type(backend), backend.rules, backend.refused
@@ -147,6 +149,11 @@ class _Target:
         self.plans = Plans(self.ctx)
         self.filtering = options.filtering
         self.settings = _UNSET  # the target's typed settings, made when a statement is first emitted
+        # The options every document reads, read once: Options defines __getattr__ (a target's option by its
+        # keyword), so each attribute read of one goes through CPython's slot_tp_getattr_hook and is never
+        # specialized (~300 instructions more a read)
+        self.validate, self.owners = options.validate, options.owners
+        self.on_unsupported, self.pretty = options.on_unsupported, options.pretty
 
 
 _TARGETS: dict[tuple[int, str], _Target] = {}
@@ -170,6 +177,22 @@ def _pass_context(options: Options, backend: Any) -> PassContext:
 
 
 _EXPRS = Reach.shared({Expr})  # (the PostgreSQL rules' plan too: its last walk serves both)
+
+
+# Whether a statement of a class can hold a fragment (parse_pending's first test), per class, for the node classes
+# defined so far (_ENTERS_AT: ddlc.ir.base.generation when the answers were found): read in _compile_statement's frame
+# without calling Reach.current at every document.
+_ENTERS: dict[type, bool] = {}
+_ENTERS_AT = [-1]
+
+
+def _enters(cls: type) -> bool:
+    reach = _EXPRS.current()
+    if _ENTERS_AT[0] != _ir_base.generation:
+        _ENTERS.clear()
+        _ENTERS_AT[0] = _ir_base.generation
+    out = _ENTERS[cls] = reach.enters(cls)
+    return out
 
 
 def parse_pending(stmt: Statement) -> None:
@@ -337,7 +360,31 @@ def _compile(doc: Document, backend: Backend, options: Options, catalog: Any, bu
     else:
         passes = None
         if f is None:
-            f = front(doc, options, source=backend.passes_source_text)
+            tree = doc.tree
+            if tree is not None and doc.tddl is None and doc.error is None and not t.validate:
+                # (front's tree path, without its frame)
+                if backend.passes_source_text:
+                    text, stmt, diags = build_source(tree, document=doc.label)
+                    cls = type(stmt)
+                    written = _WRITTEN.get(cls)
+                    later = written if written is not None else _classed(_WRITTEN, cls, _AS_WRITTEN)
+                else:
+                    text = None
+                    stmt, diags = build(tree, document=doc.label, expansion=True)
+                    cls = type(stmt)
+                    opaque = _OPAQUE.get(cls)
+                    later = opaque if opaque is not None else _classed(_OPAQUE, cls, Opaque)
+                found, role = tuple(diags), owner_of(tree)
+                if not later:  # (the commonest document: the tests below pass, no Front made; its parts handed on)
+                    owner = role
+                    if role is None:
+                        role = doc.meta.get("owner")  # myowner, or a decoding row's owner
+                        if not isinstance(role, str):
+                            role = None
+                    return _back(t, stmt, backend, options, catalog, doc.label, found, owner, text, stmt, role, None)
+                f = Front(stmt, found, role, text)
+            else:
+                f = front(doc, options, source=backend.passes_source_text)
         if not backend.passes_source_text:
             opaque = _OPAQUE.get(type(f.stmt))
             if opaque if opaque is not None else _classed(_OPAQUE, type(f.stmt), Opaque):
@@ -351,17 +398,13 @@ def _compile(doc: Document, backend: Backend, options: Options, catalog: Any, bu
         role = doc.meta.get("owner")  # myowner, or a decoding row's owner
         if not isinstance(role, str):
             role = None
-    return _compile_statement(t, f.stmt, backend, options, catalog, doc.label, f, role, passes)
+    return _back(t, f.stmt, backend, options, catalog, doc.label, f.diagnostics, f.owner, f.source, f.stmt, role,
+                 passes)
 
 
-def _may_read_as(text: str, classes: tuple[type, ...]) -> bool:
-    return (_recover or _load_recover()).may_read_as(text, classes)
-
-
-# The frontend's text readers, imported on first use (not at start-up), then kept: an import statement in a
+# The frontend's text reader, imported on first use (not at start-up), then kept: an import statement in a
 # function runs importlib's Python code at every call (~11k instructions), once per TDDL document here.
 _read_tddl: Any = None  # ddlc.frontend.text.read_tddl
-_recover: Any = None  # ddlc.frontend.recover
 
 
 def _load_read_tddl() -> Any:
@@ -370,35 +413,6 @@ def _load_read_tddl() -> Any:
 
     _read_tddl = read_tddl
     return read_tddl
-
-
-def _load_recover() -> Any:
-    global _recover
-    from .frontend import recover
-
-    _recover = recover
-    return recover
-
-
-# statements whose TDDL text holds user code outside quotes (Oracle-style routine and package bodies,
-# anonymous blocks, B-compatibility trigger bodies): their ';' and comments are the user's
-_CODE_KINDS = frozenset({"CREATE FUNCTION", "CREATE PROCEDURE", "CREATE PACKAGE", "CREATE PACKAGE BODY",
-                         "CREATE TRIGGER", "DO", "BEGIN", "DECLARE"})
-
-
-_AS_IT_CAME = "(written as it came on the GaussDB target, with no IR to print it from)"
-
-
-def _one_tddl_statement(text: str, document: str) -> None:
-    """A TDDL text passed through to the GaussDB target is exactly one statement, as ddlc's lexer reads
-    it (DDLC-E011 otherwise; ``frontend.sql.fragment.statement_problem``). In the text of a statement that
-    holds user code outside quotes, ``;`` and comments are the user's: only a ``/`` line before the end,
-    a meta-command, an unterminated token or a comment running to the end is refused there."""
-    (_recover or _load_recover()).check_tddl_statement(text, _tddl_what, _CODE_KINDS, document=document)
-
-
-def _tddl_what(kind: str | None) -> str:
-    return f"the TDDL text of {kind or 'a statement'} {_AS_IT_CAME}"
 
 
 _AS_WRITTEN = (Opaque, AlterRelation)  # the statements _one_statement_as_written reads texts of
@@ -413,25 +427,6 @@ _WRITTEN: dict[type, bool] = {}
 def _classed(memo: dict[type, bool], cls: type, of: type | tuple[type, ...]) -> bool:
     out = memo[cls] = issubclass(cls, of)
     return out
-
-
-def _one_statement_as_written(f: Front, document: str) -> None:
-    """The text of a tree of no known shape (its expansion; the Opaque's own, canonical, text too) is
-    exactly one statement as ddlc's lexer reads it, and the text of a subcommand of no known shape one
-    part of its ALTER: the GaussDB target writes them as they came, and no slot class checked their values
-    (``frontend/slots.py`` knows the known shapes only). DDLC-E011 otherwise. Lexed here, before the
-    backend: the emitters parse nothing. Canonical text is the raw text with blank runs folded outside
-    quotes, the same tokens on fewer lines: what passes raw passes canonical."""
-    stmt = f.stmt
-    if isinstance(stmt, Opaque):
-        for text in dict.fromkeys(t for t in (f.source, stmt.text) if t is not None):
-            check_statement(text, f"the text of a statement of no known shape {_AS_IT_CAME}", path=stmt.origin,
-                            document=document)
-    elif isinstance(stmt, AlterRelation):
-        for sub in stmt.subcommands:
-            if isinstance(sub, OpaqueSubcommand):
-                check_statement(sub.text, f"the text of a subcommand of no known shape {_AS_IT_CAME}", part=True,
-                                path=sub.origin, document=document)
 
 
 def compile_statement(stmt0: Statement, backend: Backend, options: Options, catalog: Any = None, *,
@@ -449,6 +444,15 @@ def _compile_statement(t: _Target, stmt0: Statement, backend: Backend, options: 
                        document: str | None, fronted: Front | None, role: str | None,
                        shared: dict[int, Any] | None) -> Result:
     f = fronted if fronted is not None else Front(stmt0, (), None)
+    return _back(t, stmt0, backend, options, catalog, document, f.diagnostics, f.owner, f.source, f.stmt, role, shared)
+
+
+def _back(t: _Target, stmt0: Statement, backend: Backend, options: Options, catalog: Any, document: str | None,
+          found: tuple[Diagnostic, ...], fowner: str | None, source: str | None, fstmt: Statement, role: str | None,
+          shared: dict[int, Any] | None) -> Result:
+    """:func:`_compile_statement` with the document's :class:`Front` in parts (``found``, ``fowner``, ``source``,
+    ``fstmt``: its diagnostics, owner, text and statement), so that :func:`_compile` makes no Front for the
+    commonest document."""
     if shared is None:  # _normalize written out here (one frame a document less; run_pipeline's loop in this one)
         plans = t.plans
         pctx = _replace(t.ctx, document=document, catalog=catalog)
@@ -468,27 +472,27 @@ def _compile_statement(t: _Target, stmt0: Statement, backend: Backend, options: 
                 more.extend(said)
                 break
         if not backend.passes_source_text:
-            reach = _EXPRS.current()
             cls = type(stmt)
-            enters = reach.enter.get(cls)  # (parse_pending's first test: most classes can hold no fragment)
-            if enters if enters is not None else reach.enters(cls):
+            # (parse_pending's first test, memoized here: most classes can hold no fragment)
+            enters = _ENTERS.get(cls) if _ENTERS_AT[0] == _ir_base.generation else None
+            if enters if enters is not None else _enters(cls):
                 parse_pending(stmt)
     else:
         stmt, more = _normalize(t, stmt0, backend, document, catalog, shared)
     owner = None
-    if options.owners and role is not None:
+    if t.owners and role is not None:
         from .passes.map_roles import map_role
 
         owner = map_role(role, dict(options.role_map))
     settings = t.settings
     if settings is _UNSET:
         settings = t.settings = _settings(type(backend), options) if backend.options else None
-    ctx = EmitContext(document, options, t.ctx.schema_map, options.on_unsupported, catalog,
-                      f.source if stmt is f.stmt else None, owner, settings)
+    mode = t.on_unsupported
+    ctx = EmitContext(document, options, t.ctx.schema_map, mode, catalog, source if stmt is fstmt else None, owner,
+                      settings)
     out = backend.emit(stmt, ctx)
     if catalog is not None:
         catalog.record(stmt)  # every target sees the same history
-    found = f.diagnostics
     if more or out.diagnostics or type(found) is not tuple:
         diags = (*found, *more, *out.diagnostics)
     else:  # (most documents: nothing said after the frontend)
@@ -497,9 +501,10 @@ def _compile_statement(t: _Target, stmt0: Statement, backend: Backend, options: 
     if len(written) == 1:  # (most statements write one: no comprehension)
         s = written[0]
         statements: tuple[str, ...] = (s if s[-1:] not in _ENDS else _strip_terminator(s),)
+    elif not written:
+        statements = ()
     else:
         statements = tuple([s if s[-1:] not in _ENDS else _strip_terminator(s) for s in written])
-    mode = ctx.on_unsupported
     if out.comments or mode == "comment":
         comments = [_comment(backend, c) for c in out.comments]
         if mode == "comment":
@@ -511,14 +516,18 @@ def _compile_statement(t: _Target, stmt0: Statement, backend: Backend, options: 
     untranslated = 0
     error = None
     if not statements:
-        why = next((d for d in diags if d.severity in _LOSS), None)
+        why = None
+        for d in diags:  # (the first loss: a loop, not a generator object and its frame)
+            if d.severity in _LOSS:
+                why = d
+                break
         if why is not None or not diags:
             untranslated = 1
             if mode not in ("comment", "skip"):  # the document fails, its diagnostics and owner kept
                 reason = f"{why.message} ({why.code})" if why is not None else "nothing was written for it"
                 error = DdlcError(f"statement not translated to {backend.name}: {reason}", code=E_NOT_TRANSLATED,
                                   path=why.path if why is not None else (), document=document)
-    if backend.prettify is not None and options.pretty:
+    if t.pretty and backend.prettify is not None:
         statements = tuple(backend.prettify(s) for s in statements)
     if not backend.gsql_blocks:
         blocks = _NO_BLOCKS
@@ -526,9 +535,8 @@ def _compile_statement(t: _Target, stmt0: Statement, backend: Backend, options: 
         blocks = _FIRST if backend.is_block(statements[0]) else _NO_BLOCKS
     else:
         blocks = _blocks(backend, statements)
-    stmt0 = f.stmt
-    return Result(statements, f.owner, diags, commented, error, untranslated, blocks, None, type(stmt0).__name__,
-                  (_object_of or _load_object_of())(stmt0))
+    return Result(statements, fowner, diags, commented, error, untranslated, blocks, None, type(fstmt).__name__,
+                  (_object_of or _load_object_of())(fstmt))
 
 
 _NO_BLOCKS: frozenset[int] = frozenset()

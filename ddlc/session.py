@@ -143,6 +143,18 @@ class Session:
 
         return translate
 
+    def direct(self) -> tuple[Any, ...] | None:
+        """For a run of one target without a state, what :meth:`first_target`'s function does a document with, so
+        that :func:`ddlc.api.translate_many` calls it in its own loop (one frame a document less): ``(compile,
+        failure, Result, backend, options, catalog, t)``, where a document's :class:`~ddlc.compiler.Result` is
+        ``compile(doc, backend, options, catalog, None, t)``, or ``Result(error=failure(exc, doc.label))`` when that
+        raises ``exc``. None for any other run."""
+        if self.history is not None or len(self.backends) != 1:
+            return None
+        Result, _compile, _target, _compile_one, failure = (_DEPS or _load_deps())[2:]
+        backend, options = self.backends[0], self.options
+        return _compile, failure, Result, backend, options, self.catalogs[0], _target(options, backend)
+
     def normalized(self, doc: Any) -> tuple[Any, Any, Any]:
         """``(statement, filtered, error)`` for ``doc`` on the first target: the statement after the passes
         (recorded in that target's catalog), or why the filters left it out, or its failure; what

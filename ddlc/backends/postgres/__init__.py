@@ -50,7 +50,9 @@ class PostgresBackend(Backend):
         e.ctx, e.catalog, e.diagnostics, e.comments, e.emitters, e.owned = ctx, ctx.catalog, [], [], emitters, []
         fn = emitters.get(type(stmt))  # (the table at once; Emit.statements says what has no emitter)
         out = fn(stmt, e) if fn is not None else e.statements(stmt)
-        if ctx.options is not None and ctx.options.owners:  # README "Owners": pg_dump's ALTER ... OWNER TO
+        # README "Owners": pg_dump's ALTER ... OWNER TO for what the statement created (e.owned; none, none to
+        # write: e.owned tested first, an Options attribute read is dear, through its class's __getattr__ hook)
+        if e.owned and ctx.options is not None and ctx.options.owners:
             out = [*out, *owner_statements(e, ctx.owner)]
         return Emitted(list(out), e.diagnostics, e.comments)
 
