@@ -497,7 +497,8 @@ def ready() -> bool:
 
 def deparse(node: Any, literal: Callable[[str], str], types: Mapping[int, Any] | None = None) -> str:
     """The text pglast's ``RawStream`` (with ``literal`` as its ``write_quoted_string``) prints for the node
-    ``node``; ``types``: ``id`` of a ``TypeName`` of the tree -> the node printed in its place. Raises for
+    ``node``; ``types``: ``id`` of a node of the tree (a ``TypeName``, a rewritten call) -> the node printed in
+    its place (:func:`~.pgdirect_base._node`). Raises for
     anything not covered (the caller prints with pglast's printers then)."""
     o = _Out(literal, types)
     if type(node) is ast.RawStmt and node.stmt is None:

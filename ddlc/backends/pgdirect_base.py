@@ -26,7 +26,7 @@ _PROXY = RawStream()  # (pglast's precedence functions ask a stream for its spec
 class _Out:
     """pglast's ``OutputStream`` state: the text so far, its last character, a pending separator; and
     ``RawStream.expr_context``. ``literal`` writes a string constant (``write_quoted_string``); ``types``
-    maps ``id`` of a ``TypeName`` to the node printed in its place."""
+    maps ``id`` of a node (a ``TypeName``, a rewritten call) to the node printed in its place."""
 
     __slots__ = ("parts", "lec", "pend", "ctx", "literal", "types")
 
@@ -89,6 +89,9 @@ class _Unsure(Exception):
 def _node(o: _Out, node: Any, parent: type | None = None) -> None:
     """``print_node``: ``parent`` is the class of the nearest node holding ``node``, for the printers that
     depend on it (:data:`BY_PARENT`; any other pair pglast registers a printer for is not covered)."""
+    types = o.types
+    if types is not None:  # (a node printed in the place of this one: a mapped type, a rewritten call)
+        node = types.get(id(node), node)
     cls = type(node)
     fn = PRINTERS.get(cls)
     if fn is None:

@@ -17,7 +17,7 @@ from typing import Any
 from ...diagnostics import Severity, register
 from ...errors import InternalError
 from ...ir.names import Expr
-from ...ir.sqltree import built_trusted, replaced
+from ...ir.sqltree import built_trusted, index, nodes, replaced
 from ..writer import pg_deparse, pg_pastable
 from .functions import REWRITE, UNKNOWN, calls, rewrite_for
 from .rewrites import REWRITES, _ast
@@ -134,3 +134,71 @@ def rewrite_tree(node: Any, emit: Any, origin: Any, text: str = "",
     return tree, True
 
 
+
+
+_IN_PLACE: Any = None  # the classes a call's replacement may have to be printed in its place (see rewrite_map)
+
+
+def _in_place() -> Any:
+    global _IN_PLACE
+    ast = _ast()
+    _IN_PLACE = frozenset({ast.FuncCall, ast.TypeCast, ast.CaseExpr, ast.CoalesceExpr, ast.MinMaxExpr,
+                           ast.SQLValueFunction})
+    return _IN_PLACE
+
+
+def rewrite_map(node: Any, emit: Any, origin: Any, text: str, gather: tuple[type, list[Any]]) -> dict[int, Any] | None:
+    """The GaussDB calls of the pglast tree ``node`` rewritten without copying the tree (issue 26): ``id`` of each
+    call the verdicts rewrite -> the node printed in its place (:func:`~ddlc.backends.pgdirect.deparse` reads the
+    map at every node it prints), the diagnostics reported as :func:`rewrite_tree` reports them, and the nodes
+    of class ``gather[0]`` of the tree :func:`rewrite_tree` would give added to ``gather[1]``. None (nothing
+    reported, nothing added) when printing in place might differ from printing that copy, so the caller
+    rewrites a copy instead: a call holding another one rewritten (the copy's builder is given the call with
+    its changed arguments), or a replacement whose class a parent's printer may treat otherwise than the call's
+    (``FuncCall`` and ``ColumnRef`` are atoms of pglast's precedence, in no sequence without separators; so are
+    the classes of :data:`_IN_PLACE`, which no printer tests for as it tests for a constant, an operator
+    expression, a boolean one or a query)."""
+    rewritten: dict[int, Any] = {}
+    for c, v in calls(node, text):
+        if v == REWRITE:
+            rewritten[id(c.node)] = c
+        elif v == UNKNOWN:
+            return None  # (rewrite_tree raises for it)
+    if not rewritten:
+        return None
+    allowed = _IN_PLACE or _in_place()
+    want, found = gather
+    out: dict[int, Any] = {}
+    inside: set[int] = set()  # ids of the nodes below a rewritten call (the call's own included)
+    done: list[Any] = []
+    for key, c in rewritten.items():
+        below = [id(n) for n in nodes(c.node)]
+        for k in below:
+            if k != key and k in rewritten:  # (a rewritten call inside another)
+                return None
+        rw = rewrite_for(c)
+        if rw is None:  # (kept as it is, as rewrite_tree keeps it)
+            continue
+        inside.update(below)
+        new = built_trusted(rw.build, c.node)  # (as rewrite_tree's: the call itself, none of its arguments changed)
+        if type(new) not in allowed:
+            return None
+        out[key] = new
+        done.append(rw)
+    for t in index(node).of(want):  # (the tree's own, but those a replaced call held)
+        if id(t) not in inside:
+            found.append(t)
+    for new in out.values():
+        found.extend(n for n in nodes(new) if type(n) is want)
+    exact_set, close_set = set(), set()
+    for rw in done:
+        if rw.exact:
+            exact_set.add(rw.gauss)
+        else:
+            close_set.add(f"{rw.gauss} -> {rw.postgres} ({rw.note})")
+    exact, close = sorted(exact_set), sorted(close_set)
+    if exact:
+        emit.diag(I_EXPR_REWRITTEN, "rewritten: " + ", ".join(exact), origin)
+    if close:
+        emit.diag(I_EXPR_CLOSE, "rewritten to a close form: " + "; ".join(close), origin)
+    return out

@@ -46,7 +46,7 @@ from ...ir.sqltree import built_trusted, copied_with, index, replaced
 from ...ir.view import CreateView
 from ..writer import joined, pg_deparse, pg_deparse_typed, words
 from .context import Emit, emits
-from .exprs import query_tree, rewrite_tree
+from .exprs import query_tree, rewrite_map, rewrite_tree
 from .functions import REWRITE, UNKNOWN, calls
 from .indexes import _method_name, index_statement
 from .rewrites import _ast
@@ -539,12 +539,20 @@ def _view_query(n: CreateView, e: Emit, tree: Any) -> str:
     ast, found, text, changed = _ast(), [], n.query.text, False  # (pglast.ast kept: no import statement per view)
     # the calls' verdicts (worked out once per tree for the rules) say whether to rewrite; a rewritten copy's
     # types are gathered by the rewrite's own walk (no second one)
+    in_place = None  # id of a rewritten call -> its replacement, printed in its place (no copy of the tree)
     if any(v == REWRITE or v == UNKNOWN for _, v in calls(tree, text)):  # GaussDB-only functions
-        tree, changed = rewrite_tree(tree, e, n.query.origin, text, (ast.TypeName, found))
+        in_place = rewrite_map(tree, e, n.query.origin, text, (ast.TypeName, found))
+        if in_place is None:  # (a call inside another, or a replacement a printer may treat otherwise: a copy)
+            tree, changed = rewrite_tree(tree, e, n.query.origin, text, (ast.TypeName, found))
+        elif not in_place:  # (no rewrite made after all: as rewrite_tree's copy, the tree itself)
+            in_place = None
+            changed = True
     if not changed:  # the IR's tree: its index (shared) holds its types, no test of the text first
         found = index(tree).of(ast.TypeName)
     entries = [(node, entry) for node in found if (entry := _mapped_type(node)) is not None]  # (once per node)
     if not entries:
+        if in_place is not None:
+            return pg_deparse_typed(tree, in_place, lambda: _rebuilt(tree, in_place, None))
         return pg_deparse(tree)
 
     def copy(node: Any, entry: tuple[str, bool]) -> Any:  # a TypeName with the mapped type, in a copy (mapped:
@@ -562,7 +570,18 @@ def _view_query(n: CreateView, e: Emit, tree: Any) -> str:
     types = {id(node): copy(node, entry) for node, entry in entries}
     e.diag(I_VIEW_TYPES, "type(s) mapped: " + ", ".join(sorted({node.names[-1].sval for node, _ in entries})),
            n.query.origin)
+    if in_place is not None:  # (the calls' replacements and the types in one map: no id is both a call and a type)
+        return pg_deparse_typed(tree, {**in_place, **types}, lambda: _rebuilt(tree, in_place, mapped))
     return pg_deparse_typed(tree, types, lambda: replaced(tree, mapped, (ast.TypeName,)))
+
+
+def _rebuilt(tree: Any, in_place: dict[int, Any], mapped: Any) -> Any:
+    """The copy of ``tree`` pglast's printers print when the direct printer does not cover it: each rewritten call
+    by its replacement (no call holds another: the call itself was rewritten, as rewrite_tree's copy does), then
+    (``mapped``) each mapped type by its copy, as :func:`_view_query` makes them without ``in_place``."""
+    ast = _ast()
+    out = replaced(tree, lambda original, node: in_place.get(id(original), node), (ast.FuncCall, ast.ColumnRef))
+    return out if mapped is None else replaced(out, mapped, (ast.TypeName,))
 
 
 @emits(CreateView)
