@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...ir.columns import ColumnDef, GeneratedKind
 from ..sql.expr import make_expr
-from ._read import Obj, read_type
+from ._read import Obj, read_qname, read_type
 
 _STORED, _PERSISTED = GeneratedKind.STORED, GeneratedKind.PERSISTED
 _ABSENT: object = object()
@@ -27,19 +27,25 @@ def read_column(o: Obj) -> ColumnDef:
             raise ctx.error('element "coltype" must be an object', o.at("coltype"))
     collation = None
     c = d.get("collation")
-    if c.__class__ is dict:
-        coll = None if c.get("present", True) is False else Obj(c, path + ("collation",), ctx)
+    n = c.get("name") if c.__class__ is dict and c.get("present", True) is not False else None
+    if n.__class__ is dict:  # (the common collation: its has("name") and qname("name") at once)
+        collation = read_qname(Obj(n, path + ("collation", "name"), ctx))
     else:
-        coll = o.opt_obj("collation")
-    if coll is not None and coll.has("name"):
-        collation = coll.qname("name")
-    elif "collate" in d:  # pre-release shape: COLLATE %{collate}D (one spelling: o.has("collate"))
-        collation = o.qname("collate")
+        if c.__class__ is dict:
+            coll = None if c.get("present", True) is False else Obj(c, path + ("collation",), ctx)
+        else:
+            coll = o.opt_obj("collation")
+        if coll is not None and coll.has("name"):
+            collation = coll.qname("name")
+        elif "collate" in d:  # pre-release shape: COLLATE %{collate}D (one spelling: o.has("collate"))
+            collation = o.qname("collate")
     default = None
     v = d.get("default")
     if v.__class__ is dict:
         if v.get("present", True) is not False:
-            default = Obj(v, path + ("default",), ctx).expr("default")
+            e = v.get("default")  # (a string: Obj(v).expr("default") at once)
+            default = (make_expr(e, path + ("default", "default")) if e.__class__ is str
+                       else Obj(v, path + ("default",), ctx).expr("default"))
     else:
         dd = o.opt_obj("default")
         if dd is not None:

@@ -13,7 +13,7 @@ from ...ir.names import Expr, QualifiedName, TypeName
 
 from ...jddl.keys import ALIASES
 from ..sql.expr import make_expr, make_query
-from ..sql.typmod import check_spelling, check_typmod
+from ..sql.typmod import _UNSEEN, _VERDICTS, check_spelling, check_typmod
 
 _MISSING: Any = object()
 
@@ -231,10 +231,12 @@ def read_type(o: Obj) -> TypeName:
     if not isinstance(typmod, str):
         raise o.ctx.error('element "typmod" is not of type string', o.at("typmod"))
     name = d.get("typename", _MISSING)
-    if name.__class__ is not str:
+    first = name.__class__ is str  # (under its first spelling: o.at("typename") is the path + "typename")
+    if not first:
         name = o.str("typename")
-    if typmod:
-        check_typmod(typmod, o.at("typmod"), o.ctx.document, name, schema)
+    # (check_typmod's verdict remembered good: no call; a typmod is a member here, o.at("typmod") is path + "typmod")
+    if typmod and _VERDICTS.get((typmod, name, schema), _UNSEEN) is not None:
+        check_typmod(typmod, o.path + ("typmod",), o.ctx.document, name, schema)
     if schema == "":
-        check_spelling(name, o.at("typename"), o.ctx.document)
+        check_spelling(name, o.path + ("typename",) if first else o.at("typename"), o.ctx.document)
     return TypeName(name, schema, typmod, arr, origin=o.path)

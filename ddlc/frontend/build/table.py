@@ -17,6 +17,7 @@ from typing import Any
 from ...diagnostics import E_PARTITION, Severity, register
 from ...errors import DdlcError, Path
 from ...ir.columns import ColumnDef
+from ...ir.names import Expr
 from ...ir.statement import Opaque, OpaqueReason, Statement
 from ...ir.table import (
     Compression, ConstraintKind, CreateTable, Element, ElementsStyle, OnCommit, OnCommitAction,
@@ -24,7 +25,8 @@ from ...ir.table import (
     WithStyle, layout_slots,
 )
 from ..sql.partition import parse_partition_clause
-from ..sql.constraints import N_CONSTRAINT_UNPARSED, kind_of_text, make_definition, read_definition
+from ..sql.constraints import N_CONSTRAINT_UNPARSED, kind_of_text, table_reading
+from ..sql.fragment import check_fragment
 from . import shape
 from ._columns import read_column
 from ._read import Obj, member, read_qname
@@ -139,34 +141,39 @@ def read_constraint(o: Obj) -> TableConstraint:
     slots = check_slots(o, _CONSTRAINT_SLOTS)
     if "definition" not in slots:
         raise Unmodelled("constraint element without %{definition}s", o.path + ("fmt",))
-    definition = make_definition(o.str("definition"), o.at("definition"))  # (o.expr's, a key list read once)
+    text = o.str("definition")
+    at = o.at("definition")
+    check_fragment(text, at, "expression")  # (make_definition's check, first)
     contype = o.raw("contype", None)
     if contype is None:
-        kind = kind_of_text(definition.text)
+        kind = kind_of_text(text)
         if kind is None:
-            raise Unmodelled("constraint kind unknown (no contype)", o.at("definition"))
-    else:
+            raise Unmodelled("constraint kind unknown (no contype)", at)
+    elif contype.__class__ is not str or (kind := _CONSTRAINT_KINDS.get(contype)) is None:
         if not isinstance(contype, str):
             raise o.ctx.error('element "contype" must be a string', o.at("contype"))
         try:
             kind = member(ConstraintKind, contype)
         except ValueError:
             raise Unmodelled(f'constraint type "{contype}" not modelled', o.at("contype")) from None
-    read = read_definition(definition.text, o.at("definition"))
-    if read.parsed is None:
-        o.ctx.diag(N_CONSTRAINT_UNPARSED, f"constraint definition not parsed: {definition.text!r}",
-                   o.at("definition"))
+    # make_definition's Expr and read_definition's facts, the text read once (sql/constraints.py)
+    parsed, informational, verbatim, sql = table_reading(text, at)
+    if parsed is None:
+        o.ctx.diag(N_CONSTRAINT_UNPARSED, f"constraint definition not parsed: {text!r}", at)
     return TableConstraint(
         o.str("name") if "name" in slots else None,
         kind,
-        definition,
-        read.parsed,
+        Expr(text, origin=at, sql=sql),
+        parsed,
         o.str("tblspc") if "tblspc" in slots else None,
-        informational=read.informational,
-        verbatim=read.verbatim,
+        informational=informational,
+        verbatim=verbatim,
         layout=o.fmt,
         origin=o.path,
     )
+
+
+_CONSTRAINT_KINDS = ConstraintKind._value2member_map_  # (member()'s lookup, without its call)
 
 
 def read_elements(o: Obj, key: str) -> tuple[Element, ...]:

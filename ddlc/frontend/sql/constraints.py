@@ -23,14 +23,14 @@ from typing import Any
 
 from ...diagnostics import Severity, register
 from ...errors import Path
-from ...ir.names import Expr, ParsedSql, QualifiedName
+from ...ir.names import Expr, ParsedSql, QualifiedName, _refs_later
 from ...ir.table import ConstraintInfo, ConstraintKind, FkAction, FkMatch, OptionValueKind, WithOption
 from .expr import expr_parts, expr_tree, make_expr
 from .lexer import BLANK, closing_paren, split_commas
 from .fragment import check_fragment, has_comment
 from .pgparse import parse_json, parse_statements, pglast_ast
-from .pgwords import requote
-from .refs import name_refs
+from .pgwords import requote, words
+from .refs import CONSTRAINT_START, name_refs
 
 # (enum members read once: on Python 3.11 a read through an Enum class goes through a hook, ~800 instructions)
 _EXCLUSION, _PRIMARY_KEY, _UNIQUE, _FOREIGN_KEY = (ConstraintKind.EXCLUSION, ConstraintKind.PRIMARY_KEY,
@@ -110,6 +110,76 @@ def read_definition(text: str, origin: Path = ()) -> Definition:
         match_partial=_MATCH_PARTIAL.search(text) is not None,
         verbatim=verbatim,
     )
+
+
+def table_reading(text: str, origin: Path = ()) -> tuple[ConstraintInfo | None, bool, bool, ParsedSql]:
+    """What CREATE TABLE's constraint element keeps of a definition text that passed :func:`make_definition`'s
+    fragment check: ``(parsed, informational, verbatim)`` of :func:`read_definition` and the parsed form of
+    :func:`make_definition`'s :class:`Expr`, read together (issue 26). A plain key list (:func:`_key_list_json`'s)
+    is read from the pattern's groups, without the JSON node; any other text as :func:`read_definition` reads
+    it. The Expr's tree is known already when the text starts with a constraint's word: it is no expression
+    (:func:`~.expr.parse_expr` gives None untried) and the verbatim test is the one just made; its references
+    are still worked out only when read (tests/test_throughput_round14_front.py compares both with the former
+    functions)."""
+    m = _KEY_LIST_TEXT.match(text)
+    if m is not None:
+        parsed = _key_list_info(m, origin)
+        if parsed is not None:  # (no blank around it, no comment, no word requote quotes: _key_list_plain)
+            plain = _KEY_LIST_PLAIN[0] if _KEY_LIST_PLAIN else _key_list_plain()
+            return parsed, False, plain, ParsedSql("expr", None, (), plain)
+    informational, optimization = split_informational(text)[1:]
+    parsed, verbatim, plain = None, False, None
+    hit = _parse(text)
+    if hit is not None:
+        body, node, descending, disabled, _, _, first = hit
+        parsed = _info(node, body, origin, descending, disabled, informational, optimization)
+        if parsed is not None and first and not informational and "\\" not in text:
+            verbatim = plain = not requote(text)[1] and not has_comment(text)
+    if plain is not None and CONSTRAINT_START.match(text.strip(BLANK)) is not None:
+        return parsed, informational, verbatim, _refs_later("expr", None, plain, definition_refs, text)
+    return parsed, informational, verbatim, ParsedSql.later("expr", text, definition_tree, definition_refs)
+
+
+def _key_list_info(m: Any, origin: Path) -> ConstraintInfo | None:
+    """:func:`_info` of the node :func:`_key_list_json` makes of the body ``m`` matched (None where it makes none)."""
+    unique, keys, including, space = m.groups()
+    names = _COMMA.split(keys)
+    more = _COMMA.split(including) if including is not None else ()
+    table = _KEYWORDS[0] if _KEYWORDS else _load_keywords()
+    for name in names:
+        if len(name) > 63 or name.lower() in table:
+            return None
+    for name in more:
+        if len(name) > 63 or name.lower() in table:
+            return None
+    if space is not None and (len(space) > 63 or space.lower() in table):
+        return None
+    return ConstraintInfo(
+        _UNIQUE if unique is not None else _PRIMARY_KEY,
+        columns=tuple([n.lower() for n in names]),
+        include=tuple([n.lower() for n in more]),
+        index_tablespace=None if space is None else space.lower(),
+        origin=origin,
+    )
+
+
+_KEYWORDS: list[frozenset[str]] = []
+_KEY_LIST_PLAIN: list[bool] = []
+# the words of a key list that are not names (the names are no keyword: _key_list_json), as requote meets them
+_KEY_LIST_WORDS = frozenset({"primary", "key", "unique", "include", "using", "index", "tablespace"})
+
+
+def _load_keywords() -> frozenset[str]:
+    _KEYWORDS.append(_keywords())
+    return _KEYWORDS[0]
+
+
+def _key_list_plain() -> bool:
+    """Whether a key list :func:`_key_list_json` reads is verbatim (``not requote(t)[1] and not has_comment(t)``):
+    it holds no comment (none of its characters starts one), and requote quotes none of its words when none
+    of its fixed words is one of :func:`~.pgwords.words` (each a lower-case keyword; its names are none)."""
+    _KEY_LIST_PLAIN.append(not (_KEY_LIST_WORDS & words()))
+    return _KEY_LIST_PLAIN[0]
 
 
 def make_definition(text: str, origin: Path = ()) -> Expr:
@@ -477,11 +547,31 @@ def _info_node(c: Any, body: str, origin: Path, descending: tuple[int, ...], dis
 
 def _check_text(body: str) -> str | None:
     """The expression inside ``CHECK (...)``, exactly as written."""
+    if (body.startswith("CHECK (") and "'" not in body and '"' not in body and "$" not in body and "--" not in body
+            and "/*" not in body):
+        # the server's spelling, every parenthesis one (what _NOT_PUNCT finds is nowhere in it): when what lies between the first one and the last is
+        # balanced, those two pair off (the common ``CHECK ((expr)) [NOT VALID|NO INHERIT]``), found without a
+        # step per parenthesis
+        close = body.rfind(")")
+        if close > 6 and _balanced(body[7:close]):
+            return body[7:close]
     m = _CHECK_OPEN.match(body)
     if m is None:
         return None
     close = _closing_paren(body, m.end() - 1)
     return None if close is None else body[m.end() : close]
+
+
+_PARENS_ONLY = {c: None for c in range(128) if chr(c) not in "()"}
+
+
+def _balanced(text: str) -> bool:
+    """Whether the parentheses of ``text`` (ASCII, or any: others are kept and fail it) pair off in order:
+    taking every ``()`` out again and again leaves nothing exactly then."""
+    p = text.translate(_PARENS_ONLY)
+    while "()" in p:
+        p = p.replace("()", "")
+    return not p
 
 
 _NOT_PUNCT = lazyre.compile(r"['\"$]|--|/\*")  # what may hold a parenthesis that is not one (a quote, a comment)
@@ -526,5 +616,5 @@ def _option(d: Any, origin: Path) -> WithOption:
 
 __all__ = [
     "Definition", "N_CONSTRAINT_UNPARSED", "definition_parts", "kind_of_text", "make_definition", "parse_constraint",
-    "read_definition", "split_informational",
+    "read_definition", "split_informational", "table_reading",
 ]
