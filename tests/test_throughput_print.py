@@ -13,6 +13,7 @@ SQL files in libpg_query and pglast's own printer test files, every node of each
 from __future__ import annotations
 
 import collections
+import sys
 from pathlib import Path
 
 import pglast
@@ -58,12 +59,14 @@ def _translated_trees() -> list:
         seen.append(node)
         return real(node)
 
-    from ddlc.backends.gaussdb import misc as gauss_misc
-    from ddlc.backends.postgres import exprs, objects_more
+    from ddlc.backends.gaussdb import misc as gauss_misc  # noqa: F401 (imported so that it is found below)
+    from ddlc.backends.postgres import exprs, misc, objects_more  # noqa: F401
 
     docs = [p.read_bytes() for p in sorted(ROOT.glob("fixtures/cases/**/input.json"))]
     docs += [p.read_bytes() for p in sorted(ROOT.glob("fixtures/oracle/*.json"))]
-    holders = (writer, exprs, objects_more, gauss_misc)  # (the modules holding pg_deparse by name)
+    # every module holding pg_deparse by name (found, not listed: a module that starts to import it is not missed)
+    holders = [m for name, m in list(sys.modules.items())
+               if name.startswith("ddlc.") and getattr(m, "pg_deparse", None) is real]
     typed_real = objects_more.pg_deparse_typed
 
     def record_typed(tree, types, rebuilt):  # a view query with mapped types: the tree it stands for
