@@ -286,3 +286,63 @@ def test_generated_columns(coltype: Any, collation: Any, default: Any, name: Any
     for i in range(2):  # (a typmod verdict remembered: the second reading of the same type)
         _same_column(el)
         _same_column({**el, "coltype": dict(coltype)})
+
+
+# -- CREATE INDEX: the invisible test and the key's enum members ---------------------------------------------------
+
+def test_sort_and_nulls_members_are_the_calls() -> None:
+    from ddlc.frontend.sql import index as IDX
+    from ddlc.ir.index import NullsOrder, SortOrder
+
+    assert {k: SortOrder(k) for k in ("ASC", "DESC")} == IDX._SORT
+    assert {k: NullsOrder(k) for k in ("FIRST", "LAST")} == IDX._NULLS
+    assert all(IDX._SORT[k] is SortOrder(k) for k in IDX._SORT) and all(IDX._NULLS[k] is NullsOrder(k) for k in IDX._NULLS)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(["CREATE %{unique}s INDEX", " ", "\t", "\n", "INVISIBLE", "invisible", "XINVISIBLE",
+                                 "INVISIBLEX", "%{name}I", "VISIBLE", "é", "'", ""]), max_size=6))
+def test_invisible_word(pieces: list[str]) -> None:
+    from ddlc.frontend.build import index as BIDX
+
+    fmt = "".join(pieces)
+    el = {"fmt": fmt, "unique": "", "concurrently": "", "name": "i", "table": {"objname": "t", "schemaname": "s"},
+          "index_am": "btree", "definition": "(a pg_catalog.int4_ops)"}
+    got = BIDX.build_create_index(Obj(el, (), BuildContext(None)))
+    assert got.invisible is (BIDX._INVISIBLE.search(fmt) is not None)
+    assert got.layout == fmt
+
+
+def test_every_fixture_index_definition_the_same_members() -> None:
+    """The keys the fast readings make carry the members the cursor makes (round 13's test compares the readings)."""
+    from ddlc.frontend.sql import index as IDX
+
+    texts = [el["definition"] for el in _elements_with("definition") if isinstance(el.get("definition"), str)]
+    texts += ["(a DESC NULLS FIRST, b ASC NULLS LAST)", "(lower(a) DESC NULLS LAST, (b + 1) NULLS FIRST)",
+              "(a pg_catalog.text_ops DESC)"]
+    for text in texts:
+        fast = IDX._simple(text, ()) or IDX._keyed(text, ())
+        if fast is not None:
+            cursor = IDX._P(text, ()).definition()
+            assert [(k.ordering, k.nulls) for k in fast.keys] == [(k.ordering, k.nulls) for k in cursor.keys], text
+
+
+def _elements_with(key: str) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+
+    def walk(x: Any) -> None:
+        if isinstance(x, dict):
+            if key in x and "fmt" in x and "INDEX" in str(x.get("fmt")):
+                out.append(x)
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+
+    for p in sorted((ROOT / "fixtures").rglob("*.json")):
+        try:
+            walk(orjson.loads(p.read_bytes()))
+        except orjson.JSONDecodeError:
+            continue
+    return out

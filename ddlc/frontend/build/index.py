@@ -38,6 +38,7 @@ def build_create_index(o: Obj) -> CreateIndex:
                    o.at("definition"))
         parsed = IndexDefinition(())
     where = o.expr("where") if o.has("where") else None
+    fmt = o.fmt
     return CreateIndex(
         name=o.str("name"),
         table=o.qname("table"),
@@ -52,8 +53,8 @@ def build_create_index(o: Obj) -> CreateIndex:
         concurrently=keyword(o, "concurrently", "CONCURRENTLY"),
         options=_opt(o, "opts"),
         tablespace=_opt(o, "tablespace"),
-        invisible=_INVISIBLE.search(o.fmt) is not None,
+        invisible="INVISIBLE" in fmt and _INVISIBLE.search(fmt) is not None,  # (the pattern needs the word)
         where=where,
         origin=o.path,
-        layout=o.fmt,
+        layout=fmt,
     )

@@ -185,6 +185,12 @@ _SIMPLE = lazyre.compile(rf"\({_KEY}(?P<more>(?:, {_KEY_NC})*)\)"
                      rf"(?:(?P<global_include> GLOBAL)? INCLUDE \((?P<include>{_ID}(?:, {_ID})*)\))?(?P<global>GLOBAL)?")
 
 
+# a key's ordering and nulls words (the patterns' groups: exactly a value) -> the member, by one lookup: calling the
+# enum class costs EnumType.__call__'s frames
+_SORT: dict[str, SortOrder] = dict(SortOrder._value2member_map_)  # type: ignore[arg-type]
+_NULLS: dict[str, NullsOrder] = dict(NullsOrder._value2member_map_)  # type: ignore[arg-type]
+
+
 def _name(t: str) -> str:
     return t[1:-1].replace('""', '"') if t[0] == '"' else t
 
@@ -199,7 +205,7 @@ def _key(k: re.Match[str], origin: Path) -> IndexKey:
     """The key of a match of :data:`_KEY` (its groups the first seven of the match)."""
     col, c1, c2, o1, o2, order, nulls = k.group(1, 2, 3, 4, 5, 6, 7)
     return IndexKey(_name(col), None, _qname(c1, c2, origin), _qname(o1, o2, origin),
-                    SortOrder(order) if order else None, NullsOrder(nulls) if nulls else None, origin=origin)
+                    _SORT[order] if order else None, _NULLS[nulls] if nulls else None, origin=origin)
 
 
 def _simple(text: str, origin: Path) -> IndexDefinition | None:
@@ -267,7 +273,7 @@ def _keyed(text: str, origin: Path) -> IndexDefinition | None:
             o = _OPTIONS.match(text, end)
             c1, c2, o1, o2, order, nulls = o.group(1, 2, 3, 4, 5, 6)  # type: ignore[union-attr]
             keys.append(IndexKey(None, expression, _qname(c1, c2, origin), _qname(o1, o2, origin),
-                                 SortOrder(order) if order else None, NullsOrder(nulls) if nulls else None,
+                                 _SORT[order] if order else None, _NULLS[nulls] if nulls else None,
                                  origin=origin))
             i = o.end()  # type: ignore[union-attr]
         else:
