@@ -107,9 +107,9 @@ def test_enum_members_read_once_are_the_members():
 
 
 def test_the_compiler_imports_no_text_reader_at_start_up():
-    code = ("import sys, ddlc.compiler as c; "
+    code = ("import sys, ddlc.compiler as c, ddlc.compiler_checks as k; "  # (_recover moved to compiler_checks)
             "print(any(m in sys.modules for m in ('ddlc.frontend.recover', 'ddlc.frontend.text')), "
-            "c._read_tddl is None and c._recover is None)")
+            "c._read_tddl is None and k._recover is None)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["False", "True"]
 

@@ -175,19 +175,22 @@ class ParsedSql:
             return ParsedSql.later, (self.form, text, load, refs)
         later = self._refs_later
         if later is not None:  # (the references still to be worked out: the copy works them out when read)
-            return _refs_later, (self.form, self._node, self._verbatim, *later)
+            return refs_later, (self.form, self._node, self._verbatim, *later)
         return ParsedSql, (self.form, self._node, self._refs, self._verbatim)
 
 
 _set = object.__setattr__
 
 
-def _refs_later(form: str, node: Any, verbatim: bool, refs: Callable[[str], Any], text: str) -> ParsedSql:
+def refs_later(form: str, node: Any, verbatim: bool, refs: Callable[[str], Any], text: str) -> ParsedSql:
     """A :class:`ParsedSql` of a tree whose references are ``refs(text)``, worked out when first read (what a
-    copy or a pickle of one is made from)."""
+    copy or a pickle of one is made from, and what a builder that already holds the tree makes)."""
     out = ParsedSql(form, node, None, verbatim)
     _set(out, "_refs_later", (refs, text))
     return out
+
+
+_refs_later = refs_later  # (the name pickles made before it was public refer to)
 
 
 @node

@@ -13,7 +13,7 @@ from ...ir.names import Expr, QualifiedName, TypeName
 
 from ...jddl.keys import ALIASES
 from ..sql.expr import make_expr, make_query
-from ..sql.typmod import _UNSEEN, _VERDICTS, check_spelling, check_typmod
+from ..sql.typmod import TYPMOD_VERDICTS, UNSEEN, check_spelling, check_typmod
 
 _MISSING: Any = object()
 
@@ -235,7 +235,7 @@ def read_type(o: Obj) -> TypeName:
     if not first:
         name = o.str("typename")
     # (check_typmod's verdict remembered good: no call; a typmod is a member here, o.at("typmod") is path + "typmod")
-    if typmod and _VERDICTS.get((typmod, name, schema), _UNSEEN) is not None:
+    if typmod and TYPMOD_VERDICTS.get((typmod, name, schema), UNSEEN) is not None:
         check_typmod(typmod, o.path + ("typmod",), o.ctx.document, name, schema)
     if schema == "":
         check_spelling(name, o.path + ("typename",) if first else o.at("typename"), o.ctx.document)

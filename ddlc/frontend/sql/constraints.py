@@ -23,7 +23,7 @@ from typing import Any
 
 from ...diagnostics import Severity, register
 from ...errors import Path
-from ...ir.names import Expr, ParsedSql, QualifiedName, _refs_later
+from ...ir.names import Expr, ParsedSql, QualifiedName, refs_later
 from ...ir.table import ConstraintInfo, ConstraintKind, FkAction, FkMatch, OptionValueKind, WithOption
 from .expr import expr_parts, expr_tree, make_expr
 from .lexer import BLANK, closing_paren, split_commas
@@ -136,7 +136,7 @@ def table_reading(text: str, origin: Path = ()) -> tuple[ConstraintInfo | None, 
         if parsed is not None and first and not informational and "\\" not in text:
             verbatim = plain = not requote(text)[1] and not has_comment(text)
     if plain is not None and CONSTRAINT_START.match(text.strip(BLANK)) is not None:
-        return parsed, informational, verbatim, _refs_later("expr", None, plain, definition_refs, text)
+        return parsed, informational, verbatim, refs_later("expr", None, plain, definition_refs, text)
     return parsed, informational, verbatim, ParsedSql.later("expr", text, definition_tree, definition_refs)
 
 

@@ -50,19 +50,20 @@ def check_typmod(text: str, path: Path, document: str | None = None, typename: s
     if not text:
         return text
     key = (text, typename, schema)
-    problem = _VERDICTS.get(key, _UNSEEN)
-    if problem is _UNSEEN:  # a pure function of the three: remembered (a stream repeats its types)
+    problem = TYPMOD_VERDICTS.get(key, UNSEEN)
+    if problem is UNSEEN:  # a pure function of the three: remembered (a stream repeats its types)
         problem = _typmod_problem(text, typename, schema)
-        if len(_VERDICTS) >= 4096:  # (user types' names make new keys: start again)
-            _VERDICTS.clear()
-        _VERDICTS[key] = problem
+        if len(TYPMOD_VERDICTS) >= 4096:  # (user types' names make new keys: start again)
+            TYPMOD_VERDICTS.clear()
+        TYPMOD_VERDICTS[key] = problem
     if problem is not None:
         raise DdlcError(problem, code=E_FRAGMENT, path=path, document=document)
     return text
 
 
-_VERDICTS: dict[tuple[str, str | None, str | None], str | None] = {}
-_UNSEEN = object()
+# (read by build._read too: a verdict known good skips the call)
+TYPMOD_VERDICTS: dict[tuple[str, str | None, str | None], str | None] = {}
+UNSEEN = object()
 
 
 def _typmod_problem(text: str, typename: str | None, schema: str | None) -> str | None:
