@@ -21,6 +21,13 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def __getattr__(name: str) -> Any:  # lazy: `import ddlc` stays cheap
+    value = _lazy(name)
+    if name != "apply":  # kept: the next read finds it without this call (~10k instructions: an import statement)
+        globals()[name] = value
+    return value
+
+
+def _lazy(name: str) -> Any:
     if name in ("translate", "translate_many", "Translation", "Options"):
         from . import api
 
