@@ -50,27 +50,37 @@ _TAG_CONT = r"[^\x00-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]"  # a dollar-quote tag
 _TAG = rf"(?:{_START}{_TAG_CONT}*)?"
 
 # A closing quote is never followed by another one (that would be a doubled quote): the (?!') keeps
-# backtracking from ending an unterminated string early, as a left-to-right scanner would.
-_STRINGS = r"[eE]'(?:[^'\\]|\\[\s\S]|'')*'(?!')|[nNxXbB]?'(?:[^']|'')*'(?!')"
+# backtracking from ending an unterminated string early, as a left-to-right scanner would. Each body is read
+# possessively, runs of plain characters at once (issue 26: ~4x fewer instructions than a character a loop):
+# its pieces (a plain character, an escape, a doubled quote) cut it one way only, and it can end only at a quote
+# that no other follows, where no piece goes on, so no backtracking ever found another end
+_STRINGS = r"[eE]'[^'\\]*+(?:(?:\\[\s\S]|'')[^'\\]*+)*+'(?!')|[nNxXbB]?'[^']*+(?:''[^']*+)*+'(?!')"
 _GLUED = r"(?=[\s\S]*')"  # another quote follows somewhere
 _STRINGS_GLUED = (rf"[eE]'(?=(?P<ge>(?:[^'\\]|\\[\s\S]|''|'(?={_CONT}){_GLUED})*))(?P=ge)'"
                   rf"|[nNxXbB]?'(?=(?P<gs>(?:[^']|''|'(?={_CONT}){_GLUED})*))(?P=gs)'")
 
 
 _SPACE_RX = r"[ \t\n\r\f\v]+"
-_COMMENT_RX = r"--[^\n\r]*|/\*(?:[^*/]|\*(?!/)|/(?!\*))*\*/"
+# a flat comment's body possessively (as a string's): it can end only at its first "*/"
+_COMMENT_RX = r"--[^\n\r]*|/\*[^*/]*+(?:(?:\*(?!/)|/(?!\*))[^*/]*+)*+\*/"
+# the blanks and comments before a token, possessively: blank runs between comments (each starts with a
+# character no other piece does: one way to cut them)
+_SKIP_RX = rf"[ \t\n\r\f\v]*+(?:(?:{_COMMENT_RX})[ \t\n\r\f\v]*+)*+"
 
 
 def _kinds(strings: str) -> tuple[tuple[str, str], ...]:
-    """The token kinds but blanks and comments, in the order the master regex tries them."""
+    """The token kinds but blanks and comments, in the order the master regex tries them: a word first (most
+    tokens are), but for the letters that start a string (``E'``, ``N'``, ``X'``, ``B'``), the only kinds a word's
+    first character starts too; the bodies of quoted identifiers and dollar quotes possessively (as a
+    string's: a dollar quote ends at the first ``$tag$``, which no piece of its body starts)."""
     return (
+        ("word", rf"(?![eEnNxXbB]'){_START}{_CONT}*"),
         ("nested", r"/\*"),  # a comment with a comment inside, or unterminated: finished in Python
         ("string", strings),
-        ("qident", r'"(?:[^"]|"")*"(?!")'),
-        ("dollar", rf"\$(?P<tag>{_TAG})\$[\s\S]*?\$(?P=tag)\$"),
+        ("qident", r'"[^"]*+(?:""[^"]*+)*+"(?!")'),
+        ("dollar", rf"\$(?P<tag>{_TAG})\$[^$]*+(?:\$(?!(?P=tag)\$)[^$]*+)*+\$(?P=tag)\$"),
         ("param", r"\$[0-9]+"),
         ("error", rf"[eEnNxXbB]?'[\s\S]*|\"[\s\S]*|\${_TAG}\$[\s\S]*"),  # what did not close above
-        ("word", rf"{_START}{_CONT}*"),
         ("number", r"(?:[0-9]+(?:\.(?!\.)[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"),
         ("punct", r"[()\[\],;.]"),
         ("op", r"(?:[+*<>=~!@#%^&|`?:]|-(?!-)|/(?!\*))+|[\s\S]"),
@@ -87,7 +97,7 @@ def _skipping() -> re.Pattern[str]:
     before each token, possessively: one match a token, or, at the end (blanks and comments aside), an empty
     one whose ``lastgroup`` is None."""
     alts = "|".join(f"(?P<{k}>{p})" for k, p in _kinds(_STRINGS))
-    return re.compile(rf"(?:{_SPACE_RX}|{_COMMENT_RX})*+(?:{alts}|\Z)")
+    return re.compile(rf"{_SKIP_RX}(?:{alts}|\Z)")
 
 
 # compiled on first use (~1.5 ms each: start-up time of documents that never need them)
