@@ -1,16 +1,15 @@
-"""Issue 26, round 14 (text): the SQL layer's lexer and the CREATE FUNCTION text reader, the former ones (read
-from git, the round's base) beside the new ones.
+"""Issue 26, round 14 (text): the SQL layer's lexer, the former one (read from git, the round's base) beside the
+new one.
 
 * the lexer's regexes: a word tried first (but before a string's quote: ``E'``, ``N'``, ``X'``, ``B'``), the
   bodies of strings, quoted identifiers, dollar quotes and flat comments read possessively, runs of plain
   characters at once, and the blanks and comments before a token as blank runs between comments: the same
   spans from :func:`~ddlc.frontend.sql.lexer.scan` (both quote modes), :func:`token_spans` and
   :func:`token_at` on every fixture string, each cut anywhere, and on generated texts of hostile pieces;
-* ``functext``'s cursor takes the lexer's matches itself (no generator, no span tuple), ``words``/``need``/
-  ``until_clause`` read the known tokens without ``peek``/``take`` frames, the header's enum members are read
-  once; ``crosscheck`` moved to ``functext_check`` (re-exported): the same statement (every field), the same
-  spans, or the same error (class, message, offset); the same crosscheck verdicts; the spans left for the
-  text's other readers are the lexer's own.
+* the CREATE FUNCTION text reader (``functext``, which reads its tokens with this lexer) against its former self
+  over every fixture function text and generated headers with hostile pieces: the same statement (every field),
+  the same spans, or the same error (class, message, offset); the same crosscheck verdicts; the spans left for
+  the text's other readers are the lexer's own.
 """
 
 from __future__ import annotations
