@@ -137,10 +137,7 @@ def load_config(path: str | os.PathLike[str] | None) -> CheckConfig:
     env = _env_targets()
     if path is None:
         return CheckConfig() if env is None else CheckConfig(targets=env)
-    try:
-        import tomllib
-    except ImportError:  # Python 3.10
-        import tomli as tomllib  # type: ignore[no-redef]
+    import tomllib  # (here, not at the top: most runs read no configuration)
 
     p = os.fspath(path)
     try:
