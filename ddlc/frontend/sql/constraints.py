@@ -566,12 +566,18 @@ _PARENS_ONLY = {c: None for c in range(128) if chr(c) not in "()"}
 
 
 def _balanced(text: str) -> bool:
-    """Whether the parentheses of ``text`` (ASCII, or any: others are kept and fail it) pair off in order:
-    taking every ``()`` out again and again leaves nothing exactly then."""
-    p = text.translate(_PARENS_ONLY)
-    while "()" in p:
-        p = p.replace("()", "")
-    return not p
+    """Whether the parentheses of ``text`` (ASCII, or any: a character outside ASCII fails it) pair off in
+    order: the depth never below 0 and 0 at the end, in one pass (linear however deep they nest: a CHECK
+    nested 8,000 deep took 1.5 s when every ``()`` was taken out again and again)."""
+    depth = 0
+    for c in text.translate(_PARENS_ONLY):
+        if c == "(":
+            depth += 1
+        elif c == ")" and depth:
+            depth -= 1
+        else:  # a ")" without its "(", or a character outside ASCII
+            return False
+    return not depth
 
 
 _NOT_PUNCT = lazyre.compile(r"['\"$]|--|/\*")  # what may hold a parenthesis that is not one (a quote, a comment)
