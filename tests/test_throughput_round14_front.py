@@ -346,3 +346,20 @@ def _elements_with(key: str) -> list[dict[str, Any]]:
         except orjson.JSONDecodeError:
             continue
     return out
+
+
+_ASCII_BUT_PARENS = {c: None for c in range(128) if chr(c) not in "()"}
+
+
+def _balanced_by_removal(text: str) -> bool:
+    """5ccc5bd's first ``_balanced`` (quadratic in the depth), the reference for the one-pass one."""
+    p = text.translate(_ASCII_BUT_PARENS)
+    while "()" in p:
+        p = p.replace("()", "")
+    return not p
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet="()(a )é\u00ff'\"$-/*\n", max_size=60))
+def test_balanced_in_one_pass_is_the_removal(text: str) -> None:
+    assert NEW._balanced(text) == _balanced_by_removal(text), text
