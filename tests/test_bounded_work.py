@@ -286,7 +286,7 @@ def test_a_deeply_nested_check_constraint_is_read_in_linear_time():
     import time
     from pathlib import Path
 
-    from ddlc.frontend.sql import constraints
+    from ddlc.frontend.sql import check_text
 
     raw = (Path(__file__).resolve().parents[1] / "fixtures/cases/create_table/constraints/input.json").read_text()
     deep = 9000
@@ -297,8 +297,8 @@ def test_a_deeply_nested_check_constraint_is_read_in_linear_time():
     c0 = time.process_time()
     for target in TARGETS:
         ddlc.translate(doc, target)
-    assert constraints._balanced("(" * 30000 + "a" + ")" * 30000) is True
-    assert constraints._balanced("(" * 30000 + ")" * 29999) is False
+    assert check_text.balanced("(" * 30000 + "a" + ")" * 30000) is True
+    assert check_text.balanced("(" * 30000 + ")" * 29999) is False
     assert time.process_time() - c0 < 2.0
 
 

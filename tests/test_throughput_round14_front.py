@@ -6,7 +6,7 @@ new one.
   ``read_definition`` reads it; the Expr's tree is known already when the text starts with a constraint's word.
   ``read_constraint`` calls it instead of ``make_definition`` + ``read_definition`` (the fragment check first,
   then the kind, as before);
-* ``constraints._check_text`` finds the common ``CHECK (...)``'s closing parenthesis without a step per
+* ``check_text.check_expr_text`` (``constraints._check_text`` before) finds the common ``CHECK (...)``'s closing parenthesis without a step per
   parenthesis;
 * ``read_type`` skips ``check_typmod``'s call when its verdict is remembered good; ``read_column`` reads a
   present collation's name and a string default at once.
@@ -36,6 +36,7 @@ from ddlc.errors import DdlcError
 from ddlc.frontend.build import _columns as NEWCOL
 from ddlc.frontend.build import table as NEWTABLE
 from ddlc.frontend.build._read import BuildContext, Obj
+from ddlc.frontend.sql import check_text as NEWCHECK
 from ddlc.frontend.sql import constraints as NEW
 from ddlc.ir.table import ConstraintKind, TableConstraint
 
@@ -210,7 +211,7 @@ def test_hostile_definitions(piece: str) -> None:
                  f"CHECK (a){piece}(b)", f"{piece}PRIMARY KEY (a)", f"PRIMARY KEY (a){piece}", piece):
         for contype in ("primary key", "unique", "check", None, 3, "nope"):
             _same_constraint(_constraint_el(text, contype))
-        assert NEW._check_text(text) == OLD._check_text(text), text
+        assert NEWCHECK.check_expr_text(text) == OLD._check_text(text), text
 
 
 @settings(max_examples=400, deadline=None)
@@ -223,7 +224,7 @@ def test_generated_key_lists(text: str, contype: Any) -> None:
 @given(checks())
 def test_generated_checks(text: str) -> None:
     _same_constraint(_constraint_el(text))
-    assert NEW._check_text(text) == OLD._check_text(text)
+    assert NEWCHECK.check_expr_text(text) == OLD._check_text(text)
 
 
 def test_key_list_words_are_plain() -> None:
@@ -362,4 +363,4 @@ def _balanced_by_removal(text: str) -> bool:
 @settings(max_examples=3000, deadline=None)
 @given(st.text(alphabet="()(a )é\u00ff'\"$-/*\n", max_size=60))
 def test_balanced_in_one_pass_is_the_removal(text: str) -> None:
-    assert NEW._balanced(text) == _balanced_by_removal(text), text
+    assert NEWCHECK.balanced(text) == _balanced_by_removal(text), text

@@ -124,6 +124,7 @@ def test_identities_same_as_the_lexer(pieces: list[str]) -> None:
 
 # -- constraint definitions ----------------------------------------------------------------------------------
 
+from ddlc.frontend.sql import check_text as CT  # noqa: E402
 from ddlc.frontend.sql import constraints  # noqa: E402
 
 CONSTRAINT_TEXTS = _fixture_strings("definition")
@@ -196,9 +197,9 @@ def test_closing_paren_same_as_the_lexer(pieces: list[str], lead: int) -> None:
     from ddlc.frontend.sql.lexer import closing_paren
 
     text = "x" * lead + "(" + "".join(pieces)
-    assert constraints._closing_paren(text, lead) == closing_paren(text, lead), text
+    assert CT._closing_paren(text, lead) == closing_paren(text, lead), text
     body = "CHECK (" + "".join(pieces)
-    assert constraints._check_text(body) == (None if closing_paren(body, 6) is None else body[7:closing_paren(body, 6)])
+    assert CT.check_expr_text(body) == (None if closing_paren(body, 6) is None else body[7:closing_paren(body, 6)])
 
 
 # -- partition keys ------------------------------------------------------------------------------------------

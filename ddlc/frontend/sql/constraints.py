@@ -25,6 +25,7 @@ from ...diagnostics import Severity, register
 from ...errors import Path
 from ...ir.names import Expr, ParsedSql, QualifiedName, refs_later
 from ...ir.table import ConstraintInfo, ConstraintKind, FkAction, FkMatch, OptionValueKind, WithOption
+from .check_text import check_expr_text
 from .expr import expr_parts, expr_tree, make_expr
 from .lexer import BLANK, closing_paren, split_commas
 from .fragment import check_fragment, has_comment
@@ -49,7 +50,6 @@ _INFORMATIONAL = lazyre.compile(r"\s*(enable|disable)\s+optimization\s+informati
 _DISABLE_TAIL = lazyre.compile(r"\s+DISABLE\s*$", re.I)
 _CHECK_DISABLE = lazyre.compile(r"(?is)\s*CHECK\b.*\)\s*DISABLE\s*\Z")
 _MATCH_PARTIAL = lazyre.compile(r"(?i)\bMATCH\s+PARTIAL\b")
-_CHECK_OPEN = lazyre.compile(r"\s*CHECK\s*\(", re.I)
 _KEY_LIST = lazyre.compile(r"\s*(PRIMARY\s+KEY|UNIQUE)\s*\(", re.I)
 # (the server's blanks only: Python's \s also takes \x1c-\x1f, which PostgreSQL reads as part of a token)
 _SORTED_ITEM = lazyre.compile(r"[ \t\n\r\f\v]*(.*?[^ \t\n\r\f\v])[ \t\n\r\f\v]+(ASC|DESC)[ \t\n\r\f\v]*", re.I | re.S)
@@ -449,7 +449,7 @@ def _json_info(c: dict[str, Any], kind: ConstraintKind, body: str, origin: Path,
             raise _Unread
         references = QualifiedName(rv["relname"], rv.get("schemaname"), origin=origin)
     else:
-        check_text = _check_text(body)
+        check_text = check_expr_text(body)
         if check_text is None:
             return None
         check = make_expr(check_text, origin)
@@ -513,7 +513,7 @@ def _info_node(c: Any, body: str, origin: Path, descending: tuple[int, ...], dis
         if c.where_clause is not None:
             where = make_expr(RawStream()(c.where_clause), origin)
     else:
-        check_text = _check_text(body)
+        check_text = check_expr_text(body)
         if check_text is None:
             return None
         check = make_expr(check_text, origin)
@@ -543,61 +543,6 @@ def _info_node(c: Any, body: str, origin: Path, descending: tuple[int, ...], dis
         optimization=optimization,
         origin=origin,
     )
-
-
-def _check_text(body: str) -> str | None:
-    """The expression inside ``CHECK (...)``, exactly as written."""
-    if (body.startswith("CHECK (") and "'" not in body and '"' not in body and "$" not in body and "--" not in body
-            and "/*" not in body):
-        # the server's spelling, every parenthesis one (what _NOT_PUNCT finds is nowhere in it): when what lies between the first one and the last is
-        # balanced, those two pair off (the common ``CHECK ((expr)) [NOT VALID|NO INHERIT]``), found without a
-        # step per parenthesis
-        close = body.rfind(")")
-        if close > 6 and _balanced(body[7:close]):
-            return body[7:close]
-    m = _CHECK_OPEN.match(body)
-    if m is None:
-        return None
-    close = _closing_paren(body, m.end() - 1)
-    return None if close is None else body[m.end() : close]
-
-
-_PARENS_ONLY = {c: None for c in range(128) if chr(c) not in "()"}
-
-
-def _balanced(text: str) -> bool:
-    """Whether the parentheses of ``text`` (ASCII, or any: a character outside ASCII fails it) pair off in
-    order: the depth never below 0 and 0 at the end, in one pass (linear however deep they nest: a CHECK
-    nested 8,000 deep took 1.5 s when every ``()`` was taken out again and again)."""
-    depth = 0
-    for c in text.translate(_PARENS_ONLY):
-        if c == "(":
-            depth += 1
-        elif c == ")" and depth:
-            depth -= 1
-        else:  # a ")" without its "(", or a character outside ASCII
-            return False
-    return not depth
-
-
-_NOT_PUNCT = lazyre.compile(r"['\"$]|--|/\*")  # what may hold a parenthesis that is not one (a quote, a comment)
-_PAREN = lazyre.compile(r"[()]")
-
-
-def _closing_paren(text: str, open_at: int) -> int | None:
-    """:func:`closing_paren`, without the lexer when no quote, dollar or comment follows ``open_at``: every
-    parenthesis is one then."""
-    if _NOT_PUNCT.search(text, open_at) is not None:
-        return closing_paren(text, open_at)
-    depth = 0
-    for m in _PAREN.finditer(text, open_at):
-        if m.group() == "(":
-            depth += 1
-        else:
-            depth -= 1
-            if depth == 0:
-                return m.start()
-    return None
 
 
 def _option(d: Any, origin: Path) -> WithOption:

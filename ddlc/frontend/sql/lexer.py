@@ -49,11 +49,9 @@ _CONT = r"[^\x00-\x23\x25-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]"
 _TAG_CONT = r"[^\x00-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]"  # a dollar-quote tag: no "$"
 _TAG = rf"(?:{_START}{_TAG_CONT}*)?"
 
-# A closing quote is never followed by another one (that would be a doubled quote): the (?!') keeps
-# backtracking from ending an unterminated string early, as a left-to-right scanner would. Each body is read
-# possessively, runs of plain characters at once (issue 26: ~4x fewer instructions than a character a loop):
-# its pieces (a plain character, an escape, a doubled quote) cut it one way only, and it can end only at a quote
-# that no other follows, where no piece goes on, so no backtracking ever found another end
+# A closing quote is never followed by another (a doubled quote): (?!') keeps an unterminated string from ending
+# early, as a left-to-right scanner would. Bodies are read possessively, a run of plain characters at once (~4x
+# fewer instructions): their pieces cut them one way only, and they end only at a quote no other follows
 _STRINGS = r"[eE]'[^'\\]*+(?:(?:\\[\s\S]|'')[^'\\]*+)*+'(?!')|[nNxXbB]?'[^']*+(?:''[^']*+)*+'(?!')"
 _GLUED = r"(?=[\s\S]*')"  # another quote follows somewhere
 _STRINGS_GLUED = (rf"[eE]'(?=(?P<ge>(?:[^'\\]|\\[\s\S]|''|'(?={_CONT}){_GLUED})*))(?P=ge)'"
