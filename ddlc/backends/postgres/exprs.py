@@ -120,6 +120,13 @@ def rewrite_tree(node: Any, emit: Any, origin: Any, text: str = "",
 
     # only the path to each rewritten call is copied; calls are of no other node class
     tree = replaced(node, one, (ast.FuncCall, ast.ColumnRef), gather)
+    _report(done, emit, origin)
+    return tree, True
+
+
+def _report(done: list[Any], emit: Any, origin: Any) -> None:
+    """The diagnostics of the rewrites ``done`` (rewrite_tree's and rewrite_map's alike): the exact ones, then the
+    close forms, each sorted and said once."""
     exact_set, close_set = set(), set()
     for rw in done:  # (one loop, no comprehension's frame)
         if rw.exact:
@@ -131,9 +138,6 @@ def rewrite_tree(node: Any, emit: Any, origin: Any, text: str = "",
         emit.diag(I_EXPR_REWRITTEN, "rewritten: " + ", ".join(exact), origin)
     if close:
         emit.diag(I_EXPR_CLOSE, "rewritten to a close form: " + "; ".join(close), origin)
-    return tree, True
-
-
 
 
 _IN_PLACE: Any = None  # the classes a call's replacement may have to be printed in its place (see rewrite_map)
@@ -190,15 +194,5 @@ def rewrite_map(node: Any, emit: Any, origin: Any, text: str, gather: tuple[type
             found.append(t)
     for new in out.values():
         found.extend(n for n in nodes(new) if type(n) is want)
-    exact_set, close_set = set(), set()
-    for rw in done:
-        if rw.exact:
-            exact_set.add(rw.gauss)
-        else:
-            close_set.add(f"{rw.gauss} -> {rw.postgres} ({rw.note})")
-    exact, close = sorted(exact_set), sorted(close_set)
-    if exact:
-        emit.diag(I_EXPR_REWRITTEN, "rewritten: " + ", ".join(exact), origin)
-    if close:
-        emit.diag(I_EXPR_CLOSE, "rewritten to a close form: " + "; ".join(close), origin)
+    _report(done, emit, origin)
     return out
