@@ -128,12 +128,13 @@ def _same_column(el: dict[str, Any]) -> None:
     assert _outcome(NEWCOL.read_column, Obj, el) == _outcome(OLDCOL.read_column, OLDREAD.Obj, el), el
 
 
-def _elements(kind: str) -> list[dict[str, Any]]:
+def _fixture_objects(wanted: Any) -> list[dict[str, Any]]:
+    """Every JSON object of the fixtures that ``wanted`` accepts (one walk for both readers below)."""
     out: list[dict[str, Any]] = []
 
     def walk(x: Any) -> None:
         if isinstance(x, dict):
-            if x.get("type") == kind and "fmt" in x:
+            if wanted(x):
                 out.append(x)
             for v in x.values():
                 walk(v)
@@ -147,6 +148,10 @@ def _elements(kind: str) -> list[dict[str, Any]]:
         except orjson.JSONDecodeError:
             continue
     return out
+
+
+def _elements(kind: str) -> list[dict[str, Any]]:
+    return _fixture_objects(lambda x: x.get("type") == kind and "fmt" in x)
 
 
 CONSTRAINTS = _elements("constraint")
@@ -329,24 +334,7 @@ def test_every_fixture_index_definition_the_same_members() -> None:
 
 
 def _elements_with(key: str) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-
-    def walk(x: Any) -> None:
-        if isinstance(x, dict):
-            if key in x and "fmt" in x and "INDEX" in str(x.get("fmt")):
-                out.append(x)
-            for v in x.values():
-                walk(v)
-        elif isinstance(x, list):
-            for v in x:
-                walk(v)
-
-    for p in sorted((ROOT / "fixtures").rglob("*.json")):
-        try:
-            walk(orjson.loads(p.read_bytes()))
-        except orjson.JSONDecodeError:
-            continue
-    return out
+    return _fixture_objects(lambda x: key in x and "fmt" in x and "INDEX" in str(x.get("fmt")))
 
 
 _ASCII_BUT_PARENS = {c: None for c in range(128) if chr(c) not in "()"}
