@@ -90,11 +90,11 @@ _SPECIAL = lazyre.compile(r"['\"$\s]|--|/\*")
 
 _NOT_PLAIN = lazyre.compile(r"\$|--|/\*")  # what canonicalize reads apart from quotes and blank runs
 # a text whose every quote closes, as the scan reads quotes (a doubled quote inside is one character):
-# possessive, so that one attempt is linear in the text
-_CLOSED = lazyre.compile(r"(?:[^'\"]++|'(?:[^']|'')*+'|\"(?:[^\"]|\"\")*+\")*+")
-_QUOTED = lazyre.compile(r"('(?:[^']|'')*+'|\"(?:[^\"]|\"\")*+\")")
+# atomic groups, so that one attempt is linear in the text
+_CLOSED = lazyre.compile(r"(?>(?:(?>[^'\"]+)|'(?>(?:[^']|'')*)'|\"(?>(?:[^\"]|\"\")*)\")*)")
+_QUOTED = lazyre.compile(r"('(?>(?:[^']|'')*)'|\"(?>(?:[^\"]|\"\")*)\")")
 # a blank run (of _WS's characters: not \s, other blanks are kept as they are) that is not one space
-_ODD_RUN = lazyre.compile(r"[\t\n\r\f\v][ \t\n\r\f\v]*+| [ \t\n\r\f\v]++")  # (possessive: 3x faster, the same runs)
+_ODD_RUN = lazyre.compile(r"[\t\n\r\f\v](?>[ \t\n\r\f\v]*)| (?>[ \t\n\r\f\v]+)")  # (atomic: 3x faster, the same runs)
 
 
 def canonicalize(text: str) -> str:

@@ -50,11 +50,11 @@ _DAMAGED = lazyre.compile(rb"relid \d+, cmdtype: |\"[JT]DDL\"\s*:")
 _OWNER_MARK = b", [owner "
 
 # A test_decoding DML row: text outside quotes, '...' literals and "..." names (a doubled quote
-# inside either is two quoted runs back to back: the same state). Possessive: no backtracking.
-_TD_RUN = lazyre.compile(rb"""(?:[^'"]++|'[^']*+'|"[^"]*+")*+""")
+# inside either is two quoted runs back to back: the same state). Atomic groups: no backtracking.
+_TD_RUN = lazyre.compile(rb"""(?>(?:(?>[^'"]+)|'(?>[^']*)'|"(?>[^"]*)")*)""")
 # A cJSON row: text outside strings and "..." strings with backslash escapes.
-_JS_RUN = lazyre.compile(rb'(?:[^"]++|"(?:[^"\\]++|\\.)*+")*+')
-_JS_REST = lazyre.compile(rb'(?:[^"\\]++|\\.)*+')  # the rest of a string already open
+_JS_RUN = lazyre.compile(rb'(?>(?:(?>[^"]+)|"(?>(?:(?>[^"\\]+)|\\.)*)")*)')
+_JS_REST = lazyre.compile(rb'(?>(?:(?>[^"\\]+)|\\.)*)')  # the rest of a string already open
 _TD, _JS, _BYTES = 0, 1, 2
 
 

@@ -29,8 +29,8 @@ _PIECES = _HEAD + 2
 # pieces and blanks only, so a piece follows each blank run but at its end), then the rest of the simple start
 # (the match ends where _SIMPLE_START's does). ~17k instructions a CREATE text where the two took ~50k
 # (findall read every piece of the 160 characters: issue 26)
-_START_PIECES = lazyre.compile(r"(?:[ \t\n\r\f\v]*+([A-Za-z0-9_]++|=++|[(),;.\[\]])?)" * _PIECES
-                               + r"[A-Za-z0-9_ \t\n\r\f\v(),;.\[\]=]*+")
+_START_PIECES = lazyre.compile(r"(?:(?>[ \t\n\r\f\v]*)((?>[A-Za-z0-9_]+)|(?>=+)|[(),;.\[\]])?)" * _PIECES
+                               + r"(?>[A-Za-z0-9_ \t\n\r\f\v(),;.\[\]=]*)")
 
 
 def text_kind(text: str, lexed: Lexed | None = None) -> str:

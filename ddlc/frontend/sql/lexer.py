@@ -50,33 +50,35 @@ _TAG_CONT = r"[^\x00-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]"  # a dollar-quote tag
 _TAG = rf"(?:{_START}{_TAG_CONT}*)?"
 
 # A closing quote is never followed by another (a doubled quote): (?!') keeps an unterminated string from ending
-# early, as a left-to-right scanner would. Bodies are read possessively, a run of plain characters at once (~4x
-# fewer instructions): their pieces cut them one way only, and they end only at a quote no other follows
-_STRINGS = r"[eE]'[^'\\]*+(?:(?:\\[\s\S]|'')[^'\\]*+)*+'(?!')|[nNxXbB]?'[^']*+(?:''[^']*+)*+'(?!')"
+# early, as a left-to-right scanner would. Bodies are read in atomic groups, a run of plain characters at once
+# (~4x fewer instructions): their pieces cut them one way only, and they end only at a quote no other follows.
+# Atomic groups (?>x*), never the possessive x*+ they mean: Python 3.11.0-3.11.4 match possessive repeats wrongly
+# (gh-106052, gh-100061; tests/test_regex_portable.py)
+_STRINGS = r"[eE]'(?>[^'\\]*)(?>(?:(?:\\[\s\S]|'')(?>[^'\\]*))*)'(?!')|[nNxXbB]?'(?>[^']*)(?>(?:''(?>[^']*))*)'(?!')"
 _GLUED = r"(?=[\s\S]*')"  # another quote follows somewhere
 _STRINGS_GLUED = (rf"[eE]'(?=(?P<ge>(?:[^'\\]|\\[\s\S]|''|'(?={_CONT}){_GLUED})*))(?P=ge)'"
                   rf"|[nNxXbB]?'(?=(?P<gs>(?:[^']|''|'(?={_CONT}){_GLUED})*))(?P=gs)'")
 
 
 _SPACE_RX = r"[ \t\n\r\f\v]+"
-# a flat comment's body possessively (as a string's): it can end only at its first "*/"
-_COMMENT_RX = r"--[^\n\r]*|/\*[^*/]*+(?:(?:\*(?!/)|/(?!\*))[^*/]*+)*+\*/"
-# the blanks and comments before a token, possessively: blank runs between comments (each starts with a
+# a flat comment's body in atomic groups (as a string's): it can end only at its first "*/"
+_COMMENT_RX = r"--[^\n\r]*|/\*(?>[^*/]*)(?>(?:(?:\*(?!/)|/(?!\*))(?>[^*/]*))*)\*/"
+# the blanks and comments before a token, in atomic groups: blank runs between comments (each starts with a
 # character no other piece does: one way to cut them)
-_SKIP_RX = rf"[ \t\n\r\f\v]*+(?:(?:{_COMMENT_RX})[ \t\n\r\f\v]*+)*+"
+_SKIP_RX = rf"(?>[ \t\n\r\f\v]*)(?>(?:(?:{_COMMENT_RX})(?>[ \t\n\r\f\v]*))*)"
 
 
 def _kinds(strings: str) -> tuple[tuple[str, str], ...]:
     """The token kinds but blanks and comments, in the order the master regex tries them: a word first (most
     tokens are), but for the letters that start a string (``E'``, ``N'``, ``X'``, ``B'``), the only kinds a word's
-    first character starts too; the bodies of quoted identifiers and dollar quotes possessively (as a
+    first character starts too; the bodies of quoted identifiers and dollar quotes in atomic groups (as a
     string's: a dollar quote ends at the first ``$tag$``, which no piece of its body starts)."""
     return (
         ("word", rf"(?![eEnNxXbB]'){_START}{_CONT}*"),
         ("nested", r"/\*"),  # a comment with a comment inside, or unterminated: finished in Python
         ("string", strings),
-        ("qident", r'"[^"]*+(?:""[^"]*+)*+"(?!")'),
-        ("dollar", rf"\$(?P<tag>{_TAG})\$[^$]*+(?:\$(?!(?P=tag)\$)[^$]*+)*+\$(?P=tag)\$"),
+        ("qident", r'"(?>[^"]*)(?>(?:""(?>[^"]*))*)"(?!")'),
+        ("dollar", rf"\$(?P<tag>{_TAG})\$(?>[^$]*)(?>(?:\$(?!(?P=tag)\$)(?>[^$]*))*)\$(?P=tag)\$"),
         ("param", r"\$[0-9]+"),
         ("error", rf"[eEnNxXbB]?'[\s\S]*|\"[\s\S]*|\${_TAG}\$[\s\S]*"),  # what did not close above
         ("number", r"(?:[0-9]+(?:\.(?!\.)[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"),
@@ -92,7 +94,7 @@ def _master(strings: str) -> re.Pattern[str]:
 
 def _skipping() -> re.Pattern[str]:
     """The master regex's blanks and comments (flat ones: a nested comment is the ``nested`` token) taken
-    before each token, possessively: one match a token, or, at the end (blanks and comments aside), an empty
+    before each token, in atomic groups: one match a token, or, at the end (blanks and comments aside), an empty
     one whose ``lastgroup`` is None."""
     alts = "|".join(f"(?P<{k}>{p})" for k, p in _kinds(_STRINGS))
     return re.compile(rf"{_SKIP_RX}(?:{alts}|\Z)")

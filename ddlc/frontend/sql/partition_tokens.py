@@ -37,7 +37,7 @@ _PUNCT_CHARS = frozenset("(),;.+-*/%[]<>=")
 # followed by an identifier character, which glued quotes may continue, and a zero-length quoted name do not
 # match). A text the matches do not cover (but its trailing blanks) is read by scanned_tokens.
 _SIMPLE = lazyre.compile(
-    r"([ \t\n\r\f\v]*+)(?:"
+    r"((?>[ \t\n\r\f\v]*))(?:"
     r"(?![eEnNxXbB]')([A-Za-z_][A-Za-z0-9_$]*)"
     r"|((?:[0-9]+(?:\.(?!\.)[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)"
     r"|('[^']*'(?![A-Za-z0-9_$']))"
@@ -135,13 +135,13 @@ def scanned_tokens(text: str, fail: Callable[[str, int], NoReturn]) -> list[Tok]
 # ``PARTITION BY RANGE|LIST|HASH (a[, b]) [SUBPARTITION BY ... (c)] (PARTITION p [VALUES LESS THAN (..) |
 # VALUES (..)] [TABLESPACE t] [(SUBPARTITION ...)], ...) [ENABLE|DISABLE ROW MOVEMENT]`` with names, numbers,
 # plain strings, MAXVALUE, NULL and DEFAULT only: what pg_get_partkeydef writes for most tables. Each pattern
-# takes whole tokens exactly as :func:`tokens` cuts them (a word or a number is taken whole, possessively, and
+# takes whole tokens exactly as :func:`tokens` cuts them (a word or a number is taken whole, in an atomic group, and
 # a keyword must end there); :func:`common_clause` gives None for any other text, which the parser reads.
 
-_W = r"[ \t\n\r\f\v]*+"
+_W = r"(?>[ \t\n\r\f\v]*)"
 _END = r"(?![A-Za-z0-9_$])"
-_NAME = r"(?:([A-Za-z_][A-Za-z0-9_$]*+)|\"([^\"]++)\"(?!\"))"
-_NUM = r"(?:[0-9]++(?:\.(?!\.)[0-9]*+)?|\.[0-9]++)(?:[eE][+-]?[0-9]++)?"
+_NAME = r"(?:([A-Za-z_](?>[A-Za-z0-9_$]*))|\"((?>[^\"]+))\"(?!\"))"
+_NUM = r"(?:(?>[0-9]+)(?:\.(?!\.)(?>[0-9]*))?|\.(?>[0-9]+))(?:[eE][+-]?(?>[0-9]+))?"
 _HEAD = lazyre.compile(rf"{_W}PARTITION{_END}{_W}BY{_END}{_W}(RANGE|LIST|HASH){_END}{_W}\(", re.I | re.A)
 _SUB = lazyre.compile(rf"{_W}SUBPARTITION{_END}{_W}BY{_END}{_W}(RANGE|LIST|HASH){_END}{_W}\(", re.I | re.A)
 _KEY = lazyre.compile(rf"{_W}{_NAME}{_W}([,)])", re.A)
@@ -149,9 +149,9 @@ _OPEN = lazyre.compile(rf"{_W}\(")
 _INTERVAL = lazyre.compile(rf"{_W}INTERVAL{_END}{_W}\(", re.I | re.A)
 _ITEM = lazyre.compile(rf"{_W}(PARTITION|SUBPARTITION){_END}{_W}{_NAME}{_W}"
                        rf"(?:VALUES{_END}{_W}(?:(LESS){_END}{_W}THAN{_END}{_W})?\()?", re.I | re.A)
-_VALUE = lazyre.compile(rf"{_W}(?:([+-]){_W}({_NUM})|({_NUM})|('[^']*+')|(MAXVALUE|NULL|DEFAULT){_END}){_W}([,)])",
+_VALUE = lazyre.compile(rf"{_W}(?:([+-]){_W}({_NUM})|({_NUM})|('(?>[^']*)')|(MAXVALUE|NULL|DEFAULT){_END}){_W}([,)])",
                         re.I | re.A)
-_ONE_VALUE = lazyre.compile(rf"{_W}(?:([+-]){_W}({_NUM})|({_NUM})|('[^']*+')|(MAXVALUE|NULL){_END}){_W}\Z", re.I | re.A)
+_ONE_VALUE = lazyre.compile(rf"{_W}(?:([+-]){_W}({_NUM})|({_NUM})|('(?>[^']*)')|(MAXVALUE|NULL){_END}){_W}\Z", re.I | re.A)
 _STORE_IN = lazyre.compile(rf"{_W}STORE{_END}", re.I | re.A)
 _AFTER = lazyre.compile(rf"{_W}(?:TABLESPACE{_END}{_W}{_NAME}{_W})?([,()])", re.I | re.A)  # [TABLESPACE t] and , ( )
 _NEXT = lazyre.compile(rf"{_W}([,)])")

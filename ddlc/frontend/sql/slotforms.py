@@ -41,10 +41,10 @@ def _tokens(v: str) -> list[tuple[str, int, int]]:
 # What the lexer reads as one name (a bare word or a quoted name) and blanks, the common slot value: read
 # without it. A quoted name ends at its first quote that is not doubled (as the lexer's qident), so a text
 # these match is lexed to the same name tokens; anything else is judged by the tokens (tests/test_throughput_front.py)
-_BLANKS = r"[ \t\n\r\f\v]*+"
-_NAME_TOKEN = rf'(?:{_START}{_CONT}*+|"(?:[^"]|"")*+"(?!"))'
+_BLANKS = r"(?>[ \t\n\r\f\v]*)"
+_NAME_TOKEN = rf'(?:{_START}(?>{_CONT}*)|"(?>(?:[^"]|"")*)"(?!"))'
 _ONE_NAME = re.compile(rf"{_BLANKS}{_NAME_TOKEN}{_BLANKS}\Z")
-_NAMES = re.compile(rf"{_BLANKS}(?:{_NAME_TOKEN}{_BLANKS})++\Z")
+_NAMES = re.compile(rf"{_BLANKS}(?>(?:{_NAME_TOKEN}{_BLANKS})+)\Z")
 
 
 # A name a document names afresh (a table, a schema), judged without the verdict's chain (issue 26: a stream
