@@ -11,7 +11,8 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from types import FunctionType
+from enum import EnumType
+from types import FunctionType, ModuleType
 from typing import Any
 
 import orjson
@@ -76,8 +77,98 @@ def _install() -> bool:
 
                 __setattr__.ddlc_trusted = True  # type: ignore[attr-defined]
                 ast.Node.__setattr__ = __setattr__  # type: ignore[method-assign]
+                _install_makers()
                 _FAST = True
     return _FAST
+
+
+def _install_makers() -> None:
+    """Let pglast's parser make its nodes and enum members without Python's class calls (issue 26). Its
+    Cython code reads the module globals ``ast`` and ``enums`` of ``pglast.parser`` at each node
+    (``ast.SelectStmt(...)``, ``getattr(enums, 'SetOperation')(value)``); both become modules of ddlc's
+    (:func:`_maker`, :func:`_member`, made for each name when the parser first asks for it) that give:
+
+    - for a node class, a function that, in a trusted thread, sets the slots of an instance of a private
+      class with the node class's base and slots and ``object.__setattr__`` (a slot store ~60 instructions,
+      against ~660 through a slot descriptor's ``__set__``; no ``type.__call__``, no ``__init__``), then
+      gives the instance the node's class (``__class__``: CPython checks the two layouts are the same): a
+      view query's parse ~40 % fewer instructions. In a thread that is not trusted (a parse by the program
+      using ddlc) it calls the class, checked as before (tests/test_pgparse_trusted.py);
+    - for an enum class, its members by value (a dict lookup; a value that is no member's: the enum
+      class's own call, which finds or refuses it as before): the very members ``EnumType.__call__`` gives,
+      without its two Python frames (~4k instructions a member).
+
+    Installed once, under :data:`_LOCK`, with the hook of :func:`_install`, and never taken back: every
+    thread's parse reads the same two modules, whose answers do not depend on which thread asks."""
+    from pglast import ast, enums, parser
+
+    from .pglast_makers_generated import TEMPLATES as MAKERS  # (here: imported with the hook, not per parse)
+
+    _MAKERS.update(MAKERS)
+    nodes, members = ModuleType(ast.__name__), ModuleType(enums.__name__)
+    nodes.__getattr__ = lambda name: _maker(nodes, ast, name)  # type: ignore[method-assign]
+    members.__getattr__ = lambda name: _member(members, enums, name)  # type: ignore[method-assign]
+    parser.ast, parser.enums = nodes, members  # type: ignore[attr-defined]
+
+
+_MAKERS: dict[int, Any] = {}  # :mod:`.pglast_makers_generated`'s templates, by size (imported with the hook)
+
+
+def _maker(into: ModuleType, ast: Any, name: str) -> Any:
+    """What ``into`` (the parser's ``ast``) gives for ``name``: the maker of the node class ``ast.<name>``
+    from the template of its size (the class's parameter and slot names put in its code: nothing compiled at
+    run time), or ``ast``'s own attribute when the class is not one :func:`_adopt` would adopt (its
+    ``__init__`` not exactly its slots, each defaulting to None) or its instances' class may not be given
+    (CPython refuses ``__class__`` between different layouts). Kept in ``into``: asked once per name (two
+    threads asking at once make two equal makers, one kept)."""
+    cls = getattr(ast, name)
+    out = cls
+    own = vars(cls) if isinstance(cls, type) and issubclass(cls, ast.Node) else {}
+    init, slots = own.get("__init__"), own.get("__slots__")
+    code = getattr(init, "__code__", None)
+    template = _MAKERS.get(len(slots)) if isinstance(slots, dict) else None
+    if code is not None and template is not None:
+        names = tuple(slots)
+        if (code.co_argcount == len(names) + 1 and not code.co_kwonlyargcount and not code.co_flags & 0x0C
+                and code.co_varnames[1:len(names) + 1] == names and init.__defaults__ == (None,) * len(names)):
+            shadow = type(cls.__name__, (cls.__base__,), {
+                "__slots__": names, "__setattr__": object.__setattr__, "__init__": object.__init__,
+                "__module__": __name__, "__qualname__": "shadow." + cls.__qualname__})
+            try:
+                shadow().__class__ = cls
+            except TypeError:  # (not the same layout: the class itself)
+                pass
+            else:
+                made = template.__code__
+                fields = {f"_f{i}": n for i, n in enumerate(names)}
+                made = made.replace(co_names=tuple(fields.get(n, n) for n in made.co_names),
+                                    co_varnames=names + made.co_varnames[len(names):],
+                                    co_name=name, co_qualname="make." + name)
+                out = FunctionType(made, {"_T": _TRUSTED, "_S": shadow, "_C": cls}, name, template.__defaults__)
+        _adopt(cls)  # (as the hook does at a class's first trusted node: ddlc's trusted builders call the class)
+    setattr(into, name, out)
+    return out
+
+
+class _Members(dict):  # type: ignore[type-arg]
+    """An enum class's members by value; a value that is none of them: the class's own call (:func:`_member`)."""
+
+    __slots__ = ("cls",)
+
+    def __missing__(self, value: Any) -> Any:
+        return self.cls(value)
+
+
+def _member(into: ModuleType, enums: Any, name: str) -> Any:
+    """What ``into`` (the parser's ``enums``) gives for ``name``: for an enum class, the lookup of its members
+    by value (:class:`_Members`); else ``enums``' own attribute. Kept in ``into``, as :func:`_maker`'s."""
+    cls = out = getattr(enums, name)
+    if isinstance(cls, EnumType):
+        found = _Members(cls._value2member_map_)
+        found.cls = cls
+        out = found.__getitem__
+    setattr(into, name, out)
+    return out
 
 
 _LOCK = threading.Lock()
