@@ -18,63 +18,27 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import field
 from decimal import Decimal
-from typing import Any, NamedTuple
+from typing import Any
 
 import orjson
 
-from ...records import record
 from ...errors import Path
 from ...ir.names import QualifiedName
 from ...ir.routine import (
-    ArgMode, CreateFunction, FunctionArg, FunctionOptions, FunctionReturn, FunctionStyle, NullInput, Security,
-    SetOption, Volatility,
+    ArgMode, CreateFunction, FunctionOptions, FunctionReturn, FunctionStyle, NullInput, Security, SetOption, Volatility,
 )
-from .expr import make_expr
+from .functext_head import (  # (the reader's pieces, and the common header read at once)
+    _CLAUSE_WORDS, FunctionTextError, FunctionTextSpans, _oracle_body_end, _parse_args, _parse_return, _span_text,
+    _tok, _Tok, read_common,
+)
 from .lexer import (
-    ScanError, Tok, dollar_tag_at, error_message, ident_value, is_ident, keyword, skip_space, split_top, string_value,
+    ScanError, Tok, dollar_tag_at, error_message, ident_value, is_ident, keyword, skip_space, string_value,
     remember_spans, remembered_spans, token_at, token_spans,
 )
 
-_tok = tuple.__new__  # a token without NamedTuple's Python frame (as the lexer makes them)
-
-
-class _Tok(NamedTuple):
-    """A :class:`~.lexer.Tok` as the cursor reads it, its keyword spelling worked out once (``upper``)."""
-
-    kind: str
-    text: str
-    start: int
-    end: int
-    upper: str
-
-
-class FunctionTextError(ValueError):
-    def __init__(self, message: str, pos: int) -> None:
-        super().__init__(f"{message} (at offset {pos})")
-        self.pos = pos
-
-
-@record(slots=True)
-class FunctionTextSpans:
-    """Where things are in the text: the name (for renames) and openGauss-only words."""
-
-    name: tuple[int, int] = (0, 0)
-    og_only: list[tuple[int, int]] = field(default_factory=list)
-
-
-_CLAUSE_WORDS = frozenset(
-    "LANGUAGE WINDOW IMMUTABLE STABLE VOLATILE STRICT CALLED RETURNS SECURITY EXTERNAL AUTHID LEAKPROOF NOT "
-    "FENCED SHIPPABLE PACKAGE COST ROWS SET PARALLEL_ENABLE PARALLEL PIPELINED DETERMINISTIC COMMENT AS IS "
-    "TRANSFORM SUPPORT".split()
-)
-_MULTIWORD_TYPES = frozenset("DOUBLE CHARACTER CHAR NATIONAL NCHAR BIT TIME TIMESTAMP INTERVAL".split())
-_TYPE_CONT = frozenset("PRECISION VARYING WITH WITHOUT CHARACTER CHAR DAY HOUR MINUTE SECOND YEAR MONTH TO".split())
 _UNREAD: Any = object()
 _BATCH = 8  # the tokens _Cursor._read_on reads past the one asked for, at most
-_INOUT = ArgMode.INOUT
-_MODES = {"IN": ArgMode.IN, "OUT": ArgMode.OUT, "INOUT": ArgMode.INOUT, "VARIADIC": ArgMode.VARIADIC}
 
 
 class _Cursor:
@@ -203,51 +167,6 @@ class _Cursor:
         return out
 
 
-def _span_text(text: str, toks: list[Tok]) -> str:
-    return text[toks[0].start:toks[-1].end] if toks else ""
-
-
-def _mode_at(toks: list[Tok], k: int) -> tuple[ArgMode | None, int]:
-    """The argument mode at ``toks[k]`` (a type must follow it) and the index after it; (None, k) when none."""
-    if k < len(toks) and toks[k].upper in _MODES and k + 1 < len(toks):
-        if toks[k].upper == "IN" and toks[k + 1].upper == "OUT" and k + 2 < len(toks):
-            return _INOUT, k + 2
-        return _MODES[toks[k].upper], k + 1
-    return None, k
-
-
-def _parse_arg(text: str, toks: list[Tok]) -> FunctionArg:
-    if not toks:
-        raise FunctionTextError("empty argument", 0)
-    default = None
-    for j, t in enumerate(toks):
-        if t.upper == "DEFAULT" or (t.kind == "op" and t.text in (":=", "=")):
-            if j + 1 >= len(toks):
-                raise FunctionTextError("DEFAULT without a value", t.start)
-            default = _span_text(text, toks[j + 1:])
-            toks = toks[:j]
-            break
-    mode, i = _mode_at(toks, 0)
-    name = None
-    if i + 1 < len(toks) and is_ident(toks[i]) and is_ident(toks[i + 1]):
-        multi = toks[i].kind == "word" and toks[i].upper in _MULTIWORD_TYPES and toks[i + 1].upper in _TYPE_CONT
-        if not multi:
-            name = ident_value(toks[i])
-            i += 1
-            if mode is None:
-                mode, i = _mode_at(toks, i)  # Oracle order: name [IN|OUT|IN OUT] type
-    if i >= len(toks):
-        raise FunctionTextError("argument without a type", toks[0].start)
-    return FunctionArg(_span_text(text, toks[i:]), name, mode, default,
-                       default_expr=None if default is None else make_expr(default))
-
-
-def _parse_args(text: str, toks: list[Tok]) -> tuple[FunctionArg, ...]:
-    if not toks:
-        return ()
-    return tuple(_parse_arg(text, part) for part in split_top(toks))
-
-
 def _paren_tokens(c: _Cursor) -> list[Tok]:
     """Tokens between the ``(`` just consumed and its matching ``)`` (consumed too)."""
     out: list[Tok] = []
@@ -269,16 +188,6 @@ def _paren_tokens(c: _Cursor) -> list[Tok]:
         out.append(t)
 
 
-def _parse_return(text: str, toks: list[Tok]) -> FunctionReturn:
-    if not toks:
-        raise FunctionTextError("missing return type", 0)
-    if toks[0].upper == "SETOF" and len(toks) > 1:
-        return FunctionReturn(_span_text(text, toks[1:]), setof=True)
-    if toks[0].upper == "TABLE" and len(toks) > 2 and toks[1].text == "(" and toks[-1].text == ")":
-        return FunctionReturn("", setof=True, table=_parse_args(text, toks[2:-1]))
-    return FunctionReturn(_span_text(text, toks))
-
-
 def _number(c: _Cursor) -> str:
     t = c.take()
     sign = ""
@@ -289,17 +198,12 @@ def _number(c: _Cursor) -> str:
     return sign + t.text
 
 
-def _oracle_body_end(text: str, start: int) -> int:
-    end = len(text.rstrip())
-    if end > start and text[end - 1] == "/":
-        end = len(text[:end - 1].rstrip())
-    if end > start and text[end - 1] == ";":
-        end -= 1
-    return max(end, start)
-
-
 def parse_function_text(text: str, origin: Path = ()) -> tuple[CreateFunction, FunctionTextSpans]:
-    """Read a CREATE FUNCTION/PROCEDURE statement text (raises FunctionTextError)."""
+    """Read a CREATE FUNCTION/PROCEDURE statement text (raises FunctionTextError): a common header at once
+    (:func:`~.functext_head.read_common`), any other text by the cursor."""
+    got = read_common(text, origin)
+    if got is not None:
+        return got
     try:
         return _parse(text, origin)
     except ScanError as e:
