@@ -18,7 +18,6 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -194,7 +193,8 @@ def test_generated_common_forms_are_read():
         "SHIPPABLE\nAS $function$ begin return a + 1; end $function$;\n",
         "CREATE FUNCTION public.func ( IN a pg_catalog.int4 ) RETURNS pg_catalog.int4 LANGUAGE plpgsql VOLATILE CALLED "
         "ON NULL INPUT SECURITY INVOKER COST 100 AS ' BEGIN a:= a+1; RETURN a; END; ';",
-        "CREATE OR REPLACE PROCEDURE public.p_clean(days integer) AS BEGIN DELETE FROM public.t_log WHERE a < days; END;",
+        "CREATE OR REPLACE PROCEDURE public.p_clean(days integer) AS BEGIN DELETE FROM public.t_log "
+        "WHERE a < days; END;",
         "CREATE PROCEDURE p IS BEGIN NULL; END;\n/\n",
         "CREATE FUNCTION s.pk.f(OUT a int, IN OUT b int) RETURNS SETOF record RETURNS NULL ON NULL INPUT STRICT "
         "EXTERNAL SECURITY DEFINER AUTHID CURRENT_USER LEAKPROOF NOT LEAKPROOF FENCED SHIPPABLE PACKAGE PIPELINED "

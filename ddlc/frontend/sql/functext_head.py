@@ -3,8 +3,10 @@ return type's reading, and the common header read at once (:func:`read_common`).
 
 :func:`read_common` reads the header every ``pg_get_functiondef`` output and most GaussDB TDDL texts have (ASCII
 words, numbers, ``( ) , .`` and blanks up to the body's ``AS``, then a quoted or dollar-quoted body and at most
-a ``;`` and a ``/``, or an Oracle-style body) in one frame, from one regex's pieces, without the cursor's calls
-a token (issue 26: ~300k instructions a pg_get_functiondef text, most of it calls). It reads those pieces as
+a ``;`` and a ``/``, or an Oracle-style body) in one frame, from pieces cut by str methods, without the
+cursor's calls a token (issue 26: ~300k instructions a pg_get_functiondef text, most of it calls; ~190k here, a
+third of it finding each piece's offset: a loop's turn of a few steps costs ~2k instructions on this
+interpreter). It reads those pieces as
 :func:`~.functext.parse_function_text`'s cursor reads the lexer's tokens, step for step, and gives None (the
 cursor reads the text then, its errors included) wherever it is not sure of that: any other character before
 the body, a form it does not read (DEFINER, SET, COMMENT, PARALLEL_ENABLE, a second AS literal, options after
@@ -132,11 +134,13 @@ def _oracle_body_end(text: str, start: int) -> int:
 # ---- the common header at once ------------------------------------------------------------------
 # The characters of a header read_common reads: within them the lexer's tokens are these pieces exactly (a word
 # is ASCII letters, digits and "_" from a letter or "_": no "$", quote or non-ASCII character can continue it; no
-# comment, string, quoted name or operator can start), but for a digit run, which is a number token only when no
-# letter, "_" or "." touches it ("1e5", "1.5", ".5", "1abc": the piece is refused), and for the last piece, which
-# the character after the run may continue ("x$y", "é", "E'...'": left out)
+# comment, string, quoted name or operator can start; each of ( ) , . is a token), but for a digit run, which is
+# a number token only when no letter, "_" or "." touches it ("1e5", "1.5", ".5", "1abc": refused, _number), and for the
+# last piece, which the character after the run may continue ("x$y", "é", "E'...'": left out). The pieces are
+# cut by str methods (the marks spaced out by replace, then split at the blanks: a regex's matches, or translate,
+# cost several times more), and each one's offset found from the end of the one before (only blanks lie between)
 _HEADER = lazyre.compile(r"[A-Za-z0-9_ \t\n\r(),.]*")
-_PIECE = lazyre.compile(r"[A-Za-z0-9_]+|[(),.]")
+_BLANK_OR_MARK = frozenset(" \t\n\r(),.")
 # what may follow the body's literal: what the cursor reads as the end (nothing, a ";" with nothing or "/" after
 # it, or a "/" ending the text), in the lexer's blanks
 _TAIL = lazyre.compile(r"[ \t\n\r]*(?:;[ \t\n\r]*)?(?:/[ \t\n\r]*)?\Z")
@@ -150,17 +154,42 @@ _RNOI = ("RETURNS", "NULL", "ON", "NULL", "INPUT")
 _CONI = ("CALLED", "ON", "NULL", "INPUT")
 
 
-def _words(toks: list[_Tok], i: int, words: tuple[str, ...]) -> bool | None:
-    """Whether the keywords ``words`` come at ``toks[i]`` (the cursor's ``words``, which stops at the first that
+def _words(ups: list[str], i: int, words: tuple[str, ...]) -> bool | None:
+    """Whether the keywords ``words`` come at piece ``i`` (the cursor's ``words``, which stops at the first that
     differs); None when it would read past the pieces."""
-    k = len(toks)
+    k = len(ups)
     for w in words:
         if i >= k:
             return None
-        if toks[i].upper != w:
+        if ups[i] != w:
             return False
         i += 1
     return True
+
+
+def _toks(text: str, ws: list[str], ups: list[str], starts: list[int], a: int, b: int) -> list[_Tok] | None:
+    """The cursor's tokens of pieces ``a`` to ``b``, or None when a digit run among them is not a number token."""
+    out = []
+    for j in range(a, b):
+        w = ws[j]
+        s = starts[j]
+        c = w[0]
+        if c >= "A":
+            out.append(_tok(_Tok, ("word", w, s, s + len(w), ups[j])))
+        elif c >= "0":
+            if not _number(text, w, s):
+                return None
+            out.append(_tok(_Tok, ("number", w, s, s + len(w), "")))
+        else:
+            out.append(_tok(_Tok, ("punct", w, s, s + len(w), "")))
+    return out
+
+
+def _number(text: str, w: str, s: int) -> bool:
+    """Whether the digit run ``w`` at ``s`` is a number token (no letter, "_" or "." touches it). A digit run is
+    read only here, where it becomes a token or a value: everywhere else a piece must be a word or a mark, which
+    no digit run is, so the reader gives up there."""
+    return w.isdigit() and text[s - 1:s] != "." and text[s + len(w):s + len(w) + 1] != "."
 
 
 def read_common(text: str, origin: Path) -> tuple[CreateFunction, FunctionTextSpans] | None:
@@ -175,33 +204,33 @@ def read_common(text: str, origin: Path) -> tuple[CreateFunction, FunctionTextSp
 def _read_common(text: str, origin: Path) -> tuple[CreateFunction, FunctionTextSpans] | None:
     n = len(text)
     end = _HEADER.match(text).end()  # type: ignore[union-attr]
-    toks: list[_Tok] = []
-    for m in _PIECE.finditer(text, 0, end):
-        s, e = m.span()
-        w = text[s:e]
-        c = w[0]
-        if c >= "A":  # a word (letters and "_" sort after the digits and the marks)
-            up = w.upper()
-            toks.append(_tok(_Tok, ("word", w, s, e, up)))
-            if up == "AS" or up == "IS":  # (the body's, or a form read by the cursor: the pieces after it unread)
-                break
-        elif c >= "0":
-            if not w.isdigit() or text[s - 1:s] == "." or text[e:e + 1] == ".":
-                return None
-            toks.append(_tok(_Tok, ("number", w, s, e, "")))
-        else:
-            toks.append(_tok(_Tok, ("punct", w, s, e, "")))
-    if toks and toks[-1].end == end < n:
-        toks.pop()  # (maybe cut short: its token may run on)
-    k = len(toks)
-    if k < 4 or toks[0].upper != "CREATE":
+    header = text[:end]
+    spaced = header.replace("(", " ( ").replace(")", " ) ").replace(",", " , ").replace(".", " . ")
+    ws = spaced.split()
+    ups = spaced.upper().split()
+    if end < n and ws and header[-1] not in _BLANK_OR_MARK:
+        ws.pop()  # (maybe cut short: its token may run on)
+        ups.pop()
+    # the pieces up to the first AS or IS (the body's, or a form the cursor reads: the pieces after it unread)
+    k = len(ups)
+    for word in ("AS", "IS"):
+        if word in ups:
+            k = min(k, ups.index(word) + 1)
+    if k < 4 or ups[0] != "CREATE":
         return None
+    starts = []
+    p = 0
+    for j in range(k):
+        w = ws[j]
+        p = text.find(w, p)
+        starts.append(p)
+        p += len(w)
     i = 1
     or_replace = False
-    if toks[1].upper == "OR":
-        if toks[2].upper == "REPLACE":
+    if ups[1] == "OR":
+        if ups[2] == "REPLACE":
             or_replace, i = True, 3
-    u = toks[i].upper
+    u = ups[i]
     if u == "FUNCTION":
         is_procedure = False
     elif u == "PROCEDURE":
@@ -209,35 +238,38 @@ def _read_common(text: str, origin: Path) -> tuple[CreateFunction, FunctionTextS
     else:  # (DEFINER = user..., or an error)
         return None
     i += 1
-    if i + 1 >= k or (first := toks[i]).kind != "word":
+    if i + 1 >= k or ws[i][0] < "A":
         return None
-    parts = [first.text.lower()]  # (ident_value of an ASCII word)
-    last = first
+    first = i
+    parts = [ws[i].lower()]  # (ident_value of an ASCII word)
+    last = i
     i += 1
-    while toks[i].text == "." and toks[i].kind == "punct":
-        if i + 2 >= k or (last := toks[i + 1]).kind != "word":
+    while ws[i] == ".":
+        if i + 2 >= k or ws[i + 1][0] < "A":
             return None
-        parts.append(last.text.lower())
+        last = i + 1
+        parts.append(ws[last].lower())
         i += 2
     if len(parts) > 3:
         return None
-    t = toks[i]
-    if t.text == "(" and t.kind == "punct":
+    name_span = (starts[first], starts[last] + len(ws[last]))
+    if ws[i] == "(":
         i += 1
         j, depth = i, 1
         while True:
             if j >= k:
                 return None
-            t = toks[j]
+            w = ws[j]
             j += 1
-            if t.kind == "punct":
-                if t.text == "(":
-                    depth += 1
-                elif t.text == ")":
-                    depth -= 1
-                    if not depth:
-                        break
-        arguments = _parse_args(text, toks[i:j - 1])
+            if w == "(":
+                depth += 1
+            elif w == ")":
+                depth -= 1
+                if not depth:
+                    break
+        if (toks := _toks(text, ws, ups, starts, i, j - 1)) is None:
+            return None
+        arguments = _parse_args(text, toks)
         i = j
     elif is_procedure:
         arguments = ()  # TDDL may write ``CREATE PROCEDURE p AS ...`` without a list
@@ -251,9 +283,8 @@ def _read_common(text: str, origin: Path) -> tuple[CreateFunction, FunctionTextS
     while True:
         if i >= k:
             return None
-        t = toks[i]
-        u, start = t.upper, t.start
-        if u == "RETURNS" and (got := _words(toks, i, _RNOI)):
+        u, start = ups[i], starts[i]
+        if u == "RETURNS" and (got := _words(ups[:k], i, _RNOI)):
             opts["null_input"] = _RETURNS_NULL
             i += 5
         elif u == "RETURNS" and got is None:
@@ -264,22 +295,23 @@ def _read_common(text: str, origin: Path) -> tuple[CreateFunction, FunctionTextS
             while True:
                 if j >= k:
                     return None
-                t = toks[j]
-                if not depth and t.upper in _CLAUSE_WORDS:  # (no ";" among the pieces)
+                w = ups[j]
+                if not depth and w in _CLAUSE_WORDS:  # (no ";" among the pieces)
                     break
-                if t.kind == "punct":
-                    if t.text == "(":
-                        depth += 1
-                    elif t.text == ")":
-                        depth -= 1
+                if w == "(":
+                    depth += 1
+                elif w == ")":
+                    depth -= 1
                 j += 1
             oracle_return = u == "RETURN"
-            returns = _parse_return(text, toks[i:j])
+            if (toks := _toks(text, ws, ups, starts, i, j)) is None:
+                return None
+            returns = _parse_return(text, toks)
             i = j
         elif u == "LANGUAGE":
-            if i + 1 >= k or (t := toks[i + 1]).kind != "word":
+            if i + 1 >= k or ws[i + 1][0] < "A":
                 return None
-            language = t.text.lower()
+            language = ws[i + 1].lower()
             i += 2
         elif u == "WINDOW":
             opts["window"] = True
@@ -291,16 +323,16 @@ def _read_common(text: str, origin: Path) -> tuple[CreateFunction, FunctionTextS
             opts["null_input"] = _STRICT
             i += 1
         elif u == "CALLED":
-            if not _words(toks, i, _CONI):
+            if not _words(ups[:k], i, _CONI):
                 return None
             opts["null_input"] = _CALLED
             i += 4
         elif u == "SECURITY" or u == "EXTERNAL":
             if u == "EXTERNAL":
                 i += 1
-            if i + 1 >= k or toks[i].upper != "SECURITY":
+            if i + 1 >= k or ups[i] != "SECURITY":
                 return None
-            w = toks[i + 1].upper
+            w = ups[i + 1]
             if w == "DEFINER":
                 opts["security"] = _DEFINER
             elif w == "INVOKER":
@@ -309,48 +341,48 @@ def _read_common(text: str, origin: Path) -> tuple[CreateFunction, FunctionTextS
                 return None
             i += 2
         elif u == "AUTHID":
-            w = toks[i + 1].upper if i + 1 < k else ""
+            w = ups[i + 1] if i + 1 < k else ""
             if w == "DEFINER":
                 opts["security"] = _AUTHID_DEFINER
             elif w == "CURRENT_USER":
                 opts["security"] = _AUTHID_CURRENT_USER
             else:
                 return None
+            og.append((start, starts[i + 1] + len(w)))
             i += 2
-            og.append((start, toks[i - 1].end))
         elif u == "LEAKPROOF":
             opts["leakproof"] = True
             i += 1
         elif u == "FENCED" or u == "SHIPPABLE":
             opts["fenced" if u == "FENCED" else "shippable"] = True
+            og.append((start, start + len(u)))
             i += 1
-            og.append((start, t.end))
         elif u == "NOT":
-            w = toks[i + 1].upper if i + 1 < k else ""
+            w = ups[i + 1] if i + 1 < k else ""
             if w == "LEAKPROOF":
                 opts["leakproof"] = False
             elif w == "FENCED" or w == "SHIPPABLE":
                 opts["fenced" if w == "FENCED" else "shippable"] = False
-                og.append((start, toks[i + 1].end))
+                og.append((start, starts[i + 1] + len(w)))
             else:
                 return None
             i += 2
         elif u in _FLAGS:
             opts[u.lower()] = True
+            og.append((start, start + len(u)))
             i += 1
-            og.append((start, t.end))
         elif u == "COST" or u == "ROWS":
-            if i + 1 >= k or toks[i + 1].kind != "number":
+            if i + 1 >= k or not "0" <= ws[i + 1][0] <= "9" or not _number(text, ws[i + 1], starts[i + 1]):
                 return None
-            opts["cost" if u == "COST" else "rows"] = toks[i + 1].text
+            opts["cost" if u == "COST" else "rows"] = ws[i + 1]
             i += 2
         elif u == "PARALLEL":
-            if i + 1 >= k or toks[i + 1].kind != "word":
+            if i + 1 >= k or ws[i + 1][0] < "A":
                 return None
-            opts["parallel"] = toks[i + 1].text.lower()
+            opts["parallel"] = ws[i + 1].lower()
             i += 2
         elif u == "AS" or u == "IS":
-            p = after = t.end
+            p = after = start + 2
             while p < n and text[p].isspace():
                 p += 1
             if p < n and (dollar_tag_at(text, p) is not None or text[p] == "'"
@@ -369,14 +401,14 @@ def _read_common(text: str, origin: Path) -> tuple[CreateFunction, FunctionTextS
             return None
     if is_procedure and returns is not None:
         return None
-    spans = FunctionTextSpans(name=(first.start, last.end), og_only=og)
+    spans = FunctionTextSpans(name=name_span, og_only=og)
     stmt = CreateFunction(
         text, QualifiedName(parts[-1], parts[0] if len(parts) > 1 else None, origin=origin),
         package=parts[1] if len(parts) == 3 else None, or_replace=or_replace, definer=None,
         is_procedure=is_procedure, arguments=arguments, returns=returns,
         style=_ORACLE if oracle_return or body_tag is None else _POSTGRES, language=language,
         options=FunctionOptions(**opts), set_options=(), probin=None, body=body, body_tag=body_tag,
-        name_span=spans.name, name_text=text[first.start:last.end], origin=origin,
+        name_span=name_span, name_text=text[name_span[0]:name_span[1]], origin=origin,
     )
     return stmt, spans
 
