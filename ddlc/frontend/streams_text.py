@@ -50,11 +50,14 @@ _DAMAGED = lazyre.compile(rb"relid \d+, cmdtype: |\"[JT]DDL\"\s*:")
 _OWNER_MARK = b", [owner "
 
 # A test_decoding DML row: text outside quotes, '...' literals and "..." names (a doubled quote
-# inside either is two quoted runs back to back: the same state). Atomic groups: no backtracking.
-_TD_RUN = lazyre.compile(rb"""(?>(?:(?>[^'"]+)|'(?>[^']*)'|"(?>[^"]*)")*)""")
+# inside either is two quoted runs back to back: the same state). Each pattern is an unrolled loop (a plain run,
+# then quoted pieces each followed by a plain run): no two pieces can start at the same character, so no
+# backtracking finds another cut, in one atomic group. As fast as the possessive form was on Python 3.11.5+
+# (callgrind, 3,000 log lines: 34.5M against 33.7M; nested atomic groups: 44.4M), which 3.11.0-3.11.4 match wrongly.
+_TD_RUN = lazyre.compile(rb"""(?>[^'"]*(?:(?:'[^']*'|"[^"]*")[^'"]*)*)""")
 # A cJSON row: text outside strings and "..." strings with backslash escapes.
-_JS_RUN = lazyre.compile(rb'(?>(?:(?>[^"]+)|"(?>(?:(?>[^"\\]+)|\\.)*)")*)')
-_JS_REST = lazyre.compile(rb'(?>(?:(?>[^"\\]+)|\\.)*)')  # the rest of a string already open
+_JS_RUN = lazyre.compile(rb'(?>[^"]*(?:"[^"\\]*(?:\\.[^"\\]*)*"[^"]*)*)')
+_JS_REST = lazyre.compile(rb'(?>[^"\\]*(?:\\.[^"\\]*)*)')  # the rest of a string already open
 _TD, _JS, _BYTES = 0, 1, 2
 
 
