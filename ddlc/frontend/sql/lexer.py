@@ -50,10 +50,9 @@ _TAG_CONT = r"[^\x00-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]"  # a dollar-quote tag
 _TAG = rf"(?:{_START}{_TAG_CONT}*)?"
 
 # A closing quote is never followed by another (a doubled quote): (?!') keeps an unterminated string from ending
-# early, as a left-to-right scanner would. Bodies are read in atomic groups, a run of plain characters at once
-# (~4x fewer instructions): their pieces cut them one way only, and they end only at a quote no other follows.
-# Atomic groups (?>x*), never the possessive x*+ they mean: Python 3.11.0-3.11.4 match possessive repeats wrongly
-# (gh-106052, gh-100061; tests/test_regex_portable.py)
+# early, as a left-to-right scanner would. Bodies are read in atomic groups (?>x*) (never x*+: 3.11.0-3.11.4 match it
+# wrongly; tests/test_regex_portable.py), a run of plain characters at once (~4x fewer instructions): their pieces
+# cut them one way only, and they end only at a quote no other follows
 _STRINGS = r"[eE]'(?>[^'\\]*)(?>(?:(?:\\[\s\S]|'')(?>[^'\\]*))*)'(?!')|[nNxXbB]?'(?>[^']*)(?>(?:''(?>[^']*))*)'(?!')"
 _GLUED = r"(?=[\s\S]*')"  # another quote follows somewhere
 _STRINGS_GLUED = (rf"[eE]'(?=(?P<ge>(?:[^'\\]|\\[\s\S]|''|'(?={_CONT}){_GLUED})*))(?P=ge)'"
@@ -63,8 +62,7 @@ _STRINGS_GLUED = (rf"[eE]'(?=(?P<ge>(?:[^'\\]|\\[\s\S]|''|'(?={_CONT}){_GLUED})*
 _SPACE_RX = r"[ \t\n\r\f\v]+"
 # a flat comment's body in atomic groups (as a string's): it can end only at its first "*/"
 _COMMENT_RX = r"--[^\n\r]*|/\*(?>[^*/]*)(?>(?:(?:\*(?!/)|/(?!\*))(?>[^*/]*))*)\*/"
-# the blanks and comments before a token, in atomic groups: blank runs between comments (each starts with a
-# character no other piece does: one way to cut them)
+# the blanks and comments before a token, atomic: blank runs between comments (each starts with a character no other does)
 _SKIP_RX = rf"(?>[ \t\n\r\f\v]*)(?>(?:(?:{_COMMENT_RX})(?>[ \t\n\r\f\v]*))*)"
 
 
