@@ -62,7 +62,7 @@ _STRINGS_GLUED = (rf"[eE]'(?=(?P<ge>(?:[^'\\]|\\[\s\S]|''|'(?={_CONT}){_GLUED})*
 _SPACE_RX = r"[ \t\n\r\f\v]+"
 # a flat comment's body in atomic groups (as a string's): it can end only at its first "*/"
 _COMMENT_RX = r"--[^\n\r]*|/\*(?>[^*/]*)(?>(?:(?:\*(?!/)|/(?!\*))(?>[^*/]*))*)\*/"
-# the blanks and comments before a token, atomic: blank runs between comments (each starts with a character no other does)
+# the blanks and comments before a token, atomic: blank runs between comments (each starts with its own character)
 _SKIP_RX = rf"(?>[ \t\n\r\f\v]*)(?>(?:(?:{_COMMENT_RX})(?>[ \t\n\r\f\v]*))*)"
 
 
