@@ -14,10 +14,6 @@ new one.
 
 from __future__ import annotations
 
-import importlib.util
-import subprocess
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -27,26 +23,13 @@ from hypothesis import strategies as st
 from ddlc.frontend.sql import functext as NEW
 from ddlc.frontend.sql import lexer
 from fixture_strings import json_strings
-from former_regexes import atomic_source
+from former_modules import former_module
 
-ROOT = Path(__file__).resolve().parents[1]
 BASE = "c1057c7"
 
 
 def _former(path: str, name: str) -> ModuleType | None:
-    try:
-        src = subprocess.run(["git", "show", f"{BASE}:{path}"], cwd=ROOT, capture_output=True, text=True,
-                             check=True).stdout
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    full = f"ddlc.frontend.sql.{name}"
-    spec = importlib.util.spec_from_loader(full, loader=None)
-    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    mod.__package__ = "ddlc.frontend.sql"
-    sys.modules[full] = mod
-    # (its possessive quantifiers as the atomic groups they mean: Python 3.11.0-3.11.4 match them wrongly)
-    exec(compile(atomic_source(src), f"<{BASE}:{path}>", "exec"), mod.__dict__)
-    return mod
+    return former_module(BASE, path, name)
 
 
 OLD_LEX = _former("ddlc/frontend/sql/lexer.py", "_lexer_round13")

@@ -12,10 +12,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-import subprocess
-import sys
-from pathlib import Path
 from types import ModuleType
 
 from hypothesis import given, settings
@@ -24,24 +20,13 @@ from hypothesis import strategies as st
 from ddlc.frontend.sql import functext as NEW
 from ddlc.frontend.sql import functext_head as HEAD
 from fixture_strings import json_strings
+from former_modules import former_module
 
-ROOT = Path(__file__).resolve().parents[1]
 BASE = "7b04c59"
 
 
 def _former(path: str, name: str) -> ModuleType | None:
-    try:
-        src = subprocess.run(["git", "show", f"{BASE}:{path}"], cwd=ROOT, capture_output=True, text=True,
-                             check=True).stdout
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    full = f"ddlc.frontend.sql.{name}"
-    spec = importlib.util.spec_from_loader(full, loader=None)
-    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    mod.__package__ = "ddlc.frontend.sql"
-    sys.modules[full] = mod
-    exec(compile(src, f"<{BASE}:{path}>", "exec"), mod.__dict__)
-    return mod
+    return former_module(BASE, path, name)
 
 
 OLD = _former("ddlc/frontend/sql/functext.py", "_functext_round14")

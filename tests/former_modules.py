@@ -1,6 +1,7 @@
-"""A former module's source with its possessive regex quantifiers written as the atomic groups they mean.
+"""A module of an earlier commit, read from git and run beside today's (:func:`former_module`), its possessive
+regex quantifiers written as the atomic groups they mean (:func:`atomic_source`).
 
-Equivalence tests run a module of an earlier commit (read from git) beside today's. Before 7b04c59 the lexer's
+Equivalence tests run a module of an earlier commit beside today's. Before 7b04c59 the lexer's
 patterns used possessive quantifiers (``x*+``), which Python 3.11.0-3.11.4 match wrongly (CPython gh-106052,
 gh-100061); run there, the former module would be the wrong reference. :func:`atomic_source` rewrites each raw
 string literal's ``x*+``, ``x++``, ``x?+`` and ``x{m,n}+`` as ``(?>x*)`` ... (their documented meaning), so that
@@ -10,9 +11,16 @@ same. Only raw literals are rewritten (the package writes its patterns as raw st
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import re
+import subprocess
+import sys
 import tokenize
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parents[1]
 
 _REPEAT = re.compile(r"\{\d*(?:,\d*)?\}")
 _PLACE = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}")
@@ -103,3 +111,20 @@ def atomic_source(src: str) -> str:
     for (sr, sc), (er, ec), new in reversed(edits):
         src = src[:starts[sr - 1] + sc] + new + src[starts[er - 1] + ec:]
     return src
+
+
+def former_module(base: str, path: str, name: str) -> ModuleType | None:
+    """The module at ``path`` as commit ``base`` had it, run as ``ddlc.frontend.sql.<name>`` (its relative
+    imports read today's package), with :func:`atomic_source` applied; None without the git history."""
+    try:
+        src = subprocess.run(["git", "show", f"{base}:{path}"], cwd=ROOT, capture_output=True, text=True,
+                             check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    full = f"ddlc.frontend.sql.{name}"
+    spec = importlib.util.spec_from_loader(full, loader=None)
+    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    mod.__package__ = "ddlc.frontend.sql"
+    sys.modules[full] = mod
+    exec(compile(atomic_source(src), f"<{base}:{path}>", "exec"), mod.__dict__)
+    return mod
