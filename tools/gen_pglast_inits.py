@@ -16,6 +16,7 @@ many again to make the 260 functions, on the first parse of every run, however l
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 from pathlib import Path
 
 TARGET = Path(__file__).resolve().parents[1] / "ddlc" / "frontend" / "sql" / "pglast_inits_generated.py"
@@ -68,15 +69,21 @@ def _template(n: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render() -> str:
+def render_sizes(header: str, template: Callable[[int], str], prefix: str) -> str:
+    """A generated module: ``header`` (its ``{release}``: pglast's), ``template(n)`` for each slot count of a node
+    class, then ``TEMPLATES``, each function by its size (``<prefix><n>``)."""
     import pglast
     from pglast import ast
 
     sizes = sorted({len(names) for _, names in node_classes(ast)})
-    parts = [HEADER.format(release=str(pglast.__version__).lstrip("v"))]
-    parts += ["\n\n" + _template(n) for n in sizes]
-    parts.append("\n\nTEMPLATES = {" + ", ".join(f"{n}: _init{n}" for n in sizes) + "}\n")
+    parts = [header.format(release=str(pglast.__version__).lstrip("v"))]
+    parts += ["\n\n" + template(n) for n in sizes]
+    parts.append("\n\nTEMPLATES = {" + ", ".join(f"{n}: {prefix}{n}" for n in sizes) + "}\n")
     return "".join(parts)
+
+
+def render() -> str:
+    return render_sizes(HEADER, _template, "_init")
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tools.gen_pglast_inits import node_classes
+from tools.gen_pglast_inits import render_sizes
 
 TARGET = Path(__file__).resolve().parents[1] / "ddlc" / "frontend" / "sql" / "pglast_makers_generated.py"
 
@@ -49,14 +49,7 @@ def _template(n: int) -> str:
 
 
 def render() -> str:
-    import pglast
-    from pglast import ast
-
-    sizes = sorted({len(names) for _, names in node_classes(ast)})
-    parts = [HEADER.format(release=str(pglast.__version__).lstrip("v"))]
-    parts += ["\n\n" + _template(n) for n in sizes]
-    parts.append("\n\nTEMPLATES = {" + ", ".join(f"{n}: _make{n}" for n in sizes) + "}\n")
-    return "".join(parts)
+    return render_sizes(HEADER, _template, "_make")
 
 
 if __name__ == "__main__":
