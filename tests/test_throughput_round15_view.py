@@ -6,9 +6,7 @@ pglast's checked construction."""
 
 from __future__ import annotations
 
-import collections
 import functools
-import glob
 import threading
 from pathlib import Path
 
@@ -16,8 +14,8 @@ import pglast
 import pytest
 from pglast import ast, enums, parser
 
-import ddlc
 from ddlc.frontend.sql import pgparse
+from test_pgparse_trusted import _texts as fixture_texts
 from tools import gen_pglast_makers
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,25 +39,8 @@ _HOSTILE = [
 @functools.cache
 def _texts() -> list[str]:
     """Every text ddlc hands to pglast while translating the fixtures to every target, the fixtures' SQL files
-    whole, and hostile ones."""
-    seen: set[str] = set()
-    real = pglast.parse_sql
-
-    def record(q: str):  # (pgparse.parse_sql calls pglast.parse_sql by its module attribute)
-        seen.add(q)
-        return real(q)
-
-    docs = [p.read_bytes() for p in sorted(ROOT.glob("fixtures/cases/**/input.json"))]
-    pglast.parse_sql = record
-    try:
-        pgparse.parse_statements.cache_clear()
-        for target in ("postgres", "gaussdb", "spark"):
-            collections.deque(ddlc.translate_many(docs, target=target), maxlen=0)
-    finally:
-        pglast.parse_sql = real
-        pgparse.parse_statements.cache_clear()
-    seen.update(Path(f).read_text("utf-8") for f in glob.glob(str(ROOT / "fixtures/**/*.sql"), recursive=True))
-    return sorted(seen | set(_HOSTILE))
+    whole (test_pgparse_trusted's, read once per process), and hostile ones."""
+    return sorted(set(fixture_texts()) | set(_HOSTILE))
 
 
 def _slots(cls: type) -> tuple[str, ...]:
