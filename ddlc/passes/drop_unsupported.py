@@ -39,10 +39,12 @@ class _Rules(tuple):
     one call in which each predicate is a local name, instead of looping over the rules' fields in Python."""
 
     first: Any
+    after: Any
 
     def __new__(cls, rules: tuple[Rule, ...]) -> _Rules:
         out = super().__new__(cls, rules)
         out.first = _first_later(out) if rules else None
+        out.after = _after_later(out) if rules else None
         return out
 
 
@@ -58,12 +60,25 @@ def _first_later(rules: _Rules) -> Any:
     return first
 
 
-def _first_of(rules: tuple[Rule, ...]) -> Any:
-    """``first`` of ``rules`` (all of one class). A predicate may say, by its attribute ``needs`` (field names),
+def _after_later(rules: _Rules) -> Any:
+    """``after(node, stack, k)``, made at its first call like ``first``: the index of the first rule from ``k``
+    on that applies to ``node`` (-1 when none does). Once a rule has applied, the walk asks it for the next one
+    of the changed node: the same tests as ``first``'s, the ``needs`` fields included, in one call."""
+
+    def after(node: Any, stack: Any, k: int) -> int:
+        made = rules.after = _first_of(tuple(rules), True)
+        return made(node, stack, k)
+
+    return after
+
+
+def _first_of(rules: tuple[Rule, ...], from_k: bool = False) -> Any:
+    """``first`` of ``rules`` (all of one class), or with ``from_k`` ``after``, which skips the rules before its
+    argument ``k``. A predicate may say, by its attribute ``needs`` (field names),
     that it is false whenever one of those fields of the node is false (None, False, empty): ``first`` tests the
     fields before calling it, most columns having no DEFAULT, COLLATE, ON UPDATE or AUTO_INCREMENT."""
     env: dict[str, Any] = {}
-    lines = ["def first(node, stack):"]
+    lines = ["def first(node, stack, k):" if from_k else "def first(node, stack):"]
     node_cls = rules[0].node if rules else None
     # (every field of the class: ``node.f`` reads any of them; not ``field_names``, which resolves type hints)
     fields = set(getattr(node_cls, "__struct_fields__", None) or getattr(node_cls, "__dataclass_fields__", ()))
@@ -76,6 +91,8 @@ def _first_of(rules: tuple[Rule, ...]) -> Any:
         if r.within is not None:
             env[f"w{i}"] = r.within
             cond += f" and w{i}(node, tuple(stack))"  # (a new tuple per ask, as the walk gave it)
+        if from_k:
+            cond = f"k <= {i} and {cond}"
         lines.append(f"    if {cond}:\n        return {i}")
     lines.append("    return -1")
     exec(compile("\n".join(lines), "<drop_unsupported rules>", "exec"), env)
@@ -117,6 +134,7 @@ class _Plan(Reach):
 
 
 _NO_RULES = _Rules(())
+_SCALARS = (str, bool, int)  # (a field's value of these kinds is a scalar clause; the tuple made once)
 _UNSEEN: Any = object()  # (a class the plan has no step for yet)
 _child_classes = child_classes  # (its former name)
 
@@ -207,32 +225,33 @@ class _Walk:
         if ctx.on_unsupported == "error" and d.severity.value == "warning":
             raise DdlcError(refusal_message(message, code), code=E_UNSUPPORTED, path=path, document=ctx.document)
 
-    def apply(self, node: Any, rules: tuple[Rule, ...], original: Any, marked: bool, at: int) -> Any:
+    def apply(self, node: Any, rules: _Rules, original: Any, marked: bool, at: int) -> Any:
         """``node`` after its rules; ``original``: the node as its parent (``stack[-1]``) holds it;
         ``marked``: ``node`` holds the markers of dropped children; ``at``: the first rule that applies to
-        ``node`` (``rules.first``'s answer: the rules before it do not)."""
+        ``node`` (``rules.first``'s answer: the rules before it do not). After each rule that applies, the next
+        one is found by ``rules.after`` on the node the rule left."""
         stack = self.stack
-        for k in range(at, len(rules)):
+        k, last = at, len(rules) - 1
+        while k >= 0:
             rule = rules[k]
-            if k != at and (not rule.applies(node)
-                            or (rule.within is not None and not rule.within(node, tuple(stack)))):
-                continue
+            field, rewrite = rule.field, rule.rewrite
+            drops = field is None and rewrite is None  # (Rule.drops, without its property's call)
             if rule.path is not None:
                 path = rule.path(node)
             else:
                 path = node.origin
-                if rule.field is not None and isinstance(getattr(node, rule.field, None), str | bool | int):
-                    path = path + (rule.field,)  # a scalar clause: point at its own key
+                if field is not None and isinstance(getattr(node, field, None), _SCALARS):
+                    path = path + (field,)  # a scalar clause: point at its own key
             prefix = rule.prefix(tuple(stack)) if rule.prefix is not None else ""
             text = rule.text(node) if rule.text is not None else None
             before = node
-            if rule.rewrite is not None:
-                node = rule.rewrite(node)
-            elif rule.field is not None:
-                node = replace(node, **{rule.field: rule.absent})
+            if rewrite is not None:
+                node = rewrite(node)
+            elif field is not None:
+                node = replace(node, **{field: rule.absent})
                 if hasattr(node, "layout"):
                     node = replace(node, layout=None)
-            shown, after, within = before, None if rule.drops else node, ()
+            shown, after, within = before, None if drops else node, ()
             if rule.comment and text is None:  # what the library renders for a comment, without markers
                 within = (*stack, original)
                 if marked:  # (a node dropped whole has no text once its reported children are gone)
@@ -240,9 +259,12 @@ class _Walk:
                     after = None if after is None else _without_markers(after)
                     if type(shown) is _Dropped or type(after) is _Dropped:
                         shown = after = None
-            self.report(rule.code, rule.message_for(before), path, shown, text, prefix, rule.comment, after, within)
-            if rule.drops:
+            m = rule.message
+            self.report(rule.code, m if type(m) is str else rule.message_for(before), path, shown, text, prefix,
+                        rule.comment, after, within)
+            if drops:
                 return _Dropped(before)
+            k = rules.after(node, stack, k + 1) if k < last else -1
         return node
 
     def visit(self, node: Any) -> Any:

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...ir.index import CreateIndex
+from ...ir.index import CreateIndex, NullsOrder, SortOrder
 from ..writer import SqlWriter, pg_option_value
+
+# a key's ordering words by the member's identity: on Python 3.11 ``member.value`` is a Python-level property and
+# an enum member's hash a Python call; an identity's lookup is neither
+_WORD = {id(m): m.value for m in (*SortOrder, *NullsOrder)}
 
 
 def _option_value(v: str) -> str:
@@ -46,14 +50,16 @@ def index_statement(n: CreateIndex, e: Any, unique: bool, concurrently: bool, me
             key += ("COLLATE", e.qname(k.collation))
         if k.opclass is not None:
             key.append(e.qname(k.opclass))
-        if k.ordering is not None:
-            key.append(k.ordering.value)
-        if k.nulls is not None:
-            key += ("NULLS", k.nulls.value)
+        o = k.ordering
+        if o is not None:
+            key.append(_WORD.get(id(o)) or o.value)
+        o = k.nulls
+        if o is not None:
+            key += ("NULLS", _WORD.get(id(o)) or o.value)
         keys.append(key)
     include = [ident(c) for c in n.include]
     # the server's k=v form (no spaces): one token of a quoted name and a value
-    opts = [ident(k) + "=" + _option_value(v) for k, v in options]
+    opts = [ident(k) + "=" + pg_option_value(v) for k, v in options]  # (_option_value's, without its frame)
     where = e.expr(n.where) if n.where is not None else None
     if plain and (where is None or _plain(where)):  # written at once, as the writer spaces these tokens
         out = " ".join(toks) + " (" + ", ".join([" ".join(key) for key in keys]) + ")"

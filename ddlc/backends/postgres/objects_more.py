@@ -48,11 +48,13 @@ from ..writer import joined, pg_deparse, pg_deparse_typed, words
 from .context import Emit, emits
 from .exprs import query_tree, rewrite_map, rewrite_tree
 from .functions import REWRITE, UNKNOWN, calls
+from .index_rules import (INDEX_RELOPTIONS, PG_OPCLASSES, _REPLACED_METHODS, _any_bad_opclass, _b_collation,
+                          _column_store, _concurrently_partitioned, _drop_opclasses, _invisible, _kept_options,
+                          _local_names, _options_dropped, index_options, target_method)
 from .indexes import _method_name, index_statement
 from .rewrites import _ast
 from ..once import printed_once
 from .types import TYPE_MAP, type_node
-from ... import lazyre
 
 # Enum members read once: on Python 3.11 a read through an Enum class goes through the enum metaclass's
 # __getattr__ hook (~800 instructions), a module name is one dict read.
@@ -197,75 +199,9 @@ I_VIEW_TYPES = register(
 )
 
 # ---- what PostgreSQL has ---------------------------------------------------------------------
-_REPLACED_METHODS = {"psort": "btree", "cbtree": "btree", "cgin": "gin"}
-INDEX_RELOPTIONS: dict[str, frozenset[str]] = {
-    "btree": frozenset({"fillfactor", "deduplicate_items"}),
-    "hash": frozenset({"fillfactor"}),
-    "gist": frozenset({"fillfactor", "buffering"}),
-    "spgist": frozenset({"fillfactor"}),
-    "gin": frozenset({"fastupdate", "gin_pending_list_limit"}),
-    "brin": frozenset({"pages_per_range", "autosummarize"}),
-}
-# pg_catalog operator classes of PostgreSQL 15, by method (SELECT amname, opcname FROM pg_opclass ...)
-_BRIN = ("bit_minmax box_inclusion range_inclusion inet_inclusion varbit_minmax name_minmax "
-         "char_minmax bpchar_minmax text_minmax bytea_minmax " + " ".join(
-             f"{t}_{k}" for t in ("date float4 float8 inet int2 int4 int8 interval macaddr8 macaddr numeric oid "
-                                  "pg_lsn tid time timestamp timestamptz timetz uuid").split()
-             for k in ("bloom", "minmax", "minmax_multi")) + " bpchar_bloom bytea_bloom char_bloom name_bloom "
-         "text_bloom")
-_OPCLASSES_TEXT = {
-    "btree": "array bit bool bpchar bpchar_pattern bytea char cidr date enum float4 float8 inet int2 int4 "
-             "int8 interval jsonb macaddr8 macaddr money multirange name numeric oid oidvector pg_lsn range "
-             "record_image record text text_pattern tid time timestamp timestamptz timetz tsquery tsvector "
-             "uuid varbit varchar varchar_pattern xid8",
-    "hash": "aclitem array bool bpchar bpchar_pattern bytea char cid cidr date enum float4 float8 inet int2 "
-            "int4 int8 interval jsonb macaddr8 macaddr multirange name numeric oid oidvector pg_lsn range "
-            "record text text_pattern tid time timestamp timestamptz timetz uuid varchar varchar_pattern "
-            "xid8 xid",
-    "gin": "array jsonb jsonb_path tsvector",
-    "gist": "box circle inet multirange point poly range tsquery tsvector",
-    "spgist": "box inet kd_point poly quad_point range text",
-    "brin": _BRIN,
-}
-PG_OPCLASSES: dict[str, frozenset[str]] = {
-    am: frozenset(w + "_ops" for w in text.split()) for am, text in _OPCLASSES_TEXT.items()
-}
-_B_COLLATION = lazyre.compile(r"(?:utf8mb4|utf8|gbk|gb18030|latin1)_[a-z0-9_]+|binary\Z", re.I)
 # a sequence's value range by its data type (PostgreSQL: smallint, integer or bigint)
 SEQ_RANGES = {"int2": 15, "smallint": 15, "int4": 31, "integer": 31, "int8": 63, "bigint": 63}
 _SEQ_TYPES = frozenset(SEQ_RANGES)
-
-
-def target_method(method: str) -> str:
-    """The PostgreSQL access method for a GaussDB ``index_am`` (pre-quoted text)."""
-    m = method.strip().strip('"').lower()
-    return "btree" if m == "ubtree" else _REPLACED_METHODS.get(m, m)
-
-
-def index_options(text: str | None) -> list[tuple[str, str]]:
-    """``k=v, k=v`` (unquoted values, as the server writes them) -> [(k, v)]."""
-    out: list[tuple[str, str]] = []
-    for part in (text or "").split(","):
-        if part.strip():
-            k, _, v = part.partition("=")
-            out.append((k.strip().lower(), v.strip()))
-    return out
-
-
-def _kept_options(n: CreateIndex) -> list[tuple[str, str]]:
-    allowed = INDEX_RELOPTIONS.get(target_method(n.method))
-    opts = index_options(n.options)
-    return opts if allowed is None else [(k, v) for k, v in opts if k in allowed]
-
-
-def _bad_opclass(n: CreateIndex, k: IndexKey) -> bool:
-    classes = PG_OPCLASSES.get(target_method(n.method))
-    return (classes is not None and k.opclass is not None and k.opclass.schema == "pg_catalog"
-            and k.opclass.name not in classes)
-
-
-def _drop_opclasses(n: CreateIndex) -> CreateIndex:
-    return replace(n, keys=tuple(replace(k, opclass=None) if _bad_opclass(n, k) else k for k in n.keys))
 
 
 def _bits(n: CreateSequence | AlterSequence) -> int:
@@ -343,23 +279,23 @@ def _gauss_only(n: CreateView) -> list[str]:
 
 UNSUPPORTED = (
     Rule(CreateIndex, W_METHOD, "column-store index method replaced (psort/cbtree -> btree, cgin -> gin)",
-         applies=lambda n: n.method.strip().strip('"').lower() in _REPLACED_METHODS,
+         applies=_column_store,
          rewrite=lambda n: replace(n, method=target_method(n.method))),
     Rule(CreateIndex, W_INDEX_TABLESPACE, "index TABLESPACE removed (tablespaces are not replicated)",
          applies=lambda n: n.tablespace is not None, field="tablespace", absent=None),
     Rule(CreateIndex, W_INVISIBLE, "INVISIBLE removed: PostgreSQL has no invisible indexes",
-         applies=lambda n: n.invisible, field="invisible", absent=False),
+         applies=_invisible, field="invisible", absent=False),
     Rule(CreateIndex, W_INDEX_OPTIONS, "index storage parameters PostgreSQL does not have removed",
-         applies=lambda n: bool(n.options) and len(_kept_options(n)) != len(index_options(n.options)),
+         applies=_options_dropped,
          rewrite=lambda n: replace(n, options=", ".join(f"{k}={v}" for k, v in _kept_options(n)) or None)),
     Rule(CreateIndex, W_OPCLASS, "operator class PostgreSQL does not have for the method removed",
-         applies=lambda n: any(_bad_opclass(n, k) for k in n.keys), rewrite=_drop_opclasses),
+         applies=_any_bad_opclass, rewrite=_drop_opclasses),
     Rule(IndexKey, W_COLLATION, "B-compatibility collation removed from an index key",
-         applies=lambda k: k.collation is not None and _B_COLLATION.match(k.collation.name) is not None,
+         applies=_b_collation,
          field="collation", absent=None),
     Rule(CreateIndex, W_LOCAL_NAMES, "LOCAL index partition names are not kept: PostgreSQL names the "
          "partitions' indexes itself",
-         applies=lambda n: bool(n.partitions), rewrite=lambda n: replace(n, partitions=(), subpartitioned=False)),
+         applies=_local_names, rewrite=lambda n: replace(n, partitions=(), subpartitioned=False)),
     Rule(SeqOption, W_SEQ_TYPE, "sequence data type PostgreSQL does not have removed",
          applies=lambda o: o.clause is _AS and o.type is not None
          and (o.type.schema not in (None, "pg_catalog") or o.type.name.lower() not in _SEQ_TYPES)),
@@ -377,7 +313,7 @@ UNSUPPORTED = (
                                    Persistence.GLOBAL_TEMPORARY else Persistence.PERMANENT)),
     # a LOCAL / GLOBAL definition says the table is partitioned (the history may say so too: create_index)
     Rule(CreateIndex, W_CONCURRENTLY, _CONCURRENTLY,
-         applies=lambda n: n.concurrently and n.partition_scope is not PartitionScope.NONE,
+         applies=_concurrently_partitioned,
          rewrite=lambda n: replace(n, concurrently=False), comment=False, last=True),
     # statements with no PostgreSQL form (each rule drops the statement)
     Rule(CreateIndex, W_INDEX_UNPARSED, "index definition not read; CREATE INDEX not translated",
@@ -393,8 +329,9 @@ UNSUPPORTED = (
 @emits(CreateIndex)
 def create_index(n: CreateIndex, e: Emit) -> list[str]:
     assert n.keys  # a definition not read: refused by a rule
-    method = target_method(n.method)
-    if n.method.strip().strip('"').lower() == "ubtree":
+    m = n.method.strip().strip('"').lower()
+    method = "btree" if m == "ubtree" else _REPLACED_METHODS.get(m, m)  # (target_method's, its text lowered once)
+    if m == "ubtree":
         e.diag(I_UBTREE, "ubtree index written as btree", n.origin)
     state = e.catalog.table(n.table) if e.catalog is not None else None
     if n.partition_scope is _GLOBAL:
@@ -414,7 +351,7 @@ def create_index(n: CreateIndex, e: Emit) -> list[str]:
     elif concurrently:
         e.diag(I_CONCURRENTLY_KEPT, f"CONCURRENTLY kept: {n.table.dotted()} not known to be partitioned", n.origin)
     using = method if method in INDEX_RELOPTIONS else _method_name(n.method)
-    return [index_statement(n, e, unique, concurrently, using, index_options(n.options))]
+    return [index_statement(n, e, unique, concurrently, using, index_options(n.options) if n.options else [])]
 
 
 # ---- sequences --------------------------------------------------------------------------------
