@@ -7,6 +7,8 @@ rules and text without repeated work.
 * CREATE INDEX's predicates (``backends/postgres/index_rules.py``): W657, W658, W661, W663 and the key's W660 say
   by ``needs`` which field they are false without; W658 reads the options once, W659 looks at the keys' classes
   before the method; ``target_method`` and W655 take the common method spellings without the strips.
+* The sequence rules (W665-W668): each range's bounds worked out once at import instead of ``2 ** bits`` per value
+  (twice per option when clamping), the clamp's test once per option, ``needs`` on LARGE, AS and the persistence.
 * The CREATE INDEX text: the method lowered once, no options read when there are none, the ordering words by
   identity instead of the enum's ``value`` property, the option value quoted without ``_option_value``'s frame.
 
@@ -43,6 +45,7 @@ from ddlc.ir.base import replace
 from ddlc.ir.index import CreateIndex, IndexKey, IndexPartition, NullsOrder, PartitionScope, SortOrder
 from ddlc.ir.names import QualifiedName
 from ddlc.ir.rules import Rule
+from ddlc.ir.sequence import AlterSequence, CreateSequence, Persistence, SeqClause, SeqOption
 from ddlc.options import Options
 from ddlc.passes import PassContext
 from tests.test_throughput_passes import STATEMENTS, _variants
@@ -112,12 +115,50 @@ FORMER_REWRITES = {
     "DDLC-W659": lambda n: replace(n, keys=tuple(replace(k, opclass=None) if _bad_opclass(n, k) else k
                                                  for k in n.keys)),
 }
+
+
+# ---- the former sequence predicates and rewrite (objects_more.py at the base) ---------------------------------------
+def _former_bits(n: Any) -> int:
+    for o in n.options:
+        if isinstance(o, SeqOption) and o.clause is SeqClause.AS and o.type is not None:
+            return OM.SEQ_RANGES.get(o.type.name.lower(), 63)
+    return 63
+
+
+def _former_clamped(o: Any, bits: int) -> str | None:
+    if not isinstance(o, SeqOption) or o.value is None:
+        return None
+    v = int(o.value)
+    c = min(max(v, -(2 ** bits)), 2 ** bits - 1)
+    return None if c == v else str(c)
+
+
+def _former_any_out_of_range(n: Any) -> bool:
+    lo, hi = -(2 ** (bits := _former_bits(n))), 2 ** bits - 1
+    return any([not lo <= int(o.value) <= hi for o in n.options if isinstance(o, SeqOption) and o.value is not None])
+
+
+def _former_clamp(n: Any) -> Any:
+    bits = _former_bits(n)
+    return replace(n, options=tuple(replace(o, value=_former_clamped(o, bits), layout=None)
+                                    if _former_clamped(o, bits) is not None else o for o in n.options))
+
+
+FORMER_APPLIES.update({
+    "DDLC-W665": lambda n: n.large,
+    "DDLC-W666": _former_any_out_of_range,
+    "DDLC-W667": lambda o: o.clause is SeqClause.AS and o.type is not None
+    and (o.type.schema not in (None, "pg_catalog") or o.type.name.lower() not in OM._SEQ_TYPES),
+    "DDLC-W668": lambda n: n.persistence is Persistence.GLOBAL_TEMPORARY,
+})
+FORMER_REWRITES["DDLC-W666"] = _former_clamp
+_FORMER_CLASSES = (CreateIndex, IndexKey, CreateSequence, AlterSequence, SeqOption)
 _FIELDS = ("node", "code", "message", "applies", "field", "absent", "rewrite", "text", "within", "path", "prefix",
            "comment", "last")
 
 
 def _former_rule(r: Rule) -> Rule:
-    if r.node not in (CreateIndex, IndexKey) or r.code not in FORMER_APPLIES:
+    if r.node not in _FORMER_CLASSES or r.code not in FORMER_APPLIES:
         return r
     kw = {f: getattr(r, f) for f in _FIELDS}
     kw["applies"] = FORMER_APPLIES[r.code]
@@ -140,6 +181,8 @@ def _run(fn: Any, stmt: Any, ctx: PassContext) -> Any:
         out, diags = fn(stmt, ctx)
     except DdlcError as exc:
         return ("error", exc.code, str(exc))
+    except ValueError as exc:  # (a sequence value that is not a number: the same error either way)
+        return ("error", type(exc), str(exc))
     return (type(out).__name__, base.to_json(out, with_origin=True), diags)
 
 
@@ -253,3 +296,53 @@ def test_create_index_text_as_before(pick: int, method: str, options: Any, keys:
     n = replace(n, method=method, options=options, unique=unique, concurrently=concurrently, partition_scope=scope,
                 keys=tuple(keys) if pick % 2 else n.keys)
     assert _text_emitted(OM.create_index, n) == _text_emitted(_former_create_index, n)
+
+
+# ---- sequences with hostile values -----------------------------------------------------------------------------------
+_SEQUENCES = [s for _label, s in STATEMENTS if type(s) in (CreateSequence, AlterSequence)]
+_VALUES = st.one_of(st.none(), st.sampled_from(["0", "-0", "1", "-1", "+5", " 7", "1_000", "32767", "32768", "-32768",
+                                                "-32769", "2147483647", "2147483648", "9223372036854775807",
+                                                "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
+                                                "170141183460469231731687303715884105727", "-" + "9" * 60, "٣",
+                                                "abc", "", "1e3", "$$", "--", "'"]),
+                    st.integers(-(2 ** 130), 2 ** 130).map(str))
+_TYPES = st.one_of(st.none(), st.builds(QualifiedName, schema=st.sampled_from([None, "pg_catalog", "public", "",
+                                                                                 "PG_CATALOG"]),
+                                        name=st.sampled_from(["int2", "SMALLINT", "integer", "int4", "int8", "bigint",
+                                                              "Int8", "numeric", "int16", "", "'", "é", "\n"])))
+_SEQ_OPTION = st.builds(lambda clause, value, no, type_: SeqOption(clause=clause, value=value, no=no, type=type_),
+                        st.sampled_from(list(SeqClause)), _VALUES, st.booleans(), _TYPES)
+
+
+@needs_git
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10 ** 6), st.lists(_SEQ_OPTION, max_size=5), st.booleans(), st.sampled_from(list(Persistence)),
+       st.sampled_from(["warn", "error"]))
+def test_sequence_rules_as_before(pick: int, options: list[SeqOption], large: bool, persistence: Any,
+                                  on_unsupported: str) -> None:
+    n = _SEQUENCES[pick % len(_SEQUENCES)]
+    n = replace(n, options=tuple(options), large=large)
+    if type(n) is CreateSequence:
+        n = replace(n, persistence=persistence)
+    for r in PostgresBackend.rules:
+        if r.code in FORMER_APPLIES and r.node in (type(n), SeqOption):
+            for x in (n,) if r.node is type(n) else n.options:
+                assert (_outcome(lambda y: bool(r.applies(y)), x)
+                        == _outcome(lambda y: bool(FORMER_APPLIES[r.code](y)), x)), (r.code, x)
+    assert _outcome(lambda m: base.to_json(OM._clamp(m)), n) == _outcome(lambda m: base.to_json(_former_clamp(m)), n)
+    for bits in (15, 31, 63, 7, 64, 127):
+        for o in n.options:
+            assert _outcome(OM._clamped, o, bits) == _outcome(_former_clamped, o, bits)
+    _same(n, PostgresBackend, on_unsupported)
+
+
+def _outcome(f: Any, *args: Any) -> Any:
+    try:
+        return ("value", f(*args))
+    except Exception as exc:  # noqa: BLE001 - the same error either way
+        return ("error", type(exc), str(exc))
+
+
+def test_there_are_fixture_sequences() -> None:
+    assert len(_SEQUENCES) >= 4
+    assert OM._BOUNDS == {b: (-(2 ** b), 2 ** b - 1) for b in (15, 31, 63)}

@@ -212,24 +212,62 @@ def _bits(n: CreateSequence | AlterSequence) -> int:
     return 63
 
 
+# each range's bounds worked out once, at import: ``2 ** 63`` is a Python long's power, ~1k instructions a time
+_BOUNDS = {bits: (-(2 ** bits), 2 ** bits - 1) for bits in set(SEQ_RANGES.values()) | {63}}
+
+
 def _clamped(o: SeqOption, bits: int) -> str | None:
     """The clamped value of ``o`` when it lies outside the type's range, else None."""
     if not isinstance(o, SeqOption) or o.value is None:
         return None
     v = int(o.value)
-    c = min(max(v, -(2 ** bits)), 2 ** bits - 1)
+    lo, hi = _BOUNDS.get(bits) or (-(2 ** bits), 2 ** bits - 1)
+    c = min(max(v, lo), hi)
     return None if c == v else str(c)
 
 
 def _any_out_of_range(n: CreateSequence | AlterSequence) -> bool:  # (every value read: a bad one fails as before)
-    lo, hi = -(2 ** (bits := _bits(n))), 2 ** bits - 1  # (the range worked out once, not twice per value)
+    lo, hi = _BOUNDS[_bits(n)]  # (the range worked out once, not twice per value)
     return any([not lo <= int(o.value) <= hi for o in n.options if isinstance(o, SeqOption) and o.value is not None])
 
 
+_any_out_of_range.needs = ("options",)  # type: ignore[attr-defined]  # (no option, no value out of range)
+
+
 def _clamp(n: Any) -> Any:
-    bits = _bits(n)
-    return replace(n, options=tuple(replace(o, value=_clamped(o, bits), layout=None)
-                                    if _clamped(o, bits) is not None else o for o in n.options))
+    lo, hi = _BOUNDS[_bits(n)]
+    out = []
+    for o in n.options:  # (_clamped's test, once per option and with the bounds read once)
+        if isinstance(o, SeqOption) and o.value is not None:
+            v = int(o.value)
+            c = min(max(v, lo), hi)
+            if c != v:
+                o = replace(o, value=str(c), layout=None)
+        out.append(o)
+    return replace(n, options=tuple(out))
+
+
+def _bad_seq_type(o: SeqOption) -> bool:
+    """Whether the option is ``AS`` a type PostgreSQL's sequences do not have."""
+    return o.clause is _AS and o.type is not None and (
+        o.type.schema not in (None, "pg_catalog") or o.type.name.lower() not in _SEQ_TYPES)
+
+
+_bad_seq_type.needs = ("type",)  # type: ignore[attr-defined]  # (only AS has a type)
+
+
+def _large(n: CreateSequence | AlterSequence) -> bool:
+    return n.large
+
+
+_large.needs = ("large",)  # type: ignore[attr-defined]
+
+
+def _global_temporary(n: CreateSequence) -> bool:
+    return n.persistence is _GLOBAL_TEMPORARY
+
+
+_global_temporary.needs = ("persistence",)  # type: ignore[attr-defined]  # (PERMANENT is "", the common one)
 
 
 _CONCURRENTLY = "CONCURRENTLY removed: PostgreSQL refuses it on a partitioned table"
@@ -297,15 +335,14 @@ UNSUPPORTED = (
          "partitions' indexes itself",
          applies=_local_names, rewrite=lambda n: replace(n, partitions=(), subpartitioned=False)),
     Rule(SeqOption, W_SEQ_TYPE, "sequence data type PostgreSQL does not have removed",
-         applies=lambda o: o.clause is _AS and o.type is not None
-         and (o.type.schema not in (None, "pg_catalog") or o.type.name.lower() not in _SEQ_TYPES)),
+         applies=_bad_seq_type),
     *(r for cls in (CreateSequence, AlterSequence) for r in (
-        Rule(cls, W_LARGE, "LARGE SEQUENCE written as a bigint sequence", applies=lambda n: n.large,
+        Rule(cls, W_LARGE, "LARGE SEQUENCE written as a bigint sequence", applies=_large,
              field="large", absent=False),
         Rule(cls, W_CLAMPED, "sequence values beyond the data type clamped",
              applies=_any_out_of_range, rewrite=_clamp))),
     Rule(CreateSequence, W_PERSISTENCE, "GLOBAL TEMPORARY sequence created TEMPORARY",
-         applies=lambda n: n.persistence is _GLOBAL_TEMPORARY,
+         applies=_global_temporary,
          field="persistence", absent=Persistence.TEMPORARY),
     Rule(CreateView, W_PERSISTENCE, "view persistence PostgreSQL does not have removed",
          applies=lambda n: n.persistence in (_GLOBAL_TEMPORARY, _UNLOGGED),
