@@ -125,7 +125,7 @@ def _into_json(text: str, lexed: Lexed) -> tuple[dict[str, Any], dict[str, Any],
                                                    tuple[WithOption, ...]] | None:
     """:func:`.recover_json.create_as` of the text, its query where :func:`query_span` finds it (else None)."""
     span = query_span(lexed)
-    return None if span is None else recover_json.create_as(text, lexed.text[span[0]:span[1]])
+    return None if span is None else recover_json.create_as(text, lexed.text[span[0]:span[1]], span)
 
 
 def _create_table(text: str, kind: str, lexed: Lexed) -> Statement:
@@ -152,6 +152,11 @@ def _create_table(text: str, kind: str, lexed: Lexed) -> Statement:
 
 
 def _select(text: str, kind: str, lexed: Lexed) -> Statement:
+    body = text.rstrip()
+    body = body[:-1].rstrip() if body.endswith(";") else body
+    if (read := recover_json.select_into(text, body)) is not None:
+        return CreateTableAs(text, read[0], make_query(body), columns=read[1],
+                             persistence={"u": "UNLOGGED", "t": "TEMPORARY"}.get(read[2], ""), select_into=True)
     got = recover_json.statement(text)
     into = got[1].get("intoClause") if got is not None and got[0] == "SelectStmt" else None
     if isinstance(into, dict) and (name := recover_json.qname(into.get("rel"))) is not None and \
@@ -423,7 +428,8 @@ def _grant(text: str, kind: str, lexed: Lexed) -> Statement:
         objects = tuple(quote_ident(o.sval) if type(o).__name__ == "String" else _sql(o) for o in s.objects)
     g = Grant(text, not s.is_grant, privs, objtype, relations, objects, all_in,
               tuple(_role(r) for r in s.grantees), bool(s.grant_option), s.behavior.value == 1)
-    return msgspec.structs.replace(g, pg_grammar=parses_as_statement(_grant_sql(g)))
+    sql = _grant_sql(g)
+    return msgspec.structs.replace(g, pg_grammar=recover_json.is_text(sql, text) or parses_as_statement(sql))
 
 
 _ALL_IN = {"TABLE": "TABLES", "SEQUENCE": "SEQUENCES", "FUNCTION": "FUNCTIONS", "PROCEDURE": "PROCEDURES",

@@ -18,7 +18,9 @@ import orjson
 from ..ir.misc import RoutineRef, WithOption
 from ..ir.names import Expr, QualifiedName, TypeName
 from ..ir.table import OptionValueKind
-from .sql.expr import make_query
+from .sql.expr import make_query, parse_query
+from .sql.lexer import BLANK
+from .sql.pgwords import requote
 
 _PARSE_JSON: Any = None
 
@@ -44,12 +46,14 @@ def statement(text: str) -> tuple[str, dict[str, Any]] | None:
     return name, fields
 
 
-def create_as(text: str, query: str) -> tuple[dict[str, Any], dict[str, Any], QualifiedName, Expr, tuple[str, ...],
-                                              tuple[WithOption, ...]] | None:
+def create_as(text: str, query: str, span: tuple[int, int] | None = None) -> tuple[
+        dict[str, Any], dict[str, Any], QualifiedName, Expr, tuple[str, ...], tuple[WithOption, ...]] | None:
     """A CREATE TABLE AS's or materialized view's fields (``query``: the text of its query, sliced from the
-    statement's): the statement, its ``into``, name, query (parsed by the SQL layer), columns and options; None
-    for any other statement or form."""
-    got = statement(text)
+    statement's at ``span`` when given): the statement, its ``into``, name, query (parsed by the SQL layer),
+    columns and options; None for any other statement or form."""
+    got = _query_apart(text, query, span) if span is not None else None
+    if got is None:
+        got = statement(text)
     into = got[1].get("into") if got is not None and got[0] == "CreateTableAsStmt" else None
     if not isinstance(into, dict):
         return None
@@ -57,6 +61,56 @@ def create_as(text: str, query: str) -> tuple[dict[str, Any], dict[str, Any], Qu
     if name is None or cols is None or opts is None:
         return None
     return got[1], into, name, make_query(query), cols, opts  # type: ignore[index]
+
+
+def _query_apart(text: str, query: str, span: tuple[int, int]) -> tuple[str, dict[str, Any]] | None:
+    """:func:`statement` of ``text`` read without parsing its query twice (issue 26: the query was parsed here in
+    the whole statement, then alone by the SQL layer, ~65k instructions a short one): the statement is parsed with
+    ``SELECT`` (a query with no target) in place of its query, once the query parses alone as one query as the
+    SQL layer reads it (:func:`~.sql.expr.parse_query`, whose parse the query's readers take later), and as
+    written there (no ``;``, no word requoted: the text pglast read). A query is one grammar symbol of the
+    statement (``AS SelectStmt [WITH [NO] DATA]``) whose text the lexer's tokens bound, so the whole text then
+    parses, and its fields but the query's are the ones read here. None: the whole text is parsed, as before."""
+    if ";" in query or requote(query)[1] or parse_query(query) is None:
+        return None
+    got = statement(text[:span[0]] + " SELECT " + text[span[1]:])  # (blanks: the query's neighbours stay apart)
+    return got if got is not None and got[0] == "CreateTableAsStmt" else None
+
+
+def select_into(text: str, body: str) -> tuple[QualifiedName, tuple[str, ...], str | None] | None:
+    """A ``SELECT ... INTO`` text's name, columns and ``relpersistence`` as :func:`statement` of the text gives them
+    (``body``: the text without its blanks around and its final ``;``), read from the SQL layer's parse of
+    ``body`` (:func:`~.sql.expr.parse_query`), which the query's readers take later (issue 26: the text was parsed
+    twice), when that parse reads the text as pglast reads it here: no other ``;``, no other blank or whitespace
+    around, no word requoted. None: not so, or not such a statement (then :func:`statement` decides, as before)."""
+    if _bare(text) != body or ";" in body or requote(body)[1]:
+        return None
+    s = parse_query(body)
+    into = getattr(s, "intoClause", None)
+    rel = getattr(into, "rel", None)
+    if rel is None or rel.catalogname is not None or type(rel.relname) is not str:
+        return None
+    cols = []
+    for c in into.colNames or ():
+        if type(c).__name__ != "String":
+            return None
+        cols.append(c.sval or "")
+    return QualifiedName(rel.relname, rel.schemaname), tuple(cols), rel.relpersistence
+
+
+def is_text(sql: str, text: str) -> bool:
+    """Whether ``sql`` is ``text`` but for its blanks around and its final ``;``, with no other ``;`` and no word
+    the SQL layer requotes: then ``parses_as_statement(sql)`` is true once pglast has read ``text`` as written as
+    one statement (the recovery's parse), and is not asked again (issue 26: a GRANT the recovery writes back as
+    it came was parsed twice)."""
+    b = _bare(text)
+    return sql == b and ";" not in b and not requote(b)[1]
+
+
+def _bare(text: str) -> str:
+    """``text`` without its blanks (the server's) around and its final ``;``."""
+    b = text.strip(BLANK)
+    return b[:-1].rstrip(BLANK) if b.endswith(";") else b
 
 
 def drop_routines(text: str) -> tuple[tuple[RoutineRef, ...], bool, bool] | None:
@@ -138,4 +192,4 @@ def _scalar(node: Any) -> tuple[str, OptionValueKind] | None:
     return None
 
 
-__all__ = ["create_as", "drop_routines", "options", "qname", "statement", "strings"]
+__all__ = ["create_as", "drop_routines", "is_text", "options", "qname", "select_into", "statement", "strings"]
