@@ -193,3 +193,56 @@ _PIECES = _HEADS + _AS + _QUERIES + _TAILS + _INTO + _GRANTS + [
 @given(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=6))
 def test_hypothesis_texts(pieces: list[str]) -> None:
     _same("".join(pieces))
+
+
+# ---- the routine slot's verdict without the text's tokens (slotforms._plain_routine) ----------------------------
+from ddlc.frontend.sql import slotforms as SLOT  # noqa: E402
+from former_modules import former_module  # noqa: E402
+
+OLD_SLOT = former_module(BASE, "ddlc/frontend/sql/slotforms.py", "_slotforms_round15")
+
+
+def _same_verdict(v: str) -> bool:
+    """The routine verdict of ``v`` is the former one; whether the new reading answered without the tokens."""
+    fast = SLOT._plain_routine(v) is not SLOT._UNSURE
+    assert SLOT.fragment_verdict(v, "routine") == OLD_SLOT.fragment_verdict(v, "routine"), v  # type: ignore[union-attr]
+    return fast
+
+
+_R_HEADS = ["CREATE FUNCTION f() RETURNS int LANGUAGE sql AS ", "create or replace function public.f(a integer)\n RETURNS integer\n AS ",
+            "CREATE\tPROCEDURE p() AS\n", " \n CREATE FUNCTION f() AS ", "CREATEX FUNCTION f() AS ", "CREATE", "CREATE ",
+            "\xa0CREATE FUNCTION f() AS ", "CREATE FUNCTION f(x text DEFAULT 'a') AS ", "CREATE FUNCTION \"f\"() AS ",
+            "CREATE FUNCTION f() AS;", "DROP FUNCTION f; CREATE FUNCTION f() AS ", "CRÉATE FUNCTION f() AS ", "CREATE FUNCTION f() AS",
+            "CREATE FUNCTION f() AS x", "CREATE FUNCTION f(a int) RETURNS int AS 1 + ", "créate function f() AS ", ""]
+_R_TAGS = ["$$", "$function$", "$a_1$", "$é$", "$1", "$", "$ $", "$$$"]
+_R_BODIES = [" begin return a + 1; end ", "", "select 1", " x $ y ", " $function ", "'", '"', "--c\n", "/", "a\\b",
+             " $$ ", " ; ", "\n/\n", "$x$"]
+_R_TAILS = ["", ";", ";\n", " ;; ", "; SELECT 1", " LANGUAGE plpgsql;", "; '", " $$", "\n", "; --c", " /", ";\\"]
+
+
+def test_routine_verdict_fixtures() -> None:
+    if OLD_SLOT is None:
+        pytest.skip(f"the git history (commit {BASE}) is not available")
+    texts = [t for t in json_strings() if "CREATE" in t.upper()]
+    fast = sum(_same_verdict(t) for t in texts)
+    assert fast >= 1, fast  # (the corpus's CREATE FUNCTION)
+
+
+def test_routine_verdict_sweep() -> None:
+    if OLD_SLOT is None:
+        pytest.skip(f"the git history (commit {BASE}) is not available")
+    fast = 0
+    for head, tag, body, tail in itertools.product(_R_HEADS, _R_TAGS, _R_BODIES, _R_TAILS):
+        close = tag if tag.endswith("$") and len(tag) > 1 else "$$"
+        fast += _same_verdict(head + tag + body + close + tail)
+        fast += _same_verdict(head + tag + body + tail)
+    assert fast > 1000, fast
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_R_HEADS + _R_TAGS + _R_BODIES + _R_TAILS + [" ", "\t", "\r", "\f", "\v", "\x1c", "é"]),
+                min_size=1, max_size=7))
+def test_routine_verdict_hypothesis(pieces: list[str]) -> None:
+    if OLD_SLOT is None:
+        pytest.skip(f"the git history (commit {BASE}) is not available")
+    _same_verdict("".join(pieces))
