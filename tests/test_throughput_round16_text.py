@@ -246,3 +246,43 @@ def test_routine_verdict_hypothesis(pieces: list[str]) -> None:
     if OLD_SLOT is None:
         pytest.skip(f"the git history (commit {BASE}) is not available")
     _same_verdict("".join(pieces))
+
+
+# ---- a CREATE TABLE AS's query found without lexing it (recover._plain_query_span) ---------------------------------
+from ddlc.frontend.sql.lexer import Lexed  # noqa: E402
+
+_Q_HEADS = ["CREATE TABLE t", "CREATE TABLE public.t WITH (orientation = 'row', compression = 'no')",
+            "CREATE MATERIALIZED VIEW v (a, b)", "CREATE TABLE t (x) ", "CREATE TABLE t WITH (k = 'as')",
+            "CREATE TABLE \"as\"", "CREATE TABLE t WITH (a = (1, 2))", "CREATE TABLE 'x", "CREATE TABLE t /* as */",
+            "CREATE TABLE t -- as\n", "CREATE TABLE t WITH (k = $$ AS $$)", "", "AS", "CREATE TABLE as"]
+_Q_AS = [" AS ", " as ", " As\n", " AS(", " aS\t", "\nAS", " AS", " AS;", " AS  ;  ", "(AS)", " [AS] ", " AS /**/ "]
+_Q_BODIES = ["SELECT a, b FROM public.s WHERE a > 1", "SELECT 1", "", "WITH DATA", "WITH NO DATA", "NO DATA", "DATA",
+             "SELECT data", "SELECT xdata", "SELECT 1 WITH DATA", "SELECT 1 WITH NO DATA", "SELECT 1 NO DATA",
+             "SELECT 'x'", "SELECT $$x$$", "SELECT 1 -- c", "SELECT /* c */ 1", "SELECT a\\b", "SELECT \"q\"",
+             "SELECT 1; SELECT 2", "SELECT (1", "SELECT 1)", "SELECT 1.", "SELECT é", "SELECT 1 AS a", "SELECT Data",
+             "TABLE t WITH Data", "SELECT 1 with no data", "SELECT 1dAtA", "VALUES (1)", ";", "SELECT 1 /"]
+_Q_TAILS = ["", ";", " ;", ";\n", " ; ", ";;", "\xa0", "\v", " ;\f", "; x"]
+
+
+def _same_span(text: str) -> bool:
+    """query_span of ``text`` is the former one (the whole text lexed); whether the new reading answered."""
+    fast = NEW._plain_query_span(Lexed(text)) is not NEW._UNSURE
+    assert NEW.query_span(Lexed(text)) == OLD._query_span(Lexed(text)), text  # type: ignore[union-attr]
+    return fast
+
+
+@needs_git
+def test_query_span_sweep() -> None:
+    fast = sum(_same_span(t) for t in _fixture_texts())
+    assert fast >= 3, fast
+    for head, as_, body, tail in itertools.product(_Q_HEADS, _Q_AS, _Q_BODIES, _Q_TAILS):
+        fast += _same_span(head + as_ + body + tail)
+    assert fast > 5000, fast
+
+
+@needs_git
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(_Q_HEADS + _Q_AS + _Q_BODIES + _Q_TAILS + [" ", "\n", "(", ")", "[", "]", "AS", "é"]),
+                min_size=1, max_size=8))
+def test_query_span_hypothesis(pieces: list[str]) -> None:
+    _same_span("".join(pieces))
