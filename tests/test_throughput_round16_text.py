@@ -248,7 +248,8 @@ def test_routine_verdict_hypothesis(pieces: list[str]) -> None:
     _same_verdict("".join(pieces))
 
 
-# ---- a CREATE TABLE AS's query found without lexing it (recover._plain_query_span) ---------------------------------
+# ---- a CREATE TABLE AS's query found without lexing it (recover_span._plain_query_span) ---------------------------------
+from ddlc.frontend import recover_span as SPAN  # noqa: E402
 from ddlc.frontend.sql.lexer import Lexed  # noqa: E402
 
 _Q_HEADS = ["CREATE TABLE t", "CREATE TABLE public.t WITH (orientation = 'row', compression = 'no')",
@@ -266,7 +267,7 @@ _Q_TAILS = ["", ";", " ;", ";\n", " ; ", ";;", "\xa0", "\v", " ;\f", "; x"]
 
 def _same_span(text: str) -> bool:
     """query_span of ``text`` is the former one (the whole text lexed); whether the new reading answered."""
-    fast = NEW._plain_query_span(Lexed(text)) is not NEW._UNSURE
+    fast = SPAN._plain_query_span(Lexed(text)) is not SPAN._UNSURE
     assert NEW.query_span(Lexed(text)) == OLD._query_span(Lexed(text)), text  # type: ignore[union-attr]
     return fast
 
