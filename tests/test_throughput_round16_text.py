@@ -138,7 +138,11 @@ _QUERIES = ["SELECT 1", "SELECT a, b FROM public.s WHERE a > 1", "SELECT 'a;b'",
             "SELECT * FROM t WITH", "EXECUTE p", "SELECT 1 INTO u FROM t", "SELECT e'\\''", "SELECT \"a\"\"b\"",
             "SELECT 'é'", "SELECT 1 FETCH FIRST 1 ROWS WITH TIES", "SELECT * FROM f() WITH ORDINALITY",
             "SELECT 1)", "SELECT (1", "SELECT 'x", "WITH q AS (SELECT 1) SELECT * FROM q", "SELECT", "",
-            "SELECT a FROM t ORDER BY a NULLS", "SELECT 1 UNION SELECT 2", "SELECT lateral FROM t", "SELECT a\xa0"]
+            "SELECT a FROM t ORDER BY a NULLS", "SELECT 1 UNION SELECT 2", "SELECT lateral FROM t", "SELECT a\xa0",
+            "SELECT 1 FETCH FIRST 1 ROWS ONLY", "SELECT * FROM t FOR UPDATE", "SELECT a FROM t WINDOW w AS ()",
+            "SELECT a FROM t LIMIT ALL", "SELECT 1 INTO TEMP x", "SELECT a FROM t ORDER BY a NULLS FIRST",
+            "SELECT 1 AS with", "SELECT time with time zone '1:00'", "SELECT 1 FETCH FIRST 1 ROWS",
+            "SELECT * FROM t WITH NO DATA", "SELECT 1 NOT", "SELECT a::int[] FROM t", "select 1 as \"AS\""]
 _TAILS = ["", ";", " WITH DATA", " WITH NO DATA;", " NO DATA", " WITH DATA ;  ", ";;", " \xa0", "; -- c", " DATA",
           "\n;\n", "; SELECT 3"]
 
