@@ -27,7 +27,9 @@ def columns_read(node: Any) -> tuple[tuple[Key, str], ...]:
     """The ``(relation key, column)`` pairs a CREATE VIEW reads (see the module's docstring). Worked out once
     per parsed query (the tree the SQL layer shares for a text, never modified) and references: a stream that
     repeats a view reads it once."""
-    refs = [(r.schema, r.name) for r in node.references]
+    refs = []
+    for r in node.references:  # (a loop: a comprehension is a frame of its own in 3.11)
+        refs.append((r.schema, r.name))
     tree = node.query.tree
     if tree is None:
         return tuple((k, ALL) for k in dict.fromkeys(refs))
@@ -51,32 +53,48 @@ def _classes() -> tuple[type, ...]:
     global _CLASSES
     from pglast import ast
 
-    _CLASSES = (ast.CommonTableExpr, ast.RangeVar, ast.ColumnRef, ast.A_Star)
+    _CLASSES = (ast.CommonTableExpr, ast.RangeVar, ast.ColumnRef, ast.A_Star, ast.String)
     return _CLASSES
 
 
 def _columns_read(tree: Any, refs: list[Key]) -> tuple[tuple[Key, str], ...]:
-    cte, range_var, column_ref, a_star = _CLASSES or _classes()
+    cte, range_var, column_ref, a_star, string = _CLASSES or _classes()
     by = index(tree).groups()  # (one walk of the tree, shared with its other readers; its nodes by class, once)
-    ctes = {n.ctename for n in by.get(cte, ())}
-    range_vars, column_refs = by.get(range_var, ()), by.get(column_ref, ())
+    found = by.get(cte)
+    ctes = {n.ctename for n in found} if found else ()  # (no set's comprehension frame without a CTE)
     names: dict[str, Key] = {}  # alias or bare relation name -> relation
     rels: list[Key] = []
-    for n in range_vars:
-        if n.schemaname is None and n.relname in ctes:
+    for n in by.get(range_var, ()):
+        schema, rel = n.schemaname, n.relname
+        if schema is None and rel in ctes:
             continue
-        key = _resolve(n.schemaname, n.relname, refs)
+        key = (schema, rel) if schema is not None else _resolve(None, rel, refs)
         rels.append(key)
-        names[n.alias.aliasname if n.alias is not None else n.relname] = key
-    rels = list(dict.fromkeys(rels))
+        alias = n.alias
+        names[alias.aliasname if alias is not None else rel] = key
+    if len(rels) > 1:
+        rels = list(dict.fromkeys(rels))
     out: dict[tuple[Key, str], None] = {}
-    for n in column_refs:
-        fields = [ALL if isinstance(f, a_star) else getattr(f, "sval", None) for f in n.fields]
-        if not fields or fields[-1] is None:
+    for n in by.get(column_ref, ()):
+        fields = n.fields
+        far: Any = None  # (a third name from the end, or None: then no schema is tested)
+        size = len(fields)
+        # ``t.c`` and ``c``, the common references, read without the list of every field (issue 26)
+        if size == 2 and type(fields[0]) is string and type(fields[1]) is string:
+            qual, col = fields[0].sval, fields[1].sval
+        elif size == 1 and type(fields[0]) is string:
+            qual, col = None, fields[0].sval
+        else:
+            got = [ALL if isinstance(f, a_star) else getattr(f, "sval", None) for f in fields]
+            if not got:
+                continue
+            col = got[-1]
+            qual = got[-2] if len(got) >= 2 else None
+            if len(got) >= 3:
+                far = (got[-3],)
+        if col is None:
             continue
-        col = fields[-1]
-        qual = fields[-2] if len(fields) >= 2 else None
-        if qual is not None and qual in names and (len(fields) < 3 or _qualifies(fields[-3], names[qual])):
+        if qual is not None and qual in names and (far is None or _qualifies(far[0], names[qual])):
             out[(names[qual], col)] = None
         elif len(rels) == 1 and qual is None:
             out[(rels[0], col)] = None

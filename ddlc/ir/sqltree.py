@@ -278,7 +278,10 @@ def index(tree: Any) -> Index:
     while stack:
         n = pop()
         cls = type(n)
-        if cls is tuple or cls is list:
+        if cls is tuple:  # (a slice and an in-place add: no ``reversed`` object, no method call; issue 26)
+            stack += n[::-1]
+            continue
+        if cls is list:
             stack.extend(reversed(n))
             continue
         try:

@@ -140,6 +140,15 @@ def _report(done: list[Any], emit: Any, origin: Any) -> None:
         emit.diag(I_EXPR_CLOSE, "rewritten to a close form: " + "; ".join(close), origin)
 
 
+_COLUMN_REF: Any = None  # pglast's ColumnRef, once imported (no import statement per call)
+
+
+def _column_ref() -> Any:
+    global _COLUMN_REF
+    _COLUMN_REF = _ast().ColumnRef
+    return _COLUMN_REF
+
+
 _IN_PLACE: Any = None  # the classes a call's replacement may have to be printed in its place (see rewrite_map)
 
 
@@ -175,11 +184,15 @@ def rewrite_map(node: Any, emit: Any, origin: Any, text: str, gather: tuple[type
     out: dict[int, Any] = {}
     inside: set[int] = set()  # ids of the nodes below a rewritten call (the call's own included)
     done: list[Any] = []
+    column_ref = _COLUMN_REF or _column_ref()
     for key, c in rewritten.items():
-        below = [id(n) for n in nodes(c.node)]
-        for k in below:
-            if k != key and k in rewritten:  # (a rewritten call inside another)
-                return None
+        if type(c.node) is column_ref:  # (``sysdate``: its names only below it, no call nor any node gathered)
+            below = [key]
+        else:
+            below = [id(n) for n in nodes(c.node)]
+            for k in below:
+                if k != key and k in rewritten:  # (a rewritten call inside another)
+                    return None
         rw = rewrite_for(c)
         if rw is None:  # (kept as it is, as rewrite_tree keeps it)
             continue

@@ -47,10 +47,17 @@ def query_references(tree: Any, origin: Path) -> tuple[QualifiedName, ...]:
 
 def _query_references(tree: Any, origin: Path) -> tuple[QualifiedName, ...]:
     ast = pglast_ast()  # (no import statement per view: ``from pglast import ast`` runs importlib's Python code)
-    idx = index(tree)  # (one walk of the tree, shared with its other readers)
-    ctes = {node.ctename for node in idx.of(ast.CommonTableExpr)}
+    by = index(tree).groups()  # (one walk of the tree, shared with its other readers)
+    nodes = by.get(ast.CommonTableExpr)
+    ctes = {node.ctename for node in nodes} if nodes else ()  # (no comprehension's frame without a CTE)
+    nodes = by.get(ast.RangeVar, ())
+    if len(nodes) == 1:  # (one relation, the common query: nothing to sort or to tell apart)
+        node = nodes[0]
+        if node.schemaname is None and node.relname in ctes:
+            return ()
+        return (QualifiedName(node.relname, node.schemaname, origin=origin),)
     found = [(node.location if node.location is not None else -1, node.catalogname, node.schemaname, node.relname)
-             for node in idx.of(ast.RangeVar)]
+             for node in nodes]
     out: list[QualifiedName] = []
     seen: set[tuple[Any, ...]] = set()
     for _, catalog, schema, rel in sorted(found, key=_LOCATION):

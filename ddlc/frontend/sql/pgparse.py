@@ -8,6 +8,7 @@ it first). pglast is imported lazily (start-up time).
 
 from __future__ import annotations
 
+import contextvars
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -35,6 +36,11 @@ def pglast_ast() -> Any:
 
 
 _TRUSTED = TRUSTED  # .on: this thread is inside pglast's own parser (parse_sql below), or builds trusted nodes
+# True inside :func:`parse_sql` (in its thread's context only): what the makers (:func:`_maker`) test at each node.
+# A context variable's ``get`` is one C call, ~340 instructions; ``_TRUSTED.on``, a ``threading.local``'s attribute,
+# ~730 (issue 26: ~1 % of a view's translation). ``_TRUSTED.on`` is still set by the parse for the classes the
+# parser calls (those without a maker: their adopted ``__init__`` and pglast's ``Node.__setattr__`` hook read it).
+_PARSING: contextvars.ContextVar[bool] = contextvars.ContextVar("ddlc_trusted_parse", default=False)
 _FAST: bool | None = None  # whether pglast's nodes are made unchecked inside its parser (None: not decided yet)
 # the pglast releases whose parser makes the same trees unchecked as checked (tests/test_pgparse_trusted.py)
 _CHECKED_RELEASES = ("8.8",)
@@ -88,12 +94,12 @@ def _install_makers() -> None:
     (``ast.SelectStmt(...)``, ``getattr(enums, 'SetOperation')(value)``); both become modules of ddlc's
     (:func:`_maker`, :func:`_member`, made for each name when the parser first asks for it) that give:
 
-    - for a node class, a function that, in a trusted thread, sets the slots of an instance of a private
+    - for a node class, a function that, inside :func:`parse_sql` (:data:`_PARSING`), sets the slots of an instance of a private
       class with the node class's base and slots and ``object.__setattr__`` (a slot store ~60 instructions,
       against ~660 through a slot descriptor's ``__set__``; no ``type.__call__``, no ``__init__``), then
       gives the instance the node's class (``__class__``: CPython checks the two layouts are the same): a
-      view query's parse ~40 % fewer instructions. In a thread that is not trusted (a parse by the program
-      using ddlc) it calls the class, checked as before (tests/test_pgparse_trusted.py);
+      view query's parse ~40 % fewer instructions. Outside it (a parse by the program using ddlc, in any
+      thread) it calls the class, checked as before (tests/test_pgparse_trusted.py);
     - for an enum class, its members by value (a dict lookup; a value that is no member's: the enum
       class's own call, which finds or refuses it as before): the very members ``EnumType.__call__`` gives,
       without its two Python frames (~4k instructions a member).
@@ -144,7 +150,7 @@ def _maker(into: ModuleType, ast: Any, name: str) -> Any:
                 made = made.replace(co_names=tuple(fields.get(n, n) for n in made.co_names),
                                     co_varnames=names + made.co_varnames[len(names):],
                                     co_name=name, co_qualname="make." + name)
-                out = FunctionType(made, {"_T": _TRUSTED, "_S": shadow, "_C": cls}, name, template.__defaults__)
+                out = FunctionType(made, {"_T": _PARSING.get, "_S": shadow, "_C": cls}, name, template.__defaults__)
         _adopt(cls)  # (as the hook does at a class's first trusted node: ddlc's trusted builders call the class)
     setattr(into, name, out)
     return out
@@ -227,9 +233,11 @@ def parse_sql(text: str) -> tuple[Any, ...]:
         return pglast.parse_sql(text)
     before = _TRUSTED.on
     _TRUSTED.on = True
+    token = _PARSING.set(True)
     try:
         return pglast.parse_sql(text)
     finally:
+        _PARSING.reset(token)
         _TRUSTED.on = before
 
 
