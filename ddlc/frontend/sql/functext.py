@@ -422,6 +422,8 @@ def _parse(text: str, origin: Path) -> tuple[CreateFunction, FunctionTextSpans]:
 
 # ---- cross-check with pglast ----------------------------------------------------------------
 _PARSE_JSON: Any = None
+# (enum members read once: a read through an Enum class is ~800 instructions, issue 26)
+_POSTGRES_STYLE, _IN = FunctionStyle.POSTGRES, ArgMode.IN
 _MODES_PG = {"FUNC_PARAM_OUT": ArgMode.OUT, "FUNC_PARAM_INOUT": ArgMode.INOUT, "FUNC_PARAM_VARIADIC": ArgMode.VARIADIC}
 
 
@@ -449,7 +451,7 @@ def crosscheck(stmt: CreateFunction, spans: FunctionTextSpans) -> list[str]:
     agrees, or when the text is Oracle-style or pglast cannot parse it. Read from pglast's JSON parse (the
     same C parser as its Python nodes, without making them: issue 26)."""
     global _PARSE_JSON
-    if stmt.style is not FunctionStyle.POSTGRES:
+    if stmt.style is not _POSTGRES_STYLE:
         return []
     text = stmt.text
     for a, b in spans.og_only:  # (each blanked in place: the same length, no offset moves)
@@ -466,18 +468,24 @@ def crosscheck(stmt: CreateFunction, spans: FunctionTextSpans) -> list[str]:
         return ["statement kind"]
     f = parsed[0]["stmt"]["CreateFunctionStmt"]
     out: list[str] = []
-    names = [_sval(s) for s in f.get("funcname", ())]
+    # (each node's one field unpacked in place, ``((kind, fields),) = n.items()`` as _node does, and a String's
+    # value read there: the same reading without a call a node, issue 26)
+    names = []
+    for n in f.get("funcname", ()):
+        ((kind, fields),) = n.items()
+        names.append(fields.get("sval", "") if kind == "String" else None)
     want = [p for p in (stmt.name.schema, stmt.package, stmt.name.name) if p is not None]
     if names != want:
         out.append("name")
-    parameters = [_node(p)[1] for p in f.get("parameters", ())]
-    params = [p for p in parameters if p.get("mode") != "FUNC_PARAM_TABLE"]
-    table = [p for p in parameters if p.get("mode") == "FUNC_PARAM_TABLE"]
+    params, table = [], []
+    for n in f.get("parameters", ()):
+        ((_kind, p),) = n.items()
+        (table if p.get("mode") == "FUNC_PARAM_TABLE" else params).append(p)
     if len(params) != len(stmt.arguments):
         out.append("arguments")
     else:
         for p, a in zip(params, stmt.arguments, strict=True):
-            if (p.get("name") or None) != a.name or _MODES_PG.get(p.get("mode")) != (a.mode if a.mode is not ArgMode.IN else None) \
+            if (p.get("name") or None) != a.name or _MODES_PG.get(p.get("mode")) != (a.mode if a.mode is not _IN else None) \
                     or ("defexpr" in p) != (a.default is not None):
                 out.append(f"argument {a.name or a.type}")
     returns = f.get("returnType")
@@ -485,16 +493,33 @@ def crosscheck(stmt: CreateFunction, spans: FunctionTextSpans) -> list[str]:
         out.append("setof")
     if stmt.returns is not None and len(table) != len(stmt.returns.table):
         out.append("returns table")
-    o = {d["defname"]: d.get("arg") for d in (_node(x)[1] for x in f.get("options", ()))}
-    sval = lambda v: None if v is None else _sval(v)  # noqa: E731
-    boolval = lambda v: bool(_node(v)[1].get("boolval"))  # noqa: E731
-    if "language" in o and sval(o["language"]) != stmt.language:
+    o: dict[str, Any] = {}
+    sets = []
+    for n in f.get("options", ()):
+        ((_kind, d),) = n.items()
+        o[d["defname"]] = d.get("arg")
+        if d["defname"] == "set":
+            sets.append(d)
+    if "language" in o and (None if o["language"] is None else _sval(o["language"])) != stmt.language:
         out.append("language")
     if "as" in o:
         as_ = [_sval(s) for s in _items(o["as"])]
         if as_[-1] != stmt.body or (len(as_) > 1 and as_[0] != stmt.probin):
             out.append("body")
-    opts = stmt.options
+    if not o.keys() <= _LANGUAGE_AS:  # (other options: their checks)
+        _options_differ(o, stmt.options, out)
+    if [_node(d["arg"])[1].get("name") for d in sets] != [s.name for s in stmt.set_options]:
+        out.append("set")
+    return out
+
+
+_LANGUAGE_AS = frozenset({"language", "as"})
+
+
+def _options_differ(o: dict[str, Any], opts: Any, out: list[str]) -> None:
+    """crosscheck's options but the language and the body: the names of those pglast reads otherwise, to ``out``."""
+    sval = lambda v: None if v is None else _sval(v)  # noqa: E731
+    boolval = lambda v: bool(_node(v)[1].get("boolval"))  # noqa: E731
     if "volatility" in o and sval(o["volatility"]) != (opts.volatility.value if opts.volatility else None):
         out.append("volatility")
     if "strict" in o and (opts.null_input is None or boolval(o["strict"]) != opts.null_input.strict):
@@ -508,10 +533,6 @@ def crosscheck(stmt: CreateFunction, spans: FunctionTextSpans) -> list[str]:
             mine = getattr(opts, key)
             if mine is None or Decimal(str(v)) != Decimal(mine):
                 out.append(key)
-    sets = [_node(x)[1] for x in f.get("options", ())]
-    if [_node(d["arg"])[1].get("name") for d in sets if d["defname"] == "set"] != [s.name for s in stmt.set_options]:
-        out.append("set")
-    return out
 
 
 __all__ = ["FunctionTextError", "FunctionTextSpans", "parse_function_text", "crosscheck"]

@@ -185,6 +185,14 @@ def _toks(text: str, ws: list[str], ups: list[str], starts: list[int], a: int, b
     return out
 
 
+def _name_type(w: str, t: str, uw: str, ut: str) -> FunctionArg | None:
+    """_parse_arg of two words ``w t`` when it reads them as a name and a type (neither a DEFAULT, ``w`` no mode,
+    the two no multi-word type), or None."""
+    if uw in _MODES or uw == "DEFAULT" or ut == "DEFAULT" or (uw in _MULTIWORD_TYPES and ut in _TYPE_CONT):
+        return None
+    return FunctionArg(t, w.lower(), None, None, default_expr=None)
+
+
 def _number(text: str, w: str, s: int) -> bool:
     """Whether the digit run ``w`` at ``s`` is a number token (no letter, "_" or "." touches it). A digit run is
     read only here, where it becomes a token or a value: everywhere else a piece must be a word or a mark, which
@@ -267,9 +275,13 @@ def _read_common(text: str, origin: Path) -> tuple[CreateFunction, FunctionTextS
                 depth -= 1
                 if not depth:
                     break
-        if (toks := _toks(text, ws, ups, starts, i, j - 1)) is None:
+        if j - i == 3 and ws[i][0] >= "A" and ws[i + 1][0] >= "A" \
+                and (arg := _name_type(ws[i], ws[i + 1], ups[i], ups[i + 1])) is not None:
+            arguments = (arg,)
+        elif (toks := _toks(text, ws, ups, starts, i, j - 1)) is None:
             return None
-        arguments = _parse_args(text, toks)
+        else:
+            arguments = _parse_args(text, toks)
         i = j
     elif is_procedure:
         arguments = ()  # TDDL may write ``CREATE PROCEDURE p AS ...`` without a list
@@ -284,11 +296,13 @@ def _read_common(text: str, origin: Path) -> tuple[CreateFunction, FunctionTextS
         if i >= k:
             return None
         u, start = ups[i], starts[i]
-        if u == "RETURNS" and (got := _words(ups[:k], i, _RNOI)):
+        # (RETURNS NULL ON NULL INPUT only where NULL follows: the cursor's words are False at any other word)
+        if u == "RETURNS" and (i + 1 >= k or ups[i + 1] == "NULL") \
+                and (got := _words(ups[:k], i, _RNOI)) is not False:
+            if got is None:
+                return None
             opts["null_input"] = _RETURNS_NULL
             i += 5
-        elif u == "RETURNS" and got is None:
-            return None
         elif (u == "RETURNS" or u == "RETURN") and returns is None:
             i += 1
             j, depth = i, 0  # the cursor's until_clause
@@ -304,9 +318,12 @@ def _read_common(text: str, origin: Path) -> tuple[CreateFunction, FunctionTextS
                     depth -= 1
                 j += 1
             oracle_return = u == "RETURN"
-            if (toks := _toks(text, ws, ups, starts, i, j)) is None:
+            if j == i + 1 and ws[i][0] >= "A":  # (one word: _parse_return's type as written)
+                returns = FunctionReturn(ws[i])
+            elif (toks := _toks(text, ws, ups, starts, i, j)) is None:
                 return None
-            returns = _parse_return(text, toks)
+            else:
+                returns = _parse_return(text, toks)
             i = j
         elif u == "LANGUAGE":
             if i + 1 >= k or ws[i + 1][0] < "A":
@@ -385,13 +402,20 @@ def _read_common(text: str, origin: Path) -> tuple[CreateFunction, FunctionTextS
             p = after = start + 2
             while p < n and text[p].isspace():
                 p += 1
-            if p < n and (dollar_tag_at(text, p) is not None or text[p] == "'"
-                          or (text[p] in "eE" and text.startswith("'", p + 1))):
+            if p < n and (tag := dollar_tag_at(text, p)) is not None:
+                # (the lexer's dollar token ends at the first ``$tag$`` after its opening one: its body and end
+                # read by find, without token_at and string_value's matches)
+                close = text.find(tag, p + len(tag))
+                if close < 0 or _TAIL.match(text, close + len(tag)) is None:
+                    return None
+                body = text[p + len(tag):close]
+                body_tag = tag
+            elif p < n and (text[p] == "'" or (text[p] in "eE" and text.startswith("'", p + 1))):
                 lit = token_at(text, p)
                 if _TAIL.match(text, lit.end) is None:
                     return None
                 body = string_value(lit)
-                body_tag = dollar_tag_at(lit.text, 0) if lit.kind == "dollar" else "'"
+                body_tag = "'"
             else:
                 start_body = after + 1 if after < n and text[after].isspace() else after
                 body = text[start_body:_oracle_body_end(text, start_body)]
