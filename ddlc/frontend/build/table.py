@@ -28,7 +28,7 @@ from ..sql.partition import parse_partition_clause
 from ..sql.constraints import N_CONSTRAINT_UNPARSED, kind_of_text, table_reading
 from ..sql.fragment import check_fragment
 from . import shape
-from ._columns import read_column
+from ._columns import read_column, read_column_of
 from ._read import Obj, member, read_qname
 from ... import lazyre
 
@@ -183,22 +183,28 @@ def read_elements(o: Obj, key: str) -> tuple[Element, ...]:
         raise o.ctx.error(f'element "{key}" must be an array', o.at(key))
     out: list[Element] = []
     base = o.at(key)
+    ctx = o.ctx
     for i, e in enumerate(v):
         if not isinstance(e, dict):
             raise o.ctx.error(f'elements of "{key}" must be objects', base + (i,))
         if e.get("present", True) is False:
             continue
-        el = Obj(e, base + (i,), o.ctx)
         t = e.get("type")
-        if t == "constraint" or (t is None and "definition" in e):
-            out.append(read_constraint(el))
-        elif t == "column" or t is None:
-            # read_column_element's check_slots, without its calls when the fmt's verdict is known and good
+        if t == "column" or (t is None and "definition" not in e):
+            # read_column_element's check_slots, without its calls when the fmt's verdict is known and good (and
+            # the element's Obj made only when a member needs it: read_column_of)
             fmt = e.get("fmt")
             hit = _CHECKED.get((fmt, _COLUMN_SLOTS_ID)) if fmt.__class__ is str else None
             if hit is None or hit[0] is not COLUMN_SLOTS or hit[1].__class__ is str:
+                el = Obj(e, base + (i,), ctx)
                 check_slots(el, COLUMN_SLOTS)
-            out.append(read_column(el))
+                out.append(read_column(el))
+            else:
+                out.append(read_column_of(e, base + (i,), ctx))
+            continue
+        el = Obj(e, base + (i,), ctx)
+        if t == "constraint" or t is None:
+            out.append(read_constraint(el))
         else:
             raise Unmodelled(f"table element of type {t!r} not modelled", el.at("type"))
     return tuple(out)
@@ -290,7 +296,38 @@ def _objects(o: Obj, key: str) -> list[Obj]:
 
 
 def read_with_options(o: Obj, key: str = "with") -> tuple[WithOption, ...]:
-    return tuple(read_with_option(e) for e in _objects(o, key))
+    """:func:`read_with_option` of each present element of ``o``'s array ``key`` (:func:`_objects`'), an element of
+    the common form read from its dict by its fmts' plan, without an :class:`Obj` (the same values, errors and
+    order: tests/test_throughput_round16_front.py)."""
+    v = o.raw(key)
+    if not isinstance(v, list):
+        raise o.ctx.error(f'element "{key}" must be an array', o.at(key))
+    base = o.at(key)
+    for i, e in enumerate(v):  # (every element is checked before any is read, as _objects does)
+        if not isinstance(e, dict):
+            raise o.ctx.error(f'elements of "{key}" must be objects', base + (i,))
+    out = []
+    for i, d in enumerate(v):
+        if d.get("present", True) is False:
+            continue
+        fmt = d.get("fmt")
+        lab = d.get("label")
+        if fmt.__class__ is str and lab.__class__ is dict:
+            lfmt = lab.get("fmt")
+            plan = _OPTION_PLANS.get((fmt, lfmt)) if lfmt.__class__ is str else None
+            if plan is None and lfmt.__class__ is str:
+                plan = _option_plan(fmt, lfmt)
+            label = lab.get("label")
+            if plan and label.__class__ is str and lab.get("present", True) is not False:
+                kind, has_schema = plan
+                schema = lab.get("schema") if has_schema else None
+                value = None if kind is _NO_VALUE else d.get("value")
+                if (schema.__class__ is str or not has_schema) and (value.__class__ is str or kind is _NO_VALUE):
+                    out.append(WithOption(label, schema, value, kind, layout=fmt, label_layout=lfmt,
+                                          origin=base + (i,)))
+                    continue
+        out.append(_read_with_option(Obj(d, base + (i,), o.ctx)))
+    return tuple(out)
 
 
 def _comment(o: Obj) -> TableComment:

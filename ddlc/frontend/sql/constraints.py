@@ -26,6 +26,7 @@ from ...errors import Path
 from ...ir.names import Expr, ParsedSql, QualifiedName, refs_later
 from ...ir.table import ConstraintInfo, ConstraintKind, FkAction, FkMatch, OptionValueKind, WithOption
 from .check_text import check_expr_text
+from .constraint_keys import key_list_json, unparsable
 from .expr import expr_parts, expr_tree, make_expr
 from .lexer import BLANK, closing_paren, split_commas
 from .fragment import check_fragment, has_comment
@@ -247,7 +248,7 @@ def _parse(text: str) -> tuple[str, Any, tuple[int, ...], bool, bool, bool, bool
     body = body.strip(BLANK)
     if not body:
         return None
-    node = _constraint_json(body)
+    node = None if unparsable(body) else _constraint_json(body)  # (an ASC / DESC key, a DISABLE: the parse fails)
     if node is not None:
         return body, node, (), False, informational, optimization, True
     # the openGauss spellings PostgreSQL lacks, taken off only when the text as written does not parse
@@ -267,8 +268,11 @@ def _constraint_json(body: str) -> dict[str, Any] | None:
     """The ``Constraint`` node of ``ALTER TABLE x ADD CONSTRAINT c <body>`` in the JSON form of pglast's
     parse (the same C parser as :func:`_constraint_node`, without building pglast's Python nodes: 3-4x
     cheaper), with ``"_sql"``: the body it was read from (on a copy); None when it is not one constraint.
-    A plain key list is read by a pattern (:func:`_key_list_json`), any other text by the parser."""
+    A plain key list is read by a pattern (:func:`_key_list_json`), one with options or DEFERRABLE by another
+    (:func:`~.constraint_keys.key_list_json`), any other text by the parser."""
     node = _key_list_json(body)
+    if node is None:
+        node = key_list_json(body)
     return node if node is not None else _parsed_json(body)
 
 
@@ -454,33 +458,40 @@ def _json_info(c: dict[str, Any], kind: ConstraintKind, body: str, origin: Path,
             return None
         check = make_expr(check_text, origin)
     options = c.get("options")
-    options = tuple(_json_option(d, origin) for d in options) if options else ()
-    return ConstraintInfo(
-        kind,
-        columns=columns,
-        descending=tuple(columns[i] for i in descending if i < len(columns)),
-        include=_svals(c.get("including")),
-        check=check,
-        references=references,
-        ref_columns=_svals(c.get("pk_attrs")),
-        match=_MATCH.get(c.get("fk_matchtype"), _SIMPLE),
-        on_delete=_ACTION.get(c.get("fk_del_action"), _NO_ACTION),
-        on_update=_ACTION.get(c.get("fk_upd_action"), _NO_ACTION),
-        deferrable=bool(c.get("deferrable")),
-        initially_deferred=bool(c.get("initdeferred")),
-        not_valid=bool(c.get("skip_validation")),
-        no_inherit=bool(c.get("is_no_inherit")),
-        disabled=disabled,
-        index_options=options,
-        index_tablespace=c.get("indexspace") or None,
-        using_index=c.get("indexname") or None,
-        access_method=c.get("access_method") or None,
-        exclusion_operators=(),
-        where=None,
-        informational=informational,
-        optimization=optimization,
-        origin=origin,
-    )
+    # (only the members whose values are not the defaults passed: each keyword a msgspec Struct matches costs)
+    kw: dict[str, Any] = {}
+    if options:
+        kw["index_options"] = tuple([_json_option(d, origin) for d in options])
+    if descending:
+        kw["descending"] = tuple(columns[i] for i in descending if i < len(columns))
+    for member, key in _JSON_NAMES:
+        v = c.get(key)
+        if v:
+            kw[member] = _svals(v)
+    for member, key in _JSON_FLAGS:
+        if c.get(key):
+            kw[member] = True
+    for member, key in _JSON_TEXTS:
+        v = c.get(key)
+        if v:
+            kw[member] = v
+    v = c.get("fk_matchtype")
+    if v is not None:
+        kw["match"] = _MATCH.get(v, _SIMPLE)
+    v = c.get("fk_del_action")
+    if v is not None:
+        kw["on_delete"] = _ACTION.get(v, _NO_ACTION)
+    v = c.get("fk_upd_action")
+    if v is not None:
+        kw["on_update"] = _ACTION.get(v, _NO_ACTION)
+    return ConstraintInfo(kind, columns=columns, check=check, references=references, disabled=disabled,
+                          informational=informational, optimization=optimization, origin=origin, **kw)
+
+
+_JSON_NAMES = (("include", "including"), ("ref_columns", "pk_attrs"))
+_JSON_FLAGS = (("deferrable", "deferrable"), ("initially_deferred", "initdeferred"), ("not_valid", "skip_validation"),
+               ("no_inherit", "is_no_inherit"))
+_JSON_TEXTS = (("index_tablespace", "indexspace"), ("using_index", "indexname"), ("access_method", "access_method"))
 
 
 def _info_node(c: Any, body: str, origin: Path, descending: tuple[int, ...], disabled: bool,

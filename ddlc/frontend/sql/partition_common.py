@@ -23,6 +23,7 @@ from ...ir.partition import (
     Partition,
     PartitionSpec,
     PartitionStrategy,
+    RangeItem,
     truncate_identifier,
 )
 from .expr import expr_parts, expr_tree, make_expr
@@ -87,11 +88,13 @@ def common_spec(text: str, path: Path) -> PartitionSpec | None:
     """What :class:`_Parser` makes of a clause of the common form (:func:`~.partition_tokens.common_clause`)
     whose items fit its strategies, made from the patterns' reading; None for any other text (the parser
     reads it, and says what is wrong)."""
-    got = common_clause(text)
+    got = common_clause(text, True)
     if got is None:
         return None
     strategy, keys, interval, sub, items, movement = got
     bound, sub_bound = _BOUNDS[strategy], None
+    if bound == "less" and items[0][2] == "range":  # range items (START/END/EVERY): the list's family, none mixed
+        bound = "range"
     parts: dict[str, Any] = {}
     if interval is not None:
         if strategy != "range" or interval[0] == "default":
@@ -150,9 +153,26 @@ def bound_value(v: tuple[str, str, str], path: Path) -> BoundValue:
     return BoundValue(text=text, kind=_BOUND_KINDS[kind], origin=path)
 
 
+def _range_values(values: Any, path: Path) -> tuple[BoundValue, ...]:
+    """A range item's value list (the parser's value_list); ``()`` when one of them is DEFAULT, which it refuses."""
+    out = []
+    for v in values:
+        if v[0] == "default":
+            return ()
+        out.append(bound_value(v, path))
+    return tuple(out)
+
+
 def _common_partition(item: Any, subs: tuple[Partition, ...], path: Path) -> Partition | None:
     written, name, bound, values, space, space_text, _ = item
-    if bound:
+    if bound == "range":
+        start, end, every = values
+        made: Any = RangeItem(start=None if start is None else _range_values(start, path),
+                              end=None if end is None else _range_values(end, path),
+                              every=None if every is None else _range_values(every, path), origin=path)
+        if made.start == () or made.end == () or made.every == ():
+            return None  # (a DEFAULT among them: the parser refuses it)
+    elif bound:
         out = []
         for kind, vtext, value in values:
             if kind == "default":

@@ -155,6 +155,11 @@ _ONE_VALUE = lazyre.compile(rf"{_W}(?:([+-]){_W}({_NUM})|({_NUM})|('(?>[^']*)')|
 _STORE_IN = lazyre.compile(rf"{_W}STORE{_END}", re.I | re.A)
 _AFTER = lazyre.compile(rf"{_W}(?:TABLESPACE{_END}{_W}{_NAME}{_W})?([,()])", re.I | re.A)  # [TABLESPACE t] and , ( )
 _NEXT = lazyre.compile(rf"{_W}([,)])")
+# a range item's words (``START (s) [END (e) [EVERY (d)]]``, ``END (e)``), each taken only before its parenthesis,
+# as the parser's bound() takes them
+_START = lazyre.compile(rf"{_W}START{_END}{_W}\(", re.I | re.A)
+_END_OF = lazyre.compile(rf"{_W}END{_END}{_W}\(", re.I | re.A)
+_EVERY = lazyre.compile(rf"{_W}EVERY{_END}{_W}\(", re.I | re.A)
 _TAIL = lazyre.compile(rf"{_W}(?:(ENABLE|DISABLE){_END}{_W}ROW{_END}{_W}MOVEMENT{_END}{_W})?\Z", re.I | re.A)
 
 Value = tuple[str, str, str]  # (kind: number, string, maxvalue, null, default; text; value)
@@ -209,6 +214,36 @@ def common_value(text: str) -> Value | None:
     return word.lower(), word, ""
 
 
+def _range_item(text: str, pos: int) -> tuple[Any, int] | None:
+    """``((start, end, every), position after it)`` of a range item at ``pos`` (each a value list or None), as the
+    parser's bound() reads one: None when no ``START (`` or ``END (`` is there; ``(None, pos)`` for one the
+    patterns do not read or the parser refuses (an EVERY without both START and END)."""
+    start = end = every = None
+    m = _START.match(text, pos)
+    if m is not None:
+        got = _values(text, m.end())
+        if got is None:
+            return None, pos
+        start, pos = got
+    m = _END_OF.match(text, pos)
+    if m is not None:
+        got = _values(text, m.end())
+        if got is None:
+            return None, pos
+        end, pos = got
+    elif start is None:
+        return None
+    m = _EVERY.match(text, pos)
+    if m is not None:
+        if start is None or end is None:
+            return None, pos
+        got = _values(text, m.end())
+        if got is None:
+            return None, pos
+        every, pos = got
+    return (start, end, every), pos
+
+
 def _keys(text: str, pos: int) -> tuple[list[tuple[str, str]], int] | None:
     out: list[tuple[str, str]] = []
     while True:
@@ -221,16 +256,17 @@ def _keys(text: str, pos: int) -> tuple[list[tuple[str, str]], int] | None:
             return out, pos
 
 
-def _items(text: str, pos: int, sub: bool) -> tuple[list[Any], int] | None:
+def _items(text: str, pos: int, sub: bool, ranges: bool = False) -> tuple[list[Any], int] | None:
     """The (sub)partitions of a list whose opening parenthesis ends before ``pos``, and the position after it.
-    ``sub``: the items are SUBPARTITIONs, none with a list of its own."""
+    ``sub``: the items are SUBPARTITIONs, none with a list of its own. ``ranges``: a partition may be a range
+    item (:func:`_range_item`; its bound "range", its values ``(start, end, every)``, none with a list of its own)."""
     out: list[Any] = []
     while True:
         m = _ITEM.match(text, pos)
         if m is None or (m.group(1).lower() == "subpartition") is not sub:
             return None
         written, name = _name(m, 2)
-        values = None
+        values: Any = None
         bound = "" if text[m.end() - 1] != "(" else "list" if m.group(4) is None else "less"
         pos = m.end()
         if bound:
@@ -238,6 +274,12 @@ def _items(text: str, pos: int, sub: bool) -> tuple[list[Any], int] | None:
             if got is None:
                 return None
             values, pos = got
+        elif ranges:
+            got = _range_item(text, pos)
+            if got is not None:
+                if got[0] is None:
+                    return None
+                bound, values, pos = "range", got[0], got[1]
         n = _AFTER.match(text, pos)
         if n is None:
             return None
@@ -248,7 +290,7 @@ def _items(text: str, pos: int, sub: bool) -> tuple[list[Any], int] | None:
         pos = n.end()
         subs = None
         if stop == "(":
-            if sub:
+            if sub or bound == "range":  # (the parser takes no list after a range item)
                 return None
             got = _items(text, pos, True)
             if got is None:
@@ -263,12 +305,13 @@ def _items(text: str, pos: int, sub: bool) -> tuple[list[Any], int] | None:
             return out, pos
 
 
-def common_clause(text: str) -> tuple[str, list[tuple[str, str]], Value | None,
+def common_clause(text: str, ranges: bool = False) -> tuple[str, list[tuple[str, str]], Value | None,
                                        tuple[str, list[tuple[str, str]]] | None, list[Any], str | None] | None:
     """``(strategy, keys, INTERVAL value or None, (sub strategy, sub keys) or None, partitions, ENABLE / DISABLE
     or None)`` of a clause of the common form (above, and ``INTERVAL (v)`` without STORE IN; names as (written,
     read), not cut to 63 bytes; words in lower case), None for any other text. It says nothing of whether the
-    items fit the strategies: the parser's checks do."""
+    items fit the strategies: the parser's checks do. ``ranges``: a partition may also be a range item
+    (``START (..) END (..) EVERY (..)``, :func:`_range_item`)."""
     m = _HEAD.match(text)
     if m is None:
         return None
@@ -295,7 +338,7 @@ def common_clause(text: str) -> tuple[str, list[tuple[str, str]], Value | None,
     o = _OPEN.match(text, pos)
     if o is None:
         return None
-    items = _items(text, o.end(), False)
+    items = _items(text, o.end(), False, ranges)
     if items is None:
         return None
     t = _TAIL.match(text, items[1])
