@@ -216,7 +216,13 @@ def read_with_option(o: Obj) -> WithOption:
     """A WITH / SET option element (§3.5). The common form (an option fmt and a label fmt ddlc models, the
     members strings) is read by the plan of its two fmts (:func:`_option_plan`); anything else as before, by
     :func:`_read_with_option` (tests/test_throughput_build.py compares them)."""
-    d = o.d
+    out = _common_option(o.d, o.path)
+    return out if out is not None else _read_with_option(o)
+
+
+def _common_option(d: dict[str, Any], path: Path) -> WithOption | None:
+    """The option element ``d`` (at ``path``) in the common form, read by its fmts' plan; None for any other form
+    (read by :func:`_read_with_option`, its errors included)."""
     fmt = d.get("fmt")
     lab = d.get("label")
     if fmt.__class__ is str and lab.__class__ is dict:
@@ -230,8 +236,8 @@ def read_with_option(o: Obj) -> WithOption:
             schema = lab.get("schema") if has_schema else None
             value = None if kind is _NO_VALUE else d.get("value")
             if (schema.__class__ is str or not has_schema) and (value.__class__ is str or kind is _NO_VALUE):
-                return WithOption(label, schema, value, kind, layout=fmt, label_layout=lfmt, origin=o.path)
-    return _read_with_option(o)
+                return WithOption(label, schema, value, kind, layout=fmt, label_layout=lfmt, origin=path)
+    return None
 
 
 # (enum members read once: on Python 3.11 a read through an Enum class goes through a hook, ~800 instructions)
@@ -310,23 +316,8 @@ def read_with_options(o: Obj, key: str = "with") -> tuple[WithOption, ...]:
     for i, d in enumerate(v):
         if d.get("present", True) is False:
             continue
-        fmt = d.get("fmt")
-        lab = d.get("label")
-        if fmt.__class__ is str and lab.__class__ is dict:
-            lfmt = lab.get("fmt")
-            plan = _OPTION_PLANS.get((fmt, lfmt)) if lfmt.__class__ is str else None
-            if plan is None and lfmt.__class__ is str:
-                plan = _option_plan(fmt, lfmt)
-            label = lab.get("label")
-            if plan and label.__class__ is str and lab.get("present", True) is not False:
-                kind, has_schema = plan
-                schema = lab.get("schema") if has_schema else None
-                value = None if kind is _NO_VALUE else d.get("value")
-                if (schema.__class__ is str or not has_schema) and (value.__class__ is str or kind is _NO_VALUE):
-                    out.append(WithOption(label, schema, value, kind, layout=fmt, label_layout=lfmt,
-                                          origin=base + (i,)))
-                    continue
-        out.append(_read_with_option(Obj(d, base + (i,), o.ctx)))
+        opt = _common_option(d, base + (i,))
+        out.append(opt if opt is not None else _read_with_option(Obj(d, base + (i,), o.ctx)))
     return tuple(out)
 
 
